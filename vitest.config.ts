@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config'
+
+// Test tiers (DESIGN.md §6): `unit` sits beside the code; `api` drives the server through app.inject on a real
+// database (PGlite by default, PostgreSQL when TEST_DATABASE_URL is set by scripts/test.mjs).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.{ts,tsx}'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'api',
+          include: ['apps/server/test/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+})
