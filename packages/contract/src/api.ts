@@ -9,17 +9,17 @@ export const LOGIN_TYPE = '3'
 /** Largest JSON body the API accepts. */
 export const MAX_BODY_BYTES = 64 * 1024
 
-export interface RouteDef<B extends TSchema = TSchema, D extends TSchema = TSchema> {
+export interface RouteDef<B extends TSchema = TSchema, D extends TSchema = TSchema, A extends boolean = boolean> {
   /** Path below API_BASE, spelled as the spec spells it. */
   path: string
   /** True when the call needs a session (User-Token and User-Address headers). */
-  auth: boolean
+  auth: A
   summary: string
   tag: string
   body: B
   data: D
 }
-const route = <B extends TSchema, D extends TSchema>(def: RouteDef<B, D>) => def
+const route = <B extends TSchema, D extends TSchema, const A extends boolean>(def: RouteDef<B, D, A>) => def
 
 export type BodyOf<R extends RouteDef> = Static<R['body']>
 export type DataOf<R extends RouteDef> = Static<R['data']>
@@ -36,13 +36,11 @@ export const User = Type.Object({
 })
 export type User = Static<typeof User>
 
-export const LoginData = Type.Intersect([
-  User,
-  Type.Object({
-    token: Type.String({ description: 'Session token: send it as the User-Token header' }),
-    expires_at: Type.String({ format: 'date-time' }),
-  }),
-])
+export const LoginData = Type.Object({
+  ...User.properties,
+  token: Type.String({ description: 'Session token: send it as the User-Token header' }),
+  expires_at: Type.String({ format: 'date-time' }),
+})
 export type LoginData = Static<typeof LoginData>
 
 const Empty = Type.Object({}, { additionalProperties: false })

@@ -11,7 +11,10 @@ export const isLanguage = (value: unknown): value is Language =>
   typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value)
 
 /** Picks the first supported language of an accept-language header ("zh-CN,zh;q=0.9,en;q=0.8" → "zh"). */
-export function pickLanguage(header: string | undefined | null, fallback: Language = DEFAULT_REQUEST_LANGUAGE): Language {
+export function pickLanguage(
+  header: string | undefined | null,
+  fallback: Language = DEFAULT_REQUEST_LANGUAGE,
+): Language {
   if (!header) return fallback
   const ranked = header
     .split(',')

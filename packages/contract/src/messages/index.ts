@@ -11,7 +11,5 @@ export const messages: Record<Language, Catalogue> = { en, zh, ja, ko, vi }
 /** Translates a catalogue key, filling {{name}} placeholders. */
 export function translate(lang: Language, key: MessageKey, params: Record<string, string | number> = {}): string {
   const template = messages[lang][key] ?? messages.en[key]
-  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
-  )
+  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole))
 }

@@ -1,0 +1,94 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import rateLimit from '@fastify/rate-limit'
+import fastifyStatic from '@fastify/static'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import { API_BASE, MAX_BODY_BYTES } from '@solpledge/contract'
+import Fastify, { type FastifyServerOptions } from 'fastify'
+import { type Config, isLocalChain } from './config.ts'
+import type { Database } from './db/index.ts'
+import { authRoutes } from './modules/auth/routes.ts'
+import { systemRoutes } from './modules/system/routes.ts'
+import { userRoutes } from './modules/user/routes.ts'
+import { envelopePlugin } from './plugins/envelope.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Database
+    config: Config
+  }
+}
+
+export const SIWS_CHAIN_IDS: Record<string, string> = {
+  'mainnet-beta': 'mainnet',
+  mainnet: 'mainnet',
+  devnet: 'devnet',
+  testnet: 'testnet',
+  localnet: 'localnet',
+}
+
+export interface BuildOptions {
+  db: Database
+  config: Config
+  logger?: FastifyServerOptions['logger']
+}
+
+/** Builds the whole API (and the web app when built) without listening: tests drive it with app.inject. */
+export async function buildApp({ db, config, logger = false }: BuildOptions) {
+  const app = Fastify({
+    logger,
+    bodyLimit: MAX_BODY_BYTES,
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false } },
+    trustProxy: process.env.TRUST_PROXY === '1',
+  })
+  app.decorate('db', db)
+  app.decorate('config', config)
+
+  await app.register(envelopePlugin)
+  await app.register(rateLimit, { global: false })
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'solpledge API',
+        version: '0.1.0',
+        description:
+          'Every call is POST under /api with a JSON body and answers HTTP 200 with {code, msg, data}: code 1 is ' +
+          'success, 0 a refusal, 2 not bound, -1 invalid input, -2 not found, -102 rate limited, -406 unreadable ' +
+          'request, -403 session invalid. msg is in the accept-language of the request (default zh). Paths match ' +
+          'case-insensitively.',
+      },
+      components: {
+        securitySchemes: {
+          userToken: { type: 'apiKey', in: 'header', name: 'User-Token' },
+          userAddress: { type: 'apiKey', in: 'header', name: 'User-Address' },
+        },
+      },
+    },
+  })
+  await app.register(swaggerUi, { routePrefix: `${API_BASE}/docs` })
+
+  const domains = config.publicUrls.map((url) => new URL(url).host)
+  await app.register(authRoutes, {
+    login: {
+      domains,
+      chainId: SIWS_CHAIN_IDS[config.cluster] ?? config.cluster,
+      sessionTtlHours: config.sessionTtlHours,
+    },
+    rateLimitPerMinute: config.loginRateLimit,
+  })
+  await app.register(userRoutes)
+  await app.register(systemRoutes, { demoWallet: isLocalChain(config) })
+
+  const webDist = config.webDist && path.resolve(config.webDist)
+  if (webDist && fs.existsSync(path.join(webDist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: 'index.html' })
+    // Client-side routes (/pledge, /notice/detail/1, …) all load the single page.
+    app.get('/*', (_request, reply) => reply.sendFile('index.html'))
+  }
+  return app
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>

@@ -1,0 +1,64 @@
+import path from 'node:path'
+
+/** Server configuration, read once from the environment (README.md lists every variable). */
+export interface Config {
+  host: string
+  port: number
+  /** Where the embedded database, keys and uploads live. */
+  dataDir: string
+  /** PostgreSQL connection string; when absent the embedded PGlite database under dataDir is used. */
+  databaseUrl: string | undefined
+  /** Solana cluster name: localnet (the local chain), devnet, testnet or mainnet-beta. */
+  cluster: string
+  rpcUrl: string
+  wsUrl: string
+  /** Origins people open the app at; their hosts are the domains a sign-in message may name. */
+  publicUrls: string[]
+  sessionTtlHours: number
+  /** Login calls allowed per client IP per minute. */
+  loginRateLimit: number
+  /** Built web app to serve, if present. */
+  webDist: string | undefined
+  productSymbol: string
+  /** Root user's wallet address for production; on the local chain a key is generated under dataDir. */
+  rootAddress: string | undefined
+  logLevel: string
+}
+
+const int = (value: string | undefined, fallback: number, name: string): number => {
+  if (value === undefined || value === '') return fallback
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`)
+  return n
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env.PORT, 3000, 'PORT')
+  const cluster = env.SOLANA_CLUSTER || 'localnet'
+  const rpcUrl = env.SOLANA_RPC_URL || 'http://127.0.0.1:8899'
+  const wsUrl =
+    env.SOLANA_WS_URL || rpcUrl.replace(/^http/, 'ws').replace(/:(\d+)(\/?)$/, (_, p, s) => `:${Number(p) + 1}${s}`)
+  const publicUrls = (env.PUBLIC_URL || `http://localhost:${port},http://127.0.0.1:${port}`)
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean)
+  for (const url of publicUrls) new URL(url) // throws on a malformed entry
+  return {
+    host: env.HOST || '127.0.0.1',
+    port,
+    dataDir: path.resolve(env.DATA_DIR || 'data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    cluster,
+    rpcUrl,
+    wsUrl,
+    publicUrls,
+    sessionTtlHours: int(env.SESSION_TTL_HOURS, 24 * 7, 'SESSION_TTL_HOURS'),
+    loginRateLimit: int(env.LOGIN_RATE_LIMIT, 60, 'LOGIN_RATE_LIMIT'),
+    webDist: env.WEB_DIST,
+    productSymbol: env.PRODUCT_SYMBOL || 'PLG',
+    rootAddress: env.ROOT_ADDRESS || undefined,
+    logLevel: env.LOG_LEVEL || 'info',
+  }
+}
+
+export const isLocalChain = (config: Pick<Config, 'cluster'>) => config.cluster === 'localnet'

@@ -1,0 +1,35 @@
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { Kysely, type Migration, Migrator, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import * as init from './migrations/0001-init.ts'
+import { PGliteDialect } from './pglite-dialect.ts'
+import type { DB } from './schema.ts'
+
+export type Database = Kysely<DB>
+
+const migrations: Record<string, Migration> = { '0001-init': init }
+
+/**
+ * Opens the database: PostgreSQL when a URL is given, otherwise the embedded PGlite database stored in `dir`
+ * (in memory when `dir` is undefined, for tests).
+ */
+export async function openDatabase(options: { url?: string; dir?: string }): Promise<Database> {
+  if (options.url) {
+    const pool = new pg.Pool({ connectionString: options.url, max: 10 })
+    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+  }
+  if (options.dir) await fs.mkdir(path.dirname(options.dir), { recursive: true })
+  const client = new PGlite(options.dir)
+  await client.waitReady
+  return new Kysely<DB>({ dialect: new PGliteDialect(client) })
+}
+
+/** Brings the schema up to date; safe when several instances start at once (Kysely takes a lock). */
+export async function migrate(db: Database): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } })
+  const { error, results } = await migrator.migrateToLatest()
+  const failed = results?.find((r) => r.status === 'Error')
+  if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`)
+}

@@ -1,0 +1,50 @@
+import { API_BASE, type BodyOf, Code, type DataOf, envelope, type MessageKey, type RouteDef } from '@solpledge/contract'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { requireSession, type SessionUser } from '../modules/auth/session.ts'
+import { sendEnvelope } from '../plugins/envelope.ts'
+
+export interface RouteContext<R extends RouteDef> {
+  body: BodyOf<R>
+  request: FastifyRequest
+  /** The session's user; present on every route whose contract says `auth: true`. */
+  user: R['auth'] extends true ? SessionUser : null
+}
+
+export interface RouteOptions {
+  /** The success message (default 'common.success'). */
+  successKey?: MessageKey
+  /** Per-IP rate limit for this route, calls per minute. */
+  rateLimitPerMinute?: number
+}
+
+/**
+ * Registers one contract route: POST under /api, the contract's body and response schemas, the session check when
+ * the contract says so, and the success envelope. Handlers only return data or throw AppError.
+ */
+export function defineRoute<R extends RouteDef>(
+  app: FastifyInstance,
+  def: R,
+  options: RouteOptions,
+  handler: (ctx: RouteContext<R>) => Promise<DataOf<R>>,
+) {
+  app.post(
+    API_BASE + def.path,
+    {
+      schema: {
+        tags: [def.tag],
+        summary: def.summary,
+        body: def.body,
+        response: { 200: envelope(def.data) },
+        ...(def.auth ? { security: [{ userToken: [], userAddress: [] }] } : {}),
+      },
+      ...(options.rateLimitPerMinute
+        ? { config: { rateLimit: { max: options.rateLimitPerMinute, timeWindow: 60_000 } } }
+        : {}),
+    },
+    async (request, reply) => {
+      const user = def.auth ? await requireSession(app.db, request) : null
+      const data = await handler({ body: request.body, request, user } as unknown as RouteContext<R>)
+      return sendEnvelope(request, reply, Code.OK, options.successKey ?? 'common.success', data)
+    },
+  )
+}

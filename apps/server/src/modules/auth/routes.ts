@@ -1,0 +1,15 @@
+import { api } from '@solpledge/contract'
+import type { FastifyInstance } from 'fastify'
+import { defineRoute } from '../../lib/route.ts'
+import { isRegistered, issueNonce, type LoginSettings, login } from './service.ts'
+
+export async function authRoutes(app: FastifyInstance, opts: { login: LoginSettings; rateLimitPerMinute: number }) {
+  const limited = { rateLimitPerMinute: opts.rateLimitPerMinute }
+  defineRoute(app, api.isReg, limited, async ({ body }) => ({ is_reg: await isRegistered(app.db, body.address) }))
+  defineRoute(app, api.nonce, limited, ({ body, request }) =>
+    issueNonce(app.db, opts.login, body.address, request.headers.host),
+  )
+  defineRoute(app, api.registerThird, { ...limited, successKey: 'auth.loginSuccess' }, ({ body }) =>
+    login(app.db, opts.login, body),
+  )
+}

@@ -1,0 +1,116 @@
+import { createSignInMessageText, parseSignInMessageText } from '@solana/wallet-standard-util'
+import { Code, type LoginData } from '@solpledge/contract'
+import { sql } from 'kysely'
+import type { Database } from '../../db/index.ts'
+import { AppError, invalid, refuse } from '../../lib/app-error.ts'
+import { findUserByAddress } from '../user/queries.ts'
+import { isWalletAddress, newNonce, parseHexSignature, verifyWalletSignature } from './crypto.ts'
+import { createSession } from './session.ts'
+
+/** How long a sign-in message may be used (the issue allows at most 5 minutes). */
+export const NONCE_TTL_MS = 5 * 60_000
+export const SIGN_IN_STATEMENT = 'Sign in to solpledge'
+
+export interface LoginSettings {
+  /** Sign-in domains people open the app at (host[:port]); the first is the default. */
+  domains: string[]
+  /** SIWS chain id of the cluster: mainnet, devnet, testnet or localnet. */
+  chainId: string
+  sessionTtlHours: number
+}
+
+function requireAddress(address: string) {
+  if (!isWalletAddress(address)) throw invalid('auth.invalidAddress')
+}
+
+export async function isRegistered(db: Database, address: string): Promise<0 | 1> {
+  requireAddress(address)
+  const row = await db.selectFrom('users').select('id').where('address', '=', address).executeTakeFirst()
+  return row ? 1 : 0
+}
+
+/** Issues a single-use Sign-In-With-Solana message for `address` naming `requestedDomain` when it is allowed. */
+export async function issueNonce(db: Database, settings: LoginSettings, address: string, requestedDomain?: string) {
+  requireAddress(address)
+  const domain =
+    requestedDomain && settings.domains.includes(requestedDomain) ? requestedDomain : (settings.domains[0] as string)
+  const nonce = newNonce()
+  const issuedAt = new Date()
+  const expiresAt = new Date(issuedAt.getTime() + NONCE_TTL_MS)
+  const message = createSignInMessageText({
+    domain,
+    address,
+    statement: SIGN_IN_STATEMENT,
+    version: '1',
+    chainId: settings.chainId,
+    nonce,
+    issuedAt: issuedAt.toISOString(),
+    expirationTime: expiresAt.toISOString(),
+  })
+  await db.insertInto('login_nonces').values({ nonce, address, domain, message, expires_at: expiresAt }).execute()
+  return { message, nonce, expires_at: expiresAt.toISOString() }
+}
+
+export interface LoginInput {
+  address: string
+  sign: string
+  message: string
+  invite_code?: string | undefined
+}
+
+/**
+ * Logs a wallet in (SPEC §4 with a server nonce): the signature must be the address's over a message this server
+ * issued for that address and an allowed domain, unexpired and unused. A new address binds to its inviter for good;
+ * code 2 means it cannot be bound.
+ */
+export async function login(db: Database, settings: LoginSettings, input: LoginInput): Promise<LoginData> {
+  requireAddress(input.address)
+  const signature = parseHexSignature(input.sign)
+  if (!signature) throw invalid('auth.invalidSignatureFormat')
+  const parsed = parseSignInMessageText(input.message)
+  if (!parsed?.nonce) throw invalid('auth.invalidMessage')
+  if (parsed.address !== input.address || !settings.domains.includes(parsed.domain))
+    throw refuse('auth.messageMismatch')
+  if (!verifyWalletSignature(input.address, input.message, signature)) throw refuse('auth.invalidSignature')
+
+  // Single use: the nonce is spent by the first valid signature, whatever happens next.
+  const spent = await db
+    .updateTable('login_nonces')
+    .set({ used_at: sql`now()` })
+    .where('nonce', '=', parsed.nonce)
+    .where('address', '=', input.address)
+    .where('message', '=', input.message)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', new Date())
+    .executeTakeFirst()
+  if (spent.numUpdatedRows !== 1n) throw refuse('auth.nonceExpired')
+
+  let user = await findUserByAddress(db, input.address)
+  if (!user) {
+    const inviteCode = input.invite_code?.trim() ?? ''
+    if (!inviteCode) throw new AppError(Code.NOT_BOUND, 'auth.notBound')
+    if (inviteCode === input.address) throw new AppError(Code.NOT_BOUND, 'auth.selfInvite')
+    const inviter = isWalletAddress(inviteCode)
+      ? await db.selectFrom('users').select('id').where('address', '=', inviteCode).executeTakeFirst()
+      : undefined
+    if (!inviter) throw new AppError(Code.NOT_BOUND, 'auth.unknownInviter')
+    // Binding is permanent: a concurrent first login of the same address keeps whichever parent landed first.
+    await db
+      .insertInto('users')
+      .values({ address: input.address, parent_id: inviter.id })
+      .onConflict((oc) => oc.column('address').doNothing())
+      .execute()
+    user = await findUserByAddress(db, input.address)
+    if (!user) throw new Error('user vanished after insert')
+  }
+  const session = await createSession(db, user.id, user.address, settings.sessionTtlHours)
+  return { ...user, token: session.token, expires_at: session.expiresAt.toISOString() }
+}
+
+/** Deletes sign-in messages that expired over an hour ago. */
+export async function purgeExpiredNonces(db: Database) {
+  await db
+    .deleteFrom('login_nonces')
+    .where('expires_at', '<', new Date(Date.now() - 3_600_000))
+    .execute()
+}

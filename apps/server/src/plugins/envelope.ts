@@ -1,0 +1,77 @@
+import { API_BASE, Code, type Language, type MessageKey, pickLanguage, translate } from '@solpledge/contract'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { AppError } from '../lib/app-error.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The language of this request's messages (accept-language, default zh). */
+    lang: Language
+  }
+}
+
+export function sendEnvelope(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  code: number,
+  key: MessageKey,
+  data: unknown = null,
+  params?: Record<string, string | number>,
+  status = 200,
+) {
+  return reply.status(status).send({ code, msg: translate(request.lang, key, params), data })
+}
+
+/** Which envelope a framework error becomes: nothing a client sends may cause a 500. */
+function classify(error: FastifyError): { code: number; key: MessageKey; params?: Record<string, string> } | null {
+  if (error.validation) {
+    const first = error.validation[0]
+    const where = first?.instancePath || (error.validationContext ?? 'body')
+    const params = first?.params as Record<string, unknown> | undefined
+    const extra = params?.additionalProperty ? ` '${String(params.additionalProperty)}'` : ''
+    return {
+      code: Code.INVALID,
+      key: 'error.invalidParams',
+      params: { detail: `${where} ${first?.message ?? ''}${extra}`.trim() },
+    }
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { code: Code.BAD_REQUEST, key: 'error.malformedJson' }
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { code: Code.BAD_REQUEST, key: 'error.bodyTooLarge' }
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { code: Code.BAD_REQUEST, key: 'error.unsupportedMediaType' }
+  }
+  if (error.statusCode === 429) return { code: Code.RATE_LIMITED, key: 'error.rateLimited' }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
+    return { code: Code.BAD_REQUEST, key: 'error.malformedJson' }
+  return null
+}
+
+/** Envelope answers for every outcome under /api: success, refusals, bad input and faults (SPEC §7). */
+export const envelopePlugin = fp(async (app: FastifyInstance) => {
+  app.decorateRequest('lang', 'zh')
+  app.addHook('onRequest', async (request) => {
+    request.lang = pickLanguage(request.headers['accept-language'])
+  })
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) return sendEnvelope(request, reply, error.code, error.key, null, error.params)
+    const known = classify(error)
+    if (known) {
+      request.log.info({ err: error.message, code: error.code }, 'request refused')
+      return sendEnvelope(request, reply, known.code, known.key, null, known.params)
+    }
+    request.log.error({ err: error }, 'unexpected error')
+    return sendEnvelope(request, reply, Code.FAIL, 'error.internal', null, undefined, 500)
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.toLowerCase().startsWith(`${API_BASE}/`) || request.method !== 'GET')
+      return sendEnvelope(request, reply, Code.BAD_REQUEST, 'error.routeNotFound', null, undefined, 404)
+    return reply.status(404).type('text/plain').send('Not found')
+  })
+})

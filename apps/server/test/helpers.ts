@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto'
+import { ed25519 } from '@noble/curves/ed25519'
+import { API_BASE, api, type BodyOf, type Envelope, LOGIN_TYPE, type RouteDef } from '@solpledge/contract'
+import pg from 'pg'
+import { type App, buildApp } from '../src/app.ts'
+import { type Config, loadConfig } from '../src/config.ts'
+import { type Database, migrate, openDatabase } from '../src/db/index.ts'
+import { addressOf } from '../src/lib/keys.ts'
+
+export const dbKind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'
+
+/**
+ * A fresh database for one test file: an in-memory PGlite, or a new database on the PostgreSQL cluster named by
+ * TEST_DATABASE_URL (scripts/test.mjs starts a throwaway one), dropped again by `drop`.
+ */
+export async function freshDatabase(): Promise<{ db: Database; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL
+  if (!adminUrl) {
+    const db = await openDatabase({})
+    await migrate(db)
+    return { db, drop: () => db.destroy() }
+  }
+  const name = `t_${randomBytes(6).toString('hex')}`
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl })
+    await client.connect()
+    await client.query(statement)
+    await client.end()
+  }
+  await admin(`create database ${name}`)
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  const db = await openDatabase({ url: url.toString() })
+  await migrate(db)
+  return {
+    db,
+    drop: async () => {
+      await db.destroy()
+      await admin(`drop database if exists ${name} with (force)`)
+    },
+  }
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({ DATA_DIR: '/tmp/solpledge-test-unused', PUBLIC_URL: 'http://localhost:3000' }),
+    loginRateLimit: 10_000,
+    ...overrides,
+  }
+}
+
+export interface TestContext {
+  app: App
+  db: Database
+  close: () => Promise<void>
+}
+
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
+  const { db, drop } = await freshDatabase()
+  const app = await buildApp({ db, config: testConfig(overrides) })
+  await app.ready()
+  return {
+    app,
+    db,
+    close: async () => {
+      await app.close()
+      await drop()
+    },
+  }
+}
+
+/** An ed25519 wallet for tests: address and message signing, as Phantom's signMessage does. */
+export class TestWallet {
+  readonly secret = Uint8Array.from(randomBytes(32))
+  readonly address = addressOf(ed25519.getPublicKey(this.secret))
+  sign(message: string): string {
+    return Buffer.from(ed25519.sign(new TextEncoder().encode(message), this.secret)).toString('hex')
+  }
+}
+
+export interface CallOptions {
+  token?: string
+  address?: string
+  lang?: string
+  headers?: Record<string, string>
+}
+
+/** POSTs a contract route through app.inject and returns the envelope. */
+export async function call<R extends RouteDef>(
+  app: App,
+  route: R,
+  body: BodyOf<R> | Record<string, unknown>,
+  options: CallOptions = {},
+): Promise<Envelope & { status: number }> {
+  const response = await app.inject({
+    method: 'POST',
+    url: API_BASE + route.path,
+    payload: body,
+    headers: {
+      'accept-language': options.lang ?? 'en',
+      ...(options.token ? { 'user-token': options.token } : {}),
+      ...(options.address ? { 'user-address': options.address } : {}),
+      ...options.headers,
+    },
+  })
+  return { ...(response.json() as Envelope), status: response.statusCode }
+}
+
+/** The whole login flow of the web app: nonce, sign, registerThird. Returns the envelope. */
+export async function login(app: App, wallet: TestWallet, inviteCode = '') {
+  const nonce = await call(app, api.nonce, { address: wallet.address })
+  const message = (nonce.data as { message: string }).message
+  return call(app, api.registerThird, {
+    type: LOGIN_TYPE,
+    address: wallet.address,
+    sign: wallet.sign(message),
+    invite_code: inviteCode,
+    message,
+  })
+}
+
+/** Registers a root user directly (as the first-start seed does) and returns its wallet. */
+export async function seedRoot(db: Database): Promise<TestWallet> {
+  const root = new TestWallet()
+  await db.insertInto('users').values({ address: root.address, parent_id: null }).execute()
+  return root
+}

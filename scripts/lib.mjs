@@ -1,0 +1,115 @@
+// Helpers shared by scripts/start.mjs and scripts/test.mjs. Plain Node, no dependencies: they run before npm install.
+import { spawn, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+export const bin = (name) => path.join(root, 'node_modules', '.bin', name)
+
+export function log(message) {
+  console.log(`\x1b[36m[solpledge]\x1b[0m ${message}`)
+}
+
+/** Runs a command to completion, inheriting output; returns its exit code. */
+export function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { stdio: 'inherit', cwd: root, ...options })
+  if (result.error) throw result.error
+  return result.status ?? 1
+}
+
+export function must(command, args, options) {
+  const code = run(command, args, options)
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}`)
+}
+
+/** Installs npm dependencies exactly as locked when node_modules is missing or older than the lockfile. */
+export function ensureDependencies() {
+  const marker = path.join(root, 'node_modules', '.package-lock.json')
+  const lock = path.join(root, 'package-lock.json')
+  if (fs.existsSync(marker) && fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs) return
+  log('installing dependencies (npm ci)')
+  must('npm', ['ci', '--no-audit', '--no-fund'])
+}
+
+const newestMtime = (dir) => {
+  let newest = 0
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue
+    const full = path.join(dir, entry.name)
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs)
+  }
+  return newest
+}
+
+/** Builds the web app when its bundle is missing or older than any web, contract or demo-wallet source. */
+export function ensureWebBuild({ force = false } = {}) {
+  const index = path.join(root, 'apps/web/dist/index.html')
+  const sources = ['apps/web', 'packages/contract', 'packages/demo-wallet'].map((d) => newestMtime(path.join(root, d)))
+  if (!force && fs.existsSync(index) && fs.statSync(index).mtimeMs >= Math.max(...sources)) return
+  log('building the web app')
+  must('npm', ['run', 'build', '-w', 'apps/web'])
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.unref()
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Starts a long-running child and resolves when a line of its output matches `ready`. */
+export function startService(name, command, args, { env = {}, ready, timeoutMs = 120_000, quiet = false } = {}) {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const lines = []
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`${name} was not ready within ${timeoutMs} ms:\n${lines.slice(-30).join('\n')}`))
+    }, timeoutMs)
+    let done = false
+    const onLine = (line) => {
+      lines.push(line)
+      if (!quiet || done) process.stdout.write(`${quiet ? '' : `[${name}] `}${line}\n`)
+      const match = !done && line.match(ready)
+      if (match) {
+        done = true
+        clearTimeout(timer)
+        resolve({ child, match })
+      }
+    }
+    for (const stream of [child.stdout, child.stderr]) {
+      let buffer = ''
+      stream.on('data', (chunk) => {
+        buffer += chunk
+        const parts = buffer.split('\n')
+        buffer = parts.pop() ?? ''
+        for (const part of parts) onLine(part)
+      })
+    }
+    child.on('exit', (code, signal) => {
+      if (!done) {
+        clearTimeout(timer)
+        reject(new Error(`${name} exited (${code ?? signal}) before it was ready:\n${lines.slice(-30).join('\n')}`))
+      }
+    })
+  })
+}
+
+export function stopChild(child, signal = 'SIGTERM', graceMs = 10_000) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs)
+    child.once('exit', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+    child.kill(signal)
+  })
+}

@@ -1,0 +1,101 @@
+// `npm test`: everything a fresh clone needs, then every tier of tests, ending with one summary line of counts.
+// Stages: install → typecheck → lint → unit → API on PGlite → API on PostgreSQL (throwaway cluster) → web build →
+// e2e in Debian's Chromium. A failing stage does not stop the later ones; the exit code says whether all passed.
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { bin, ensureDependencies, ensureWebBuild, log, root, run } from './lib.mjs'
+import { startPostgres } from './postgres.mjs'
+
+const reports = path.join(root, '.tmp', 'reports')
+fs.rmSync(reports, { recursive: true, force: true })
+fs.mkdirSync(reports, { recursive: true })
+
+const totals = { passed: 0, failed: 0, skipped: 0 }
+const stages = []
+
+async function stage(name, fn) {
+  const started = Date.now()
+  log(`── ${name}`)
+  let ok
+  try {
+    ok = await fn()
+  } catch (error) {
+    console.error(error)
+    ok = false
+  }
+  stages.push({ name, ok, seconds: Math.round((Date.now() - started) / 1000) })
+}
+
+function vitest(name, project, env = {}) {
+  const file = path.join(reports, `${name}.json`)
+  const code = run(
+    bin('vitest'),
+    ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`],
+    {
+      env: { ...process.env, ...env },
+    },
+  )
+  const result = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null
+  if (result) {
+    totals.passed += result.numPassedTests
+    totals.failed += result.numFailedTests
+    totals.skipped += result.numPendingTests + result.numTodoTests
+  }
+  return code === 0 && result !== null && result.numTotalTests > 0
+}
+
+function ensureChromium() {
+  if (fs.existsSync('/usr/bin/chromium')) return
+  if (process.getuid?.() !== 0) throw new Error('Chromium is missing: apt-get install -y chromium')
+  log('installing Chromium (apt-get install chromium)')
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+  spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
+  const res = spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env })
+  if (res.status !== 0) throw new Error('apt-get install chromium failed')
+}
+
+function playwright() {
+  const file = path.join(reports, 'e2e.json')
+  const code = run(bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: file },
+  })
+  const result = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null
+  if (result) {
+    const s = result.stats
+    totals.passed += s.expected + s.flaky
+    totals.failed += s.unexpected
+    totals.skipped += s.skipped
+  }
+  return code === 0 && result !== null && result.stats.expected > 0
+}
+
+const started = Date.now()
+ensureDependencies()
+await stage('typecheck', () => run('npm', ['run', '--silent', 'typecheck']) === 0)
+await stage('lint', () => run('npm', ['run', '--silent', 'lint']) === 0)
+await stage('unit tests', () => vitest('unit', 'unit'))
+await stage('API tests on PGlite', () => vitest('api-pglite', 'api'))
+await stage('API tests on PostgreSQL', async () => {
+  const pg = await startPostgres()
+  try {
+    return vitest('api-postgres', 'api', { TEST_DATABASE_URL: pg.url })
+  } finally {
+    pg.stop()
+  }
+})
+await stage('web build', () => {
+  ensureWebBuild({ force: true })
+  return true
+})
+await stage('e2e journeys in Chromium', () => {
+  ensureChromium()
+  return playwright()
+})
+
+console.log('')
+for (const s of stages) console.log(`${s.ok ? 'ok  ' : 'FAIL'}  ${s.name} (${s.seconds}s)`)
+const allOk = stages.every((s) => s.ok)
+console.log(`total time ${Math.round((Date.now() - started) / 1000)}s`)
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
+process.exit(allOk && totals.failed === 0 ? 0 : 1)
