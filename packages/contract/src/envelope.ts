@@ -28,9 +28,8 @@ export type CodeValue = (typeof Code)[keyof typeof Code]
 /** Codes on which the web client rejects without showing anything itself (SPEC §7). */
 export const SILENT_REJECT_CODES: readonly number[] = [0, 2, -1, -406, -2, -102]
 
-/** The response schema of a call: failures carry `data: null`. */
-export const envelope = <T extends TSchema>(data: T) =>
-  Type.Object({ code: Type.Integer(), msg: Type.String(), data: Type.Union([data, Type.Null()]) })
+/** The response schema of a successful call. Failures carry the same envelope with `data: null`. */
+export const envelope = <T extends TSchema>(data: T) => Type.Object({ code: Type.Integer(), msg: Type.String(), data })
 
 export interface Envelope<T = unknown> {
   code: number

@@ -1,0 +1,40 @@
+import { lazy } from 'react'
+import { createBrowserRouter } from 'react-router'
+import { Layout } from './layout.tsx'
+import type { ScreenKey } from './routes/placeholder.tsx'
+
+const HomeScreen = lazy(() =>
+  import('../features/home/components/home-screen.tsx').then((module) => ({ default: module.HomeScreen })),
+)
+const PlaceholderScreen = lazy(() => import('./routes/placeholder.tsx'))
+const NotFoundScreen = lazy(() => import('./routes/not-found.tsx'))
+
+/** Screens whose features are still to come (SPEC §2): each shows its title and an empty state. */
+const upcoming: [path: string, screen: ScreenKey][] = [
+  ['/rank', 'rank'],
+  ['/node', 'node'],
+  ['/pledge', 'pledge'],
+  ['/pledge/detail', 'pledgeDetail'],
+  ['/pledge/orderDetail', 'pledgeOrderDetail'],
+  ['/finance', 'finance'],
+  ['/finance/detail', 'financeDetail'],
+  ['/team', 'team'],
+  ['/assets', 'assets'],
+  ['/assets/detail', 'assetsDetail'],
+  ['/notice', 'notice'],
+  ['/notice/detail/:id', 'noticeDetail'],
+  ['/swap', 'swap'],
+  ['/quick-trade/:type', 'quickTrade'],
+  ['/quick-trade/detail/:id', 'quickTradeDetail'],
+]
+
+export const router = createBrowserRouter([
+  {
+    element: <Layout />,
+    children: [
+      { index: true, element: <HomeScreen /> },
+      ...upcoming.map(([path, screen]) => ({ path, element: <PlaceholderScreen screen={screen} /> })),
+      { path: '*', element: <NotFoundScreen /> },
+    ],
+  },
+])

@@ -1,0 +1,30 @@
+import { PhantomWalletAdapter } from '@solana/wallet-adapter-phantom'
+import { ConnectionProvider, WalletProvider } from '@solana/wallet-adapter-react'
+import type { ClientConfig } from '@solpledge/contract'
+import { type ReactNode, useMemo } from 'react'
+import { WalletLogin } from '../features/auth/components/wallet-login.tsx'
+import { reportWalletError } from '../lib/wallet/wallet-error.ts'
+import { WalletModalProvider } from '../lib/wallet/wallet-modal.tsx'
+
+interface WalletLayerProps {
+  config: ClientConfig
+  inviteCode: string
+  onReset: () => void
+  children: ReactNode
+}
+
+/** The chain connection, the Phantom wallet and the login: loaded as its own chunk after the config arrives. */
+export function WalletLayer({ config, inviteCode, onReset, children }: WalletLayerProps) {
+  const wallets = useMemo(() => [new PhantomWalletAdapter()], [])
+  const connection = useMemo(() => ({ commitment: 'confirmed' as const, wsEndpoint: config.wsUrl }), [config.wsUrl])
+  return (
+    <ConnectionProvider endpoint={config.rpcUrl} config={connection}>
+      <WalletProvider wallets={wallets} autoConnect onError={reportWalletError}>
+        <WalletModalProvider>
+          {children}
+          <WalletLogin inviteCode={inviteCode} onReset={onReset} />
+        </WalletModalProvider>
+      </WalletProvider>
+    </ConnectionProvider>
+  )
+}

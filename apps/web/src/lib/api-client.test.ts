@@ -1,0 +1,94 @@
+import { API_BASE, api, SILENT_REJECT_CODES } from '@solpledge/contract'
+import { describe, expect, it, vi } from 'vitest'
+import { ApiError, createApiClient } from './api-client.ts'
+
+const reply =
+  (body: unknown, status = 200) =>
+  async () =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+
+function client(fetch: typeof globalThis.fetch, timeoutMs?: number) {
+  const onSessionInvalid = vi.fn<(msg: string) => void>()
+  const fake = vi.fn(fetch)
+  const headers = () => ({ 'app-key': 'k', 'accept-language': 'ja', 'User-Token': 't', 'User-Address': 'A' })
+  return { onSessionInvalid, fetch: fake, ...createApiClient({ fetch: fake, headers, onSessionInvalid, timeoutMs }) }
+}
+
+describe('api client', () => {
+  it('POSTs JSON with the session headers and resolves data on code 1', async () => {
+    const c = client(reply({ code: 1, msg: 'ok', data: { is_reg: 1 } }))
+    await expect(c.call(api.isReg, { address: 'A' })).resolves.toEqual({ is_reg: 1 })
+    const [url, init] = c.fetch.mock.calls[0] ?? []
+    expect(url).toBe(`${API_BASE}/user/login/is_reg`)
+    expect(init?.method).toBe('POST')
+    expect(init?.body).toBe('{"address":"A"}')
+    expect(init?.headers).toEqual({
+      'app-key': 'k',
+      'accept-language': 'ja',
+      'User-Token': 't',
+      'User-Address': 'A',
+      'content-type': 'application/json',
+    })
+    expect(init?.signal).toBeInstanceOf(AbortSignal)
+  })
+
+  it('send resolves the whole envelope so callers can show msg', async () => {
+    const c = client(reply({ code: 1, msg: 'Login successful', data: { is_reg: 0 } }))
+    await expect(c.send(api.isReg, { address: 'A' })).resolves.toEqual({
+      code: 1,
+      msg: 'Login successful',
+      data: { is_reg: 0 },
+    })
+  })
+
+  it('GETs a path without a body', async () => {
+    const c = client(reply({ code: 1, msg: '', data: { cluster: 'localnet' } }))
+    await expect(c.get('/config')).resolves.toEqual({ cluster: 'localnet' })
+    const [url, init] = c.fetch.mock.calls[0] ?? []
+    expect(url).toBe(`${API_BASE}/config`)
+    expect(init?.method).toBe('GET')
+    expect(init?.body).toBeUndefined()
+  })
+
+  it.each(SILENT_REJECT_CODES)('rejects code %i with code and msg, without ending the session', async (code) => {
+    const c = client(reply({ code, msg: `refused ${code}`, data: null }))
+    const error = await c.call(api.isReg, { address: 'A' }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ApiError)
+    expect(error).toMatchObject({ code, message: `refused ${code}` })
+    expect(c.onSessionInvalid).not.toHaveBeenCalled()
+  })
+
+  it('on -403 reports the msg to the session handler and rejects', async () => {
+    const c = client(reply({ code: -403, msg: 'expired', data: null }))
+    await expect(c.call(api.userIndex, {})).rejects.toMatchObject({ code: -403, message: 'expired' })
+    expect(c.onSessionInvalid).toHaveBeenCalledWith('expired')
+  })
+
+  it('resolves any other code', async () => {
+    const c = client(reply({ code: 7, msg: 'odd', data: { is_reg: 1 } }))
+    await expect(c.call(api.isReg, { address: 'A' })).resolves.toEqual({ is_reg: 1 })
+  })
+
+  it('rejects HTTP errors', async () => {
+    const c = client(reply({ code: 0, msg: 'boom', data: null }, 500))
+    await expect(c.call(api.isReg, { address: 'A' })).rejects.toThrow('HTTP 500')
+    expect(c.onSessionInvalid).not.toHaveBeenCalled()
+  })
+
+  it('rejects network errors as they are', async () => {
+    const failure = new TypeError('Failed to fetch')
+    const c = client(async () => {
+      throw failure
+    })
+    await expect(c.call(api.isReg, { address: 'A' })).rejects.toBe(failure)
+  })
+
+  it('aborts a request that outlives the timeout', async () => {
+    const c = client(
+      (_input, init) =>
+        new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason))),
+      20,
+    )
+    await expect(c.call(api.isReg, { address: 'A' })).rejects.toMatchObject({ name: 'TimeoutError' })
+  })
+})

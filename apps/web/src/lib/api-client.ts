@@ -1,0 +1,91 @@
+import {
+  API_BASE,
+  APP_KEY,
+  type BodyOf,
+  Code,
+  type DataOf,
+  type Envelope,
+  type RouteDef,
+  SILENT_REJECT_CODES,
+} from '@solpledge/contract'
+import { requestLanguage } from './language.ts'
+import { clearSession, getToken, getWalletAddress } from './session.ts'
+import { toast } from './toast.ts'
+
+/** Request timeout (SPEC §7). */
+export const REQUEST_TIMEOUT_MS = 50_000
+
+/** A refusal by the server: the envelope's code and its (already translated) msg. */
+export class ApiError extends Error {
+  readonly code: number
+
+  constructor(code: number, msg: string) {
+    super(msg)
+    this.name = 'ApiError'
+    this.code = code
+  }
+}
+
+export interface ApiClientOptions {
+  fetch: typeof fetch
+  /** Headers sent on every request. */
+  headers: () => Record<string, string>
+  /** Code -403: the session is gone. */
+  onSessionInvalid: (msg: string) => void
+  timeoutMs?: number
+}
+
+export function createApiClient({
+  fetch,
+  headers,
+  onSessionInvalid,
+  timeoutMs = REQUEST_TIMEOUT_MS,
+}: ApiClientOptions) {
+  async function request<T>(path: string, body?: unknown): Promise<Envelope<T>> {
+    const init: RequestInit = { method: 'GET', headers: headers(), signal: AbortSignal.timeout(timeoutMs) }
+    if (body !== undefined) {
+      init.method = 'POST'
+      init.headers = { ...init.headers, 'content-type': 'application/json' }
+      init.body = JSON.stringify(body)
+    }
+    const response = await fetch(`${API_BASE}${path}`, init)
+    if (!response.ok) throw new Error(`HTTP ${response.status} on ${path}`)
+    const envelope = (await response.json()) as Envelope<T>
+    if (envelope.code === Code.SESSION_INVALID) {
+      onSessionInvalid(envelope.msg)
+      throw new ApiError(envelope.code, envelope.msg)
+    }
+    if (SILENT_REJECT_CODES.includes(envelope.code)) throw new ApiError(envelope.code, envelope.msg)
+    return envelope
+  }
+
+  /** POSTs a contract route; resolves the whole envelope (for callers that show the server's msg). */
+  const send = <R extends RouteDef>(route: R, body: BodyOf<R>) => request<DataOf<R>>(route.path, body)
+
+  return {
+    send,
+    /** POSTs a contract route and resolves its data. */
+    call: async <R extends RouteDef>(route: R, body: BodyOf<R>) => (await send(route, body)).data,
+    /** GETs a path below the API base, e.g. '/config', and resolves its data. */
+    get: async <T>(path: string) => (await request<T>(path)).data,
+  }
+}
+
+function sessionHeaders() {
+  const result: Record<string, string> = { 'app-key': APP_KEY, 'accept-language': requestLanguage() }
+  const token = getToken()
+  const address = getWalletAddress()
+  if (token) result['User-Token'] = token
+  if (address) result['User-Address'] = address
+  return result
+}
+
+/** The app's one API client. */
+export const { send, call, get } = createApiClient({
+  fetch: (input, init) => globalThis.fetch(input, init),
+  headers: sessionHeaders,
+  onSessionInvalid: (msg) => {
+    toast.error(msg)
+    clearSession()
+  },
+})
