@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import { API_BASE, api, Code, MAX_BODY_BYTES } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { call, createTestApp, dbKind, seedRoot, type TestContext, TestWallet } from './helpers.ts'
@@ -44,6 +45,13 @@ describe(`HTTP boundary (${dbKind})`, () => {
     const doc = res.json() as { paths: Record<string, { post?: unknown }> }
     for (const route of Object.values(api)) expect(doc.paths[API_BASE + route.path]?.post, route.path).toBeDefined()
     expect((await t.app.inject({ method: 'GET', url: `${API_BASE}/docs` })).statusCode).toBeLessThan(400)
+  })
+
+  it('docs/openapi.json is the description the server publishes (UPDATE_OPENAPI=1 rewrites it)', async () => {
+    const file = new URL('../../../docs/openapi.json', import.meta.url)
+    const current = `${JSON.stringify(t.app.swagger(), null, 2)}\n`
+    if (process.env.UPDATE_OPENAPI === '1') fs.writeFileSync(file, current)
+    expect(fs.readFileSync(file, 'utf8')).toBe(current)
   })
 
   it('matches paths case-insensitively', async () => {

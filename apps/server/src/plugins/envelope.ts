@@ -19,7 +19,10 @@ export function sendEnvelope(
   params?: Record<string, string | number>,
   status = 200,
 ) {
-  return reply.status(status).send({ code, msg: translate(request.lang, key, params), data })
+  const body = { code, msg: translate(request.lang, key, params), data }
+  // Success bodies go through the route's response schema; failures (data null) are plain JSON.
+  if (code !== Code.OK) reply.serializer(JSON.stringify)
+  return reply.status(status).send(body)
 }
 
 /** Which envelope a framework error becomes: nothing a client sends may cause a 500. */

@@ -1,12 +1,12 @@
-import { Code } from '@solpledge/contract'
+import { Code, type User } from '@solpledge/contract'
 import type { FastifyRequest } from 'fastify'
 import type { Database } from '../../db/index.ts'
 import { AppError } from '../../lib/app-error.ts'
+import { toUser, userQuery } from '../user/queries.ts'
 import { hashToken, newToken } from './crypto.ts'
 
-export interface SessionUser {
-  userId: string
-  address: string
+/** The caller of an authenticated route: its user (read in the same query as the session) and session id. */
+export interface SessionUser extends User {
   sessionId: string
 }
 
@@ -20,15 +20,16 @@ export async function requireSession(db: Database, request: FastifyRequest): Pro
   const token = header(request, 'user-token')
   const address = header(request, 'user-address')
   if (!token || !address) throw new AppError(Code.SESSION_INVALID, 'error.sessionInvalid')
-  const session = await db
-    .selectFrom('sessions')
-    .select(['id', 'user_id', 'address'])
-    .where('token_hash', '=', hashToken(token))
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', new Date())
+  // One read: the session and its user together.
+  const row = await userQuery(db)
+    .innerJoin('sessions as s', 's.user_id', 'u.id')
+    .select(['s.id as session_id', 's.address as session_address'])
+    .where('s.token_hash', '=', hashToken(token))
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', new Date())
     .executeTakeFirst()
-  if (!session || session.address !== address) throw new AppError(Code.SESSION_INVALID, 'error.sessionInvalid')
-  return { userId: session.user_id, address: session.address, sessionId: session.id }
+  if (!row || row.session_address !== address) throw new AppError(Code.SESSION_INVALID, 'error.sessionInvalid')
+  return { ...toUser(row), sessionId: row.session_id }
 }
 
 /** Opens a session: the token is returned once and only its hash is stored. */

@@ -1,7 +1,8 @@
 import type { User } from '@solpledge/contract'
 import type { Database } from '../../db/index.ts'
 
-const userColumns = (db: Database) =>
+/** Users with their referrer's address: the columns of the contract's User. */
+export const userQuery = (db: Database) =>
   db
     .selectFrom('users as u')
     .leftJoin('users as p', 'p.id', 'u.parent_id')
@@ -18,10 +19,6 @@ export const toUser = (row: UserSelection): User => ({
 })
 
 export async function findUserByAddress(db: Database, address: string): Promise<User | undefined> {
-  const row = await userColumns(db).where('u.address', '=', address).executeTakeFirst()
+  const row = await userQuery(db).where('u.address', '=', address).executeTakeFirst()
   return row && toUser(row)
-}
-
-export async function getUserById(db: Database, id: string): Promise<User> {
-  return toUser(await userColumns(db).where('u.id', '=', id).executeTakeFirstOrThrow())
 }

@@ -1,4 +1,5 @@
 import { LoadingOverlay } from '../../../components/loading-overlay.tsx'
+import { useConnectAtStartup } from '../hooks/use-connect-at-startup.ts'
 import { useLogin } from '../hooks/use-login.ts'
 import { BindDialog } from './bind-dialog.tsx'
 import { WalletModal } from './wallet-modal.tsx'
@@ -11,6 +12,7 @@ interface WalletLoginProps {
 
 /** Everything the wallet login shows: the wallet picker, the bind dialog and the overlay while signing in. */
 export function WalletLogin({ inviteCode, onReset }: WalletLoginProps) {
+  useConnectAtStartup()
   const { pending, needsBind, bind } = useLogin(onReset)
   return (
     <>

@@ -1,0 +1,98 @@
+// bench/http: autocannon against the authenticated /api/user/user/index (one database read) and a bare Fastify route
+// in the same run on loopback, on PGlite and on PostgreSQL. Prints req/s, p50, p99 and the ratio app/bare.
+// Usage: npm run bench:http [-- --duration 10 --connections 50 --json bench/results/http.json]
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import autocannon from 'autocannon'
+// @ts-expect-error plain ESM helper shared with the npm scripts
+import { startPostgres } from '../../scripts/postgres.mjs'
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    json: { type: 'string' },
+    only: { type: 'string' },
+  },
+})
+const duration = Number(values.duration)
+const connections = Number(values.connections)
+
+interface Ready {
+  appUrl: string
+  bareUrl: string
+  token: string
+  address: string
+}
+
+function startServer(env: Record<string, string>) {
+  const child = spawn(path.resolve('node_modules/.bin/tsx'), ['bench/http/server.ts'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  return new Promise<{ ready: Ready; stop: () => void }>((resolve, reject) => {
+    let buffer = ''
+    child.stdout.on('data', (chunk) => {
+      buffer += chunk
+      const line = buffer.split('\n').find((l) => l.startsWith('{"ready"'))
+      if (line) resolve({ ready: JSON.parse(line) as Ready, stop: () => child.kill('SIGTERM') })
+    })
+    child.on('exit', (code) => reject(new Error(`bench server exited with ${code}`)))
+  })
+}
+
+async function measure(url: string, headers: Record<string, string>) {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    connections,
+    duration,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: '{}',
+  })
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`)
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
+}
+
+const rows: Array<Record<string, string | number>> = []
+const databases = ['pglite', 'postgres'].filter((d) => !values.only || values.only === d)
+for (const database of databases) {
+  const pg = database === 'postgres' ? await startPostgres() : undefined
+  const { ready, stop } = await startServer(pg ? { TEST_DATABASE_URL: pg.url } : {})
+  try {
+    // Warm up both, then measure the bare route and the app back to back.
+    await measure(`${ready.bareUrl}/api/bare`, {})
+    const app = await measure(`${ready.appUrl}/api/user/user/index`, {
+      'user-token': ready.token,
+      'user-address': ready.address,
+      'accept-language': 'en',
+    })
+    const bare = await measure(`${ready.bareUrl}/api/bare`, {})
+    rows.push({
+      database,
+      'app req/s': Math.round(app.rps),
+      'app p50 ms': app.p50,
+      'app p99 ms': app.p99,
+      'bare req/s': Math.round(bare.rps),
+      'bare p50 ms': bare.p50,
+      'bare p99 ms': bare.p99,
+      ratio: Number((app.rps / bare.rps).toFixed(3)),
+      target: '≥ 0.35',
+    })
+  } finally {
+    stop()
+    pg?.stop()
+  }
+}
+console.log(`\nbench/http — ${connections} connections, ${duration}s each, loopback`)
+console.table(rows)
+if (values.json) {
+  fs.mkdirSync(path.dirname(values.json), { recursive: true })
+  fs.writeFileSync(
+    values.json,
+    JSON.stringify({ date: new Date().toISOString(), duration, connections, rows }, null, 2),
+  )
+}

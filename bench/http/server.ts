@@ -1,0 +1,26 @@
+// Child process of bench/http/run.ts: the real app (authenticated /api/user/user/index, one database read per call)
+// and a bare Fastify route answering a constant envelope, on two loopback ports of the same process.
+import { API_BASE } from '@solpledge/contract'
+import Fastify from 'fastify'
+import { buildApp } from '../../apps/server/src/app.ts'
+import { freshDatabase, login, seedRoot, TestWallet, testConfig } from '../../apps/server/test/helpers.ts'
+
+const { db, drop } = await freshDatabase()
+const app = await buildApp({ db, config: testConfig() })
+const root = await seedRoot(db)
+const wallet = new TestWallet()
+const session = await login(app, wallet, root.address)
+const token = (session.data as { token: string }).token
+
+const bare = Fastify({ logger: false })
+bare.post(`${API_BASE}/bare`, async () => ({ code: 1, msg: 'Success', data: { address: wallet.address } }))
+
+const appUrl = await app.listen({ host: '127.0.0.1', port: 0 })
+const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 })
+console.log(JSON.stringify({ ready: true, appUrl, bareUrl, token, address: wallet.address }))
+process.on('SIGTERM', async () => {
+  await app.close()
+  await bare.close()
+  await drop()
+  process.exit(0)
+})

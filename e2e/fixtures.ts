@@ -1,0 +1,95 @@
+import fs from 'node:fs'
+import { ed25519 } from '@noble/curves/ed25519'
+import { test as base, expect, type Page, type TestInfo } from '@playwright/test'
+import { api, LOGIN_TYPE } from '@solpledge/contract'
+import { createDemoWalletStorageValue, DEMO_WALLET_STORAGE_KEY, encodeBase58 } from '@solpledge/demo-wallet'
+
+export const baseUrl = () => process.env.E2E_BASE_URL as string
+export const rootAddress = () => process.env.E2E_ROOT_ADDRESS as string
+
+/** Playwright's test with the base URL of the server that global-setup.ts started. */
+export const test = base.extend({ baseURL: async ({}, use) => use(baseUrl()) })
+export { expect }
+
+/** A wallet keypair the demo wallet can hold (64-byte secret key: seed then public key). */
+export class Wallet {
+  readonly seed = ed25519.utils.randomPrivateKey()
+  readonly publicKey = ed25519.getPublicKey(this.seed)
+  readonly address = encodeBase58(this.publicKey)
+  get secretKey() {
+    const key = new Uint8Array(64)
+    key.set(this.seed)
+    key.set(this.publicKey, 32)
+    return key
+  }
+}
+
+async function post(path: string, body: unknown) {
+  const res = await fetch(`${baseUrl()}/api${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'accept-language': 'en' },
+    body: JSON.stringify(body),
+  })
+  return (await res.json()) as { code: number; msg: string; data: Record<string, string> }
+}
+
+/** Registers a wallet under an inviter through the API, exactly as the web app's bind does. */
+export async function register(wallet: Wallet, inviteCode = rootAddress()) {
+  const nonce = await post(api.nonce.path, { address: wallet.address })
+  const message = nonce.data.message as string
+  const sign = Buffer.from(ed25519.sign(new TextEncoder().encode(message), wallet.seed)).toString('hex')
+  const res = await post(api.registerThird.path, {
+    type: LOGIN_TYPE,
+    address: wallet.address,
+    sign,
+    invite_code: inviteCode,
+    message,
+  })
+  if (res.code !== 1) throw new Error(`register failed: ${res.msg}`)
+  return res.data
+}
+
+/** Gives the page's demo wallet these accounts (the first active) and, optionally, a stored language. */
+export async function useWallets(page: Page, wallets: Wallet[], options: { language?: string } = {}) {
+  const value = createDemoWalletStorageValue(
+    wallets.map((w) => w.secretKey),
+    0,
+  )
+  await page.addInitScript(
+    ([key, stored, language]) => {
+      // Only on the first load of the page: later reloads keep what the app stored.
+      if (sessionStorage.getItem('e2e-seeded')) return
+      sessionStorage.setItem('e2e-seeded', '1')
+      localStorage.setItem(key as string, stored as string)
+      if (language) localStorage.setItem('i18nextLng', language)
+    },
+    [DEMO_WALLET_STORAGE_KEY, value, options.language ?? ''],
+  )
+}
+
+export async function storage(page: Page) {
+  return page.evaluate(() => ({
+    userinfo: localStorage.getItem('userinfo'),
+    root: localStorage.getItem('root'),
+    token: sessionStorage.getItem('token'),
+    language: localStorage.getItem('i18nextLng'),
+  }))
+}
+
+/** Saves a screenshot of this step of the journey under test-results/e2e/screenshots. */
+export async function snap(page: Page, testInfo: TestInfo, step: string) {
+  const dir = new URL('../test-results/e2e/screenshots/', import.meta.url)
+  fs.mkdirSync(dir, { recursive: true })
+  const name = `${testInfo.titlePath.slice(1).join(' - ')} - ${step}`.replace(/[^\w -]+/g, '').replace(/\s+/g, '-')
+  const body = await page.screenshot({ path: new URL(`${name}.png`, dir).pathname })
+  await testInfo.attach(step, { body, contentType: 'image/png' })
+}
+
+export async function expectLoggedIn(page: Page, wallet: Wallet) {
+  await expect(page.getByTestId('user-address')).toContainText(wallet.address.slice(0, 4))
+  await expect(page.getByTestId('loading-overlay')).toHaveCount(0)
+  const stored = await storage(page)
+  expect(stored.token).toBeTruthy()
+  expect(JSON.parse(stored.userinfo ?? '{}')).toMatchObject({ address: wallet.address, token: stored.token })
+  expect(JSON.parse(stored.root ?? '{}')).toMatchObject({ loginStatus: true, isBind: true })
+}

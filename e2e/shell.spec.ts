@@ -1,0 +1,81 @@
+import { expect, register, snap, storage, test, useWallets, Wallet } from './fixtures.ts'
+
+test.describe('web shell', () => {
+  test.describe('in a Chinese browser', () => {
+    test.use({ locale: 'zh-CN' })
+    test('shows Chinese and stores zh', async ({ page }, testInfo) => {
+      await useWallets(page, [new Wallet()])
+      await page.goto('/team')
+      await expect(page.getByTestId('page-title')).toHaveText('团队')
+      await expect(page.getByTestId('bottom-nav')).toContainText('首页')
+      expect((await storage(page)).language).toBe('zh')
+      await expect(page.locator('html')).toHaveAttribute('lang', 'zh')
+      await snap(page, testInfo, 'team in Chinese')
+    })
+  })
+
+  test('a stored language that is not one of the five becomes en', async ({ page }) => {
+    await useWallets(page, [new Wallet()], { language: 'xx' })
+    await page.goto('/team')
+    await expect(page.getByTestId('page-title')).toHaveText('Team')
+    expect((await storage(page)).language).toBe('en')
+  })
+
+  test('an unknown path shows the fallback page', async ({ page }, testInfo) => {
+    const wallet = new Wallet()
+    await register(wallet)
+    await useWallets(page, [wallet])
+    await page.goto('/no/such/page')
+    await expect(page.getByTestId('page-title')).toHaveText('Page not found')
+    await snap(page, testInfo, 'fallback')
+    await page.getByRole('link', { name: 'Back to home' }).click()
+    await expect(page).toHaveURL(/\/$/)
+  })
+
+  const routes: [string, string][] = [
+    ['/', 'solpledge'],
+    ['/rank', 'Ranking'],
+    ['/node', 'Node'],
+    ['/pledge', 'Staking'],
+    ['/pledge/detail', 'Staking detail'],
+    ['/pledge/orderDetail', 'Staking order detail'],
+    ['/finance', 'Finance'],
+    ['/finance/detail', 'Finance detail'],
+    ['/team', 'Team'],
+    ['/assets', 'Assets'],
+    ['/assets/detail', 'Asset details'],
+    ['/notice', 'Notices'],
+    ['/notice/detail/1', 'Notice detail'],
+    ['/swap', 'Swap'],
+    ['/quick-trade/buy', 'Quick trade'],
+    ['/quick-trade/detail/1', 'Order detail'],
+  ]
+  test('every route renders its screen', async ({ page }, testInfo) => {
+    await useWallets(page, [new Wallet()])
+    for (const [path, title] of routes) {
+      await page.goto(path)
+      await expect(page.getByTestId('page-title'), path).toHaveText(title)
+      await expect(page.getByText('loading', { exact: true })).toHaveCount(0)
+      await expect(page.getByTestId('bottom-nav')).toBeVisible()
+    }
+    await snap(page, testInfo, 'last route')
+  })
+
+  test('pinch zoom is blocked and the viewport cannot scale', async ({ page }) => {
+    await page.goto('/')
+    await expect(page.locator('meta[name=viewport]')).toHaveAttribute('content', /user-scalable=no/)
+    const prevented = await page.evaluate(() => {
+      const event = new TouchEvent('touchmove', {
+        cancelable: true,
+        bubbles: true,
+        touches: [
+          new Touch({ identifier: 1, target: document.body, clientX: 10, clientY: 10 }),
+          new Touch({ identifier: 2, target: document.body, clientX: 50, clientY: 50 }),
+        ],
+      })
+      document.body.dispatchEvent(event)
+      return event.defaultPrevented
+    })
+    expect(prevented).toBe(true)
+  })
+})
