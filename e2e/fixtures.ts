@@ -8,7 +8,10 @@ export const baseUrl = () => process.env.E2E_BASE_URL as string
 export const rootAddress = () => process.env.E2E_ROOT_ADDRESS as string
 
 /** Playwright's test with the base URL of the server that global-setup.ts started. */
-export const test = base.extend({ baseURL: async ({}, use) => use(baseUrl()) })
+export const test = base.extend({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function needs from this pattern
+  baseURL: async ({}, use) => use(baseUrl()),
+})
 export { expect }
 
 /** A wallet keypair the demo wallet can hold (64-byte secret key: seed then public key). */
