@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { ed25519 } from '@noble/curves/ed25519'
 import { API_BASE, api, type BodyOf, type Envelope, LOGIN_TYPE, type RouteDef } from '@solpledge/contract'
 import pg from 'pg'
@@ -6,6 +9,7 @@ import { type App, buildApp } from '../src/app.ts'
 import { type Config, loadConfig } from '../src/config.ts'
 import { type Database, migrate, openDatabase } from '../src/db/index.ts'
 import { addressOf } from '../src/lib/keys.ts'
+import { loadPlatform, type Platform } from '../src/platform.ts'
 
 export const dbKind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'
 
@@ -36,7 +40,8 @@ export async function freshDatabase(): Promise<{ db: Database; drop: () => Promi
     db,
     drop: async () => {
       await db.destroy()
-      await admin(`drop database if exists ${name} with (force)`)
+      // Without (force): the pool's backends are still leaving, and killing them raises an unhandled error.
+      await admin(`drop database if exists ${name}`)
     },
   }
 }
@@ -52,19 +57,29 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 export interface TestContext {
   app: App
   db: Database
+  platform: Platform
   close: () => Promise<void>
 }
 
+/**
+ * The whole app on a fresh database, with its own platform keypairs in a temporary DATA_DIR. Pass the local chain's
+ * URLs (and cluster 'localnet') in `overrides` for tests that touch the chain; others never contact it.
+ */
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-api-'))
   const { db, drop } = await freshDatabase()
-  const app = await buildApp({ db, config: testConfig(overrides) })
+  const config = testConfig({ dataDir, ...overrides })
+  const platform = await loadPlatform(config)
+  const app = await buildApp({ db, config, platform })
   await app.ready()
   return {
     app,
     db,
+    platform,
     close: async () => {
       await app.close()
       await drop()
+      fs.rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }

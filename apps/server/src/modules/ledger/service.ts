@@ -1,0 +1,261 @@
+// The one double-entry ledger (DESIGN.md §4): every money movement is a transfer that debits one account and credits
+// another of the same asset, under a unique idempotency key. Amounts are bigint base units in TypeScript and
+// numeric(38,0) in SQL, written as decimal strings so no floating point ever touches them.
+// Inside a transaction pass its `trx` to every function here, never the `db`: PGlite is one session that a transaction
+// holds until it ends, so a query on `db` from inside it would wait forever.
+import type { LedgerEntry } from '@solpledge/contract'
+import { sql, type Transaction } from 'kysely'
+import type { Database } from '../../db/index.ts'
+import type { DB } from '../../db/schema.ts'
+import { invalid, refuse } from '../../lib/app-error.ts'
+
+export type UserAccountKind = 'available' | 'locked'
+
+/** The user's account of `asset` and `kind`, created when missing. */
+export function userAccount(db: Database, userId: string, asset: string, kind: UserAccountKind): Promise<string> {
+  return account(db, userId, asset, kind)
+}
+
+/** The system account `name` ('chain', 'fees', 'emission', …) of `asset`, created when missing. */
+export function systemAccount(db: Database, asset: string, name: string): Promise<string> {
+  return account(db, null, asset, name)
+}
+
+async function account(db: Database, userId: string | null, asset: string, kind: string): Promise<string> {
+  const find = () =>
+    db
+      .selectFrom('ledger_accounts')
+      .select('id')
+      .where('user_id', userId === null ? 'is' : '=', userId)
+      .where('asset', '=', asset)
+      .where('kind', '=', kind)
+      .executeTakeFirst()
+  const existing = await find()
+  if (existing) return existing.id
+  // When another transaction creates the same account meanwhile, `on conflict` waits for it to end and does nothing;
+  // the next statement sees its row (read committed takes a new snapshot per statement).
+  const inserted = await db
+    .insertInto('ledger_accounts')
+    .values({ user_id: userId, asset, kind })
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  const id = inserted?.id ?? (await find())?.id
+  if (id === undefined) throw new Error(`ledger: could not create account ${userId ?? 'system'}/${asset}/${kind}`)
+  return id
+}
+
+export interface TransferInput {
+  /** Account id the amount leaves. */
+  debit: string
+  /** Account id the amount enters. */
+  credit: string
+  asset: string
+  /** Base units, > 0. */
+  amount: bigint
+  /** What the movement is: 'deposit', 'withdraw_lock', 'stake', 'reward', … */
+  type: string
+  /** Idempotency key: the same key always means the same transfer, made at most once. */
+  key: string
+  /** What it belongs to, e.g. 'intent:12'. */
+  reference?: string
+}
+
+/**
+ * Moves `amount` from `debit` to `credit`, at most once per key. Retrying a key with the same debit, credit, asset,
+ * amount and type returns the first transfer's id with `created: false` and changes nothing; reusing a key for
+ * different content is a programming error and throws.
+ *
+ * Runs inside the caller's `db.transaction()`, which must roll back when this throws: a refused transfer (insufficient
+ * balance) has already written its row, and PostgreSQL accepts no further statement in that transaction. Money
+ * operations are all-or-nothing. A transaction that makes several transfers may deadlock with another touching the
+ * same accounts in the opposite order; PostgreSQL then aborts one of them (SQLSTATE 40P01) and it can be retried.
+ */
+export async function transfer(trx: Transaction<DB>, input: TransferInput): Promise<{ id: string; created: boolean }> {
+  if (input.amount <= 0n) throw invalid('error.invalidParams', { detail: 'amount' })
+  const amount = input.amount.toString()
+  const inserted = await trx
+    .insertInto('ledger_transfers')
+    .values({
+      idempotency_key: input.key,
+      type: input.type,
+      asset: input.asset,
+      debit_account_id: input.debit,
+      credit_account_id: input.credit,
+      amount,
+      reference: input.reference ?? null,
+    })
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  if (!inserted) {
+    const prior = await trx
+      .selectFrom('ledger_transfers')
+      .select(['id', 'debit_account_id', 'credit_account_id', 'asset', 'amount', 'type'])
+      .where('idempotency_key', '=', input.key)
+      .executeTakeFirstOrThrow()
+    const same =
+      BigInt(prior.debit_account_id) === BigInt(input.debit) &&
+      BigInt(prior.credit_account_id) === BigInt(input.credit) &&
+      prior.asset === input.asset &&
+      BigInt(prior.amount) === input.amount &&
+      prior.type === input.type
+    if (!same) throw new Error(`ledger: idempotency key ${input.key} reused for a different transfer`)
+    return { id: prior.id, created: false }
+  }
+
+  // Row locks are taken in account id order, so concurrent transfers between the same accounts never deadlock.
+  const moves = [
+    { id: input.debit, delta: `-${amount}` },
+    { id: input.credit, delta: amount },
+  ].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
+  for (const move of moves) {
+    let result: { numUpdatedRows: bigint }
+    try {
+      result = await trx
+        .updateTable('ledger_accounts')
+        .set({ balance: sql`balance + ${move.delta}` })
+        .where('id', '=', move.id)
+        .where('asset', '=', input.asset)
+        .executeTakeFirstOrThrow()
+    } catch (error) {
+      if (isNegativeUserBalance(error)) throw refuse('common.insufficientBalance')
+      throw error
+    }
+    if (result.numUpdatedRows !== 1n) throw new Error(`ledger: account ${move.id} is not a ${input.asset} account`)
+  }
+  return { id: inserted.id, created: true }
+}
+
+/** A user account would go below zero: the CHECK constraint of the migration, on PostgreSQL and PGlite alike. */
+function isNegativeUserBalance(error: unknown): boolean {
+  const e = error as { code?: unknown; constraint?: unknown } | null
+  return e?.code === '23514' && e.constraint === 'ledger_accounts_user_balance_nonnegative'
+}
+
+export interface Balance {
+  available: bigint
+  locked: bigint
+}
+
+/** The user's balances of every asset (zero where the user has no account), in the assets' display order. */
+export async function balances(db: Database, userId: string): Promise<Record<string, Balance>> {
+  const rows = await db
+    .selectFrom('assets')
+    .leftJoin('ledger_accounts as a', (join) => join.onRef('a.asset', '=', 'assets.code').on('a.user_id', '=', userId))
+    .select(['assets.code', 'a.kind', 'a.balance'])
+    .orderBy('assets.sort')
+    .orderBy('assets.code')
+    .execute()
+  const result: Record<string, Balance> = {}
+  for (const row of rows) {
+    const balance = result[row.code] ?? { available: 0n, locked: 0n }
+    result[row.code] = balance
+    if (row.kind === 'available' || row.kind === 'locked') balance[row.kind] = BigInt(row.balance ?? 0)
+  }
+  return result
+}
+
+/**
+ * One movement on one of the user's accounts, in the contract's LedgerEntry form: `account` is the kind of the user's
+ * account it touched and `amount` is signed from the user's point of view (positive: it entered that account,
+ * negative: it left), `direction` says the same in words. A transfer between two of the user's own accounts
+ * (available → locked) gives two entries with the same transfer id: 'out' of one and 'in' to the other.
+ */
+export type StatementEntry = LedgerEntry & { direction: 'in' | 'out' }
+
+export interface StatementQuery {
+  userId: string
+  asset?: string | undefined
+  type?: string | undefined
+  /** 1-based. */
+  page: number
+  limit: number
+}
+
+/** The user's movements, newest first: one page of them and how many there are in all. */
+export async function statement(
+  db: Database,
+  query: StatementQuery,
+): Promise<{ total: number; list: StatementEntry[] }> {
+  const side = (direction: 'in' | 'out') =>
+    db
+      .selectFrom('ledger_transfers as t')
+      .innerJoin('ledger_accounts as a', 'a.id', direction === 'in' ? 't.credit_account_id' : 't.debit_account_id')
+      .select(['t.id', 't.asset', 't.type', 't.amount', 't.reference', 't.created_at', 'a.kind'])
+      .select(sql.lit(direction).as('direction'))
+      .where('a.user_id', '=', query.userId)
+      .$if(query.asset !== undefined, (qb) => qb.where('a.asset', '=', query.asset as string))
+      .$if(query.type !== undefined, (qb) => qb.where('t.type', '=', query.type as string))
+  const movements = () => side('in').unionAll(side('out')).as('m')
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom(movements())
+      .selectAll()
+      .orderBy('id', 'desc')
+      .orderBy('direction')
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit)
+      .execute(),
+    db
+      .selectFrom(movements())
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ])
+  return {
+    total: Number(count.n),
+    list: rows.map((row) => ({
+      id: row.id,
+      coin: row.asset,
+      type: row.type,
+      amount: row.direction === 'in' ? row.amount : `-${row.amount}`,
+      account: row.kind as UserAccountKind,
+      direction: row.direction as 'in' | 'out',
+      reference: row.reference,
+      created_at: row.created_at.toISOString(),
+    })),
+  }
+}
+
+/** What the users hold of `asset` (available + locked): the liabilities side of the solvency report. */
+export async function totals(db: Database, asset: string): Promise<bigint> {
+  const row = await db
+    .selectFrom('ledger_accounts')
+    .select(sql<string>`coalesce(sum(balance), 0)`.as('total'))
+    .where('asset', '=', asset)
+    .where('user_id', 'is not', null)
+    .executeTakeFirstOrThrow()
+  return BigInt(row.total)
+}
+
+/**
+ * Checks the books; returns the violations found (empty when sound): per asset the balances of all accounts sum to
+ * zero (every transfer moves an amount from one account to another and accounts start at zero), every balance equals
+ * its credits minus its debits, every transfer joins two existing accounts of its asset, and no user account is
+ * negative.
+ */
+export async function checkInvariants(db: Database): Promise<string[]> {
+  const [sums, replay, misplaced, negative] = await Promise.all([
+    sql<{ asset: string; total: string }>`
+      select asset, sum(balance) as total from ledger_accounts group by asset having sum(balance) <> 0`.execute(db),
+    sql<{ id: string; balance: string; replayed: string }>`
+      select a.id, a.balance, coalesce(c.total, 0) - coalesce(d.total, 0) as replayed
+      from ledger_accounts a
+      left join (select credit_account_id as id, sum(amount) as total from ledger_transfers group by 1) c on c.id = a.id
+      left join (select debit_account_id as id, sum(amount) as total from ledger_transfers group by 1) d on d.id = a.id
+      where a.balance <> coalesce(c.total, 0) - coalesce(d.total, 0)`.execute(db),
+    sql<{ id: string }>`
+      select t.id from ledger_transfers t
+      left join ledger_accounts d on d.id = t.debit_account_id
+      left join ledger_accounts c on c.id = t.credit_account_id
+      where d.asset is distinct from t.asset or c.asset is distinct from t.asset`.execute(db),
+    sql<{ id: string; balance: string }>`
+      select id, balance from ledger_accounts where user_id is not null and balance < 0`.execute(db),
+  ])
+  return [
+    ...sums.rows.map((r) => `asset ${r.asset}: balances sum to ${r.total}, not 0`),
+    ...replay.rows.map((r) => `account ${r.id}: balance ${r.balance}, transfers give ${r.replayed}`),
+    ...misplaced.rows.map((r) => `transfer ${r.id}: an account is missing or not of its asset`),
+    ...negative.rows.map((r) => `user account ${r.id}: negative balance ${r.balance}`),
+  ]
+}

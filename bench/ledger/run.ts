@@ -1,0 +1,161 @@
+// bench/ledger: ledger transfers per second on a throwaway PostgreSQL, against pgbench's TPC-B-like transaction
+// (5 statements) on the same cluster in the same run. Each ledger transfer is its own transaction: insert the transfer,
+// update the two balances in account id order, commit.
+// Usage: tsx bench/ledger/run.ts [--duration 10 --workers 16 --users 1000 --json bench/results/ledger.json]
+
+import { spawnSync } from 'node:child_process'
+import { randomInt } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import { migrate } from '../../apps/server/src/db/index.ts'
+import type { DB } from '../../apps/server/src/db/schema.ts'
+import { AppError } from '../../apps/server/src/lib/app-error.ts'
+import { checkInvariants, systemAccount, transfer, userAccount } from '../../apps/server/src/modules/ledger/service.ts'
+// @ts-expect-error plain ESM helper shared with the npm scripts
+import { startPostgres } from '../../scripts/postgres.mjs'
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    workers: { type: 'string', default: '16' },
+    users: { type: 'string', default: '1000' },
+    json: { type: 'string' },
+  },
+})
+const duration = Number(values.duration)
+const workers = Number(values.workers)
+const users = Number(values.users)
+
+interface Cluster {
+  url: string
+  port: number
+  binDir: string
+  stop: () => void
+}
+
+const cluster = (await startPostgres()) as Cluster
+const databaseUrl = (name: string) => {
+  const url = new URL(cluster.url)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
+async function createDatabase(name: string) {
+  const client = new pg.Client({ connectionString: cluster.url })
+  await client.connect()
+  await client.query(`create database ${name}`)
+  await client.end()
+}
+
+/** Runs transfers between random users' available accounts from `workers` loops for `seconds`. */
+async function ledger(seconds: number) {
+  await createDatabase('ledger_bench')
+  // One connection per worker, as pgbench has one per client.
+  const pool = new pg.Pool({ connectionString: databaseUrl('ledger_bench'), max: workers })
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+  try {
+    await migrate(db)
+    await db.insertInto('assets').values({ code: 'USDT', symbol: 'USDT', decimals: 6 }).execute()
+    const ids = await db
+      .insertInto('users')
+      .values(Array.from({ length: users }, (_, i) => ({ address: `bench-user-${i}`, parent_id: null })))
+      .returning('id')
+      .execute()
+    const chain = await systemAccount(db, 'USDT', 'chain')
+    const accounts: string[] = []
+    for (const { id } of ids) accounts.push(await userAccount(db, id, 'USDT', 'available'))
+    // Enough for every transfer of the run: no refusals, every transaction commits.
+    await db.transaction().execute(async (trx) => {
+      for (const account of accounts)
+        await transfer(trx, {
+          debit: chain,
+          credit: account,
+          asset: 'USDT',
+          amount: 10n ** 15n,
+          type: 'deposit',
+          key: `fund:${account}`,
+        })
+    })
+
+    let made = 0
+    let refused = 0
+    let sequence = 0
+    const until = Date.now() + seconds * 1000
+    const worker = async () => {
+      while (Date.now() < until) {
+        const from = randomInt(accounts.length)
+        const to = (from + 1 + randomInt(accounts.length - 1)) % accounts.length
+        const input = {
+          debit: accounts[from] as string,
+          credit: accounts[to] as string,
+          asset: 'USDT',
+          amount: BigInt(1 + randomInt(1000)),
+          type: 'bench',
+          key: `bench:${sequence++}`,
+        }
+        try {
+          await db.transaction().execute((trx) => transfer(trx, input))
+          made++
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error
+          refused++
+        }
+      }
+    }
+    const started = performance.now()
+    await Promise.all(Array.from({ length: workers }, worker))
+    const elapsed = (performance.now() - started) / 1000
+    const violations = await checkInvariants(db)
+    if (violations.length > 0) throw new Error(`ledger invariants broken: ${violations.join('; ')}`)
+    return { tps: made / elapsed, made, refused }
+  } finally {
+    await db.destroy()
+  }
+}
+
+/** pgbench from the cluster's own binaries; the server binaries refuse root, so it runs as `postgres` then. */
+function pgbench(args: string[]) {
+  const bin = path.join(cluster.binDir, 'pgbench')
+  const argv = [...args, '-h', '127.0.0.1', '-p', String(cluster.port), '-U', 'postgres', 'pgbench']
+  const asRoot = process.getuid?.() === 0
+  const res = spawnSync(asRoot ? 'runuser' : bin, asRoot ? ['-u', 'postgres', '--', bin, ...argv] : argv, {
+    encoding: 'utf8',
+    cwd: '/tmp',
+  })
+  if (res.status !== 0) throw new Error(`pgbench ${args.join(' ')} failed: ${res.stderr || res.stdout}`)
+  return res.stdout
+}
+
+try {
+  const result = await ledger(duration)
+  await createDatabase('pgbench')
+  pgbench(['-i', '-q', '-s', '10'])
+  const output = pgbench(['-c', '16', '-j', '2', '-T', String(duration)])
+  const tps = Number(/tps = ([\d.]+)/.exec(output)?.[1])
+  if (!Number.isFinite(tps)) throw new Error(`no tps in pgbench output:\n${output}`)
+
+  const figures = {
+    'ledger transfers/s': Math.round(result.tps),
+    'pgbench tps': Math.round(tps),
+    ratio: Number((result.tps / tps).toFixed(3)),
+    target: '≥ 0.5',
+    'peak RSS MB': Math.round(process.resourceUsage().maxRSS / 1024),
+  }
+  console.log(
+    `\nbench/ledger — PostgreSQL, ${workers} workers, ${users} users, ${duration}s; pgbench -s 10 -c 16 -j 2 ` +
+      `(${result.made} transfers, ${result.refused} refused)`,
+  )
+  console.table(figures)
+  if (values.json) {
+    fs.mkdirSync(path.dirname(values.json), { recursive: true })
+    fs.writeFileSync(
+      values.json,
+      JSON.stringify({ date: new Date().toISOString(), duration, workers, users, ...figures }, null, 2),
+    )
+  }
+} finally {
+  cluster.stop()
+}
