@@ -1,12 +1,17 @@
 // Child process of bench/http/run.ts: the real app (authenticated /api/user/user/index, one database read per call)
 // and a bare Fastify route answering a constant envelope, on two loopback ports of the same process.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { API_BASE } from '@solpledge/contract'
 import Fastify from 'fastify'
 import { buildApp } from '../../apps/server/src/app.ts'
+import { loadPlatform } from '../../apps/server/src/platform.ts'
 import { freshDatabase, login, seedRoot, TestWallet, testConfig } from '../../apps/server/test/helpers.ts'
 
 const { db, drop } = await freshDatabase()
-const app = await buildApp({ db, config: testConfig() })
+const config = testConfig({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-bench-')) })
+const app = await buildApp({ db, config, platform: await loadPlatform(config) })
 const root = await seedRoot(db)
 const wallet = new TestWallet()
 const session = await login(app, wallet, root.address)

@@ -8,15 +8,19 @@ import { API_BASE, MAX_BODY_BYTES } from '@solpledge/contract'
 import Fastify, { type FastifyServerOptions } from 'fastify'
 import { type Config, isLocalChain } from './config.ts'
 import type { Database } from './db/index.ts'
+import { assetsRoutes } from './modules/assets/routes.ts'
 import { authRoutes } from './modules/auth/routes.ts'
+import { intentRoutes } from './modules/intents/routes.ts'
 import { systemRoutes } from './modules/system/routes.ts'
 import { userRoutes } from './modules/user/routes.ts'
+import type { Platform } from './platform.ts'
 import { envelopePlugin } from './plugins/envelope.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Database
     config: Config
+    platform: Platform
   }
 }
 
@@ -31,11 +35,12 @@ export const SIWS_CHAIN_IDS: Record<string, string> = {
 export interface BuildOptions {
   db: Database
   config: Config
+  platform: Platform
   logger?: FastifyServerOptions['logger']
 }
 
 /** Builds the whole API (and the web app when built) without listening: tests drive it with app.inject. */
-export async function buildApp({ db, config, logger = false }: BuildOptions) {
+export async function buildApp({ db, config, platform, logger = false }: BuildOptions) {
   const app = Fastify({
     logger,
     bodyLimit: MAX_BODY_BYTES,
@@ -45,6 +50,7 @@ export async function buildApp({ db, config, logger = false }: BuildOptions) {
   })
   app.decorate('db', db)
   app.decorate('config', config)
+  app.decorate('platform', platform)
 
   await app.register(envelopePlugin)
   await app.register(rateLimit, { global: false })
@@ -80,6 +86,8 @@ export async function buildApp({ db, config, logger = false }: BuildOptions) {
     rateLimitPerMinute: config.loginRateLimit,
   })
   await app.register(userRoutes)
+  await app.register(assetsRoutes)
+  await app.register(intentRoutes)
   await app.register(systemRoutes, { demoWallet: isLocalChain(config) })
 
   const webDist = config.webDist && path.resolve(config.webDist)

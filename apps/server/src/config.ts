@@ -20,6 +20,12 @@ export interface Config {
   /** Built web app to serve, if present. */
   webDist: string | undefined
   productSymbol: string
+  /** Mint of the platform token on a real cluster (the local chain makes its own). */
+  productMint: string | undefined
+  /** Mint of USDT on a real cluster. */
+  usdtMint: string | undefined
+  /** How often the payment-intent watcher looks for unreported payments, in ms (0 = never). */
+  watcherIntervalMs: number
   /** Root user's wallet address for production; on the local chain a key is generated under dataDir. */
   rootAddress: string | undefined
   logLevel: string
@@ -56,6 +62,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: int(env.LOGIN_RATE_LIMIT, 60, 'LOGIN_RATE_LIMIT'),
     webDist: env.WEB_DIST,
     productSymbol: env.PRODUCT_SYMBOL || 'PLG',
+    productMint: env.PRODUCT_MINT || undefined,
+    usdtMint: env.USDT_MINT || undefined,
+    watcherIntervalMs: int(env.WATCHER_INTERVAL_MS, 5000, 'WATCHER_INTERVAL_MS'),
     rootAddress: env.ROOT_ADDRESS || undefined,
     logLevel: env.LOG_LEVEL || 'info',
   }

@@ -3,24 +3,50 @@ import { buildApp } from './app.ts'
 import { loadConfig } from './config.ts'
 import { migrate, openDatabase } from './db/index.ts'
 import { purgeExpiredNonces } from './modules/auth/service.ts'
+import { watchIntents } from './modules/intents/service.ts'
 import { seed } from './modules/system/seed.ts'
+import { loadPlatform } from './platform.ts'
 
 /** Starts the API (and the built web app) from the environment; see README.md for the variables. */
 async function main() {
   const config = loadConfig()
   const db = await openDatabase({ url: config.databaseUrl, dir: path.join(config.dataDir, 'pglite') })
   await migrate(db)
-  const seeded = await seed(db, config)
-  const app = await buildApp({ db, config, logger: { level: config.logLevel } })
-  const purge = setInterval(() => purgeExpiredNonces(db).catch((err) => app.log.error(err)), 10 * 60_000)
-  purge.unref()
+  const platform = await loadPlatform(config)
+  const seeded = await seed(db, config, platform)
+  const app = await buildApp({ db, config, platform, logger: { level: config.logLevel } })
+  const timers = [
+    every(10 * 60_000, () => purgeExpiredNonces(db)),
+    every(config.watcherIntervalMs, async () => {
+      const pass = await watchIntents(db, platform)
+      if (pass.fulfilled || pass.expired) app.log.info(pass, 'payment intents watched')
+    }),
+  ]
+  /** Runs a job periodically, never two passes at once in this process; errors are logged, not fatal. */
+  function every(ms: number, job: () => Promise<unknown>) {
+    if (ms <= 0) return undefined
+    let running = false
+    const timer = setInterval(async () => {
+      if (running) return
+      running = true
+      try {
+        await job()
+      } catch (error) {
+        app.log.error({ err: error }, 'job failed')
+      } finally {
+        running = false
+      }
+    }, ms)
+    timer.unref()
+    return timer
+  }
 
   let closing = false
   const shutdown = async (signal: string) => {
     if (closing) return
     closing = true
     app.log.info({ signal }, 'shutting down')
-    clearInterval(purge)
+    for (const timer of timers) clearInterval(timer)
     await app.close()
     await db.destroy()
     process.exit(0)

@@ -45,6 +45,76 @@ export type LoginData = Static<typeof LoginData>
 
 const Empty = Type.Object({}, { additionalProperties: false })
 
+/** Money in JSON: base units as a decimal string (see amount.ts). */
+export const BaseUnits = Type.String({ pattern: '^(0|[1-9][0-9]{0,37})$', description: 'Amount in base units' })
+export const PositiveBaseUnits = Type.String({
+  pattern: '^[1-9][0-9]{0,37}$',
+  description: 'Amount in base units, > 0',
+})
+/** A signed amount in base units: negative when it left the account. */
+export const SignedBaseUnits = Type.String({ pattern: '^-?(0|[1-9][0-9]{0,37})$' })
+export const Id = Type.String({ pattern: '^[1-9][0-9]{0,18}$', description: 'Numeric id' })
+export const Coin = Type.String({ minLength: 1, maxLength: 16, description: 'Asset code, e.g. USDT' })
+const Flag = Type.Union([Type.Literal(0), Type.Literal(1)])
+const Page = {
+  page: Type.Integer({ minimum: 1, maximum: 100_000 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100 }),
+}
+
+export const AssetBalance = Type.Object({
+  coin: Coin,
+  symbol: Type.String(),
+  decimals: Type.Integer(),
+  mint: Type.Union([Type.String(), Type.Null()]),
+  balance: BaseUnits,
+  available: BaseUnits,
+  locked: BaseUnits,
+  is_user_recharge: Flag,
+  is_withdraw: Flag,
+  min_atm_money: BaseUnits,
+  fee: BaseUnits,
+})
+export type AssetBalance = Static<typeof AssetBalance>
+
+export const LedgerEntry = Type.Object({
+  id: Id,
+  coin: Coin,
+  type: Type.String({ description: 'deposit, withdraw_lock, withdraw_refund, …' }),
+  amount: SignedBaseUnits,
+  account: Type.Union([Type.Literal('available'), Type.Literal('locked')]),
+  reference: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String({ format: 'date-time' }),
+})
+export type LedgerEntry = Static<typeof LedgerEntry>
+
+export const IntentStatus = Type.Union([Type.Literal('pending'), Type.Literal('fulfilled'), Type.Literal('expired')])
+export const PaymentIntent = Type.Object({
+  id: Id,
+  purpose: Type.Literal('recharge'),
+  coin: Coin,
+  mint: Type.String(),
+  decimals: Type.Integer(),
+  amount: PositiveBaseUnits,
+  recipient: Type.String({ description: 'Wallet that receives: pay into its associated token account' }),
+  recipient_token_account: Type.String(),
+  reference: Type.String({ description: 'Add as a read-only, non-signer key of the TransferChecked instruction' }),
+  status: IntentStatus,
+  signature: Type.Union([Type.String(), Type.Null()]),
+  expires_at: Type.String({ format: 'date-time' }),
+  created_at: Type.String({ format: 'date-time' }),
+})
+export type PaymentIntent = Static<typeof PaymentIntent>
+
+export const SolvencyRow = Type.Object({
+  coin: Coin,
+  decimals: Type.Integer(),
+  liabilities: BaseUnits,
+  treasury: BaseUnits,
+  hot_wallet: BaseUnits,
+  holdings: BaseUnits,
+  covered: Type.Boolean(),
+})
+
 export const api = {
   isReg: route({
     path: '/user/login/is_reg',
@@ -90,6 +160,68 @@ export const api = {
     summary: "The logged-in user's info",
     body: Empty,
     data: User,
+  }),
+  userWallet: route({
+    path: '/user/user/wallet',
+    auth: true,
+    tag: 'assets',
+    summary: "The user's assets with balances; items with is_user_recharge 1 form the allowed-recharge list",
+    body: Empty,
+    data: Type.Object({ list: Type.Array(AssetBalance) }),
+  }),
+  moneyLog: route({
+    path: '/user/user/moneyLog',
+    auth: true,
+    tag: 'assets',
+    summary: "The user's ledger entries, newest first, filtered by coin and type",
+    body: Type.Object(
+      { ...Page, coin: Type.Optional(Coin), type: Type.Optional(Type.String({ maxLength: 32 })) },
+      { additionalProperties: false },
+    ),
+    data: Type.Object({
+      list: Type.Array(LedgerEntry),
+      total: Type.Integer(),
+      page: Type.Integer(),
+      limit: Type.Integer(),
+    }),
+  }),
+  intentCreate: route({
+    path: '/assets/intent/create',
+    auth: true,
+    tag: 'assets',
+    summary: 'Create a payment intent: what to pay on chain, to whom, with which reference key',
+    body: Type.Object(
+      { purpose: Type.Literal('recharge'), coin: Coin, amount: PositiveBaseUnits },
+      { additionalProperties: false },
+    ),
+    data: PaymentIntent,
+  }),
+  intentSubmit: route({
+    path: '/assets/intent/submit',
+    auth: true,
+    tag: 'assets',
+    summary: 'Report the transaction that paid an intent; it is verified on chain and credited exactly once',
+    body: Type.Object(
+      { id: Id, signature: Type.String({ minLength: 64, maxLength: 100 }) },
+      { additionalProperties: false },
+    ),
+    data: PaymentIntent,
+  }),
+  faucet: route({
+    path: '/assets/faucet',
+    auth: true,
+    tag: 'assets',
+    summary: 'Local chain only: send SOL, PLG and USDT to the wallet to try the product',
+    body: Empty,
+    data: Type.Object({ signatures: Type.Array(Type.String()) }),
+  }),
+  solvency: route({
+    path: '/assets/solvency',
+    auth: false,
+    tag: 'assets',
+    summary: 'Per asset: what users are owed against what the platform holds on chain, with the time of reading',
+    body: Empty,
+    data: Type.Object({ read_at: Type.String({ format: 'date-time' }), list: Type.Array(SolvencyRow) }),
   }),
 } as const satisfies Record<string, RouteDef>
 

@@ -1,3 +1,4 @@
+export * from './amount.ts'
 export * from './api.ts'
 export * from './envelope.ts'
 export * from './i18n.ts'

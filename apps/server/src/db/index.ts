@@ -4,12 +4,18 @@ import { PGlite } from '@electric-sql/pglite'
 import { Kysely, type Migration, Migrator, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import * as init from './migrations/0001-init.ts'
+import * as ledger from './migrations/0002-ledger.ts'
+import * as paymentIntents from './migrations/0003-payment-intents.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 
 export type Database = Kysely<DB>
 
-const migrations: Record<string, Migration> = { '0001-init': init }
+const migrations: Record<string, Migration> = {
+  '0001-init': init,
+  '0002-ledger': ledger,
+  '0003-payment-intents': paymentIntents,
+}
 
 /**
  * Opens the database: PostgreSQL when a URL is given, otherwise the embedded PGlite database stored in `dir`

@@ -3,6 +3,8 @@ import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
 /** int8 and numeric columns come back as decimal strings from both PGlite and PostgreSQL (exact, never floats). */
 type Int8 = string
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
+/** numeric(38,0) money in base units, as a decimal string: convert with BigInt() and write with String(). */
+type Numeric = string
 
 export interface UsersTable {
   id: Generated<Int8>
@@ -36,11 +38,71 @@ export interface SettingsTable {
   updated_at: Timestamp
 }
 
+export interface AssetsTable {
+  code: string
+  symbol: string
+  decimals: number
+  mint: string | null
+  is_user_recharge: Generated<boolean>
+  withdraw_enabled: Generated<boolean>
+  /** Minimum withdrawal, base units. */
+  min_atm_money: Generated<Numeric>
+  withdraw_fee: Generated<Numeric>
+  /** Withdrawals of at least this amount wait for review; null: never. */
+  review_threshold: Numeric | null
+  sort: Generated<number>
+  created_at: Timestamp
+}
+
+export interface LedgerAccountsTable {
+  id: Generated<Int8>
+  /** Null for system accounts. */
+  user_id: Int8 | null
+  asset: string
+  /** 'available' | 'locked' for user accounts; any name ('chain', 'fees', 'emission', …) for system accounts. */
+  kind: string
+  balance: Generated<Numeric>
+  created_at: Timestamp
+}
+
+export interface LedgerTransfersTable {
+  id: Generated<Int8>
+  idempotency_key: string
+  type: string
+  asset: string
+  /** The account the amount leaves. */
+  debit_account_id: Int8
+  /** The account the amount enters. */
+  credit_account_id: Int8
+  amount: Numeric
+  reference: string | null
+  created_at: Timestamp
+}
+
+export interface PaymentIntentsTable {
+  id: Generated<Int8>
+  user_id: Int8
+  purpose: string
+  asset: string
+  amount: string
+  recipient: string
+  reference: string
+  status: Generated<string>
+  signature: string | null
+  expires_at: Timestamp
+  created_at: Timestamp
+  fulfilled_at: Timestamp | null
+}
+
 export interface DB {
+  payment_intents: PaymentIntentsTable
   users: UsersTable
   login_nonces: LoginNoncesTable
   sessions: SessionsTable
   settings: SettingsTable
+  assets: AssetsTable
+  ledger_accounts: LedgerAccountsTable
+  ledger_transfers: LedgerTransfersTable
 }
 
 export type UserRow = Selectable<UsersTable>

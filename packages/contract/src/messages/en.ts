@@ -54,6 +54,20 @@ export const en = {
   'trade.cancelSuccess': 'Revocation successfully',
   'common.copySuccess': 'Copy Successful',
   'common.copyPrompt': 'Copy to clipboard: {{shortcut}}, Enter',
+  'common.notFound': 'Not found',
+  'assets.unknownAsset': 'Unknown asset',
+  'assets.enterRechargeAmount': 'Please enter the recharge quantity',
+  'assets.enterWithdrawAmount': 'Please enter the withdrawal amount',
+  'assets.exceedsWalletBalance': 'The amount exceeds your wallet balance',
+  'assets.amountDecimals': 'Too many decimal places (at most {{decimals}})',
+  'assets.amountInvalid': 'Please enter a valid amount',
+  'assets.faucetLocalOnly': 'The faucet is only available on the local chain',
+  'assets.faucetSuccess': 'Test tokens sent to your wallet',
+  'intent.notFound': 'This top-up does not exist',
+  'intent.expired': 'This top-up has expired, please start a new one',
+  'intent.notConfirmed': 'The transaction is not confirmed yet, please wait a moment',
+  'intent.paymentMismatch': 'The transaction does not pay this top-up',
+  'intent.signatureUsed': 'This transaction was already used for another payment',
 } as const
 
 export type MessageKey = keyof typeof en

@@ -2,21 +2,16 @@ import path from 'node:path'
 import { type Config, isLocalChain } from '../../config.ts'
 import type { Database } from '../../db/index.ts'
 import { loadOrCreateKeypair } from '../../lib/keys.ts'
-
-export interface SeedResult {
-  rootAddress: string
-  treasuryAddress: string
-  hotWalletAddress: string
-}
+import type { Platform } from '../../platform.ts'
+import { seedAssets } from '../assets/seed.ts'
 
 /**
- * First-start setup, idempotent: platform keypairs under DATA_DIR/keys and the root user whose address is the first
- * invite code. On the local chain the root key is generated too; elsewhere ROOT_ADDRESS names the operator's wallet.
+ * First-start setup, idempotent: the root user whose address is the first invite code (on the local chain its key is
+ * generated under DATA_DIR/keys; elsewhere ROOT_ADDRESS names the operator's wallet), and the assets.
  */
-export async function seed(db: Database, config: Config): Promise<SeedResult> {
+export async function seed(db: Database, config: Config, platform: Platform): Promise<{ rootAddress: string }> {
   const keys = path.join(config.dataDir, 'keys')
-  const treasury = await loadOrCreateKeypair(path.join(keys, 'treasury.json'))
-  const hotWallet = await loadOrCreateKeypair(path.join(keys, 'hot-wallet.json'))
+  await seedAssets(db, config, platform)
   const existingRoot = await db
     .selectFrom('users')
     .select('address')
@@ -34,5 +29,5 @@ export async function seed(db: Database, config: Config): Promise<SeedResult> {
       .onConflict((oc) => oc.column('address').doNothing())
       .execute()
   }
-  return { rootAddress, treasuryAddress: treasury.address, hotWalletAddress: hotWallet.address }
+  return { rootAddress }
 }

@@ -1,0 +1,90 @@
+import { type AssetBalance, Code, type LedgerEntry } from '@solpledge/contract'
+import type { Selectable } from 'kysely'
+import { localnetFaucet } from '../../chain/localnet.ts'
+import { ownerTokenBalance } from '../../chain/token.ts'
+import type { Database } from '../../db/index.ts'
+import type { AssetsTable } from '../../db/schema.ts'
+import { AppError, refuse } from '../../lib/app-error.ts'
+import type { Platform } from '../../platform.ts'
+import { balances, statement, totals } from '../ledger/service.ts'
+
+export type AssetRow = Selectable<AssetsTable>
+
+export async function requireAsset(db: Database, code: string): Promise<AssetRow> {
+  const asset = await db.selectFrom('assets').selectAll().where('code', '=', code).executeTakeFirst()
+  if (!asset) throw new AppError(Code.INVALID, 'assets.unknownAsset')
+  return asset
+}
+
+export const listAssets = (db: Database) =>
+  db.selectFrom('assets').selectAll().orderBy('sort').orderBy('code').execute()
+
+/** The user's assets with balances (SPEC §3 Asset: coin, amount, balance, available, is_user_recharge). */
+export async function userWallet(db: Database, userId: string): Promise<AssetBalance[]> {
+  const [assets, held] = await Promise.all([listAssets(db), balances(db, userId)])
+  return assets.map((asset) => {
+    const own = held[asset.code] ?? { available: 0n, locked: 0n }
+    return {
+      coin: asset.code,
+      symbol: asset.symbol,
+      decimals: asset.decimals,
+      mint: asset.mint,
+      balance: (own.available + own.locked).toString(),
+      available: own.available.toString(),
+      locked: own.locked.toString(),
+      is_user_recharge: asset.is_user_recharge ? 1 : 0,
+      is_withdraw: asset.withdraw_enabled ? 1 : 0,
+      min_atm_money: asset.min_atm_money,
+      fee: asset.withdraw_fee,
+    }
+  })
+}
+
+export async function moneyLog(
+  db: Database,
+  userId: string,
+  query: { page: number; limit: number; coin?: string | undefined; type?: string | undefined },
+): Promise<{ list: LedgerEntry[]; total: number; page: number; limit: number }> {
+  const { list, total } = await statement(db, {
+    userId,
+    asset: query.coin,
+    type: query.type,
+    page: query.page,
+    limit: query.limit,
+  })
+  return { list, total, page: query.page, limit: query.limit }
+}
+
+/** Local chain only: SOL for fees and some of every token, so a newcomer can try top-up and staking. */
+export async function faucet(db: Database, platform: Platform, address: string): Promise<string[]> {
+  if (!platform.localChain) throw refuse('assets.faucetLocalOnly')
+  const tokens: Record<string, string> = {}
+  for (const asset of await listAssets(db))
+    if (asset.mint) tokens[asset.symbol] = (1000n * 10n ** BigInt(asset.decimals)).toString()
+  return localnetFaucet(platform.rpcUrl, address, { sol: '2000000000', tokens })
+}
+
+/** What users are owed per asset against what the treasury and hot wallet hold on chain, read now. */
+export async function solvency(db: Database, platform: Platform) {
+  const readAt = new Date()
+  const list = []
+  for (const asset of await listAssets(db)) {
+    if (!asset.mint) continue
+    const [liabilities, treasury, hotWallet] = await Promise.all([
+      totals(db, asset.code),
+      ownerTokenBalance(platform.chain, platform.treasury.address, asset.mint),
+      ownerTokenBalance(platform.chain, platform.hotWallet.address, asset.mint),
+    ])
+    const holdings = (treasury ?? 0n) + (hotWallet ?? 0n)
+    list.push({
+      coin: asset.code,
+      decimals: asset.decimals,
+      liabilities: liabilities.toString(),
+      treasury: (treasury ?? 0n).toString(),
+      hot_wallet: (hotWallet ?? 0n).toString(),
+      holdings: holdings.toString(),
+      covered: holdings >= liabilities,
+    })
+  }
+  return { read_at: readAt.toISOString(), list }
+}
