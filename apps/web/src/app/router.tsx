@@ -6,6 +6,14 @@ import type { ScreenKey } from './routes/placeholder.tsx'
 const HomeScreen = lazy(() =>
   import('../features/home/components/home-screen.tsx').then((module) => ({ default: module.HomeScreen })),
 )
+const AssetsScreen = lazy(() =>
+  import('../features/assets/components/assets-screen.tsx').then((module) => ({ default: module.AssetsScreen })),
+)
+const AssetDetailScreen = lazy(() =>
+  import('../features/assets/components/asset-detail-screen.tsx').then((module) => ({
+    default: module.AssetDetailScreen,
+  })),
+)
 const PlaceholderScreen = lazy(() => import('./routes/placeholder.tsx'))
 const NotFoundScreen = lazy(() => import('./routes/not-found.tsx'))
 
@@ -19,8 +27,6 @@ const upcoming: [path: string, screen: ScreenKey][] = [
   ['/finance', 'finance'],
   ['/finance/detail', 'financeDetail'],
   ['/team', 'team'],
-  ['/assets', 'assets'],
-  ['/assets/detail', 'assetsDetail'],
   ['/notice', 'notice'],
   ['/notice/detail/:id', 'noticeDetail'],
   ['/swap', 'swap'],
@@ -33,6 +39,8 @@ export const router = createBrowserRouter([
     element: <Layout />,
     children: [
       { index: true, element: <HomeScreen /> },
+      { path: '/assets', element: <AssetsScreen /> },
+      { path: '/assets/detail', element: <AssetDetailScreen /> },
       ...upcoming.map(([path, screen]) => ({ path, element: <PlaceholderScreen screen={screen} /> })),
       { path: '*', element: <NotFoundScreen /> },
     ],

@@ -14,8 +14,8 @@ export function Page({ title, children }: { title: string; children?: ReactNode 
   )
 }
 
-/** What a screen shows while it has nothing to show. */
-export function EmptyState() {
+/** What a screen shows while it has nothing to show; `text` says what is missing, 'Nothing here yet' unless told. */
+export function EmptyState({ text }: { text?: string }) {
   const { t } = useTranslation()
   return (
     <div className="empty-state" data-testid="empty-state">
@@ -23,7 +23,7 @@ export function EmptyState() {
         <rect x="8" y="12" width="32" height="26" rx="5" />
         <path d="M8 22h10l3 4h6l3-4h10" />
       </svg>
-      <p>{t('common.empty')}</p>
+      <p>{text ?? t('common.empty')}</p>
     </div>
   )
 }

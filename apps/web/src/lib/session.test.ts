@@ -1,28 +1,7 @@
 import type { LoginData } from '@solpledge/contract'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { MemoryStorage } from './memory-storage.ts'
 import { clearSession, markUnbound, saveLogin } from './session.ts'
-
-class MemoryStorage implements Storage {
-  private items = new Map<string, string>()
-  get length() {
-    return this.items.size
-  }
-  clear() {
-    this.items.clear()
-  }
-  getItem(key: string) {
-    return this.items.get(key) ?? null
-  }
-  key(index: number) {
-    return [...this.items.keys()][index] ?? null
-  }
-  removeItem(key: string) {
-    this.items.delete(key)
-  }
-  setItem(key: string, value: string) {
-    this.items.set(key, value)
-  }
-}
 
 const user: LoginData = {
   id: '1',

@@ -1,0 +1,24 @@
+import { useConnection, useWallet } from '@solana/wallet-adapter-react'
+import type { Connection, PublicKey } from '@solana/web3.js'
+import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
+import { assetsKeys, BALANCE_POLL_MS } from './keys.ts'
+
+/** Decimals of SOL: lamports per SOL is 10^9. */
+export const SOL_DECIMALS = 9
+
+/** The wallet's SOL in lamports, read from the chain. */
+export const getSolBalance = async (connection: Connection, owner: PublicKey) =>
+  BigInt(await connection.getBalance(owner, 'confirmed'))
+
+export const solBalanceQueryOptions = (connection: Connection, owner: PublicKey | null) =>
+  queryOptions({
+    queryKey: assetsKeys.sol(connection.rpcEndpoint, owner?.toBase58() ?? ''),
+    queryFn: owner ? () => getSolBalance(connection, owner) : skipToken,
+  })
+
+/** The connected wallet's SOL, refreshed every few seconds while the page is visible. */
+export function useSolBalance() {
+  const { connection } = useConnection()
+  const { publicKey } = useWallet()
+  return useQuery({ ...solBalanceQueryOptions(connection, publicKey), refetchInterval: BALANCE_POLL_MS })
+}

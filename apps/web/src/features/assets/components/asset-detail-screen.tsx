@@ -1,0 +1,41 @@
+import { useTranslation } from 'react-i18next'
+import { Link, useSearchParams } from 'react-router'
+import { EmptyState, Page } from '../../../components/page.tsx'
+import { useSignedInAddress, useUserWallet } from '../api/get-user-wallet.ts'
+import { AssetBalances } from './asset-balances.tsx'
+import { MoneyLog } from './money-log.tsx'
+import { SignedOut } from './signed-out.tsx'
+import './assets.css'
+
+/** /assets/detail?coin=USDT: one asset's balances and its ledger entries. */
+export function AssetDetailScreen() {
+  const { t } = useTranslation()
+  const address = useSignedInAddress()
+  return (
+    <Page title={t('screens.assetsDetail')}>
+      <Link className="back-link" to="/assets" data-testid="assets-back">
+        {t('assets.detail.back')}
+      </Link>
+      {address ? <AssetDetail /> : <SignedOut />}
+    </Page>
+  )
+}
+
+function AssetDetail() {
+  const { t } = useTranslation(['ui', 'msg'])
+  const [params] = useSearchParams()
+  const coin = params.get('coin') ?? ''
+  const { data: assets, isError } = useUserWallet()
+  const asset = assets?.find((item) => item.coin.toLowerCase() === coin.toLowerCase())
+
+  if (!assets) return <p className="assets-muted">{isError ? t('assets.detail.unavailable') : t('common.loading')}</p>
+  if (!asset) return <EmptyState text={t('msg:assets.unknownAsset')} />
+  return (
+    <>
+      <div className="card asset-card asset-detail-card" data-testid="asset-detail" data-coin={asset.coin}>
+        <AssetBalances asset={asset} />
+      </div>
+      <MoneyLog asset={asset} />
+    </>
+  )
+}

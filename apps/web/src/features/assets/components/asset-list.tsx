@@ -1,0 +1,44 @@
+import type { AssetBalance } from '@solpledge/contract'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { EmptyState } from '../../../components/page.tsx'
+import { AssetBalances } from './asset-balances.tsx'
+
+interface AssetListProps {
+  assets: readonly AssetBalance[] | undefined
+  onTopUp: (asset: AssetBalance) => void
+}
+
+/** The user's balances on the platform, one card per asset. */
+export function AssetList({ assets, onTopUp }: AssetListProps) {
+  const { t } = useTranslation()
+  if (!assets) return <p className="assets-muted">{t('common.loading')}</p>
+  if (assets.length === 0) return <EmptyState />
+  return (
+    <ul className="asset-list" data-testid="asset-list">
+      {assets.map((asset) => (
+        <li key={asset.coin} className="card asset-card" data-testid="asset-row" data-coin={asset.coin}>
+          <AssetBalances asset={asset} />
+          <div className="asset-actions">
+            <button
+              type="button"
+              className="asset-action asset-action-primary"
+              data-testid="recharge-button"
+              aria-disabled={asset.is_user_recharge !== 1}
+              onClick={() => onTopUp(asset)}
+            >
+              {t('assets.topUp')}
+            </button>
+            <Link
+              className="asset-action"
+              data-testid="asset-detail-link"
+              to={`/assets/detail?coin=${encodeURIComponent(asset.coin)}`}
+            >
+              {t('assets.details')}
+            </Link>
+          </div>
+        </li>
+      ))}
+    </ul>
+  )
+}

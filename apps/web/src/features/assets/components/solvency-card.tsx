@@ -1,0 +1,55 @@
+import { formatAmount } from '@solpledge/contract'
+import { useTranslation } from 'react-i18next'
+import { formatDateTime } from '../../../lib/format.ts'
+import { useSolvency } from '../api/get-solvency.ts'
+
+/** What users are owed against what the platform holds on chain, per asset (DESIGN.md §4), for anyone to check. */
+export function SolvencyCard() {
+  const { t, i18n } = useTranslation()
+  const { data, isError } = useSolvency()
+  return (
+    <section className="card solvency-card" data-testid="solvency" aria-labelledby="solvency-title">
+      <header className="section-head">
+        <h2 id="solvency-title">{t('assets.solvency.title')}</h2>
+      </header>
+      <p className="assets-muted">{t('assets.solvency.hint')}</p>
+      {!data ? (
+        <p className="assets-muted">{isError ? t('assets.solvency.unavailable') : t('common.loading')}</p>
+      ) : (
+        <>
+          <ul className="solvency-rows">
+            {data.list.map((row) => (
+              <li key={row.coin} data-testid="solvency-row" data-coin={row.coin} data-covered={row.covered}>
+                <div className="solvency-head">
+                  <span className="asset-symbol">{row.coin}</span>
+                  <span className={row.covered ? 'badge badge-ok' : 'badge badge-bad'}>
+                    {row.covered ? t('assets.solvency.covered') : t('assets.solvency.notCovered')}
+                  </span>
+                </div>
+                <dl className="asset-split">
+                  <div>
+                    <dt>{t('assets.solvency.liabilities')}</dt>
+                    <dd>{formatAmount(row.liabilities, row.decimals)}</dd>
+                  </div>
+                  <div>
+                    <dt>{t('assets.solvency.holdings')}</dt>
+                    <dd>{formatAmount(row.holdings, row.decimals)}</dd>
+                  </div>
+                </dl>
+                <p className="solvency-breakdown">
+                  {t('assets.solvency.breakdown', {
+                    treasury: formatAmount(row.treasury, row.decimals),
+                    hotWallet: formatAmount(row.hot_wallet, row.decimals),
+                  })}
+                </p>
+              </li>
+            ))}
+          </ul>
+          <p className="solvency-read-at" data-testid="solvency-read-at">
+            {t('assets.solvency.readAt', { time: formatDateTime(data.read_at, i18n.resolvedLanguage) })}
+          </p>
+        </>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,93 @@
+import { type AssetBalance, formatAmount } from '@solpledge/contract'
+import { type FormEvent, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { AmountInput } from '../../../components/amount-input.tsx'
+import { Modal } from '../../../components/modal.tsx'
+import { PrimaryButton } from '../../../components/primary-button.tsx'
+import { useTopUp } from '../hooks/use-top-up.ts'
+import { showNotice } from '../utils/notice.ts'
+import { validateTopUpAmount } from '../utils/validate-amount.ts'
+
+interface TopUpDialogProps {
+  open: boolean
+  asset: AssetBalance | null
+  /** The wallet's on-chain balance of the asset: base units, null without a token account, undefined if unknown. */
+  walletBalance: bigint | null | undefined
+  onClose: () => void
+}
+
+/** Top-up (recharge): an amount paid from the connected wallet to the platform, credited once confirmed. */
+export function TopUpDialog({ open, asset, walletBalance, onClose }: TopUpDialogProps) {
+  const { t } = useTranslation()
+  const [text, setText] = useState('')
+  const close = () => {
+    setText('')
+    onClose()
+  }
+  const { topUp, pending, step } = useTopUp(close)
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (!asset || pending) return
+    const check = validateTopUpAmount(text, asset.decimals, walletBalance)
+    if (check.ok) topUp({ asset, amount: check.value })
+    else showNotice(check.notice, 'error')
+  }
+
+  const balanceText = () => {
+    if (!asset) return ''
+    if (walletBalance === undefined) return t('assets.topUpDialog.walletBalanceUnknown')
+    return t('assets.topUpDialog.walletBalance', {
+      amount: formatAmount(walletBalance ?? 0n, asset.decimals),
+      coin: asset.symbol,
+    })
+  }
+
+  return (
+    <Modal
+      open={open}
+      title={t('assets.topUpDialog.title', { coin: asset?.symbol ?? '' })}
+      onClose={pending ? undefined : close}
+      testId="recharge-dialog"
+    >
+      {asset && (
+        <form className="top-up-form" onSubmit={submit} noValidate>
+          <label className="top-up-label" htmlFor="recharge-amount">
+            {t('assets.topUpDialog.amount')}
+          </label>
+          <AmountInput
+            id="recharge-amount"
+            testId="recharge-amount"
+            value={text}
+            onChange={setText}
+            placeholder={t('assets.topUpDialog.placeholder')}
+            disabled={pending}
+            suffix={
+              <>
+                {asset.symbol}
+                {walletBalance != null && walletBalance > 0n && (
+                  <button
+                    type="button"
+                    className="amount-max"
+                    data-testid="recharge-max"
+                    disabled={pending}
+                    onClick={() => setText(formatAmount(walletBalance, asset.decimals))}
+                  >
+                    {t('assets.topUpDialog.max')}
+                  </button>
+                )}
+              </>
+            }
+          />
+          <p className="top-up-balance" data-testid="recharge-wallet-balance">
+            {balanceText()}
+          </p>
+          <p className="top-up-note">{t('assets.topUpDialog.note')}</p>
+          <PrimaryButton type="submit" data-testid="recharge-submit" disabled={pending} aria-busy={pending}>
+            {step ? t(`assets.topUpDialog.steps.${step}`) : t('assets.topUpDialog.submit')}
+          </PrimaryButton>
+        </form>
+      )}
+    </Modal>
+  )
+}

@@ -1,0 +1,44 @@
+import '../../../lib/wallet/buffer-global.ts'
+import { createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction } from '@solana/spl-token'
+import { PublicKey, Transaction } from '@solana/web3.js'
+import type { PaymentIntent } from '@solpledge/contract'
+import { associatedTokenAccount } from './token-account.ts'
+
+/** The accounts a top-up touches, from the intent and the paying wallet. */
+export function topUpAccounts(intent: PaymentIntent, owner: PublicKey) {
+  const mint = new PublicKey(intent.mint)
+  const recipient = new PublicKey(intent.recipient)
+  const destination = new PublicKey(intent.recipient_token_account)
+  // The server credits payments into the recipient's associated token account only; anything else would be lost.
+  if (!destination.equals(associatedTokenAccount(mint, recipient)))
+    throw new Error('The intent names a recipient token account that is not the recipient’s associated one')
+  return {
+    mint,
+    recipient,
+    destination,
+    source: associatedTokenAccount(mint, owner),
+    reference: new PublicKey(intent.reference),
+  }
+}
+
+/**
+ * The top-up transaction (DESIGN.md §5): when the recipient has no token account yet, an idempotent instruction that
+ * creates it (the user pays its rent); then a TransferChecked of the intent's amount from the user's associated token
+ * account, carrying the intent's reference as an extra read-only, non-signer key so the server can find and verify it.
+ */
+export function buildTopUpTransaction(intent: PaymentIntent, owner: PublicKey, createRecipientAccount: boolean) {
+  const { mint, recipient, destination, source, reference } = topUpAccounts(intent, owner)
+  const transaction = new Transaction({ feePayer: owner })
+  if (createRecipientAccount)
+    transaction.add(createAssociatedTokenAccountIdempotentInstruction(owner, destination, recipient, mint))
+  const transfer = createTransferCheckedInstruction(
+    source,
+    mint,
+    destination,
+    owner,
+    BigInt(intent.amount),
+    intent.decimals,
+  )
+  transfer.keys.push({ pubkey: reference, isSigner: false, isWritable: false })
+  return transaction.add(transfer)
+}
