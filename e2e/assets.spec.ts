@@ -1,0 +1,60 @@
+import { expect, register, snap, test, useWallets, Wallet } from './fixtures.ts'
+
+/** The wallet's on-chain balance of a token, in base units, read straight from the local chain. */
+async function onChainBalance(owner: string, symbol: string): Promise<bigint> {
+  const rpc = async (method: string, params: unknown[]) => {
+    const res = await fetch(process.env.E2E_RPC_URL as string, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
+    return ((await res.json()) as { result: unknown }).result
+  }
+  const tokens = (await rpc('localnet_getTokens', [])) as { symbol: string; mint: string }[]
+  const mint = tokens.find((t) => t.symbol === symbol)?.mint
+  const accounts = (await rpc('getTokenAccountsByOwner', [owner, { mint }, { encoding: 'jsonParsed' }])) as {
+    value: { account: { data: { parsed: { info: { tokenAmount: { amount: string } } } } } }[]
+  }
+  return accounts.value.reduce((sum, a) => sum + BigInt(a.account.data.parsed.info.tokenAmount.amount), 0n)
+}
+
+test.describe('assets', () => {
+  test('the demo wallet gets test tokens and tops up 100 USDT on chain', async ({ page }, testInfo) => {
+    const wallet = new Wallet()
+    await register(wallet)
+    await useWallets(page, [wallet])
+    await page.goto('/assets')
+    await expect(page.getByTestId('page-title')).toHaveText('Assets')
+    await page.getByTestId('faucet-button').click()
+    const walletUsdt = page.locator('[data-testid="wallet-balance"][data-coin="USDT"]')
+    await expect(walletUsdt).toContainText('1000')
+    const before = await onChainBalance(wallet.address, 'USDT')
+    expect(before).toBe(1_000_000_000n)
+    await snap(page, testInfo, 'after faucet')
+
+    const usdt = page.locator('[data-testid="asset-row"][data-coin="USDT"]')
+    await usdt.getByTestId('recharge-button').click()
+    await expect(page.getByTestId('recharge-dialog')).toBeVisible()
+    await page.getByTestId('recharge-submit').click()
+    await expect(page.getByTestId('toast').filter({ hasText: 'Please enter the recharge quantity' })).toBeVisible()
+    await page.getByTestId('recharge-amount').fill('100')
+    await snap(page, testInfo, 'top-up dialog')
+    await page.getByTestId('recharge-submit').click()
+    await expect(page.getByTestId('toast').filter({ hasText: 'Recharge successfully' })).toBeVisible({
+      timeout: 30_000,
+    })
+    await expect(usdt.getByTestId('asset-available')).toContainText('100')
+    expect(await onChainBalance(wallet.address, 'USDT')).toBe(before - 100_000_000n)
+    await expect(walletUsdt).toContainText('900')
+    await expect(page.locator('[data-testid="solvency-row"][data-coin="USDT"]')).toHaveAttribute('data-covered', 'true')
+    await snap(page, testInfo, 'after top-up')
+
+    await usdt.getByTestId('asset-detail-link').click()
+    await expect(page).toHaveURL(/\/assets\/detail\?coin=USDT/)
+    const rows = page.getByTestId('money-log-row')
+    await expect(rows).toHaveCount(1)
+    await expect(rows.first()).toHaveAttribute('data-type', 'deposit')
+    await expect(rows.first().getByTestId('money-log-amount')).toContainText('100')
+    await snap(page, testInfo, 'asset detail')
+  })
+})
