@@ -13,6 +13,7 @@ import { authRoutes } from './modules/auth/routes.ts'
 import { intentRoutes } from './modules/intents/routes.ts'
 import { systemRoutes } from './modules/system/routes.ts'
 import { userRoutes } from './modules/user/routes.ts'
+import { withdrawalRoutes } from './modules/withdrawals/routes.ts'
 import type { Platform } from './platform.ts'
 import { envelopePlugin } from './plugins/envelope.ts'
 
@@ -88,6 +89,7 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   await app.register(userRoutes)
   await app.register(assetsRoutes)
   await app.register(intentRoutes)
+  await app.register(withdrawalRoutes)
   await app.register(systemRoutes, { demoWallet: isLocalChain(config) })
 
   const webDist = config.webDist && path.resolve(config.webDist)

@@ -26,6 +26,14 @@ export interface Config {
   usdtMint: string | undefined
   /** How often the payment-intent watcher looks for unreported payments, in ms (0 = never). */
   watcherIntervalMs: number
+  /** How often the withdrawal sender pays, confirms and settles withdrawals, in ms (0 = never). */
+  senderIntervalMs: number
+  /**
+   * Tests only (withdrawals-crash.test.ts): 'stored', 'sent' or 'confirmed' makes the server kill itself with SIGKILL
+   * right after that step of the withdrawal sender, to prove that a crash there never pays twice. Never set it in
+   * production.
+   */
+  crashAt: string | undefined
   /** Root user's wallet address for production; on the local chain a key is generated under dataDir. */
   rootAddress: string | undefined
   logLevel: string
@@ -65,6 +73,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     productMint: env.PRODUCT_MINT || undefined,
     usdtMint: env.USDT_MINT || undefined,
     watcherIntervalMs: int(env.WATCHER_INTERVAL_MS, 5000, 'WATCHER_INTERVAL_MS'),
+    senderIntervalMs: int(env.SENDER_INTERVAL_MS, 2000, 'SENDER_INTERVAL_MS'),
+    crashAt: env.CRASH_AT || undefined,
     rootAddress: env.ROOT_ADDRESS || undefined,
     logLevel: env.LOG_LEVEL || 'info',
   }

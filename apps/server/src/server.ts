@@ -5,6 +5,7 @@ import { migrate, openDatabase } from './db/index.ts'
 import { purgeExpiredNonces } from './modules/auth/service.ts'
 import { watchIntents } from './modules/intents/service.ts'
 import { seed } from './modules/system/seed.ts'
+import { processWithdrawals, type SenderStep } from './modules/withdrawals/service.ts'
 import { loadPlatform } from './platform.ts'
 
 /** Starts the API (and the built web app) from the environment; see README.md for the variables. */
@@ -15,11 +16,22 @@ async function main() {
   const platform = await loadPlatform(config)
   const seeded = await seed(db, config, platform)
   const app = await buildApp({ db, config, platform, logger: { level: config.logLevel } })
+  // CRASH_AT is for the crash tests only: die abruptly right after that sender step, as a power cut would.
+  const onStep = (step: SenderStep) => {
+    if (step === config.crashAt) process.kill(process.pid, 'SIGKILL')
+  }
   const timers = [
     every(10 * 60_000, () => purgeExpiredNonces(db)),
     every(config.watcherIntervalMs, async () => {
       const pass = await watchIntents(db, platform)
       if (pass.fulfilled || pass.expired) app.log.info(pass, 'payment intents watched')
+    }),
+    every(config.senderIntervalMs, async () => {
+      const { errors, ...pass } = await processWithdrawals(db, platform, { onStep })
+      for (const { id, error } of errors) app.log.error({ err: error, withdrawal: id }, 'withdrawal sender failed')
+      // Resends of a payout waiting to confirm happen every pass: only outcomes are worth an info line.
+      if (pass.confirmed || pass.failed || pass.renewed || pass.refused) app.log.info(pass, 'withdrawal sender pass')
+      else if (pass.sent) app.log.debug(pass, 'withdrawal sender pass')
     }),
   ]
   /** Runs a job periodically, never two passes at once in this process; errors are logged, not fatal. */

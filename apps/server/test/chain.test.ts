@@ -137,6 +137,7 @@ function payoutOf(wallet: StoredKeypair) {
     mint: plg.mint.toBase58(),
     decimals: plg.decimals,
     to: Keypair.generate().publicKey.toBase58(),
+    memo: 'withdraw:1',
   }
 }
 
@@ -304,6 +305,19 @@ describe('chain: verifyDeposit', () => {
 })
 
 describe('chain: payouts', () => {
+  it('two payouts of the same amount to the same wallet differ by their memo, so both can land', async () => {
+    const wallet = await hotWallet('memo', { PLG: 100_000_000_000n })
+    const request = { ...payoutOf(wallet), amount: 1_000n }
+    const [a, b] = [await preparePayout(chain, request), await preparePayout(chain, { ...request, memo: 'withdraw:2' })]
+    expect(a.signature).not.toBe(b.signature)
+    expect(await sendPrepared(chain, a.wireTransaction)).toEqual({ sent: true })
+    expect(await sendPrepared(chain, b.wireTransaction)).toEqual({ sent: true })
+    const settled = async () =>
+      (await Promise.all([a, b].map((p) => payoutStatus(chain, p.signature, p.lastValidBlockHeight)))).join()
+    await expect.poll(settled, { timeout: 10_000 }).toBe('confirmed,confirmed')
+    expect(await ownerTokenBalance(chain, request.to, request.mint)).toBe(2_000n)
+  })
+
   it('prepares, sends and confirms a payout to a new account; resending the same bytes pays nothing more', async () => {
     const wallet = await hotWallet('hot', { PLG: 100_000_000_000n })
     const request = { ...payoutOf(wallet), amount: 40_000_000_000n }

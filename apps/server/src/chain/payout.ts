@@ -31,7 +31,15 @@ export interface PayoutRequest {
   to: string
   /** Base units. */
   amount: bigint
+  /**
+   * Written on chain with the SPL Memo program (e.g. `withdraw:12`): it links the transfer to its record and keeps two
+   * payouts of the same amount to the same wallet from being the same transaction (same bytes, same signature).
+   */
+  memo: string
 }
+
+/** The SPL Memo program (v2). */
+const MEMO_PROGRAM = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr')
 
 export interface PreparedPayout {
   signature: Signature
@@ -42,7 +50,8 @@ export interface PreparedPayout {
 
 /**
  * Builds and signs, without sending, a transaction from the hot wallet: create `to`'s associated token account
- * (idempotent, paid by the hot wallet), then TransferChecked from the hot wallet's associated token account.
+ * (idempotent, paid by the hot wallet), then TransferChecked from the hot wallet's associated token account, then
+ * the memo.
  * Store the result before calling sendPrepared.
  */
 export async function preparePayout(chain: Chain, request: PayoutRequest): Promise<PreparedPayout> {
@@ -68,6 +77,7 @@ export async function preparePayout(chain: Chain, request: PayoutRequest): Promi
             amount: request.amount,
             decimals: request.decimals,
           }),
+          { programAddress: MEMO_PROGRAM, data: new TextEncoder().encode(request.memo) },
         ],
         m,
       ),

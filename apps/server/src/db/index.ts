@@ -6,6 +6,7 @@ import pg from 'pg'
 import * as init from './migrations/0001-init.ts'
 import * as ledger from './migrations/0002-ledger.ts'
 import * as paymentIntents from './migrations/0003-payment-intents.ts'
+import * as withdrawals from './migrations/0004-withdrawals.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0001-init': init,
   '0002-ledger': ledger,
   '0003-payment-intents': paymentIntents,
+  '0004-withdrawals': withdrawals,
 }
 
 /**

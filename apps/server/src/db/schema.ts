@@ -94,6 +94,28 @@ export interface PaymentIntentsTable {
   fulfilled_at: Timestamp | null
 }
 
+export type WithdrawalStatus = 'review' | 'pending' | 'sent' | 'confirmed' | 'failed' | 'rejected'
+
+export interface WithdrawalsTable {
+  id: Generated<Int8>
+  user_id: Int8
+  asset: string
+  /** Gross, fee included: what leaves the user's balance. */
+  amount: Numeric
+  fee: Numeric
+  /** The user's wallet, which receives amount - fee. */
+  to_address: string
+  status: WithdrawalStatus
+  /** The prepared payout, stored before it is sent (docs/money.md). */
+  signature: string | null
+  wire_transaction: string | null
+  last_valid_block_height: Numeric | null
+  attempts: Generated<number>
+  error: string | null
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
 export interface DB {
   payment_intents: PaymentIntentsTable
   users: UsersTable
@@ -103,6 +125,7 @@ export interface DB {
   assets: AssetsTable
   ledger_accounts: LedgerAccountsTable
   ledger_transfers: LedgerTransfersTable
+  withdrawals: WithdrawalsTable
 }
 
 export type UserRow = Selectable<UsersTable>

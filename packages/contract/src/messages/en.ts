@@ -68,6 +68,9 @@ export const en = {
   'intent.notConfirmed': 'The transaction is not confirmed yet, please wait a moment',
   'intent.paymentMismatch': 'The transaction does not pay this top-up',
   'intent.signatureUsed': 'This transaction was already used for another payment',
+  'assets.withdrawBelowMinimum': 'The withdrawal amount cannot be less than {{min}} {{unit}}',
+  'assets.withdrawFeeTooHigh': 'The amount must be larger than the fee of {{fee}} {{unit}}',
+  'assets.withdrawRequested': 'Withdrawal requested',
 } as const
 
 export type MessageKey = keyof typeof en

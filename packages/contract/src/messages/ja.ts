@@ -62,4 +62,7 @@ export const ja: Catalogue = {
   'intent.notConfirmed': 'トランザクションはまだ確認されていません。しばらくお待ちください',
   'intent.paymentMismatch': 'このトランザクションはこの入金の支払いではありません',
   'intent.signatureUsed': 'このトランザクションは別の支払いに使用済みです',
+  'assets.withdrawBelowMinimum': '出金数量は {{min}} {{unit}} 以上にしてください',
+  'assets.withdrawFeeTooHigh': '数量は手数料 {{fee}} {{unit}} より大きくしてください',
+  'assets.withdrawRequested': '出金を申請しました',
 }

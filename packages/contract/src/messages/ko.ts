@@ -62,4 +62,7 @@ export const ko: Catalogue = {
   'intent.notConfirmed': '트랜잭션이 아직 확인되지 않았습니다. 잠시 기다려 주세요',
   'intent.paymentMismatch': '이 트랜잭션은 이 충전의 결제가 아닙니다',
   'intent.signatureUsed': '이 트랜잭션은 이미 다른 결제에 사용되었습니다',
+  'assets.withdrawBelowMinimum': '출금 수량은 {{min}} {{unit}} 이상이어야 합니다',
+  'assets.withdrawFeeTooHigh': '수량은 수수료 {{fee}} {{unit}}보다 커야 합니다',
+  'assets.withdrawRequested': '출금이 신청되었습니다',
 }

@@ -62,4 +62,7 @@ export const vi: Catalogue = {
   'intent.notConfirmed': 'Giao dịch chưa được xác nhận, vui lòng đợi',
   'intent.paymentMismatch': 'Giao dịch không thanh toán cho lệnh nạp này',
   'intent.signatureUsed': 'Giao dịch này đã được dùng cho khoản thanh toán khác',
+  'assets.withdrawBelowMinimum': 'Số lượng rút không được nhỏ hơn {{min}} {{unit}}',
+  'assets.withdrawFeeTooHigh': 'Số lượng phải lớn hơn phí {{fee}} {{unit}}',
+  'assets.withdrawRequested': 'Đã gửi yêu cầu rút',
 }

@@ -62,4 +62,7 @@ export const zh: Catalogue = {
   'intent.notConfirmed': '交易尚未确认，请稍候',
   'intent.paymentMismatch': '该交易与此充值订单不符',
   'intent.signatureUsed': '该交易已用于其他付款',
+  'assets.withdrawBelowMinimum': '提现数量不能少于 {{min}} {{unit}}',
+  'assets.withdrawFeeTooHigh': '数量必须大于手续费 {{fee}} {{unit}}',
+  'assets.withdrawRequested': '提现申请已提交',
 }

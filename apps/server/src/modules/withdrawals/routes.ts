@@ -1,0 +1,11 @@
+import { api } from '@solpledge/contract'
+import type { FastifyInstance } from 'fastify'
+import { defineRoute } from '../../lib/route.ts'
+import { listWithdrawals, requestWithdrawal } from './service.ts'
+
+export async function withdrawalRoutes(app: FastifyInstance) {
+  defineRoute(app, api.withdraw, { successKey: 'assets.withdrawRequested' }, ({ user, body }) =>
+    requestWithdrawal(app.db, user, body),
+  )
+  defineRoute(app, api.withdrawList, {}, ({ user, body }) => listWithdrawals(app.db, user.id, body))
+}

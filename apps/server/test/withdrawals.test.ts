@@ -1,0 +1,347 @@
+import {
+  createAssociatedTokenAccountIdempotentInstruction,
+  createCloseAccountInstruction,
+  createTransferCheckedInstruction,
+  getAssociatedTokenAddressSync,
+} from '@solana/spl-token'
+import { type Connection, Keypair, PublicKey, sendAndConfirmTransaction, Transaction } from '@solana/web3.js'
+import { api, Code, type Withdrawal } from '@solpledge/contract'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sendPrepared } from '../src/chain/payout.ts'
+import { ownerTokenBalance } from '../src/chain/token.ts'
+import { checkInvariants } from '../src/modules/ledger/service.ts'
+import {
+  approveWithdrawal,
+  processWithdrawals,
+  rejectWithdrawal,
+  type SenderPass,
+} from '../src/modules/withdrawals/service.ts'
+import { call, dbKind } from './helpers.ts'
+import { createChainApp, createIntent, fundedUser, pay } from './money.ts'
+
+const USDT = 1_000_000n // one USDT in base units (6 decimals)
+const FEE = 1n * USDT // seeded: fee 1 USDT, minimum 10 USDT, review from 10 000 USDT
+
+type Ctx = Awaited<ReturnType<typeof createChainApp>>
+type User = Awaited<ReturnType<typeof fundedUser>>
+
+describe(`withdrawals (${dbKind})`, () => {
+  let ctx: Ctx
+  let mint: string
+  beforeAll(async () => {
+    ctx = await createChainApp()
+    mint = ctx.localnet.tokens.find((t) => t.symbol === 'USDT')?.mint as string
+  }, 120_000)
+  afterAll(() => ctx.close())
+
+  /** A user with `amount` USDT on the platform, topped up for real: intent, payment on chain, report. */
+  async function depositor(amount: bigint): Promise<User> {
+    const user = await fundedUser(ctx, { USDT: amount })
+    const intent = await createIntent(ctx, user.auth, 'USDT', amount)
+    const signature = await pay(ctx.connection, user.keypair, intent)
+    const res = await call(ctx.app, api.intentSubmit, { id: intent.id, signature }, user.auth)
+    expect(res.code).toBe(Code.OK)
+    return user
+  }
+
+  const withdraw = (user: User, amount: bigint | string, coin = 'USDT') =>
+    call(ctx.app, api.withdraw, { coin, amount: amount.toString() }, user.auth)
+
+  async function balance(user: User) {
+    const res = await call(ctx.app, api.userWallet, {}, user.auth)
+    const row = (res.data as { list: { coin: string; available: string; locked: string }[] }).list.find(
+      (a) => a.coin === 'USDT',
+    )
+    return { available: BigInt(row?.available ?? 0), locked: BigInt(row?.locked ?? 0) }
+  }
+
+  const onChain = async (owner: string) => (await ownerTokenBalance(ctx.platform.chain, owner, mint)) ?? 0n
+
+  const row = (id: string) =>
+    ctx.db.selectFrom('withdrawals').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+
+  /** Runs sender passes until no withdrawal is pending or sent any more (bounded); returns the passes made. */
+  async function sendAll(timeoutMs = 20_000): Promise<SenderPass[]> {
+    const passes: SenderPass[] = []
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const pass = await processWithdrawals(ctx.db, ctx.platform)
+      expect(pass.errors).toEqual([])
+      passes.push(pass)
+      if (pass.checked === 0) return passes
+      if (Date.now() > deadline) throw new Error(`withdrawals still open after ${timeoutMs} ms`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+
+  it('locks the amount, pays exactly amount − fee once (creating the token account) and settles the books', async () => {
+    const user = await depositor(100n * USDT)
+    // The user's USDT account is empty after the top-up: close it, so the payout has to create it.
+    const ata = getAssociatedTokenAddressSync(new PublicKey(mint), user.keypair.publicKey)
+    await sendAndConfirmTransaction(
+      ctx.connection,
+      new Transaction().add(createCloseAccountInstruction(ata, user.keypair.publicKey, user.keypair.publicKey)),
+      [user.keypair],
+    )
+    expect(await ownerTokenBalance(ctx.platform.chain, user.wallet.address, mint)).toBeNull()
+    const hotBefore = await onChain(ctx.platform.hotWallet.address)
+
+    const res = await withdraw(user, 30n * USDT)
+    expect(res).toMatchObject({ code: Code.OK, msg: 'Withdrawal requested' })
+    const requested = res.data as Withdrawal
+    expect(requested).toMatchObject({
+      coin: 'USDT',
+      decimals: 6,
+      amount: String(30n * USDT),
+      fee: String(FEE),
+      receive: String(29n * USDT),
+      address: user.wallet.address,
+      status: 'pending',
+      signature: null,
+    })
+    expect(await balance(user)).toEqual({ available: 70n * USDT, locked: 30n * USDT })
+
+    await sendAll()
+    const done = await row(requested.id)
+    expect(done).toMatchObject({ status: 'confirmed', attempts: 0, error: null })
+    expect(await onChain(user.wallet.address)).toBe(29n * USDT)
+    expect(await onChain(ctx.platform.hotWallet.address)).toBe(hotBefore - 29n * USDT)
+    expect(await balance(user)).toEqual({ available: 70n * USDT, locked: 0n })
+    const moves = await ctx.db
+      .selectFrom('ledger_transfers')
+      .select(['idempotency_key', 'type', 'amount'])
+      .where('reference', '=', `withdraw:${requested.id}`)
+      .orderBy('id')
+      .execute()
+    expect(moves).toEqual([
+      { idempotency_key: `withdraw:${requested.id}:lock`, type: 'withdraw_lock', amount: String(30n * USDT) },
+      { idempotency_key: `withdraw:${requested.id}:pay`, type: 'withdraw_pay', amount: String(29n * USDT) },
+      { idempotency_key: `withdraw:${requested.id}:fee`, type: 'withdraw_fee', amount: String(FEE) },
+    ])
+    expect(await checkInvariants(ctx.db)).toEqual([])
+
+    // Running the sender again, and even resending the stored bytes, changes nothing.
+    expect((await processWithdrawals(ctx.db, ctx.platform)).checked).toBe(0)
+    expect(await sendPrepared(ctx.platform.chain, done.wire_transaction as string)).toEqual({ sent: true })
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(await onChain(user.wallet.address)).toBe(29n * USDT)
+    expect(await balance(user)).toEqual({ available: 70n * USDT, locked: 0n })
+
+    const list = await call(ctx.app, api.withdrawList, { page: 1, limit: 10 }, user.auth)
+    expect(list.data).toMatchObject({
+      total: 1,
+      page: 1,
+      limit: 10,
+      list: [{ id: requested.id, status: 'confirmed', signature: done.signature }],
+    })
+  }, 60_000)
+
+  it('bad input and refusals change nothing', async () => {
+    const user = await depositor(50n * USDT)
+    for (const amount of ['0', '-5', '1.5', '1e6', '9'.repeat(39), '', ' 1']) {
+      expect((await withdraw(user, amount)).code, amount).toBe(Code.INVALID)
+    }
+    expect(await withdraw(user, 20n * USDT, 'BTC')).toMatchObject({ code: Code.INVALID, msg: 'Unknown asset' })
+    expect(await withdraw(user, 10n * USDT - 1n)).toMatchObject({
+      code: Code.FAIL,
+      msg: 'The withdrawal amount cannot be less than 10 USDT',
+    })
+    expect(await withdraw(user, 51n * USDT)).toMatchObject({ code: Code.FAIL, msg: 'Insufficient balance.' })
+    expect(await withdraw(user, '9'.repeat(38))).toMatchObject({ code: Code.FAIL, msg: 'Insufficient balance.' })
+    try {
+      await ctx.db
+        .updateTable('assets')
+        .set({ withdraw_fee: String(20n * USDT) })
+        .where('code', '=', 'USDT')
+        .execute()
+      expect(await withdraw(user, 15n * USDT)).toMatchObject({
+        code: Code.FAIL,
+        msg: 'The amount must be larger than the fee of 20 USDT',
+      })
+      await ctx.db.updateTable('assets').set({ withdraw_enabled: false }).where('code', '=', 'USDT').execute()
+      expect(await withdraw(user, 30n * USDT)).toMatchObject({
+        code: Code.FAIL,
+        msg: 'This asset does not support withdrawal.',
+      })
+    } finally {
+      await ctx.db
+        .updateTable('assets')
+        .set({ withdraw_fee: String(FEE), withdraw_enabled: true })
+        .where('code', '=', 'USDT')
+        .execute()
+    }
+    expect(await balance(user)).toEqual({ available: 50n * USDT, locked: 0n })
+    const list = await call(ctx.app, api.withdrawList, { page: 1, limit: 10 }, user.auth)
+    expect(list.data).toMatchObject({ total: 0, list: [] })
+    expect(await checkInvariants(ctx.db)).toEqual([])
+  }, 60_000)
+
+  it('large withdrawals wait for review: the sender ignores them; approved ones are paid, rejected ones refunded', async () => {
+    const user = await depositor(20_000n * USDT)
+    const first = (await withdraw(user, 10_000n * USDT)).data as Withdrawal
+    const second = (await withdraw(user, 10_000n * USDT)).data as Withdrawal
+    expect([first.status, second.status]).toEqual(['review', 'review'])
+    expect(await balance(user)).toEqual({ available: 0n, locked: 20_000n * USDT })
+
+    expect((await processWithdrawals(ctx.db, ctx.platform)).checked).toBe(0)
+    expect(await row(first.id)).toMatchObject({ status: 'review', signature: null })
+
+    expect(await rejectWithdrawal(ctx.db, second.id, 'address under investigation')).toBe(true)
+    expect(await rejectWithdrawal(ctx.db, second.id, 'twice')).toBe(false)
+    expect(await approveWithdrawal(ctx.db, second.id)).toBe(false)
+    expect(await row(second.id)).toMatchObject({ status: 'rejected', error: 'address under investigation' })
+    expect(await balance(user)).toEqual({ available: 10_000n * USDT, locked: 10_000n * USDT })
+
+    expect(await approveWithdrawal(ctx.db, first.id)).toBe(true)
+    expect(await approveWithdrawal(ctx.db, first.id)).toBe(false)
+    expect(await rejectWithdrawal(ctx.db, first.id, 'too late')).toBe(false)
+    await sendAll()
+    expect(await row(first.id)).toMatchObject({ status: 'confirmed' })
+    expect(await onChain(user.wallet.address)).toBe(9_999n * USDT)
+    expect(await balance(user)).toEqual({ available: 10_000n * USDT, locked: 0n })
+    expect(await checkInvariants(ctx.db)).toEqual([])
+  }, 60_000)
+
+  it('100 concurrent requests beyond the balance: exactly the affordable ones are accepted', async () => {
+    const user = await depositor(1_050n * USDT)
+    const results = await Promise.all(Array.from({ length: 100 }, () => withdraw(user, 100n * USDT)))
+    const accepted = results.filter((r) => r.code === Code.OK)
+    expect(accepted).toHaveLength(10)
+    expect(results.filter((r) => r.code !== Code.OK).every((r) => r.msg === 'Insufficient balance.')).toBe(true)
+    expect(await balance(user)).toEqual({ available: 50n * USDT, locked: 1_000n * USDT })
+    expect((await call(ctx.app, api.withdrawList, { page: 1, limit: 100 }, user.auth)).data).toMatchObject({
+      total: 10,
+    })
+    expect(await checkInvariants(ctx.db)).toEqual([])
+
+    // Three senders at once, as three instances would run: each withdrawal is worked on by one at a time, and the ten
+    // identical payouts (same amount, same wallet) never collapse into one transaction.
+    await Promise.all([sendAll(), sendAll(), sendAll()])
+    expect(await onChain(user.wallet.address)).toBe(10n * 99n * USDT)
+    expect(await balance(user)).toEqual({ available: 50n * USDT, locked: 0n })
+  }, 60_000)
+
+  it('a hot wallet short of tokens: preflight refuses, the payout expires and is replaced, paid once when refilled', async () => {
+    const user = await depositor(50n * USDT)
+    const hot = Keypair.fromSecretKey(ctx.platform.hotWallet.secretKey)
+    const hotHeld = await onChain(hot.publicKey.toBase58())
+    const parking = Keypair.generate().publicKey
+    await moveTokens(ctx.connection, hot, parking, mint, hotHeld)
+    try {
+      const { id } = (await withdraw(user, 20n * USDT)).data as Withdrawal
+      const firstPass = await processWithdrawals(ctx.db, ctx.platform)
+      expect(firstPass).toMatchObject({ sent: 0, refused: 1 })
+      const first = await row(id)
+      expect(first).toMatchObject({ status: 'sent', attempts: 0 })
+      expect(first.error).toMatch(/simulation failed/i)
+
+      // The refused transaction can never land; once its blockhash expires (~7.5 s here) a new one replaces it.
+      const deadline = Date.now() + 20_000
+      while ((await row(id)).attempts === 0) {
+        if (Date.now() > deadline) throw new Error('the refused payout was never replaced')
+        expect((await processWithdrawals(ctx.db, ctx.platform)).errors).toEqual([])
+        await new Promise((resolve) => setTimeout(resolve, 250))
+      }
+      const renewed = await row(id)
+      expect(renewed).toMatchObject({ status: 'sent', attempts: 1 })
+      expect(renewed.signature).not.toBe(first.signature)
+      expect((await ctx.connection.getSignatureStatus(first.signature as string)).value).toBeNull()
+      expect(await balance(user)).toEqual({ available: 30n * USDT, locked: 20n * USDT })
+    } finally {
+      await ctx.localnet.faucet(hot.publicKey.toBase58(), { tokens: { USDT: hotHeld } })
+    }
+    await sendAll()
+    expect(await onChain(user.wallet.address)).toBe(19n * USDT)
+    expect(await onChain(hot.publicKey.toBase58())).toBe(hotHeld - 19n * USDT)
+    expect(await balance(user)).toEqual({ available: 30n * USDT, locked: 0n })
+    expect(await checkInvariants(ctx.db)).toEqual([])
+  }, 60_000)
+
+  it('a payout that landed but failed on chain is refunded', async () => {
+    const user = await depositor(50n * USDT)
+    const { id } = (await withdraw(user, 20n * USDT)).data as Withdrawal
+    // The sender's own payouts pass preflight, so a failed transaction stands in for the stored one: the sender
+    // decides from payoutStatus alone.
+    const failed = await failedTransfer(ctx.connection, user.keypair, mint)
+    await ctx.db
+      .updateTable('withdrawals')
+      .set({
+        status: 'sent',
+        signature: failed.signature,
+        wire_transaction: failed.wire,
+        last_valid_block_height: String(failed.lastValidBlockHeight),
+      })
+      .where('id', '=', id)
+      .execute()
+    expect(await processWithdrawals(ctx.db, ctx.platform)).toMatchObject({ checked: 1, failed: 1, errors: [] })
+    expect(await row(id)).toMatchObject({ status: 'failed', error: expect.stringContaining('failed on chain') })
+    expect(await balance(user)).toEqual({ available: 50n * USDT, locked: 0n })
+    const refund = await ctx.db
+      .selectFrom('ledger_transfers')
+      .select(['type', 'amount'])
+      .where('idempotency_key', '=', `withdraw:${id}:refund`)
+      .executeTakeFirstOrThrow()
+    expect(refund).toEqual({ type: 'withdraw_refund', amount: String(20n * USDT) })
+    expect((await processWithdrawals(ctx.db, ctx.platform)).checked).toBe(0)
+    expect(await checkInvariants(ctx.db)).toEqual([])
+  }, 60_000)
+
+  it("lists only the user's own withdrawals, newest first, filtered by coin", async () => {
+    const owner = await depositor(100n * USDT)
+    const stranger = await depositor(10n * USDT)
+    const a = (await withdraw(owner, 10n * USDT)).data as Withdrawal
+    const b = (await withdraw(owner, 20n * USDT)).data as Withdrawal
+    const own = await call(ctx.app, api.withdrawList, { page: 1, limit: 1 }, owner.auth)
+    expect(own.data).toMatchObject({ total: 2, list: [{ id: b.id }] })
+    const page2 = await call(ctx.app, api.withdrawList, { page: 2, limit: 1 }, owner.auth)
+    expect(page2.data).toMatchObject({ total: 2, list: [{ id: a.id }] })
+    expect((await call(ctx.app, api.withdrawList, { page: 1, limit: 10, coin: 'PLG' }, owner.auth)).data).toMatchObject(
+      { total: 0, list: [] },
+    )
+    expect((await call(ctx.app, api.withdrawList, { page: 1, limit: 10 }, stranger.auth)).data).toMatchObject({
+      total: 0,
+      list: [],
+    })
+    await sendAll()
+  }, 60_000)
+})
+
+/** Moves `amount` of `mint` from `from`'s token account to `to`'s (created when missing). */
+async function moveTokens(connection: Connection, from: Keypair, to: PublicKey, mint: string, amount: bigint) {
+  const mintKey = new PublicKey(mint)
+  const destination = getAssociatedTokenAddressSync(mintKey, to)
+  await sendAndConfirmTransaction(
+    connection,
+    new Transaction().add(
+      createAssociatedTokenAccountIdempotentInstruction(from.publicKey, destination, to, mintKey),
+      createTransferCheckedInstruction(
+        getAssociatedTokenAddressSync(mintKey, from.publicKey),
+        mintKey,
+        destination,
+        from.publicKey,
+        amount,
+        6,
+      ),
+    ),
+    [from],
+  )
+}
+
+/** A token transfer beyond the sender's balance, sent without preflight: it lands, failed. */
+async function failedTransfer(connection: Connection, owner: Keypair, mint: string) {
+  const mintKey = new PublicKey(mint)
+  const account = getAssociatedTokenAddressSync(mintKey, owner.publicKey)
+  const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash('confirmed')
+  const tx = new Transaction({ feePayer: owner.publicKey, blockhash, lastValidBlockHeight }).add(
+    createTransferCheckedInstruction(account, mintKey, account, owner.publicKey, 10n ** 15n, 6),
+  )
+  tx.sign(owner)
+  const wire = tx.serialize()
+  const signature = await connection.sendRawTransaction(wire, { skipPreflight: true })
+  // Confirmation rejects with the transaction's error; what matters is that it landed.
+  await connection
+    .confirmTransaction({ signature, blockhash, lastValidBlockHeight }, 'confirmed')
+    .catch(() => undefined)
+  expect((await connection.getSignatureStatus(signature)).value?.err).toEqual({ InstructionError: [0, { Custom: 1 }] })
+  return { signature, wire: wire.toString('base64'), lastValidBlockHeight }
+}
