@@ -1,11 +1,15 @@
 /** How often balances refresh by themselves while the assets screen is visible. */
 export const BALANCE_POLL_MS = 5_000
 
-/** Query keys of the assets feature; everything below `all` is refreshed after a top-up or the faucet. */
+/** How often the withdrawals refresh by themselves while one is still on its way and the screen is visible. */
+export const WITHDRAWAL_POLL_MS = 3_000
+
+/** Query keys of the assets feature; everything below `all` is refreshed after a top-up, a withdrawal or the faucet. */
 export const assetsKeys = {
   all: ['assets'] as const,
   wallet: (address: string) => ['assets', 'wallet', address] as const,
   moneyLog: (address: string, coin: string) => ['assets', 'money-log', address, coin] as const,
+  withdrawals: (address: string, coin: string) => ['assets', 'withdrawals', address, coin] as const,
   solvency: ['assets', 'solvency'] as const,
   /** On-chain balances of the connected wallet, per RPC endpoint and owner. */
   chain: ['assets', 'chain'] as const,

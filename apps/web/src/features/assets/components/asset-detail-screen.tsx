@@ -5,9 +5,10 @@ import { useSignedInAddress, useUserWallet } from '../api/get-user-wallet.ts'
 import { AssetBalances } from './asset-balances.tsx'
 import { MoneyLog } from './money-log.tsx'
 import { SignedOut } from './signed-out.tsx'
+import { WithdrawalList } from './withdrawal-list.tsx'
 import './assets.css'
 
-/** /assets/detail?coin=USDT: one asset's balances and its ledger entries. */
+/** /assets/detail?coin=USDT: one asset's balances, its withdrawals and its ledger entries. */
 export function AssetDetailScreen() {
   const { t } = useTranslation()
   const address = useSignedInAddress()
@@ -35,6 +36,7 @@ function AssetDetail() {
       <div className="card asset-card asset-detail-card" data-testid="asset-detail" data-coin={asset.coin}>
         <AssetBalances asset={asset} />
       </div>
+      <WithdrawalList asset={asset} />
       <MoneyLog asset={asset} />
     </>
   )

@@ -7,10 +7,11 @@ import { AssetBalances } from './asset-balances.tsx'
 interface AssetListProps {
   assets: readonly AssetBalance[] | undefined
   onTopUp: (asset: AssetBalance) => void
+  onWithdraw: (asset: AssetBalance) => void
 }
 
 /** The user's balances on the platform, one card per asset. */
-export function AssetList({ assets, onTopUp }: AssetListProps) {
+export function AssetList({ assets, onTopUp, onWithdraw }: AssetListProps) {
   const { t } = useTranslation()
   if (!assets) return <p className="assets-muted">{t('common.loading')}</p>
   if (assets.length === 0) return <EmptyState />
@@ -28,6 +29,15 @@ export function AssetList({ assets, onTopUp }: AssetListProps) {
               onClick={() => onTopUp(asset)}
             >
               {t('assets.topUp')}
+            </button>
+            <button
+              type="button"
+              className="asset-action"
+              data-testid="withdraw-button"
+              aria-disabled={asset.is_withdraw !== 1}
+              onClick={() => onWithdraw(asset)}
+            >
+              {t('assets.withdraw')}
             </button>
             <Link
               className="asset-action"

@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next'
 import { EmptyState } from '../../../components/page.tsx'
 import type en from '../../../i18n/en.json'
 import { formatDateTime } from '../../../lib/format.ts'
-import { flattenMoneyLog, useMoneyLog } from '../api/get-money-log.ts'
+import { useMoneyLog } from '../api/get-money-log.ts'
+import { flattenPages } from '../api/paging.ts'
 
 type EntryType = keyof typeof en.assets.detail.types
 const entryTypes = new Set<string>([
@@ -19,7 +20,7 @@ const isKnownType = (type: string): type is EntryType => entryTypes.has(type)
 export function MoneyLog({ asset }: { asset: AssetBalance }) {
   const { t, i18n } = useTranslation()
   const { data, isError, hasNextPage, fetchNextPage, isFetchingNextPage } = useMoneyLog(asset.coin)
-  const entries = data ? flattenMoneyLog(data.pages) : []
+  const entries = data ? flattenPages(data.pages) : []
 
   const typeLabel = (entry: LedgerEntry) =>
     isKnownType(entry.type) ? t(`assets.detail.types.${entry.type}`) : entry.type

@@ -1,12 +1,12 @@
 import { type AssetBalance, formatAmount } from '@solpledge/contract'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { AmountInput } from '../../../components/amount-input.tsx'
 import { Modal } from '../../../components/modal.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
 import { useTopUp } from '../hooks/use-top-up.ts'
 import { showNotice } from '../utils/notice.ts'
 import { validateTopUpAmount } from '../utils/validate-amount.ts'
+import { AmountField } from './amount-field.tsx'
 
 interface TopUpDialogProps {
   open: boolean
@@ -51,38 +51,19 @@ export function TopUpDialog({ open, asset, walletBalance, onClose }: TopUpDialog
       testId="recharge-dialog"
     >
       {asset && (
-        <form className="top-up-form" onSubmit={submit} noValidate>
-          <label className="top-up-label" htmlFor="recharge-amount">
-            {t('assets.topUpDialog.amount')}
-          </label>
-          <AmountInput
-            id="recharge-amount"
-            testId="recharge-amount"
+        <form className="amount-form" onSubmit={submit} noValidate>
+          <AmountField
+            name="recharge"
+            asset={asset}
             value={text}
             onChange={setText}
-            placeholder={t('assets.topUpDialog.placeholder')}
+            max={walletBalance}
             disabled={pending}
-            suffix={
-              <>
-                {asset.symbol}
-                {walletBalance != null && walletBalance > 0n && (
-                  <button
-                    type="button"
-                    className="amount-max"
-                    data-testid="recharge-max"
-                    disabled={pending}
-                    onClick={() => setText(formatAmount(walletBalance, asset.decimals))}
-                  >
-                    {t('assets.topUpDialog.max')}
-                  </button>
-                )}
-              </>
-            }
           />
-          <p className="top-up-balance" data-testid="recharge-wallet-balance">
+          <p className="amount-form-hint" data-testid="recharge-wallet-balance">
             {balanceText()}
           </p>
-          <p className="top-up-note">{t('assets.topUpDialog.note')}</p>
+          <p className="amount-form-note">{t('assets.topUpDialog.note')}</p>
           <PrimaryButton type="submit" data-testid="recharge-submit" disabled={pending} aria-busy={pending}>
             {step ? t(`assets.topUpDialog.steps.${step}`) : t('assets.topUpDialog.submit')}
           </PrimaryButton>

@@ -1,7 +1,27 @@
-import { parseAmount } from '@solpledge/contract'
+import { type AssetBalance, formatAmount, type MessageKey, parseAmount } from '@solpledge/contract'
 import type { Notice } from './notice.ts'
 
 export type AmountCheck = { ok: true; value: bigint } | { ok: false; notice: Notice }
+
+const refuse = (key: MessageKey, params?: Record<string, string | number>): AmountCheck => ({
+  ok: false,
+  notice: params ? { key, params } : { key },
+})
+
+/**
+ * Reads a typed amount as base units, shared by every amount field: `emptyKey` when nothing is typed, the allowed
+ * decimals when there are too many, 'invalid' for anything else that is not a positive decimal number.
+ */
+export function checkTypedAmount(text: string, decimals: number, emptyKey: MessageKey): AmountCheck {
+  const parsed = parseAmount(text, decimals)
+  if (!parsed.ok) {
+    if (parsed.error === 'empty') return refuse(emptyKey)
+    if (parsed.error === 'decimals') return refuse('assets.amountDecimals', { decimals })
+    return refuse('assets.amountInvalid')
+  }
+  if (parsed.value === 0n) return refuse('assets.amountInvalid')
+  return parsed
+}
 
 /**
  * Checks a typed top-up amount (SPEC §5) and says what is wrong. `walletBalance` is the wallet's balance of the asset
@@ -9,15 +29,41 @@ export type AmountCheck = { ok: true; value: bigint } | { ok: false; notice: Not
  * token account (null): the top-up itself then reads the chain and reports that.
  */
 export function validateTopUpAmount(text: string, decimals: number, walletBalance?: bigint | null): AmountCheck {
-  const parsed = parseAmount(text, decimals)
-  if (!parsed.ok) {
-    if (parsed.error === 'empty') return { ok: false, notice: { key: 'assets.enterRechargeAmount' } }
-    if (parsed.error === 'decimals')
-      return { ok: false, notice: { key: 'assets.amountDecimals', params: { decimals } } }
-    return { ok: false, notice: { key: 'assets.amountInvalid' } }
-  }
-  if (parsed.value === 0n) return { ok: false, notice: { key: 'assets.amountInvalid' } }
-  if (walletBalance != null && parsed.value > walletBalance)
-    return { ok: false, notice: { key: 'assets.exceedsWalletBalance' } }
-  return parsed
+  const check = checkTypedAmount(text, decimals, 'assets.enterRechargeAmount')
+  if (check.ok && walletBalance != null && check.value > walletBalance) return refuse('assets.exceedsWalletBalance')
+  return check
+}
+
+/** What a withdrawal needs to know of the asset; amounts in base units. */
+export type WithdrawLimits = Pick<
+  AssetBalance,
+  'decimals' | 'symbol' | 'is_withdraw' | 'min_atm_money' | 'fee' | 'available'
+>
+
+/**
+ * Checks a typed withdrawal amount (SPEC §5) against the asset's rules, in the order the user should hear them: the
+ * asset must allow withdrawal; an amount, well formed; at least the minimum; more than the fee (it is taken from the
+ * amount); at most the available balance. Resolves the amount in base units, fee included.
+ */
+export function validateWithdrawAmount(text: string, asset: WithdrawLimits): AmountCheck {
+  if (asset.is_withdraw !== 1) return refuse('assets.withdrawUnsupported')
+  const check = checkTypedAmount(text, asset.decimals, 'assets.enterWithdrawAmount')
+  if (!check.ok) return check
+  const [min, fee] = [BigInt(asset.min_atm_money), BigInt(asset.fee)]
+  const unit = asset.symbol
+  if (check.value < min) return refuse('assets.withdrawBelowMinimum', { min: formatAmount(min, asset.decimals), unit })
+  if (check.value <= fee) return refuse('assets.withdrawFeeTooHigh', { fee: formatAmount(fee, asset.decimals), unit })
+  if (check.value > BigInt(asset.available)) return refuse('common.insufficientBalance')
+  return check
+}
+
+/**
+ * What arrives in the wallet for a typed withdrawal amount: the amount less the fee, never below 0; null while the
+ * text is not an amount of the asset.
+ */
+export function withdrawReceive(text: string, asset: Pick<AssetBalance, 'decimals' | 'fee'>): bigint | null {
+  const parsed = parseAmount(text, asset.decimals)
+  if (!parsed.ok) return null
+  const receive = parsed.value - BigInt(asset.fee)
+  return receive > 0n ? receive : 0n
 }

@@ -1,0 +1,20 @@
+/** How many entries a list of the assets feature (money log, withdrawals) loads at a time. */
+export const PAGE_SIZE = 20
+
+/** One page of a paged list as the API sends it. */
+export interface Paged<T> {
+  list: readonly T[]
+  total: number
+  page: number
+  limit: number
+}
+
+/** The page after `last`, or undefined when it was the last one. */
+export const nextPage = ({ page, limit, total, list }: Paged<unknown>) =>
+  list.length > 0 && page * limit < total ? page + 1 : undefined
+
+/** All loaded items in order; an item that slid onto the next page because new ones arrived shows once. */
+export function flattenPages<T extends { id: string }>(pages: readonly Paged<T>[]): T[] {
+  const seen = new Set<string>()
+  return pages.flatMap((page) => page.list).filter((item) => !seen.has(item.id) && Boolean(seen.add(item.id)))
+}

@@ -1,0 +1,90 @@
+import { type AssetBalance, formatAmount } from '@solpledge/contract'
+import { type FormEvent, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Modal } from '../../../components/modal.tsx'
+import { PrimaryButton } from '../../../components/primary-button.tsx'
+import { useSignedInAddress } from '../api/get-user-wallet.ts'
+import { useWithdraw } from '../api/request-withdraw.ts'
+import { showNotice } from '../utils/notice.ts'
+import { validateWithdrawAmount, withdrawReceive } from '../utils/validate-amount.ts'
+import { AmountField } from './amount-field.tsx'
+
+interface WithdrawDialogProps {
+  open: boolean
+  asset: AssetBalance | null
+  onClose: () => void
+}
+
+/** Withdrawal: an amount of the available balance, fee included, sent to the user's own wallet. */
+export function WithdrawDialog({ open, asset, onClose }: WithdrawDialogProps) {
+  const { t } = useTranslation()
+  const address = useSignedInAddress()
+  const [text, setText] = useState('')
+  const close = () => {
+    setText('')
+    onClose()
+  }
+  const withdraw = useWithdraw(close)
+  const pending = withdraw.isPending
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (!asset || pending) return
+    const check = validateWithdrawAmount(text, asset)
+    if (check.ok) withdraw.mutate({ coin: asset.coin, amount: check.value })
+    else showNotice(check.notice, 'error')
+  }
+
+  const amount = (units: bigint | string) => (asset ? `${formatAmount(units, asset.decimals)} ${asset.symbol}` : '')
+  const receive = asset ? withdrawReceive(text, asset) : null
+
+  return (
+    <Modal
+      open={open}
+      title={t('assets.withdrawDialog.title', { coin: asset?.symbol ?? '' })}
+      onClose={pending ? undefined : close}
+      testId="withdraw-dialog"
+    >
+      {asset && (
+        <form className="amount-form" onSubmit={submit} noValidate>
+          <AmountField
+            name="withdraw"
+            asset={asset}
+            value={text}
+            onChange={setText}
+            max={BigInt(asset.available)}
+            disabled={pending}
+          />
+          <dl className="withdraw-summary">
+            <div>
+              <dt>{t('assets.withdrawDialog.available')}</dt>
+              <dd data-testid="withdraw-available">{amount(asset.available)}</dd>
+            </div>
+            <div>
+              <dt>{t('assets.withdrawDialog.fee')}</dt>
+              <dd data-testid="withdraw-fee">{amount(asset.fee)}</dd>
+            </div>
+            <div>
+              <dt>{t('assets.withdrawDialog.minimum')}</dt>
+              <dd data-testid="withdraw-min">{amount(asset.min_atm_money)}</dd>
+            </div>
+            <div className="withdraw-receive">
+              <dt>{t('assets.withdrawDialog.receive')}</dt>
+              <dd data-testid="withdraw-receive">{receive === null ? '—' : amount(receive)}</dd>
+            </div>
+          </dl>
+          <div className="withdraw-destination">
+            <span className="amount-form-label">{t('assets.withdrawDialog.destination')}</span>
+            <p className="withdraw-address" data-testid="withdraw-address">
+              {address}
+            </p>
+          </div>
+          <p className="amount-form-note">{t('assets.withdrawDialog.note')}</p>
+          <PrimaryButton type="submit" data-testid="withdraw-submit" disabled={pending} aria-busy={pending}>
+            {pending ? t('assets.withdrawDialog.submitting') : t('assets.withdrawDialog.submit')}
+          </PrimaryButton>
+        </form>
+      )}
+    </Modal>
+  )
+}

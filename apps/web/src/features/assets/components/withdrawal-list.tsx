@@ -1,0 +1,121 @@
+import { type AssetBalance, formatAmount, type Withdrawal } from '@solpledge/contract'
+import { useQueryClient } from '@tanstack/react-query'
+import { useEffect, useRef } from 'react'
+import { useTranslation } from 'react-i18next'
+import { EmptyState } from '../../../components/page.tsx'
+import { formatDateTime } from '../../../lib/format.ts'
+import { useSignedInAddress } from '../api/get-user-wallet.ts'
+import {
+  anyStatusChanged,
+  statusById,
+  useWithdrawals,
+  type WithdrawalPages,
+  type WithdrawalStatuses,
+} from '../api/get-withdrawals.ts'
+import { assetsKeys } from '../api/keys.ts'
+import { flattenPages } from '../api/paging.ts'
+import { shorten } from '../utils/shorten.ts'
+
+const statusTone: Record<Withdrawal['status'], string> = {
+  review: 'badge-wait',
+  pending: 'badge-wait',
+  sent: 'badge-wait',
+  confirmed: 'badge-ok',
+  failed: 'badge-bad',
+  rejected: 'badge-bad',
+}
+
+/** The asset's withdrawals, newest first, 20 at a time; their status updates by itself while one is on its way. */
+export function WithdrawalList({ asset }: { asset: AssetBalance }) {
+  const { t, i18n } = useTranslation()
+  const { data, isError, hasNextPage, fetchNextPage, isFetchingNextPage } = useWithdrawals(asset.coin)
+  const withdrawals = data ? flattenPages(data.pages) : []
+  useBalancesFollowStatus(asset.coin, data)
+  const amount = (units: string) => formatAmount(units, asset.decimals)
+
+  return (
+    <section className="money-log" aria-labelledby="withdrawals-title">
+      <h2 id="withdrawals-title" className="section-title">
+        {t('assets.withdrawals.title')}
+      </h2>
+      {!data ? (
+        <p className="assets-muted">{isError ? t('assets.detail.unavailable') : t('common.loading')}</p>
+      ) : withdrawals.length === 0 ? (
+        <EmptyState text={t('assets.withdrawals.empty')} />
+      ) : (
+        <ul className="card money-log-list" data-testid="withdrawal-list">
+          {withdrawals.map((withdrawal) => (
+            <li
+              key={withdrawal.id}
+              className="money-log-row"
+              data-testid="withdrawal-row"
+              data-status={withdrawal.status}
+            >
+              <div className="money-log-main">
+                <span
+                  className={`badge ${statusTone[withdrawal.status]} withdrawal-status`}
+                  data-testid="withdrawal-status"
+                >
+                  {t(`assets.withdrawals.status.${withdrawal.status}`)}
+                </span>
+                <time className="money-log-time" dateTime={withdrawal.created_at}>
+                  {formatDateTime(withdrawal.created_at, i18n.resolvedLanguage)}
+                </time>
+                {withdrawal.signature && (
+                  <span
+                    className="withdrawal-signature"
+                    title={withdrawal.signature}
+                    data-testid="withdrawal-signature"
+                  >
+                    {t('assets.withdrawals.signature', { signature: shorten(withdrawal.signature) })}
+                  </span>
+                )}
+              </div>
+              <div className="money-log-side">
+                <span className="money-log-amount" data-testid="withdrawal-amount">
+                  {amount(withdrawal.amount)}
+                </span>
+                <span className="money-log-account" data-testid="withdrawal-fee">
+                  {t('assets.withdrawals.fee', { amount: amount(withdrawal.fee) })}
+                </span>
+                <span className="money-log-account" data-testid="withdrawal-receive">
+                  {t('assets.withdrawals.receive', { amount: amount(withdrawal.receive) })}
+                </span>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {hasNextPage && (
+        <button
+          type="button"
+          className="load-more"
+          data-testid="withdrawal-more"
+          disabled={isFetchingNextPage}
+          onClick={() => fetchNextPage()}
+        >
+          {isFetchingNextPage ? t('common.loading') : t('assets.detail.loadMore')}
+        </button>
+      )}
+    </section>
+  )
+}
+
+/**
+ * A withdrawal that changes status moves money (sent out of locked, or refunded to available): the balances and the
+ * ledger shown with the list are refreshed when a polled status changes.
+ */
+function useBalancesFollowStatus(coin: string, data: WithdrawalPages | undefined) {
+  const queryClient = useQueryClient()
+  const address = useSignedInAddress() ?? ''
+  const seen = useRef<WithdrawalStatuses | null>(null)
+
+  useEffect(() => {
+    if (!data) return
+    const previous = seen.current
+    seen.current = statusById(flattenPages(data.pages))
+    if (!previous || !anyStatusChanged(previous, seen.current)) return
+    queryClient.invalidateQueries({ queryKey: assetsKeys.wallet(address) })
+    queryClient.invalidateQueries({ queryKey: assetsKeys.moneyLog(address, coin) })
+  }, [data, address, coin, queryClient])
+}
