@@ -10,6 +10,7 @@ import { type Config, isLocalChain } from './config.ts'
 import type { Database } from './db/index.ts'
 import { assetsRoutes } from './modules/assets/routes.ts'
 import { authRoutes } from './modules/auth/routes.ts'
+import { configRoutes } from './modules/config/routes.ts'
 import { intentRoutes } from './modules/intents/routes.ts'
 import { systemRoutes } from './modules/system/routes.ts'
 import { userRoutes } from './modules/user/routes.ts'
@@ -88,6 +89,7 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   })
   await app.register(userRoutes)
   await app.register(assetsRoutes)
+  await app.register(configRoutes)
   await app.register(intentRoutes)
   await app.register(withdrawalRoutes)
   await app.register(systemRoutes, { demoWallet: isLocalChain(config) })

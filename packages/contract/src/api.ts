@@ -128,6 +128,18 @@ export const Withdrawal = Type.Object({
 })
 export type Withdrawal = Static<typeof Withdrawal>
 
+export const PledgeConfig = Type.Object({
+  symbol: Type.String(),
+  decimals: Type.Integer(),
+  /** USDT base units per whole token: the last trade, or the operator's reference price before the first. */
+  price: PositiveBaseUnits,
+  min_u: BaseUnits,
+  /** The minimum stake in the token's base units at the current price (rounded up, never below min_u). */
+  min_amount: BaseUnits,
+  periods: Type.Array(Type.Object({ days: Type.Integer(), output_bps: Type.Integer(), power_bps: Type.Integer() })),
+})
+export type PledgeConfig = Static<typeof PledgeConfig>
+
 export const SolvencyRow = Type.Object({
   coin: Coin,
   decimals: Type.Integer(),
@@ -259,6 +271,14 @@ export const api = {
       page: Type.Integer(),
       limit: Type.Integer(),
     }),
+  }),
+  pledgeConfig: route({
+    path: '/invest/invest_pledge/:product',
+    auth: false,
+    tag: 'pledge',
+    summary: 'Staking configuration of {product} (e.g. /invest/invest_pledge/PLG): price, minimum and periods',
+    body: Empty,
+    data: PledgeConfig,
   }),
   solvency: route({
     path: '/assets/solvency',

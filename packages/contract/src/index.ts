@@ -1,5 +1,6 @@
 export * from './amount.ts'
 export * from './api.ts'
+export * from './business-config.ts'
 export * from './envelope.ts'
 export * from './i18n.ts'
 export * from './messages/index.ts'

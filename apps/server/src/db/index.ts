@@ -7,6 +7,7 @@ import * as init from './migrations/0001-init.ts'
 import * as ledger from './migrations/0002-ledger.ts'
 import * as paymentIntents from './migrations/0003-payment-intents.ts'
 import * as withdrawals from './migrations/0004-withdrawals.ts'
+import * as configVersions from './migrations/0005-config-versions.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0002-ledger': ledger,
   '0003-payment-intents': paymentIntents,
   '0004-withdrawals': withdrawals,
+  '0005-config-versions': configVersions,
 }
 
 /**

@@ -32,10 +32,11 @@ export interface SessionsTable {
   revoked_at: Timestamp | null
 }
 
-export interface SettingsTable {
-  key: string
+export interface ConfigVersionsTable {
+  id: Generated<Int8>
   value: ColumnType<unknown, string, string>
-  updated_at: Timestamp
+  changed_by: string
+  created_at: Timestamp
 }
 
 export interface AssetsTable {
@@ -121,7 +122,7 @@ export interface DB {
   users: UsersTable
   login_nonces: LoginNoncesTable
   sessions: SessionsTable
-  settings: SettingsTable
+  config_versions: ConfigVersionsTable
   assets: AssetsTable
   ledger_accounts: LedgerAccountsTable
   ledger_transfers: LedgerTransfersTable

@@ -1,7 +1,11 @@
 import { API_BASE, type BodyOf, Code, type DataOf, envelope, type MessageKey, type RouteDef } from '@solpledge/contract'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
 import { requireSession, type SessionUser } from '../modules/auth/session.ts'
 import { sendEnvelope } from '../plugins/envelope.ts'
+
+/** Names of the `:param` segments of a contract path. */
+const pathParams = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1] as string)
 
 export interface RouteContext<R extends RouteDef> {
   body: BodyOf<R>
@@ -34,6 +38,13 @@ export function defineRoute<R extends RouteDef>(
         tags: [def.tag],
         summary: def.summary,
         body: def.body,
+        ...(pathParams(def.path).length
+          ? {
+              params: Type.Object(
+                Object.fromEntries(pathParams(def.path).map((name) => [name, Type.String({ maxLength: 64 })])),
+              ),
+            }
+          : {}),
         response: { 200: envelope(def.data) },
         ...(def.auth ? { security: [{ userToken: [], userAddress: [] }] } : {}),
       },

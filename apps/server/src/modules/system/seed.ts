@@ -4,14 +4,17 @@ import type { Database } from '../../db/index.ts'
 import { loadOrCreateKeypair } from '../../lib/keys.ts'
 import type { Platform } from '../../platform.ts'
 import { seedAssets } from '../assets/seed.ts'
+import { seedBusinessConfig } from '../config/service.ts'
 
 /**
  * First-start setup, idempotent: the root user whose address is the first invite code (on the local chain its key is
- * generated under DATA_DIR/keys; elsewhere ROOT_ADDRESS names the operator's wallet), and the assets.
+ * generated under DATA_DIR/keys; elsewhere ROOT_ADDRESS names the operator's wallet), the assets and the demo
+ * business configuration.
  */
 export async function seed(db: Database, config: Config, platform: Platform): Promise<{ rootAddress: string }> {
   const keys = path.join(config.dataDir, 'keys')
   await seedAssets(db, config, platform)
+  await seedBusinessConfig(db)
   const existingRoot = await db
     .selectFrom('users')
     .select('address')

@@ -1,0 +1,34 @@
+import type { BusinessConfig } from '@solpledge/contract'
+
+const usdt = (whole: number) => (BigInt(whole) * 1_000_000n).toString()
+
+/** Demo values seeded on first start (the operator console changes them). Rates in basis points. */
+export const DEFAULT_BUSINESS_CONFIG: BusinessConfig = {
+  pledge: {
+    minUsdt: usdt(100),
+    periods: [
+      { days: 30, outputBps: 10_600, powerBps: 10_000 },
+      { days: 90, outputBps: 12_000, powerBps: 15_000 },
+      { days: 180, outputBps: 14_500, powerBps: 20_000 },
+    ],
+  },
+  nodeLevels: [
+    { code: 'junior', priceUsdt: usdt(500), supplyCap: 1000, powerBonusBps: 1000, dividendWeight: 1, onePerUser: true },
+    { code: 'senior', priceUsdt: usdt(2000), supplyCap: 300, powerBonusBps: 2500, dividendWeight: 5, onePerUser: true },
+    { code: 'super', priceUsdt: usdt(10000), supplyCap: 50, powerBonusBps: 6000, dividendWeight: 30, onePerUser: true },
+  ],
+  finance: [
+    { days: 7, powerBps: 10_000, outputBps: 50 },
+    { days: 30, powerBps: 12_000, outputBps: 250 },
+    { days: 90, powerBps: 15_000, outputBps: 900 },
+    { days: 180, powerBps: 20_000, outputBps: 2000 },
+  ],
+  referralRewards: [
+    { level: 1, rateBps: 1000 },
+    { level: 2, rateBps: 500 },
+    { level: 3, rateBps: 300 },
+  ],
+  fuelTiers: [3000, 10000, 20000, 50000, 100000],
+  settlementHourUtc: 0,
+  referencePrice: '500000',
+}

@@ -1,0 +1,70 @@
+import { BusinessConfig, type PledgeConfig } from '@solpledge/contract'
+import { Value } from 'typebox/value'
+import type { Database } from '../../db/index.ts'
+import { invalid } from '../../lib/app-error.ts'
+import { requireAsset } from '../assets/service.ts'
+import { DEFAULT_BUSINESS_CONFIG } from './defaults.ts'
+
+/** The configuration in force: the newest version. Read on every use, so a change applies to the next request. */
+export async function getBusinessConfig(db: Database): Promise<BusinessConfig> {
+  const row = await db.selectFrom('config_versions').select('value').orderBy('id', 'desc').limit(1).executeTakeFirst()
+  return (row?.value as BusinessConfig | undefined) ?? DEFAULT_BUSINESS_CONFIG
+}
+
+const duplicates = (values: (string | number)[]) => values.length !== new Set(values).size
+
+/** Why a configuration cannot be used, beyond its schema; null when it can. */
+export function configProblem(config: BusinessConfig): string | null {
+  if (duplicates(config.pledge.periods.map((p) => p.days))) return 'pledge periods repeat a number of days'
+  if (duplicates(config.nodeLevels.map((n) => n.code))) return 'node level codes repeat'
+  if (duplicates(config.finance.map((f) => f.days))) return 'finance products repeat a period'
+  if (duplicates(config.referralRewards.map((r) => r.level))) return 'referral levels repeat'
+  if (config.fuelTiers.some((tier, i) => i > 0 && tier <= (config.fuelTiers[i - 1] as number)))
+    return 'fuel tiers must ascend'
+  return null
+}
+
+/** Stores a new version (it is in force at once) and returns its id; refuses an invalid one with nothing stored. */
+export async function setBusinessConfig(db: Database, value: unknown, changedBy: string): Promise<string> {
+  if (!Value.Check(BusinessConfig, value)) {
+    const first = Value.Errors(BusinessConfig, value)[0]
+    throw invalid('error.invalidParams', { detail: `${first?.instancePath ?? ''} ${first?.message ?? ''}`.trim() })
+  }
+  const problem = configProblem(value)
+  if (problem) throw invalid('error.invalidParams', { detail: problem })
+  const row = await db
+    .insertInto('config_versions')
+    .values({ value: JSON.stringify(value), changed_by: changedBy })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
+}
+
+/** First start: the demo configuration becomes version 1. */
+export async function seedBusinessConfig(db: Database) {
+  const any = await db.selectFrom('config_versions').select('id').limit(1).executeTakeFirst()
+  if (!any) await setBusinessConfig(db, DEFAULT_BUSINESS_CONFIG, 'seed')
+}
+
+/** The {product} price in USDT base units per whole token: the reference price until trading sets one. */
+export async function productPrice(db: Database): Promise<bigint> {
+  return BigInt((await getBusinessConfig(db)).referencePrice)
+}
+
+/** `/invest/invest_pledge/{product}`: the staking configuration with the minimum converted at the current price. */
+export async function pledgeConfig(db: Database, symbol: string): Promise<PledgeConfig> {
+  const [config, asset] = await Promise.all([getBusinessConfig(db), requireAsset(db, symbol)])
+  const price = BigInt(config.referencePrice)
+  const minUsdt = BigInt(config.pledge.minUsdt)
+  const unit = 10n ** BigInt(asset.decimals)
+  // Rounded up: a stake of min_amount is always worth at least min_u.
+  const minAmount = (minUsdt * unit + price - 1n) / price
+  return {
+    symbol: asset.symbol,
+    decimals: asset.decimals,
+    price: price.toString(),
+    min_u: minUsdt.toString(),
+    min_amount: minAmount.toString(),
+    periods: config.pledge.periods.map((p) => ({ days: p.days, output_bps: p.outputBps, power_bps: p.powerBps })),
+  }
+}
