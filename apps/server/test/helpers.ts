@@ -24,6 +24,24 @@ export async function freshDatabase(): Promise<{ db: Database; drop: () => Promi
     await migrate(db)
     return { db, drop: () => db.destroy() }
   }
+  const { url, drop } = await createPostgresDatabase(adminUrl)
+  const db = await openDatabase({ url })
+  await migrate(db)
+  return {
+    db,
+    drop: async () => {
+      await db.destroy()
+      await drop()
+    },
+  }
+}
+
+/**
+ * A new empty database on the PostgreSQL cluster of `adminUrl`. `drop` waits for its connections to go; with `force`
+ * it ends them (for a killed server's connections, which linger) — never for a live pool, whose leaving backends
+ * would raise an unhandled error.
+ */
+export async function createPostgresDatabase(adminUrl: string, { force = false } = {}) {
   const name = `t_${randomBytes(6).toString('hex')}`
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: adminUrl })
@@ -34,15 +52,9 @@ export async function freshDatabase(): Promise<{ db: Database; drop: () => Promi
   await admin(`create database ${name}`)
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
-  const db = await openDatabase({ url: url.toString() })
-  await migrate(db)
   return {
-    db,
-    drop: async () => {
-      await db.destroy()
-      // Without (force): the pool's backends are still leaving, and killing them raises an unhandled error.
-      await admin(`drop database if exists ${name}`)
-    },
+    url: url.toString(),
+    drop: () => admin(`drop database if exists ${name}${force ? ' with (force)' : ''}`),
   }
 }
 

@@ -1,7 +1,6 @@
 // The crash-safety rule of docs/money.md, end to end: the real server process is killed (SIGKILL, as a power cut
 // would) right after each step of the withdrawal sender, restarted, and must pay the withdrawal exactly once.
 import { type ChildProcess, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
@@ -20,10 +19,9 @@ import {
   type Withdrawal,
 } from '@solpledge/contract'
 import { type Localnet, startLocalnet } from '@solpledge/localnet'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../src/db/index.ts'
-import { dbKind, TestWallet } from './helpers.ts'
+import { createPostgresDatabase, dbKind, TestWallet } from './helpers.ts'
 import { pay } from './money.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../../..')
@@ -257,17 +255,6 @@ function freePort(): Promise<number> {
 /** On PostgreSQL (TEST_DATABASE_URL), a new empty database for the server to migrate; otherwise PGlite in DATA_DIR. */
 async function freshDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
   const adminUrl = process.env.TEST_DATABASE_URL
-  if (!adminUrl) return undefined
-  const name = `t_${randomBytes(6).toString('hex')}`
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl })
-    await client.connect()
-    await client.query(statement)
-    await client.end()
-  }
-  await admin(`create database ${name}`)
-  const url = new URL(adminUrl)
-  url.pathname = `/${name}`
   // (force): the killed server's connections may linger until PostgreSQL notices they are gone.
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) }
+  return adminUrl ? createPostgresDatabase(adminUrl, { force: true }) : undefined
 }

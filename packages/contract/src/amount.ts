@@ -2,11 +2,7 @@
  * Money is an integer count of base units (bigint), sent in JSON as a decimal string of digits. These helpers convert
  * between what a person types ("100.5") and base units (100500000n for 6 decimals) exactly, never through floats.
  */
-const BASE_UNITS = /^(0|[1-9][0-9]{0,37})$/
 const DECIMAL = /^([0-9]+)(?:\.([0-9]*))?$/
-
-/** The JSON form of an amount: base units as a string of at most 38 digits. */
-export const isBaseUnits = (value: string): boolean => BASE_UNITS.test(value)
 
 export type AmountError = 'empty' | 'format' | 'decimals' | 'too_large'
 

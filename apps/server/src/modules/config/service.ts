@@ -46,11 +46,6 @@ export async function seedBusinessConfig(db: Database) {
   if (!any) await setBusinessConfig(db, DEFAULT_BUSINESS_CONFIG, 'seed')
 }
 
-/** The {product} price in USDT base units per whole token: the reference price until trading sets one. */
-export async function productPrice(db: Database): Promise<bigint> {
-  return BigInt((await getBusinessConfig(db)).referencePrice)
-}
-
 /** `/invest/invest_pledge/{product}`: the staking configuration with the minimum converted at the current price. */
 export async function pledgeConfig(db: Database, symbol: string): Promise<PledgeConfig> {
   const [config, asset] = await Promise.all([getBusinessConfig(db), requireAsset(db, symbol)])

@@ -5,6 +5,7 @@ import type en from '../../../i18n/en.json'
 import { formatDateTime } from '../../../lib/format.ts'
 import { useMoneyLog } from '../api/get-money-log.ts'
 import { flattenPages } from '../api/paging.ts'
+import { LoadMore } from './load-more.tsx'
 
 type EntryType = keyof typeof en.assets.detail.types
 const entryTypes = new Set<string>([
@@ -61,17 +62,7 @@ export function MoneyLog({ asset }: { asset: AssetBalance }) {
           })}
         </ul>
       )}
-      {hasNextPage && (
-        <button
-          type="button"
-          className="load-more"
-          data-testid="money-log-more"
-          disabled={isFetchingNextPage}
-          onClick={() => fetchNextPage()}
-        >
-          {isFetchingNextPage ? t('common.loading') : t('assets.detail.loadMore')}
-        </button>
-      )}
+      {hasNextPage && <LoadMore testId="money-log-more" loading={isFetchingNextPage} onLoad={() => fetchNextPage()} />}
     </section>
   )
 }

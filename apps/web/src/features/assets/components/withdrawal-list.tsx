@@ -15,6 +15,7 @@ import {
 import { assetsKeys } from '../api/keys.ts'
 import { flattenPages } from '../api/paging.ts'
 import { shorten } from '../utils/shorten.ts'
+import { LoadMore } from './load-more.tsx'
 
 const statusTone: Record<Withdrawal['status'], string> = {
   review: 'badge-wait',
@@ -86,17 +87,7 @@ export function WithdrawalList({ asset }: { asset: AssetBalance }) {
           ))}
         </ul>
       )}
-      {hasNextPage && (
-        <button
-          type="button"
-          className="load-more"
-          data-testid="withdrawal-more"
-          disabled={isFetchingNextPage}
-          onClick={() => fetchNextPage()}
-        >
-          {isFetchingNextPage ? t('common.loading') : t('assets.detail.loadMore')}
-        </button>
-      )}
+      {hasNextPage && <LoadMore testId="withdrawal-more" loading={isFetchingNextPage} onLoad={() => fetchNextPage()} />}
     </section>
   )
 }
