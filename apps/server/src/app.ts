@@ -12,6 +12,7 @@ import { assetsRoutes } from './modules/assets/routes.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { configRoutes } from './modules/config/routes.ts'
 import { intentRoutes } from './modules/intents/routes.ts'
+import { nodeRoutes } from './modules/nodes/routes.ts'
 import { systemRoutes } from './modules/system/routes.ts'
 import { userRoutes } from './modules/user/routes.ts'
 import { withdrawalRoutes } from './modules/withdrawals/routes.ts'
@@ -90,6 +91,7 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   await app.register(userRoutes)
   await app.register(assetsRoutes)
   await app.register(configRoutes)
+  await app.register(nodeRoutes)
   await app.register(intentRoutes)
   await app.register(withdrawalRoutes)
   await app.register(systemRoutes, { demoWallet: isLocalChain(config) })

@@ -140,6 +140,28 @@ export const PledgeConfig = Type.Object({
 })
 export type PledgeConfig = Static<typeof PledgeConfig>
 
+export const NodeLevelInfo = Type.Object({
+  code: Type.String({ description: 'junior, senior, super, …' }),
+  price_usdt: PositiveBaseUnits,
+  supply_cap: Type.Integer(),
+  sold: Type.Integer(),
+  remaining: Type.Integer(),
+  power_bonus_bps: Type.Integer(),
+  dividend_weight: Type.Integer(),
+  one_per_user: Type.Boolean(),
+})
+export const UserNode = Type.Object({
+  id: Id,
+  level: Type.String(),
+  price_usdt: PositiveBaseUnits,
+  power_bonus_bps: Type.Integer(),
+  dividend_weight: Type.Integer(),
+  /** Node-pool dividends received so far, in {product} base units (paid by the daily settlement). */
+  dividends: BaseUnits,
+  created_at: Type.String({ format: 'date-time' }),
+})
+export type UserNode = Static<typeof UserNode>
+
 export const SolvencyRow = Type.Object({
   coin: Coin,
   decimals: Type.Integer(),
@@ -279,6 +301,33 @@ export const api = {
     summary: 'Staking configuration of {product} (e.g. /invest/invest_pledge/PLG): price, minimum and periods',
     body: Empty,
     data: PledgeConfig,
+  }),
+  nodeLevel: route({
+    path: '/invest/invest_pledge/node_level',
+    auth: false,
+    tag: 'node',
+    summary: 'Node levels with price, supply cap, sold count and benefits',
+    body: Empty,
+    data: Type.Object({ list: Type.Array(NodeLevelInfo) }),
+  }),
+  nodeBuy: route({
+    path: '/invest/invest_pledge/node',
+    auth: true,
+    tag: 'node',
+    summary: 'Buy a node of a level, paid in USDT from the asset balance',
+    body: Type.Object(
+      { level: Type.String({ minLength: 1, maxLength: 32 }), pay: Type.Literal('balance') },
+      { additionalProperties: false },
+    ),
+    data: UserNode,
+  }),
+  myNodes: route({
+    path: '/invest/invest_pledge/myNode',
+    auth: true,
+    tag: 'node',
+    summary: "The user's nodes and their dividends",
+    body: Empty,
+    data: Type.Object({ list: Type.Array(UserNode) }),
   }),
   solvency: route({
     path: '/assets/solvency',

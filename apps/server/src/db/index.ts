@@ -8,6 +8,7 @@ import * as ledger from './migrations/0002-ledger.ts'
 import * as paymentIntents from './migrations/0003-payment-intents.ts'
 import * as withdrawals from './migrations/0004-withdrawals.ts'
 import * as configVersions from './migrations/0005-config-versions.ts'
+import * as nodes from './migrations/0006-nodes.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0003-payment-intents': paymentIntents,
   '0004-withdrawals': withdrawals,
   '0005-config-versions': configVersions,
+  '0006-nodes': nodes,
 }
 
 /**

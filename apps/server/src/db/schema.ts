@@ -117,6 +117,20 @@ export interface WithdrawalsTable {
   updated_at: Timestamp
 }
 
+export interface UserNodesTable {
+  id: Generated<Int8>
+  user_id: Int8
+  /** The node level's code in the configuration ('junior', 'senior', …). */
+  level: string
+  /** The price paid, USDT base units (kept when the configuration changes). */
+  price_usdt: Numeric
+  power_bonus_bps: number
+  dividend_weight: number
+  /** Node-pool dividends received so far, {product} base units. */
+  dividends: Generated<Numeric>
+  created_at: Timestamp
+}
+
 export interface DB {
   payment_intents: PaymentIntentsTable
   users: UsersTable
@@ -127,6 +141,7 @@ export interface DB {
   ledger_accounts: LedgerAccountsTable
   ledger_transfers: LedgerTransfersTable
   withdrawals: WithdrawalsTable
+  user_nodes: UserNodesTable
 }
 
 export type UserRow = Selectable<UsersTable>
