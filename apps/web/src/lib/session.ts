@@ -47,3 +47,9 @@ export const useSession = store.use
 /** The connected wallet address, sent as the User-Address header. */
 export const getWalletAddress = address.get
 export const setWalletAddress = address.set
+
+/** The address of the signed-in user, or null: user data is only asked for with a session. */
+export function useSignedInAddress() {
+  const { loginStatus, userInfo } = useSession()
+  return loginStatus && userInfo ? userInfo.address : null
+}

@@ -1,7 +1,7 @@
 import { api } from '@solpledge/contract'
 import { infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query'
 import { call } from '../../../lib/api-client.ts'
-import { useSignedInAddress } from './get-user-wallet.ts'
+import { useSignedInAddress } from '../../../lib/session.ts'
 import { assetsKeys } from './keys.ts'
 import { nextPage, PAGE_SIZE } from './paging.ts'
 

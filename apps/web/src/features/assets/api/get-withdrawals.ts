@@ -1,7 +1,7 @@
 import { api, type Withdrawal } from '@solpledge/contract'
 import { type InfiniteData, infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query'
 import { call } from '../../../lib/api-client.ts'
-import { useSignedInAddress } from './get-user-wallet.ts'
+import { useSignedInAddress } from '../../../lib/session.ts'
 import { assetsKeys, WITHDRAWAL_POLL_MS } from './keys.ts'
 import { nextPage, PAGE_SIZE, type Paged } from './paging.ts'
 

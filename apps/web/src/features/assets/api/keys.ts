@@ -1,3 +1,5 @@
+import { userWalletKey } from '../../../lib/user-wallet.ts'
+
 /** How often balances refresh by themselves while the assets screen is visible. */
 export const BALANCE_POLL_MS = 5_000
 
@@ -7,7 +9,7 @@ export const WITHDRAWAL_POLL_MS = 3_000
 /** Query keys of the assets feature; everything below `all` is refreshed after a top-up, a withdrawal or the faucet. */
 export const assetsKeys = {
   all: ['assets'] as const,
-  wallet: (address: string) => ['assets', 'wallet', address] as const,
+  wallet: userWalletKey,
   moneyLog: (address: string, coin: string) => ['assets', 'money-log', address, coin] as const,
   withdrawals: (address: string, coin: string) => ['assets', 'withdrawals', address, coin] as const,
   solvency: ['assets', 'solvency'] as const,

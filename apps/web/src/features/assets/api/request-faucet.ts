@@ -2,8 +2,8 @@ import { api } from '@solpledge/contract'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import i18next from 'i18next'
 import { call } from '../../../lib/api-client.ts'
+import { reportActionError } from '../../../lib/report-action-error.ts'
 import { toast } from '../../../lib/toast.ts'
-import { reportActionError } from '../utils/notice.ts'
 import { assetsKeys } from './keys.ts'
 
 /** Local chain only: the server sends SOL and test tokens to the signed-in wallet. */

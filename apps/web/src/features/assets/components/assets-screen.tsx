@@ -2,9 +2,11 @@ import type { AssetBalance } from '@solpledge/contract'
 import { useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Page } from '../../../components/page.tsx'
+import { useSignedInAddress } from '../../../lib/session.ts'
 import { toast } from '../../../lib/toast.ts'
+import { useUserWallet } from '../../../lib/user-wallet.ts'
 import { useTokenBalances } from '../api/get-token-balances.ts'
-import { useSignedInAddress, useUserWallet } from '../api/get-user-wallet.ts'
+import { BALANCE_POLL_MS } from '../api/keys.ts'
 import { useResumeTopUp } from '../hooks/use-resume-top-up.ts'
 import { AssetList } from './asset-list.tsx'
 import { SignedOut } from './signed-out.tsx'
@@ -29,7 +31,7 @@ export function AssetsScreen() {
 function MyAssets() {
   const { t } = useTranslation(['ui', 'msg'])
   useResumeTopUp()
-  const { data: assets } = useUserWallet({ poll: true })
+  const { data: assets } = useUserWallet({ pollMs: BALANCE_POLL_MS })
   const mints = useMemo(() => (assets ?? []).flatMap((asset) => (asset.mint ? [asset.mint] : [])), [assets])
   const tokens = useTokenBalances(mints)
   const topUp = useAssetDialog(assets)

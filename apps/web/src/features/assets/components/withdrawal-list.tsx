@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '../../../components/page.tsx'
 import { formatDateTime } from '../../../lib/format.ts'
-import { useSignedInAddress } from '../api/get-user-wallet.ts'
+import { useSignedInAddress } from '../../../lib/session.ts'
 import {
   anyStatusChanged,
   statusById,

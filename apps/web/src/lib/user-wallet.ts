@@ -1,0 +1,24 @@
+import { api } from '@solpledge/contract'
+import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
+import { call } from './api-client.ts'
+import { useSignedInAddress } from './session.ts'
+
+/**
+ * The signed-in user's assets with their balances, shared by every screen that shows or spends them (assets, node):
+ * one cache entry, so a purchase anywhere refreshes the balance everywhere. Under the assets feature's key prefix, so
+ * its refreshes after a top-up or a withdrawal include it.
+ */
+/** Every user's wallet entry: invalidate this after anything that moves the user's balances. */
+export const userWalletKeys = ['assets', 'wallet'] as const
+export const userWalletKey = (address: string) => [...userWalletKeys, address] as const
+
+export const getUserWallet = async () => (await call(api.userWallet, {})).list
+
+export const userWalletQueryOptions = (address: string | null) =>
+  queryOptions({ queryKey: userWalletKey(address ?? ''), queryFn: address ? getUserWallet : skipToken })
+
+/** `pollMs`: refresh that often while the page is visible. */
+export function useUserWallet({ pollMs }: { pollMs?: number } = {}) {
+  const address = useSignedInAddress()
+  return useQuery({ ...userWalletQueryOptions(address), refetchInterval: pollMs ?? false })
+}
