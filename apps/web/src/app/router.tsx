@@ -14,13 +14,15 @@ const AssetDetailScreen = lazy(() =>
     default: module.AssetDetailScreen,
   })),
 )
+const NodeScreen = lazy(() =>
+  import('../features/node/components/node-screen.tsx').then((module) => ({ default: module.NodeScreen })),
+)
 const PlaceholderScreen = lazy(() => import('./routes/placeholder.tsx'))
 const NotFoundScreen = lazy(() => import('./routes/not-found.tsx'))
 
 /** Screens whose features are still to come (SPEC §2): each shows its title and an empty state. */
 const upcoming: [path: string, screen: ScreenKey][] = [
   ['/rank', 'rank'],
-  ['/node', 'node'],
   ['/pledge', 'pledge'],
   ['/pledge/detail', 'pledgeDetail'],
   ['/pledge/orderDetail', 'pledgeOrderDetail'],
@@ -41,6 +43,7 @@ export const router = createBrowserRouter([
       { index: true, element: <HomeScreen /> },
       { path: '/assets', element: <AssetsScreen /> },
       { path: '/assets/detail', element: <AssetDetailScreen /> },
+      { path: '/node', element: <NodeScreen /> },
       ...upcoming.map(([path, screen]) => ({ path, element: <PlaceholderScreen screen={screen} /> })),
       { path: '*', element: <NotFoundScreen /> },
     ],

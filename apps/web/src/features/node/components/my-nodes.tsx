@@ -1,0 +1,66 @@
+import { formatAmount } from '@solpledge/contract'
+import { useTranslation } from 'react-i18next'
+import { EmptyState } from '../../../components/page.tsx'
+import { useClientConfig } from '../../../lib/client-config.ts'
+import { formatDateTime } from '../../../lib/format.ts'
+import { useUserWallet } from '../../../lib/user-wallet.ts'
+import { useMyNodes } from '../api/get-my-nodes.ts'
+import { bpsToPercent, DEFAULT_PRODUCT_DECIMALS, findAsset, USDT_DECIMALS } from '../utils/format.ts'
+import { levelName } from './level-name.ts'
+
+/** The signed-in user's nodes: level, price paid, benefits, dividends so far and when each was bought. */
+export function MyNodes() {
+  const { t, i18n } = useTranslation()
+  const { productSymbol } = useClientConfig()
+  const { data: nodes, isError } = useMyNodes()
+  const { data: assets } = useUserWallet()
+  const product = findAsset(assets, productSymbol)
+  const productDecimals = product?.decimals ?? DEFAULT_PRODUCT_DECIMALS
+  const productLabel = product?.symbol ?? productSymbol
+
+  return (
+    <section className="node-section" data-testid="my-nodes">
+      <h2 className="section-title">{t('node.mine.title')}</h2>
+      {isError && !nodes ? (
+        <p className="node-muted">{t('node.mine.unavailable')}</p>
+      ) : !nodes ? (
+        <p className="node-muted">{t('common.loading')}</p>
+      ) : nodes.length === 0 ? (
+        <EmptyState text={t('node.mine.empty')} />
+      ) : (
+        <ul className="node-list">
+          {nodes.map((node) => (
+            <li key={node.id} className="card node-card" data-testid="my-node" data-level={node.level}>
+              <div className="node-card-head">
+                <span className="node-name">{levelName(t, node.level)}</span>
+                <time className="node-muted" dateTime={node.created_at}>
+                  {formatDateTime(node.created_at, i18n.language)}
+                </time>
+              </div>
+              <dl className="node-facts">
+                <div>
+                  <dt>{t('node.mine.pricePaid')}</dt>
+                  <dd>{formatAmount(node.price_usdt, USDT_DECIMALS)} USDT</dd>
+                </div>
+                <div>
+                  <dt>{t('node.powerBonus')}</dt>
+                  <dd>{bpsToPercent(node.power_bonus_bps)}</dd>
+                </div>
+                <div>
+                  <dt>{t('node.dividendWeight')}</dt>
+                  <dd>{node.dividend_weight}</dd>
+                </div>
+                <div>
+                  <dt>{t('node.mine.dividends')}</dt>
+                  <dd data-testid="my-node-dividends">
+                    {formatAmount(node.dividends, productDecimals)} {productLabel}
+                  </dd>
+                </div>
+              </dl>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}

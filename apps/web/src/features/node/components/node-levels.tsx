@@ -1,0 +1,82 @@
+import { formatAmount } from '@solpledge/contract'
+import { useTranslation } from 'react-i18next'
+import { EmptyState } from '../../../components/page.tsx'
+import { PrimaryButton } from '../../../components/primary-button.tsx'
+import { type NodeLevel, useNodeLevels } from '../api/get-node-levels.ts'
+import { bpsToPercent, USDT_DECIMALS } from '../utils/format.ts'
+import { levelName } from './level-name.ts'
+
+interface NodeLevelsProps {
+  /** Without it (nobody signed in) the cards show no Buy button. */
+  onBuy?: (level: NodeLevel) => void
+}
+
+/** The node levels on sale, one card each: price, benefits, supply, and a Buy button. */
+export function NodeLevels({ onBuy }: NodeLevelsProps) {
+  const { t } = useTranslation()
+  const { data: levels, isError, refetch } = useNodeLevels()
+  return (
+    <section className="node-section" data-testid="node-levels">
+      <h2 className="section-title">{t('node.levels.title')}</h2>
+      {isError && !levels ? (
+        <div className="card node-unavailable">
+          <p className="node-muted">{t('node.levels.unavailable')}</p>
+          <button type="button" className="node-retry" onClick={() => refetch()}>
+            {t('common.retry')}
+          </button>
+        </div>
+      ) : !levels ? (
+        <p className="node-muted">{t('common.loading')}</p>
+      ) : levels.length === 0 ? (
+        <EmptyState text={t('node.levels.empty')} />
+      ) : (
+        <ul className="node-list">
+          {levels.map((level) => (
+            <LevelCard key={level.code} level={level} onBuy={onBuy} />
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
+
+function LevelCard({ level, onBuy }: { level: NodeLevel; onBuy?: (level: NodeLevel) => void }) {
+  const { t } = useTranslation()
+  const soldOut = level.remaining <= 0
+  return (
+    <li className="card node-card" data-testid="node-level" data-level={level.code}>
+      <div className="node-card-head">
+        <span className="node-name" data-testid="node-level-name">
+          {levelName(t, level.code)}
+        </span>
+        <span className="node-price" data-testid="node-level-price">
+          {formatAmount(level.price_usdt, USDT_DECIMALS)} USDT
+        </span>
+      </div>
+      <dl className="node-facts">
+        <div>
+          <dt>{t('node.powerBonus')}</dt>
+          <dd data-testid="node-level-power">{bpsToPercent(level.power_bonus_bps)}</dd>
+        </div>
+        <div>
+          <dt>{t('node.dividendWeight')}</dt>
+          <dd data-testid="node-level-weight">{level.dividend_weight}</dd>
+        </div>
+        <div>
+          <dt>{t('node.levels.supply')}</dt>
+          <dd data-testid="node-level-sold">{t('node.levels.sold', { sold: level.sold, cap: level.supply_cap })}</dd>
+        </div>
+        <div>
+          <dt>{t('node.levels.remaining')}</dt>
+          <dd data-testid="node-level-remaining">{level.remaining}</dd>
+        </div>
+      </dl>
+      {level.one_per_user && <p className="node-muted">{t('node.levels.onePerUser')}</p>}
+      {onBuy && (
+        <PrimaryButton data-testid="node-buy" disabled={soldOut} onClick={() => onBuy(level)}>
+          {soldOut ? t('node.levels.soldOut') : t('node.levels.buy')}
+        </PrimaryButton>
+      )}
+    </li>
+  )
+}

@@ -1,0 +1,35 @@
+import { useCallback, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Page } from '../../../components/page.tsx'
+import { useSignedInAddress } from '../../../lib/session.ts'
+import { type NodeLevel, useNodeLevels } from '../api/get-node-levels.ts'
+import { BuyNodeDialog } from './buy-node-dialog.tsx'
+import { MyNodes } from './my-nodes.tsx'
+import { NodeLevels } from './node-levels.tsx'
+import { SignedOut } from './signed-out.tsx'
+import './node.css'
+
+/** /node: the node levels on sale with purchase, and the user's own nodes (SPEC: Node purchase and My Node). */
+export function NodeScreen() {
+  const { t } = useTranslation()
+  const address = useSignedInAddress()
+  const { data: levels } = useNodeLevels()
+  const [dialog, setDialog] = useState<{ code: string; open: boolean } | null>(null)
+  const close = useCallback(() => setDialog((current) => current && { ...current, open: false }), [])
+  // Read fresh from the levels, so the dialog keeps its level while it fades out.
+  const level = levels?.find((item) => item.code === dialog?.code) ?? null
+
+  return (
+    <Page title={t('screens.node')}>
+      <NodeLevels onBuy={address ? (item: NodeLevel) => setDialog({ code: item.code, open: true }) : undefined} />
+      {address ? (
+        <>
+          <MyNodes />
+          <BuyNodeDialog open={dialog?.open ?? false} level={level} onClose={close} />
+        </>
+      ) : (
+        <SignedOut />
+      )}
+    </Page>
+  )
+}

@@ -1,0 +1,44 @@
+import { expect, register, snap, test, useWallets, Wallet } from './fixtures.ts'
+
+test.describe('nodes', () => {
+  test('buys a junior node from the USDT balance and sees it in My Node', async ({ page }, testInfo) => {
+    const wallet = new Wallet()
+    await register(wallet)
+    await useWallets(page, [wallet])
+
+    // Fund the platform balance the way a user does: test tokens, then a 600 USDT top-up.
+    await page.goto('/assets')
+    await page.getByTestId('faucet-button').click()
+    await expect(page.locator('[data-testid="wallet-balance"][data-coin="USDT"]')).toContainText('1000')
+    const usdt = page.locator('[data-testid="asset-row"][data-coin="USDT"]')
+    await usdt.getByTestId('recharge-button').click()
+    await page.getByTestId('recharge-amount').fill('600')
+    await page.getByTestId('recharge-submit').click()
+    await expect(usdt.getByTestId('asset-available')).toContainText('600', { timeout: 30_000 })
+
+    await page.getByTestId('bottom-nav').getByText('Node').click()
+    await expect(page.getByTestId('page-title')).toHaveText('Node')
+    await expect(page.getByTestId('my-nodes')).toBeVisible()
+    await expect(page.getByTestId('my-node')).toHaveCount(0)
+    const junior = page.locator('[data-testid="node-level"][data-level="junior"]')
+    const soldBefore = await junior.textContent()
+    await snap(page, testInfo, 'node levels')
+    await junior.getByTestId('node-buy').click()
+    await expect(page.getByTestId('node-confirm')).toBeVisible()
+    await snap(page, testInfo, 'confirm purchase')
+    await page.getByTestId('node-confirm-buy').click()
+    await expect(page.getByTestId('toast').filter({ hasText: 'Node purchased.' })).toBeVisible()
+    await expect(page.getByTestId('my-node')).toHaveCount(1)
+    await expect(junior).not.toHaveText(soldBefore ?? '')
+
+    // One junior node per user: a second purchase is refused.
+    await junior.getByTestId('node-buy').click()
+    await page.getByTestId('node-confirm-buy').click()
+    await expect(page.getByTestId('toast').filter({ hasText: 'You already hold a node of this level' })).toBeVisible()
+    await expect(page.getByTestId('my-node')).toHaveCount(1)
+    await snap(page, testInfo, 'my node')
+
+    await page.goto('/assets')
+    await expect(usdt.getByTestId('asset-available')).toContainText('100')
+  })
+})
