@@ -1,11 +1,11 @@
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
 import { EmptyState, Page } from '../../../components/page.tsx'
+import { SignedOut } from '../../../components/signed-out.tsx'
 import { useSignedInAddress } from '../../../lib/session.ts'
 import { useUserWallet } from '../../../lib/user-wallet.ts'
 import { AssetBalances } from './asset-balances.tsx'
 import { MoneyLog } from './money-log.tsx'
-import { SignedOut } from './signed-out.tsx'
 import { WithdrawalList } from './withdrawal-list.tsx'
 import './assets.css'
 
@@ -18,7 +18,11 @@ export function AssetDetailScreen() {
       <Link className="back-link" to="/assets" data-testid="assets-back">
         {t('assets.detail.back')}
       </Link>
-      {address ? <AssetDetail /> : <SignedOut />}
+      {address ? (
+        <AssetDetail />
+      ) : (
+        <SignedOut text={t('assets.signedOut')} className="assets-signed-out" testId="assets-signed-out" />
+      )}
     </Page>
   )
 }

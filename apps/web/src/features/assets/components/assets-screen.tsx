@@ -2,6 +2,7 @@ import type { AssetBalance } from '@solpledge/contract'
 import { useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Page } from '../../../components/page.tsx'
+import { SignedOut } from '../../../components/signed-out.tsx'
 import { useSignedInAddress } from '../../../lib/session.ts'
 import { toast } from '../../../lib/toast.ts'
 import { useUserWallet } from '../../../lib/user-wallet.ts'
@@ -9,7 +10,6 @@ import { useTokenBalances } from '../api/get-token-balances.ts'
 import { BALANCE_POLL_MS } from '../api/keys.ts'
 import { useResumeTopUp } from '../hooks/use-resume-top-up.ts'
 import { AssetList } from './asset-list.tsx'
-import { SignedOut } from './signed-out.tsx'
 import { SolvencyCard } from './solvency-card.tsx'
 import { TopUpDialog } from './top-up-dialog.tsx'
 import { WalletBalances } from './wallet-balances.tsx'
@@ -22,7 +22,11 @@ export function AssetsScreen() {
   const address = useSignedInAddress()
   return (
     <Page title={t('screens.assets')}>
-      {address ? <MyAssets /> : <SignedOut />}
+      {address ? (
+        <MyAssets />
+      ) : (
+        <SignedOut text={t('assets.signedOut')} className="assets-signed-out" testId="assets-signed-out" />
+      )}
       <SolvencyCard />
     </Page>
   )

@@ -1,12 +1,12 @@
 import { useCallback, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Page } from '../../../components/page.tsx'
+import { SignedOut } from '../../../components/signed-out.tsx'
 import { useSignedInAddress } from '../../../lib/session.ts'
 import { type NodeLevel, useNodeLevels } from '../api/get-node-levels.ts'
 import { BuyNodeDialog } from './buy-node-dialog.tsx'
 import { MyNodes } from './my-nodes.tsx'
 import { NodeLevels } from './node-levels.tsx'
-import { SignedOut } from './signed-out.tsx'
 import './node.css'
 
 /** /node: the node levels on sale with purchase, and the user's own nodes (SPEC: Node purchase and My Node). */
@@ -28,7 +28,7 @@ export function NodeScreen() {
           <BuyNodeDialog open={dialog?.open ?? false} level={level} onClose={close} />
         </>
       ) : (
-        <SignedOut />
+        <SignedOut text={t('node.signedOut')} className="node-signed-out" testId="node-signed-out" />
       )}
     </Page>
   )
