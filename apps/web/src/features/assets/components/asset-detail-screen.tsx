@@ -18,11 +18,7 @@ export function AssetDetailScreen() {
       <Link className="back-link" to="/assets" data-testid="assets-back">
         {t('assets.detail.back')}
       </Link>
-      {address ? (
-        <AssetDetail />
-      ) : (
-        <SignedOut text={t('assets.signedOut')} className="assets-signed-out" testId="assets-signed-out" />
-      )}
+      {address ? <AssetDetail /> : <SignedOut text={t('assets.signedOut')} testId="assets-signed-out" />}
     </Page>
   )
 }
@@ -34,7 +30,7 @@ function AssetDetail() {
   const { data: assets, isError } = useUserWallet()
   const asset = assets?.find((item) => item.coin.toLowerCase() === coin.toLowerCase())
 
-  if (!assets) return <p className="assets-muted">{isError ? t('assets.detail.unavailable') : t('common.loading')}</p>
+  if (!assets) return <p className="muted-note">{isError ? t('assets.detail.unavailable') : t('common.loading')}</p>
   if (!asset) return <EmptyState text={t('msg:assets.unknownAsset')} />
   return (
     <>

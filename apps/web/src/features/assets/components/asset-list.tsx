@@ -13,7 +13,7 @@ interface AssetListProps {
 /** The user's balances on the platform, one card per asset. */
 export function AssetList({ assets, onTopUp, onWithdraw }: AssetListProps) {
   const { t } = useTranslation()
-  if (!assets) return <p className="assets-muted">{t('common.loading')}</p>
+  if (!assets) return <p className="muted-note">{t('common.loading')}</p>
   if (assets.length === 0) return <EmptyState />
   return (
     <ul className="asset-list" data-testid="asset-list">

@@ -22,11 +22,7 @@ export function AssetsScreen() {
   const address = useSignedInAddress()
   return (
     <Page title={t('screens.assets')}>
-      {address ? (
-        <MyAssets />
-      ) : (
-        <SignedOut text={t('assets.signedOut')} className="assets-signed-out" testId="assets-signed-out" />
-      )}
+      {address ? <MyAssets /> : <SignedOut text={t('assets.signedOut')} testId="assets-signed-out" />}
       <SolvencyCard />
     </Page>
   )

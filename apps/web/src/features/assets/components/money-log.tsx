@@ -32,7 +32,7 @@ export function MoneyLog({ asset }: { asset: AssetBalance }) {
         {t('assets.detail.history')}
       </h2>
       {!data ? (
-        <p className="assets-muted">{isError ? t('assets.detail.unavailable') : t('common.loading')}</p>
+        <p className="muted-note">{isError ? t('assets.detail.unavailable') : t('common.loading')}</p>
       ) : entries.length === 0 ? (
         <EmptyState text={t('assets.detail.empty')} />
       ) : (

@@ -12,9 +12,9 @@ export function SolvencyCard() {
       <header className="section-head">
         <h2 id="solvency-title">{t('assets.solvency.title')}</h2>
       </header>
-      <p className="assets-muted">{t('assets.solvency.hint')}</p>
+      <p className="muted-note">{t('assets.solvency.hint')}</p>
       {!data ? (
-        <p className="assets-muted">{isError ? t('assets.solvency.unavailable') : t('common.loading')}</p>
+        <p className="muted-note">{isError ? t('assets.solvency.unavailable') : t('common.loading')}</p>
       ) : (
         <>
           <ul className="solvency-rows">

@@ -52,7 +52,7 @@ export function WalletBalances({ assets, tokens }: WalletBalancesProps) {
           </svg>
         </button>
       </header>
-      <p className="assets-muted">{t('assets.wallet.hint')}</p>
+      <p className="muted-note">{t('assets.wallet.hint')}</p>
       <ul className="wallet-rows">
         <li data-testid="wallet-balance" data-coin="SOL">
           <span>SOL</span>

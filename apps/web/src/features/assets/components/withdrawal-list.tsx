@@ -40,7 +40,7 @@ export function WithdrawalList({ asset }: { asset: AssetBalance }) {
         {t('assets.withdrawals.title')}
       </h2>
       {!data ? (
-        <p className="assets-muted">{isError ? t('assets.detail.unavailable') : t('common.loading')}</p>
+        <p className="muted-note">{isError ? t('assets.detail.unavailable') : t('common.loading')}</p>
       ) : withdrawals.length === 0 ? (
         <EmptyState text={t('assets.withdrawals.empty')} />
       ) : (

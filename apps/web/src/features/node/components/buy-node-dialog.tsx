@@ -44,7 +44,7 @@ export function BuyNodeDialog({ open, level, onClose }: BuyNodeDialogProps) {
               </dd>
             </div>
           </dl>
-          <p className="node-muted">{t('node.confirm.note')}</p>
+          <p className="muted-note">{t('node.confirm.note')}</p>
           <PrimaryButton
             data-testid="node-confirm-buy"
             disabled={pending}

@@ -22,9 +22,9 @@ export function MyNodes() {
     <section className="node-section" data-testid="my-nodes">
       <h2 className="section-title">{t('node.mine.title')}</h2>
       {isError && !nodes ? (
-        <p className="node-muted">{t('node.mine.unavailable')}</p>
+        <p className="muted-note">{t('node.mine.unavailable')}</p>
       ) : !nodes ? (
-        <p className="node-muted">{t('common.loading')}</p>
+        <p className="muted-note">{t('common.loading')}</p>
       ) : nodes.length === 0 ? (
         <EmptyState text={t('node.mine.empty')} />
       ) : (
@@ -33,7 +33,7 @@ export function MyNodes() {
             <li key={node.id} className="card node-card" data-testid="my-node" data-level={node.level}>
               <div className="node-card-head">
                 <span className="node-name">{levelName(t, node.level)}</span>
-                <time className="node-muted" dateTime={node.created_at}>
+                <time className="muted-note" dateTime={node.created_at}>
                   {formatDateTime(node.created_at, i18n.language)}
                 </time>
               </div>

@@ -20,13 +20,13 @@ export function NodeLevels({ onBuy }: NodeLevelsProps) {
       <h2 className="section-title">{t('node.levels.title')}</h2>
       {isError && !levels ? (
         <div className="card node-unavailable">
-          <p className="node-muted">{t('node.levels.unavailable')}</p>
+          <p className="muted-note">{t('node.levels.unavailable')}</p>
           <button type="button" className="node-retry" onClick={() => refetch()}>
             {t('common.retry')}
           </button>
         </div>
       ) : !levels ? (
-        <p className="node-muted">{t('common.loading')}</p>
+        <p className="muted-note">{t('common.loading')}</p>
       ) : levels.length === 0 ? (
         <EmptyState text={t('node.levels.empty')} />
       ) : (
@@ -71,7 +71,7 @@ function LevelCard({ level, onBuy }: { level: NodeLevel; onBuy?: (level: NodeLev
           <dd data-testid="node-level-remaining">{level.remaining}</dd>
         </div>
       </dl>
-      {level.one_per_user && <p className="node-muted">{t('node.levels.onePerUser')}</p>}
+      {level.one_per_user && <p className="muted-note">{t('node.levels.onePerUser')}</p>}
       {onBuy && (
         <PrimaryButton data-testid="node-buy" disabled={soldOut} onClick={() => onBuy(level)}>
           {soldOut ? t('node.levels.soldOut') : t('node.levels.buy')}

@@ -28,7 +28,7 @@ export function NodeScreen() {
           <BuyNodeDialog open={dialog?.open ?? false} level={level} onClose={close} />
         </>
       ) : (
-        <SignedOut text={t('node.signedOut')} className="node-signed-out" testId="node-signed-out" />
+        <SignedOut text={t('node.signedOut')} testId="node-signed-out" />
       )}
     </Page>
   )
