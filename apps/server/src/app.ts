@@ -73,6 +73,7 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
         securitySchemes: {
           userToken: { type: 'apiKey', in: 'header', name: 'User-Token' },
           userAddress: { type: 'apiKey', in: 'header', name: 'User-Address' },
+          operatorToken: { type: 'apiKey', in: 'header', name: 'Operator-Token' },
         },
       },
     },

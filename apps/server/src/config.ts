@@ -36,6 +36,8 @@ export interface Config {
   crashAt: string | undefined
   /** Root user's wallet address for production; on the local chain a key is generated under dataDir. */
   rootAddress: string | undefined
+  /** Secret for operator calls (Operator-Token header); when absent one is generated under dataDir/keys. */
+  operatorToken: string | undefined
   logLevel: string
 }
 
@@ -76,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     senderIntervalMs: int(env.SENDER_INTERVAL_MS, 2000, 'SENDER_INTERVAL_MS'),
     crashAt: env.CRASH_AT || undefined,
     rootAddress: env.ROOT_ADDRESS || undefined,
+    operatorToken: env.OPERATOR_TOKEN || undefined,
     logLevel: env.LOG_LEVEL || 'info',
   }
 }

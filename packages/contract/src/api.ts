@@ -14,6 +14,8 @@ export interface RouteDef<B extends TSchema = TSchema, D extends TSchema = TSche
   path: string
   /** True when the call needs a session (User-Token and User-Address headers). */
   auth: A
+  /** True for operator calls: they need the Operator-Token header (OPERATOR_TOKEN, see README). */
+  operator?: boolean
   summary: string
   tag: string
   body: B
@@ -87,10 +89,21 @@ export const LedgerEntry = Type.Object({
 })
 export type LedgerEntry = Static<typeof LedgerEntry>
 
+/** A calendar day in UTC. */
+export const Day = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'UTC calendar day, YYYY-MM-DD' })
+const PagedOf = <T extends TSchema>(item: T) =>
+  Type.Object({ list: Type.Array(item), total: Type.Integer(), page: Type.Integer(), limit: Type.Integer() })
+const OptionalPage = {
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+}
+
+export const IntentPurpose = Type.Union([Type.Literal('recharge'), Type.Literal('stake'), Type.Literal('node')])
+export type IntentPurpose = Static<typeof IntentPurpose>
 export const IntentStatus = Type.Union([Type.Literal('pending'), Type.Literal('fulfilled'), Type.Literal('expired')])
 export const PaymentIntent = Type.Object({
   id: Id,
-  purpose: Type.Literal('recharge'),
+  purpose: IntentPurpose,
   coin: Coin,
   mint: Type.String(),
   decimals: Type.Integer(),
@@ -100,6 +113,17 @@ export const PaymentIntent = Type.Object({
   reference: Type.String({ description: 'Add as a read-only, non-signer key of the TransferChecked instruction' }),
   status: IntentStatus,
   signature: Type.Union([Type.String(), Type.Null()]),
+  /** Stake intents: the period chosen. */
+  days: Type.Union([Type.Integer(), Type.Null()]),
+  /** Node intents: the level bought. */
+  level: Type.Union([Type.String(), Type.Null()]),
+  /** After fulfilment of a stake or node intent: the stake or node made from it. */
+  applied_id: Type.Union([Id, Type.Null()]),
+  /**
+   * After fulfilment, when the stake or node could not be made (e.g. the level sold out meanwhile): the message key
+   * of the reason. The payment is then in the asset balance.
+   */
+  refusal: Type.Union([Type.String(), Type.Null()]),
   expires_at: Type.String({ format: 'date-time' }),
   created_at: Type.String({ format: 'date-time' }),
 })
@@ -161,6 +185,85 @@ export const UserNode = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
 })
 export type UserNode = Static<typeof UserNode>
+
+export const StakeStatus = Type.Union([Type.Literal('mining'), Type.Literal('expired')])
+/** A stake (SPEC staking record): amounts in {product} base units, value and power in USDT base units. */
+export const Stake = Type.Object({
+  id: Id,
+  coin: Coin,
+  decimals: Type.Integer(),
+  amount: PositiveBaseUnits,
+  price: PositiveBaseUnits,
+  usdt_value: BaseUnits,
+  days: Type.Integer(),
+  output_bps: Type.Integer(),
+  power: BaseUnits,
+  total_output: BaseUnits,
+  produced: BaseUnits,
+  remaining: BaseUnits,
+  start_day: Day,
+  end_day: Day,
+  status: StakeStatus,
+  paid: Type.Union([Type.Literal('balance'), Type.Literal('chain')]),
+  created_at: Type.String({ format: 'date-time' }),
+})
+export type Stake = Static<typeof Stake>
+
+export const OutputType = Type.Union([
+  Type.Literal('pledge_output'),
+  Type.Literal('finance_output'),
+  Type.Literal('node_dividend'),
+  Type.Literal('referral_reward'),
+])
+export type OutputType = Static<typeof OutputType>
+/** One credit of the daily settlement (SPEC output-detail table: time, currency, amount, type). */
+export const OutputRecord = Type.Object({
+  id: Id,
+  day: Day,
+  coin: Coin,
+  decimals: Type.Integer(),
+  amount: PositiveBaseUnits,
+  type: OutputType,
+  created_at: Type.String({ format: 'date-time' }),
+})
+export type OutputRecord = Static<typeof OutputRecord>
+
+export const FinanceStatus = Type.Union([Type.Literal('active'), Type.Literal('expired')])
+export const FinanceProduct = Type.Object({
+  days: Type.Integer(),
+  power_bps: Type.Integer(),
+  output_bps: Type.Integer(),
+})
+/** A finance deposit (SPEC finance record): amounts in the deposit's coin, power in USDT base units. */
+export const FinanceDeposit = Type.Object({
+  id: Id,
+  coin: Coin,
+  decimals: Type.Integer(),
+  amount: PositiveBaseUnits,
+  days: Type.Integer(),
+  power_bps: Type.Integer(),
+  output_bps: Type.Integer(),
+  power: BaseUnits,
+  total_output: BaseUnits,
+  output: BaseUnits,
+  start_day: Day,
+  end_day: Day,
+  status: FinanceStatus,
+  redeemable: Type.Boolean({ description: 'Expired and not yet redeemed' }),
+  redeemed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  created_at: Type.String({ format: 'date-time' }),
+})
+export type FinanceDeposit = Static<typeof FinanceDeposit>
+
+export const SettlementDay = Type.Object({
+  day: Day,
+  status: Type.Union([Type.Literal('running'), Type.Literal('done')]),
+  /** Per output type: how many credits and their sum, in the type's coin base units. */
+  totals: Type.Array(Type.Object({ type: OutputType, coin: Coin, count: Type.Integer(), amount: BaseUnits })),
+  expired: Type.Object({ stakes: Type.Integer(), finance: Type.Integer() }),
+  finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+})
+export type SettlementDay = Static<typeof SettlementDay>
 
 export const SolvencyRow = Type.Object({
   coin: Coin,
@@ -246,9 +349,17 @@ export const api = {
     path: '/assets/intent/create',
     auth: true,
     tag: 'assets',
-    summary: 'Create a payment intent: what to pay on chain, to whom, with which reference key',
+    summary:
+      'Create a payment intent: what to pay on chain, to whom, with which reference key. recharge: coin and amount; ' +
+      'stake: amount of {product} and days (a configured period); node: level (the amount is its USDT price)',
     body: Type.Object(
-      { purpose: Type.Literal('recharge'), coin: Coin, amount: PositiveBaseUnits },
+      {
+        purpose: IntentPurpose,
+        coin: Type.Optional(Coin),
+        amount: Type.Optional(PositiveBaseUnits),
+        days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+        level: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+      },
       { additionalProperties: false },
     ),
     data: PaymentIntent,
@@ -302,6 +413,74 @@ export const api = {
     body: Empty,
     data: PledgeConfig,
   }),
+  pledgeStake: route({
+    path: '/invest/invest_pledge/stake',
+    auth: true,
+    tag: 'pledge',
+    summary:
+      'Stake {product} from the asset balance for a configured period (on chain: a payment intent, purpose stake)',
+    body: Type.Object(
+      { amount: PositiveBaseUnits, days: Type.Integer({ minimum: 1, maximum: 3650 }) },
+      {
+        additionalProperties: false,
+      },
+    ),
+    data: Stake,
+  }),
+  minerList: route({
+    path: '/invest/invest_pledge/getMinerList',
+    auth: true,
+    tag: 'pledge',
+    summary: "The user's stakes of a status (mining or expired), newest first",
+    body: Type.Object({ status: StakeStatus, ...OptionalPage }, { additionalProperties: false }),
+    data: PagedOf(Stake),
+  }),
+  minerDetail: route({
+    path: '/invest/invest_pledge/MinerDetail',
+    auth: true,
+    tag: 'pledge',
+    summary: "One of the user's stakes with its output records, newest first (parent_id: the stake id, as id)",
+    body: Type.Object({ id: Id, ...OptionalPage, parent_id: Type.Optional(Id) }, { additionalProperties: false }),
+    data: Type.Object({ detail: Stake, records: PagedOf(OutputRecord) }),
+  }),
+  fuel: route({
+    path: '/invest/invest_pledge/fuel',
+    auth: true,
+    tag: 'pledge',
+    summary:
+      "Fuel bars: the platform-wide total and the user's small-market fuel (team power minus the largest direct leg) " +
+      'against the tiers, in whole USDT of power',
+    body: Empty,
+    data: Type.Object({
+      tiers: Type.Array(Type.Integer()),
+      total_fuel: BaseUnits,
+      my_fuel: BaseUnits,
+      team_power: BaseUnits,
+      largest_leg: BaseUnits,
+      /** How many tiers my_fuel has reached (0 … tiers.length). */
+      reached: Type.Integer(),
+      next_tier: Type.Union([Type.Integer(), Type.Null()]),
+    }),
+  }),
+  today: route({
+    path: '/invest/invest_pledge/today',
+    auth: true,
+    tag: 'pledge',
+    summary: "Today's figures: the user's output of the last settled day, power, direct new and recommended power",
+    body: Empty,
+    data: Type.Object({
+      day: Day,
+      /** The newest settled day (null before the first settlement) and the user's credits of it, per coin. */
+      settled_day: Type.Union([Day, Type.Null()]),
+      output: Type.Array(Type.Object({ coin: Coin, decimals: Type.Integer(), amount: BaseUnits })),
+      personal_power: BaseUnits,
+      team_power: BaseUnits,
+      /** New power of direct members today. */
+      direct_new_power: BaseUnits,
+      /** New power of the whole downline today (today's recommended power). */
+      recommended_power: BaseUnits,
+    }),
+  }),
   nodeLevel: route({
     path: '/invest/invest_pledge/node_level',
     auth: false,
@@ -314,7 +493,7 @@ export const api = {
     path: '/invest/invest_pledge/node',
     auth: true,
     tag: 'node',
-    summary: 'Buy a node of a level, paid in USDT from the asset balance',
+    summary: 'Buy a node of a level, paid in USDT from the asset balance (on chain: a payment intent, purpose node)',
     body: Type.Object(
       { level: Type.String({ minLength: 1, maxLength: 32 }), pay: Type.Literal('balance') },
       { additionalProperties: false },
@@ -328,6 +507,61 @@ export const api = {
     summary: "The user's nodes and their dividends",
     body: Empty,
     data: Type.Object({ list: Type.Array(UserNode) }),
+  }),
+  financeProducts: route({
+    path: '/invest/finance/products',
+    auth: false,
+    tag: 'finance',
+    summary: 'Finance products: periods of 7, 30, 90 and 180 days with their power multiple and output',
+    body: Empty,
+    data: Type.Object({ coin: Coin, decimals: Type.Integer(), list: Type.Array(FinanceProduct) }),
+  }),
+  financeDeposit: route({
+    path: '/invest/finance/deposit',
+    auth: true,
+    tag: 'finance',
+    summary: 'Deposit from the asset balance into a finance product for its period',
+    body: Type.Object(
+      { days: Type.Integer({ minimum: 1, maximum: 3650 }), amount: PositiveBaseUnits },
+      {
+        additionalProperties: false,
+      },
+    ),
+    data: FinanceDeposit,
+  }),
+  financeList: route({
+    path: '/invest/finance/lists',
+    auth: true,
+    tag: 'finance',
+    summary: "The user's finance deposits of a status (active or expired), newest first",
+    body: Type.Object({ status: FinanceStatus, ...OptionalPage }, { additionalProperties: false }),
+    data: PagedOf(FinanceDeposit),
+  }),
+  financeDetail: route({
+    path: '/invest/finance/detail',
+    auth: true,
+    tag: 'finance',
+    summary: "One of the user's finance deposits with its output records, newest first",
+    body: Type.Object({ id: Id, ...OptionalPage }, { additionalProperties: false }),
+    data: Type.Object({ detail: FinanceDeposit, records: PagedOf(OutputRecord) }),
+  }),
+  financeRedeem: route({
+    path: '/invest/finance/redeem',
+    auth: true,
+    tag: 'finance',
+    summary: 'Redeem a matured (expired) deposit to the asset balance; refused before maturity',
+    body: Type.Object({ id: Id }, { additionalProperties: false }),
+    data: FinanceDeposit,
+  }),
+  settlementRun: route({
+    path: '/admin/settlement/run',
+    auth: false,
+    operator: true,
+    tag: 'operator',
+    summary:
+      'Run the daily settlement through a day: every day not yet settled up to it, in order (Operator-Token header)',
+    body: Type.Object({ day: Day }, { additionalProperties: false }),
+    data: Type.Object({ list: Type.Array(SettlementDay) }),
   }),
   solvency: route({
     path: '/assets/solvency',

@@ -9,6 +9,7 @@ import * as paymentIntents from './migrations/0003-payment-intents.ts'
 import * as withdrawals from './migrations/0004-withdrawals.ts'
 import * as configVersions from './migrations/0005-config-versions.ts'
 import * as nodes from './migrations/0006-nodes.ts'
+import * as positions from './migrations/0007-positions.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0004-withdrawals': withdrawals,
   '0005-config-versions': configVersions,
   '0006-nodes': nodes,
+  '0007-positions': positions,
 }
 
 /**
@@ -29,7 +31,7 @@ const migrations: Record<string, Migration> = {
  */
 export async function openDatabase(options: { url?: string; dir?: string }): Promise<Database> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 })
+    const pool = new pg.Pool({ connectionString: options.url, max: 10, types: { getTypeParser } })
     return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
   }
   if (options.dir) await fs.mkdir(path.dirname(options.dir), { recursive: true })
@@ -37,6 +39,11 @@ export async function openDatabase(options: { url?: string; dir?: string }): Pro
   await client.waitReady
   return new Kysely<DB>({ dialect: new PGliteDialect(client) })
 }
+
+const DATE_OID = 1082
+/** node-postgres' parsers, except date: kept as 'YYYY-MM-DD' (its default makes a local-time Date of it). */
+const getTypeParser = ((oid: number, format?: 'text' | 'binary') =>
+  oid === DATE_OID ? (value: string) => value : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser
 
 /** Brings the schema up to date; safe when several instances start at once (Kysely takes a lock). */
 export async function migrate(db: Database): Promise<void> {

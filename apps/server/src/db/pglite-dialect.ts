@@ -70,8 +70,11 @@ class PGliteDriver implements Driver {
   }
 }
 
-/** int8 as a decimal string, as node-postgres returns it: ids and amounts stay exact. */
-const parsers = { 20: (value: string) => value }
+/**
+ * int8 as a decimal string, as node-postgres returns it: ids and amounts stay exact. date as 'YYYY-MM-DD', as
+ * openDatabase sets node-postgres to return it: a calendar day has no time zone to shift it.
+ */
+const parsers = { 20: (value: string) => value, 1082: (value: string) => value }
 
 class PGliteConnection implements DatabaseConnection {
   release: () => void = () => {}

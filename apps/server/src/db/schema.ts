@@ -93,6 +93,10 @@ export interface PaymentIntentsTable {
   expires_at: Timestamp
   created_at: Timestamp
   fulfilled_at: Timestamp | null
+  /** What fulfilment does besides the credit: stake {days, price} or node {level}; null for a plain top-up. */
+  details: ColumnType<unknown, string | null | undefined, string | null>
+  /** After fulfilment: 'applied:<stake or node id>' or 'refused:<message key>' (the payment stays in the balance). */
+  outcome: string | null
 }
 
 export type WithdrawalStatus = 'review' | 'pending' | 'sent' | 'confirmed' | 'failed' | 'rejected'
@@ -131,6 +135,102 @@ export interface UserNodesTable {
   created_at: Timestamp
 }
 
+/** A calendar day in UTC, 'YYYY-MM-DD' (both drivers return date columns as such strings). */
+type Day = string
+
+export type StakeStatus = 'mining' | 'expired'
+
+export interface StakesTable {
+  id: Generated<Int8>
+  user_id: Int8
+  asset: string
+  amount: Numeric
+  /** USDT base units per whole token at entry. */
+  price: Numeric
+  usdt_value: Numeric
+  days: number
+  output_bps: number
+  power_bps: number
+  power: Numeric
+  total_output: Numeric
+  released: Generated<Numeric>
+  start_day: Day
+  end_day: Day
+  status: Generated<StakeStatus>
+  intent_id: Int8 | null
+  created_at: Timestamp
+  expired_at: Timestamp | null
+}
+
+export type FinanceStatus = 'active' | 'expired'
+
+export interface FinanceDepositsTable {
+  id: Generated<Int8>
+  user_id: Int8
+  asset: string
+  amount: Numeric
+  days: number
+  output_bps: number
+  power_bps: number
+  power: Numeric
+  total_output: Numeric
+  released: Generated<Numeric>
+  start_day: Day
+  end_day: Day
+  status: Generated<FinanceStatus>
+  created_at: Timestamp
+  expired_at: Timestamp | null
+  redeemed_at: Timestamp | null
+}
+
+export type OutputType = 'pledge_output' | 'finance_output' | 'node_dividend' | 'referral_reward'
+
+export interface OutputRecordsTable {
+  id: Generated<Int8>
+  user_id: Int8
+  day: Day
+  type: OutputType
+  parent_id: Int8
+  asset: string
+  amount: Numeric
+  created_at: Timestamp
+}
+
+export interface UserPowerTable {
+  user_id: Int8
+  personal_power: Generated<Numeric>
+  team_power: Generated<Numeric>
+  performance: Generated<Numeric>
+  team_performance: Generated<Numeric>
+}
+
+export interface PowerEventsTable {
+  id: Generated<Int8>
+  user_id: Int8
+  day: Day
+  source: 'stake' | 'finance' | 'node'
+  source_id: Int8
+  power: Numeric
+  created_at: Timestamp
+}
+
+export interface SettlementRunsTable {
+  day: Day
+  status: Generated<'running' | 'done'>
+  phase: string
+  cursor: Generated<Int8>
+  summary: ColumnType<unknown, string | null | undefined, string | null>
+  started_at: Timestamp
+  updated_at: Timestamp
+  finished_at: Timestamp | null
+}
+
+export interface ReferralAccrualsTable {
+  day: Day
+  user_id: Int8
+  amount: Numeric
+}
+
 export interface DB {
   payment_intents: PaymentIntentsTable
   users: UsersTable
@@ -142,6 +242,13 @@ export interface DB {
   ledger_transfers: LedgerTransfersTable
   withdrawals: WithdrawalsTable
   user_nodes: UserNodesTable
+  stakes: StakesTable
+  finance_deposits: FinanceDepositsTable
+  output_records: OutputRecordsTable
+  user_power: UserPowerTable
+  power_events: PowerEventsTable
+  settlement_runs: SettlementRunsTable
+  referral_accruals: ReferralAccrualsTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -1,8 +1,17 @@
 import { API_BASE, type BodyOf, Code, type DataOf, envelope, type MessageKey, type RouteDef } from '@solpledge/contract'
+import { timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { requireSession, type SessionUser } from '../modules/auth/session.ts'
 import { sendEnvelope } from '../plugins/envelope.ts'
+import { AppError } from './app-error.ts'
+
+/** The request carries the operator secret (compared in constant time). */
+function isOperator(request: FastifyRequest, token: string): boolean {
+  const given = Buffer.from(String(request.headers['operator-token'] ?? ''))
+  const expected = Buffer.from(token)
+  return given.length === expected.length && timingSafeEqual(given, expected)
+}
 
 /** Names of the `:param` segments of a contract path. */
 const pathParams = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1] as string)
@@ -47,12 +56,15 @@ export function defineRoute<R extends RouteDef>(
           : {}),
         response: { 200: envelope(def.data) },
         ...(def.auth ? { security: [{ userToken: [], userAddress: [] }] } : {}),
+        ...(def.operator ? { security: [{ operatorToken: [] }] } : {}),
       },
       ...(options.rateLimitPerMinute
         ? { config: { rateLimit: { max: options.rateLimitPerMinute, timeWindow: 60_000 } } }
         : {}),
     },
     async (request, reply) => {
+      if (def.operator && !isOperator(request, app.platform.operatorToken))
+        throw new AppError(Code.FAIL, 'error.operatorOnly')
       const user = def.auth ? await requireSession(app.db, request) : null
       const data = await handler({ body: request.body, request, user } as unknown as RouteContext<R>)
       return sendEnvelope(request, reply, Code.OK, options.successKey ?? 'common.success', data)

@@ -74,6 +74,23 @@ export const en = {
   'node.unknownLevel': 'Unknown node level',
   'node.soldOut': 'This node level is sold out',
   'node.alreadyHeld': 'You already hold a node of this level',
+  'pledge.enterAmount': 'Please enter the amount of {{product}}',
+  'pledge.belowMinimum': 'The amount of the pledge cannot be less than {{min}}{{unit}}',
+  'pledge.unknownPeriod': 'Please choose one of the staking periods',
+  'pledge.notFound': 'This stake does not exist',
+  'finance.enterAmount': 'Please enter the deposit amount',
+  'finance.unknownProduct': 'Please choose one of the finance periods',
+  'finance.depositSuccess': 'Deposit successful',
+  'finance.redeemed': 'Successfully redeemed to asset balance',
+  'finance.notMatured': 'This deposit matures on {{day}} and cannot be redeemed before',
+  'finance.alreadyRedeemed': 'This deposit has already been redeemed',
+  'finance.notFound': 'This deposit does not exist',
+  'node.soldOutPaid': 'This node level sold out before your payment arrived; the amount is in your asset balance',
+  'node.alreadyHeldPaid': 'You already hold a node of this level; the payment is in your asset balance',
+  'intent.missingField': 'This payment needs {{field}}',
+  'settlement.done': 'Settlement finished',
+  'settlement.notDue': 'The settlement of {{day}} is not due yet',
+  'error.operatorOnly': 'Operator access only',
 } as const
 
 export type MessageKey = keyof typeof en
