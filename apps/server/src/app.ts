@@ -13,6 +13,7 @@ import { authRoutes } from './modules/auth/routes.ts'
 import { configRoutes } from './modules/config/routes.ts'
 import { intentRoutes } from './modules/intents/routes.ts'
 import { nodeRoutes } from './modules/nodes/routes.ts'
+import { noticeRoutes } from './modules/notices/routes.ts'
 import { systemRoutes } from './modules/system/routes.ts'
 import { userRoutes } from './modules/user/routes.ts'
 import { withdrawalRoutes } from './modules/withdrawals/routes.ts'
@@ -92,6 +93,7 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   await app.register(userRoutes)
   await app.register(assetsRoutes)
   await app.register(configRoutes)
+  await app.register(noticeRoutes)
   await app.register(nodeRoutes)
   await app.register(intentRoutes)
   await app.register(withdrawalRoutes)

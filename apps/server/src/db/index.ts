@@ -10,6 +10,7 @@ import * as withdrawals from './migrations/0004-withdrawals.ts'
 import * as configVersions from './migrations/0005-config-versions.ts'
 import * as nodes from './migrations/0006-nodes.ts'
 import * as positions from './migrations/0007-positions.ts'
+import * as notices from './migrations/0008-notices.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0004-withdrawals': withdrawals,
   '0005-config-versions': configVersions,
   '0006-nodes': nodes,
+  '0008-notices': notices,
   '0007-positions': positions,
 }
 

@@ -231,6 +231,40 @@ export interface ReferralAccrualsTable {
   amount: Numeric
 }
 
+export interface NoticesTable {
+  id: Generated<Int8>
+  slug: string | null
+  is_event: Generated<boolean>
+  visible: Generated<boolean>
+  published_at: Timestamp
+  created_at: Timestamp
+}
+
+export interface NoticeTranslationsTable {
+  notice_id: Int8
+  lang: string
+  title: string
+  /** Restricted rich text (HTML subset), rendered through an allow-list by the web app. */
+  body: string
+}
+
+export interface BannersTable {
+  id: Generated<Int8>
+  slug: string | null
+  type: Generated<number>
+  sort: Generated<number>
+  link: string | null
+  visible: Generated<boolean>
+  created_at: Timestamp
+}
+
+export interface BannerTranslationsTable {
+  banner_id: Int8
+  lang: string
+  title: string
+  image_url: string
+}
+
 export interface DB {
   payment_intents: PaymentIntentsTable
   users: UsersTable
@@ -249,6 +283,10 @@ export interface DB {
   power_events: PowerEventsTable
   settlement_runs: SettlementRunsTable
   referral_accruals: ReferralAccrualsTable
+  notices: NoticesTable
+  notice_translations: NoticeTranslationsTable
+  banners: BannersTable
+  banner_translations: BannerTranslationsTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -55,6 +55,7 @@ export const en = {
   'common.copySuccess': 'Copy Successful',
   'common.copyPrompt': 'Copy to clipboard: {{shortcut}}, Enter',
   'common.notFound': 'Not found',
+  'notice.notFound': 'This notice does not exist',
   'assets.unknownAsset': 'Unknown asset',
   'assets.enterRechargeAmount': 'Please enter the recharge quantity',
   'assets.enterWithdrawAmount': 'Please enter the withdrawal amount',

@@ -49,6 +49,7 @@ export const ja: Catalogue = {
   'common.copySuccess': 'コピーしました',
   'common.copyPrompt': 'クリップボードにコピー：{{shortcut}}、Enter',
   'common.notFound': '見つかりません',
+  'notice.notFound': 'このお知らせは存在しません',
   'assets.unknownAsset': '不明な資産です',
   'assets.enterRechargeAmount': '入金数量を入力してください',
   'assets.enterWithdrawAmount': '出金数量を入力してください',

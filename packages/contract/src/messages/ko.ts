@@ -49,6 +49,7 @@ export const ko: Catalogue = {
   'common.copySuccess': '복사 성공',
   'common.copyPrompt': '클립보드에 복사: {{shortcut}}, Enter',
   'common.notFound': '찾을 수 없습니다',
+  'notice.notFound': '존재하지 않는 공지입니다',
   'assets.unknownAsset': '알 수 없는 자산입니다',
   'assets.enterRechargeAmount': '충전 수량을 입력하세요',
   'assets.enterWithdrawAmount': '출금 수량을 입력하세요',

@@ -49,6 +49,7 @@ export const vi: Catalogue = {
   'common.copySuccess': 'Sao chép thành công',
   'common.copyPrompt': 'Sao chép vào bộ nhớ tạm: {{shortcut}}, Enter',
   'common.notFound': 'Không tìm thấy',
+  'notice.notFound': 'Thông báo này không tồn tại',
   'assets.unknownAsset': 'Tài sản không xác định',
   'assets.enterRechargeAmount': 'Vui lòng nhập số lượng nạp',
   'assets.enterWithdrawAmount': 'Vui lòng nhập số lượng rút',

@@ -49,6 +49,7 @@ export const zh: Catalogue = {
   'common.copySuccess': '复制成功',
   'common.copyPrompt': '复制到剪贴板：{{shortcut}}，回车',
   'common.notFound': '未找到',
+  'notice.notFound': '该公告不存在',
   'assets.unknownAsset': '未知资产',
   'assets.enterRechargeAmount': '请输入充值数量',
   'assets.enterWithdrawAmount': '请输入提现数量',

@@ -5,6 +5,7 @@ import { loadOrCreateKeypair } from '../../lib/keys.ts'
 import type { Platform } from '../../platform.ts'
 import { seedAssets } from '../assets/seed.ts'
 import { seedBusinessConfig } from '../config/service.ts'
+import { seedNotices } from '../notices/seed.ts'
 
 /**
  * First-start setup, idempotent: the root user whose address is the first invite code (on the local chain its key is
@@ -14,6 +15,7 @@ import { seedBusinessConfig } from '../config/service.ts'
 export async function seed(db: Database, config: Config, platform: Platform): Promise<{ rootAddress: string }> {
   const keys = path.join(config.dataDir, 'keys')
   await seedAssets(db, config, platform)
+  await seedNotices(db)
   await seedBusinessConfig(db)
   const existingRoot = await db
     .selectFrom('users')
