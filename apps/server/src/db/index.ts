@@ -23,8 +23,8 @@ const migrations: Record<string, Migration> = {
   '0004-withdrawals': withdrawals,
   '0005-config-versions': configVersions,
   '0006-nodes': nodes,
-  '0008-notices': notices,
   '0007-positions': positions,
+  '0008-notices': notices,
 }
 
 /**

@@ -15,8 +15,8 @@ import { seedNotices } from '../notices/seed.ts'
 export async function seed(db: Database, config: Config, platform: Platform): Promise<{ rootAddress: string }> {
   const keys = path.join(config.dataDir, 'keys')
   await seedAssets(db, config, platform)
-  await seedNotices(db)
   await seedBusinessConfig(db)
+  await seedNotices(db)
   const existingRoot = await db
     .selectFrom('users')
     .select('address')
