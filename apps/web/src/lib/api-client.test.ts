@@ -1,6 +1,6 @@
 import { API_BASE, api, SILENT_REJECT_CODES } from '@solpledge/contract'
 import { describe, expect, it, vi } from 'vitest'
-import { ApiError, createApiClient } from './api-client.ts'
+import { ApiError, createApiClient, expandPath } from './api-client.ts'
 
 const reply =
   (body: unknown, status = 200) =>
@@ -39,6 +39,14 @@ describe('api client', () => {
       msg: 'Login successful',
       data: { is_reg: 0 },
     })
+  })
+
+  it('fills the path segments of a route, e.g. the product of the pledge configuration', async () => {
+    const c = client(reply({ code: 1, msg: '', data: { symbol: 'PLG' } }))
+    await expect(c.call(api.pledgeConfig, {}, { product: 'PLG' })).resolves.toEqual({ symbol: 'PLG' })
+    const [url, init] = c.fetch.mock.calls[0] ?? []
+    expect(url).toBe(`${API_BASE}/invest/invest_pledge/PLG`)
+    expect(init?.body).toBe('{}')
   })
 
   it('GETs a path without a body', async () => {
@@ -90,5 +98,18 @@ describe('api client', () => {
       20,
     )
     await expect(c.call(api.isReg, { address: 'A' })).rejects.toMatchObject({ name: 'TimeoutError' })
+  })
+})
+
+describe('expandPath', () => {
+  it('replaces every :name segment with its encoded value and leaves other paths alone', () => {
+    expect(expandPath('/invest/invest_pledge/:product', { product: 'PLG' })).toBe('/invest/invest_pledge/PLG')
+    expect(expandPath('/a/:x/b/:y', { x: '1', y: 'a b/c' })).toBe('/a/1/b/a%20b%2Fc')
+    expect(expandPath('/user/user/index')).toBe('/user/user/index')
+  })
+
+  it('refuses a segment without a value rather than calling a wrong path', () => {
+    expect(() => expandPath('/invest/invest_pledge/:product')).toThrow(/:product/)
+    expect(() => expandPath('/invest/invest_pledge/:product', { product: '' })).toThrow(/:product/)
   })
 })

@@ -26,6 +26,21 @@ export class ApiError extends Error {
   }
 }
 
+/** Values of a route's `:name` path segments, e.g. { product: 'PLG' } for '/invest/invest_pledge/:product'. */
+export type PathParams = Readonly<Record<string, string>>
+
+/**
+ * A contract path with its `:name` segments replaced by their (URL-encoded) values; a segment without a value is a
+ * programming error.
+ */
+export function expandPath(path: string, params: PathParams = {}) {
+  return path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params[name]
+    if (value === undefined || value === '') throw new Error(`The path ${path} needs a value for :${name}`)
+    return encodeURIComponent(value)
+  })
+}
+
 export interface ApiClientOptions {
   fetch: typeof fetch
   /** Headers sent on every request. */
@@ -59,13 +74,18 @@ export function createApiClient({
     return envelope
   }
 
-  /** POSTs a contract route; resolves the whole envelope (for callers that show the server's msg). */
-  const send = <R extends RouteDef>(route: R, body: BodyOf<R>) => request<DataOf<R>>(route.path, body)
+  /**
+   * POSTs a contract route; resolves the whole envelope (for callers that show the server's msg). `params` fill the
+   * route's `:name` path segments.
+   */
+  const send = <R extends RouteDef>(route: R, body: BodyOf<R>, params?: PathParams) =>
+    request<DataOf<R>>(expandPath(route.path, params), body)
 
   return {
     send,
     /** POSTs a contract route and resolves its data. */
-    call: async <R extends RouteDef>(route: R, body: BodyOf<R>) => (await send(route, body)).data,
+    call: async <R extends RouteDef>(route: R, body: BodyOf<R>, params?: PathParams) =>
+      (await send(route, body, params)).data,
     /** GETs a path below the API base, e.g. '/config', and resolves its data. */
     get: async <T>(path: string) => (await request<T>(path)).data,
   }

@@ -7,3 +7,36 @@ export function formatDateTime(iso: string, language: string | undefined) {
   if (Number.isNaN(date.getTime())) return iso
   return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(date)
 }
+
+/** A UTC calendar day ('2024-07-17') for people, in the interface language: '17 Jul 2024'. Else as it is. */
+export function formatDay(day: string, language: string | undefined) {
+  const date = new Date(`${day}T00:00:00.000Z`)
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(date.getTime())) return day
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(date)
+}
+
+/** Decimals of USDT: prices, values and power are counted in USDT base units. */
+export const USDT_DECIMALS = 6
+
+/** Basis points as a plain decimal: 12500 → '1.25', 10000 → '1', 5 → '0.0005' (exact, no floating point). */
+function bpsToDecimal(bps: number) {
+  const sign = bps < 0 ? '-' : ''
+  const abs = Math.abs(Math.trunc(bps))
+  const fraction = String(abs % 10_000)
+    .padStart(4, '0')
+    .replace(/0+$/, '')
+  return `${sign}${Math.floor(abs / 10_000)}${fraction ? `.${fraction}` : ''}`
+}
+
+/** Basis points as a percentage for people: 500 → '5%', 1250 → '12.5%', 5 → '0.05%'. */
+export function bpsToPercent(bps: number) {
+  const sign = bps < 0 ? '-' : ''
+  const abs = Math.abs(Math.trunc(bps))
+  const fraction = String(abs % 100)
+    .padStart(2, '0')
+    .replace(/0+$/, '')
+  return `${sign}${Math.floor(abs / 100)}${fraction ? `.${fraction}` : ''}%`
+}
+
+/** Basis points as a multiple for people: 15000 → '×1.5', 10000 → '×1', 10600 → '×1.06'. */
+export const bpsToMultiple = (bps: number) => `×${bpsToDecimal(bps)}`

@@ -1,4 +1,4 @@
-import { api } from '@solpledge/contract'
+import { type AssetBalance, api } from '@solpledge/contract'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
 import { call } from './api-client.ts'
 import { useSignedInAddress } from './session.ts'
@@ -22,3 +22,7 @@ export function useUserWallet({ pollMs }: { pollMs?: number } = {}) {
   const address = useSignedInAddress()
   return useQuery({ ...userWalletQueryOptions(address), refetchInterval: pollMs ?? false })
 }
+
+/** The wallet entry of `coin` (matched by coin or symbol), if the user's wallet lists it. */
+export const findAsset = (assets: readonly AssetBalance[] | undefined, coin: string) =>
+  assets?.find((asset) => asset.coin === coin || asset.symbol === coin)

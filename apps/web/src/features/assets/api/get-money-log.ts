@@ -1,9 +1,9 @@
 import { api } from '@solpledge/contract'
 import { infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query'
 import { call } from '../../../lib/api-client.ts'
+import { nextPage, PAGE_SIZE } from '../../../lib/paging.ts'
 import { useSignedInAddress } from '../../../lib/session.ts'
 import { assetsKeys } from './keys.ts'
-import { nextPage, PAGE_SIZE } from './paging.ts'
 
 /** One page of the user's ledger entries for an asset, newest first. */
 export const getMoneyLog = (coin: string, page: number) => call(api.moneyLog, { page, limit: PAGE_SIZE, coin })

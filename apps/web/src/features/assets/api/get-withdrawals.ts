@@ -1,9 +1,9 @@
 import { api, type Withdrawal } from '@solpledge/contract'
 import { type InfiniteData, infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query'
 import { call } from '../../../lib/api-client.ts'
+import { nextPage, PAGE_SIZE, type Paged } from '../../../lib/paging.ts'
 import { useSignedInAddress } from '../../../lib/session.ts'
 import { assetsKeys, WITHDRAWAL_POLL_MS } from './keys.ts'
-import { nextPage, PAGE_SIZE, type Paged } from './paging.ts'
 
 /** One page of the user's withdrawals of an asset, newest first. */
 export const getWithdrawals = (coin: string, page: number) => call(api.withdrawList, { page, limit: PAGE_SIZE, coin })

@@ -1,7 +1,8 @@
+import { BALANCE_POLL_MS, chainBalanceKeys } from '../../../lib/chain-balances.ts'
 import { userWalletKey } from '../../../lib/user-wallet.ts'
 
 /** How often balances refresh by themselves while the assets screen is visible. */
-export const BALANCE_POLL_MS = 5_000
+export { BALANCE_POLL_MS }
 
 /** How often the withdrawals refresh by themselves while one is still on its way and the screen is visible. */
 export const WITHDRAWAL_POLL_MS = 3_000
@@ -14,8 +15,6 @@ export const assetsKeys = {
   withdrawals: (address: string, coin: string) => ['assets', 'withdrawals', address, coin] as const,
   solvency: ['assets', 'solvency'] as const,
   /** On-chain balances of the connected wallet, per RPC endpoint and owner. */
-  chain: ['assets', 'chain'] as const,
-  sol: (endpoint: string, owner: string) => ['assets', 'chain', endpoint, owner, 'SOL'] as const,
-  tokens: (endpoint: string, owner: string, mints: readonly string[]) =>
-    ['assets', 'chain', endpoint, owner, 'tokens', ...mints] as const,
+  chain: chainBalanceKeys.all,
+  sol: chainBalanceKeys.sol,
 }

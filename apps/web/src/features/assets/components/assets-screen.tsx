@@ -3,12 +3,10 @@ import { useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Page } from '../../../components/page.tsx'
 import { SignedOut } from '../../../components/signed-out.tsx'
+import { BALANCE_POLL_MS, useTokenBalances } from '../../../lib/chain-balances.ts'
 import { useSignedInAddress } from '../../../lib/session.ts'
 import { toast } from '../../../lib/toast.ts'
 import { useUserWallet } from '../../../lib/user-wallet.ts'
-import { useTokenBalances } from '../api/get-token-balances.ts'
-import { BALANCE_POLL_MS } from '../api/keys.ts'
-import { useResumeTopUp } from '../hooks/use-resume-top-up.ts'
 import { AssetList } from './asset-list.tsx'
 import { SolvencyCard } from './solvency-card.tsx'
 import { TopUpDialog } from './top-up-dialog.tsx'
@@ -30,7 +28,6 @@ export function AssetsScreen() {
 
 function MyAssets() {
   const { t } = useTranslation(['ui', 'msg'])
-  useResumeTopUp()
   const { data: assets } = useUserWallet({ pollMs: BALANCE_POLL_MS })
   const mints = useMemo(() => (assets ?? []).flatMap((asset) => (asset.mint ? [asset.mint] : [])), [assets])
   const tokens = useTokenBalances(mints)

@@ -1,11 +1,11 @@
 import { type AssetBalance, formatAmount, type LedgerEntry } from '@solpledge/contract'
 import { useTranslation } from 'react-i18next'
+import { LoadMore } from '../../../components/load-more.tsx'
 import { EmptyState } from '../../../components/page.tsx'
 import type en from '../../../i18n/en.json'
 import { formatDateTime } from '../../../lib/format.ts'
+import { flattenPages } from '../../../lib/paging.ts'
 import { useMoneyLog } from '../api/get-money-log.ts'
-import { flattenPages } from '../api/paging.ts'
-import { LoadMore } from './load-more.tsx'
 
 type EntryType = keyof typeof en.assets.detail.types
 const entryTypes = new Set<string>([

@@ -3,8 +3,8 @@ import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Modal } from '../../../components/modal.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
-import { useTopUp } from '../hooks/use-top-up.ts'
-import { showNotice } from '../utils/notice.ts'
+import { showNotice } from '../../../lib/notice.ts'
+import { usePayment } from '../../../lib/payment/use-payment.ts'
 import { validateTopUpAmount } from '../utils/validate-amount.ts'
 import { AmountField } from './amount-field.tsx'
 
@@ -24,13 +24,13 @@ export function TopUpDialog({ open, asset, walletBalance, onClose }: TopUpDialog
     setText('')
     onClose()
   }
-  const { topUp, pending, step } = useTopUp(close)
+  const { pay, pending, step } = usePayment({ onDone: close })
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
     if (!asset || pending) return
     const check = validateTopUpAmount(text, asset.decimals, walletBalance)
-    if (check.ok) topUp({ asset, amount: check.value })
+    if (check.ok) pay({ intent: { purpose: 'recharge', coin: asset.coin, amount: check.value.toString() } })
     else showNotice(check.notice, 'error')
   }
 

@@ -2,10 +2,10 @@ import { type AssetBalance, formatAmount } from '@solpledge/contract'
 import type { UseQueryResult } from '@tanstack/react-query'
 import i18next from 'i18next'
 import { useTranslation } from 'react-i18next'
+import type { TokenBalances } from '../../../lib/chain-balances.ts'
 import { useClientConfig } from '../../../lib/client-config.ts'
 import { toast } from '../../../lib/toast.ts'
 import { SOL_DECIMALS, useSolBalance } from '../api/get-sol-balance.ts'
-import type { TokenBalances } from '../api/get-token-balances.ts'
 import { useFaucet } from '../api/request-faucet.ts'
 
 interface WalletBalancesProps {

@@ -2,8 +2,10 @@ import { type AssetBalance, formatAmount, type Withdrawal } from '@solpledge/con
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
+import { LoadMore } from '../../../components/load-more.tsx'
 import { EmptyState } from '../../../components/page.tsx'
 import { formatDateTime } from '../../../lib/format.ts'
+import { flattenPages } from '../../../lib/paging.ts'
 import { useSignedInAddress } from '../../../lib/session.ts'
 import {
   anyStatusChanged,
@@ -13,9 +15,7 @@ import {
   type WithdrawalStatuses,
 } from '../api/get-withdrawals.ts'
 import { assetsKeys } from '../api/keys.ts'
-import { flattenPages } from '../api/paging.ts'
 import { shorten } from '../utils/shorten.ts'
-import { LoadMore } from './load-more.tsx'
 
 const statusTone: Record<Withdrawal['status'], string> = {
   review: 'badge-wait',

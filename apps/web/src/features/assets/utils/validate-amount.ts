@@ -1,27 +1,5 @@
-import { type AssetBalance, formatAmount, type MessageKey, parseAmount } from '@solpledge/contract'
-import type { Notice } from './notice.ts'
-
-export type AmountCheck = { ok: true; value: bigint } | { ok: false; notice: Notice }
-
-const refuse = (key: MessageKey, params?: Record<string, string | number>): AmountCheck => ({
-  ok: false,
-  notice: params ? { key, params } : { key },
-})
-
-/**
- * Reads a typed amount as base units, shared by every amount field: `emptyKey` when nothing is typed, the allowed
- * decimals when there are too many, 'invalid' for anything else that is not a positive decimal number.
- */
-export function checkTypedAmount(text: string, decimals: number, emptyKey: MessageKey): AmountCheck {
-  const parsed = parseAmount(text, decimals)
-  if (!parsed.ok) {
-    if (parsed.error === 'empty') return refuse(emptyKey)
-    if (parsed.error === 'decimals') return refuse('assets.amountDecimals', { decimals })
-    return refuse('assets.amountInvalid')
-  }
-  if (parsed.value === 0n) return refuse('assets.amountInvalid')
-  return parsed
-}
+import { type AssetBalance, formatAmount, parseAmount } from '@solpledge/contract'
+import { type AmountCheck, checkTypedAmount, refuseAmount as refuse } from '../../../lib/amount-check.ts'
 
 /**
  * Checks a typed top-up amount (SPEC §5) and says what is wrong. `walletBalance` is the wallet's balance of the asset

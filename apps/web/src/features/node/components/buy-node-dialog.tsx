@@ -2,10 +2,10 @@ import { formatAmount } from '@solpledge/contract'
 import { useTranslation } from 'react-i18next'
 import { Modal } from '../../../components/modal.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
-import { useUserWallet } from '../../../lib/user-wallet.ts'
+import { USDT_DECIMALS } from '../../../lib/format.ts'
+import { findAsset, useUserWallet } from '../../../lib/user-wallet.ts'
 import { useBuyNode } from '../api/buy-node.ts'
 import type { NodeLevel } from '../api/get-node-levels.ts'
-import { findAsset, USDT_DECIMALS } from '../utils/format.ts'
 import { levelName } from './level-name.ts'
 
 interface BuyNodeDialogProps {

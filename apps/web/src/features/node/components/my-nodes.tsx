@@ -2,10 +2,10 @@ import { formatAmount } from '@solpledge/contract'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '../../../components/page.tsx'
 import { useClientConfig } from '../../../lib/client-config.ts'
-import { formatDateTime } from '../../../lib/format.ts'
-import { useUserWallet } from '../../../lib/user-wallet.ts'
+import { bpsToPercent, formatDateTime, USDT_DECIMALS } from '../../../lib/format.ts'
+import { findAsset, useUserWallet } from '../../../lib/user-wallet.ts'
 import { useMyNodes } from '../api/get-my-nodes.ts'
-import { bpsToPercent, DEFAULT_PRODUCT_DECIMALS, findAsset, USDT_DECIMALS } from '../utils/format.ts'
+import { DEFAULT_PRODUCT_DECIMALS } from '../utils/format.ts'
 import { levelName } from './level-name.ts'
 
 /** The signed-in user's nodes: level, price paid, benefits, dividends so far and when each was bought. */

@@ -2,8 +2,8 @@ import { formatAmount } from '@solpledge/contract'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '../../../components/page.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
+import { bpsToPercent, USDT_DECIMALS } from '../../../lib/format.ts'
 import { type NodeLevel, useNodeLevels } from '../api/get-node-levels.ts'
-import { bpsToPercent, USDT_DECIMALS } from '../utils/format.ts'
 import { levelName } from './level-name.ts'
 
 interface NodeLevelsProps {

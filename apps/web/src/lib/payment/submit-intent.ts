@@ -1,6 +1,6 @@
 import { api, Code, type Language, type PaymentIntent, translate } from '@solpledge/contract'
-import { ApiError, call } from '../../../lib/api-client.ts'
-import { requestLanguage } from '../../../lib/language.ts'
+import { ApiError, call } from '../api-client.ts'
+import { requestLanguage } from '../language.ts'
 
 /** Reports the transaction that paid an intent; the server verifies it on chain and credits it exactly once. */
 export const submitIntent = (id: string, signature: string) => call(api.intentSubmit, { id, signature })

@@ -1,8 +1,21 @@
 import { useConnection, useWallet } from '@solana/wallet-adapter-react'
 import { type Connection, PublicKey } from '@solana/web3.js'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
-import { associatedTokenAccount, readTokenAmount } from '../utils/token-account.ts'
-import { assetsKeys, BALANCE_POLL_MS } from './keys.ts'
+import { associatedTokenAccount, readTokenAmount } from './payment/token-account.ts'
+
+/** How often on-chain balances refresh by themselves while a screen that shows them is visible. */
+export const BALANCE_POLL_MS = 5_000
+
+/**
+ * Query keys of the connected wallet's on-chain balances, per RPC endpoint and owner. Under the assets feature's key
+ * prefix, so its refreshes after a top-up or the faucet include them.
+ */
+export const chainBalanceKeys = {
+  all: ['assets', 'chain'] as const,
+  sol: (endpoint: string, owner: string) => ['assets', 'chain', endpoint, owner, 'SOL'] as const,
+  tokens: (endpoint: string, owner: string, mints: readonly string[]) =>
+    ['assets', 'chain', endpoint, owner, 'tokens', ...mints] as const,
+}
 
 /** Base units held per mint; null when the wallet has no token account for that mint. */
 export type TokenBalances = Readonly<Record<string, bigint | null>>
@@ -22,11 +35,14 @@ export async function getTokenBalances(
 
 export const tokenBalancesQueryOptions = (connection: Connection, owner: PublicKey | null, mints: readonly string[]) =>
   queryOptions({
-    queryKey: assetsKeys.tokens(connection.rpcEndpoint, owner?.toBase58() ?? '', mints),
+    queryKey: chainBalanceKeys.tokens(connection.rpcEndpoint, owner?.toBase58() ?? '', mints),
     queryFn: owner && mints.length > 0 ? () => getTokenBalances(connection, owner, mints) : skipToken,
   })
 
-/** The connected wallet's balance of each mint, refreshed every few seconds while the page is visible. */
+/**
+ * The connected wallet's balance of each mint (what on-chain payments are paid from), refreshed every few seconds
+ * while the page is visible.
+ */
 export function useTokenBalances(mints: readonly string[]) {
   const { connection } = useConnection()
   const { publicKey } = useWallet()

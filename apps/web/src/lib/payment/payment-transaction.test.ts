@@ -10,8 +10,8 @@ import {
 import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js'
 import type { PaymentIntent } from '@solpledge/contract'
 import { describe, expect, it } from 'vitest'
+import { buildPaymentTransaction } from './payment-transaction.ts'
 import { readTokenAmount } from './token-account.ts'
-import { buildTopUpTransaction } from './top-up-transaction.ts'
 
 const key = () => Keypair.generate().publicKey
 const owner = key()
@@ -33,6 +33,10 @@ const intent = (overrides: Partial<PaymentIntent> = {}): PaymentIntent => ({
   reference: reference.toBase58(),
   status: 'pending',
   signature: null,
+  days: null,
+  level: null,
+  applied_id: null,
+  refusal: null,
   expires_at: '2030-01-01T00:00:00.000Z',
   created_at: '2029-12-31T23:45:00.000Z',
   ...overrides,
@@ -40,9 +44,9 @@ const intent = (overrides: Partial<PaymentIntent> = {}): PaymentIntent => ({
 
 const meta = (pubkey: PublicKey, isSigner: boolean, isWritable: boolean) => ({ pubkey, isSigner, isWritable })
 
-describe('buildTopUpTransaction', () => {
+describe('buildPaymentTransaction', () => {
   it('is one TransferChecked from the user to the recipient account, the reference last and read-only', () => {
-    const tx = buildTopUpTransaction(intent(), owner, false)
+    const tx = buildPaymentTransaction(intent(), owner, false)
     expect(tx.feePayer?.equals(owner)).toBe(true)
     expect(tx.instructions).toHaveLength(1)
     const [transfer] = tx.instructions
@@ -60,7 +64,7 @@ describe('buildTopUpTransaction', () => {
   })
 
   it('keeps the reference a read-only non-signer in the compiled message', () => {
-    const tx = buildTopUpTransaction(intent(), owner, false)
+    const tx = buildPaymentTransaction(intent(), owner, false)
     tx.recentBlockhash = key().toBase58()
     const message = tx.compileMessage()
     const index = message.accountKeys.findIndex((account) => account.equals(reference))
@@ -71,7 +75,7 @@ describe('buildTopUpTransaction', () => {
   })
 
   it('first creates the recipient token account, idempotently, when it does not exist', () => {
-    const tx = buildTopUpTransaction(intent(), owner, true)
+    const tx = buildPaymentTransaction(intent(), owner, true)
     expect(tx.instructions).toHaveLength(2)
     const [create, transfer] = tx.instructions
     expect(create?.programId.equals(ASSOCIATED_TOKEN_PROGRAM_ID)).toBe(true)
@@ -83,7 +87,7 @@ describe('buildTopUpTransaction', () => {
       meta(SystemProgram.programId, false, false),
       meta(TOKEN_PROGRAM_ID, false, false),
     ])
-    // 1: CreateIdempotent, so a racing creation by someone else does not fail the top-up.
+    // 1: CreateIdempotent, so a racing creation by someone else does not fail the payment.
     expect([...(create?.data ?? [])]).toEqual([1])
     expect(transfer?.programId.equals(TOKEN_PROGRAM_ID)).toBe(true)
     expect(transfer?.keys.at(-1)).toEqual(meta(reference, false, false))
@@ -91,14 +95,14 @@ describe('buildTopUpTransaction', () => {
 
   it('carries amounts beyond 2^53 exactly', () => {
     const max = 18_446_744_073_709_551_615n
-    const tx = buildTopUpTransaction(intent({ amount: max.toString(), decimals: 9 }), owner, false)
+    const tx = buildPaymentTransaction(intent({ amount: max.toString(), decimals: 9 }), owner, false)
     const decoded = decodeTransferCheckedInstruction(tx.instructions[0] as NonNullable<(typeof tx.instructions)[0]>)
     expect(decoded.data.amount).toBe(max)
     expect(decoded.data.decimals).toBe(9)
   })
 
   it('refuses an intent whose recipient token account is not the associated one', () => {
-    expect(() => buildTopUpTransaction(intent({ recipient_token_account: key().toBase58() }), owner, false)).toThrow(
+    expect(() => buildPaymentTransaction(intent({ recipient_token_account: key().toBase58() }), owner, false)).toThrow(
       /associated/,
     )
   })

@@ -1,4 +1,4 @@
-import '../../../lib/wallet/buffer-global.ts'
+import '../wallet/buffer-global.ts'
 import { getAssociatedTokenAddressSync, unpackAccount } from '@solana/spl-token'
 import type { AccountInfo, PublicKey } from '@solana/web3.js'
 

@@ -1,11 +1,11 @@
-import '../../../lib/wallet/buffer-global.ts'
+import '../wallet/buffer-global.ts'
 import { createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction } from '@solana/spl-token'
 import { PublicKey, Transaction } from '@solana/web3.js'
 import type { PaymentIntent } from '@solpledge/contract'
 import { associatedTokenAccount } from './token-account.ts'
 
-/** The accounts a top-up touches, from the intent and the paying wallet. */
-export function topUpAccounts(intent: PaymentIntent, owner: PublicKey) {
+/** The accounts a payment touches, from the intent and the paying wallet. */
+export function paymentAccounts(intent: PaymentIntent, owner: PublicKey) {
   const mint = new PublicKey(intent.mint)
   const recipient = new PublicKey(intent.recipient)
   const destination = new PublicKey(intent.recipient_token_account)
@@ -22,12 +22,13 @@ export function topUpAccounts(intent: PaymentIntent, owner: PublicKey) {
 }
 
 /**
- * The top-up transaction (DESIGN.md §5): when the recipient has no token account yet, an idempotent instruction that
- * creates it (the user pays its rent); then a TransferChecked of the intent's amount from the user's associated token
- * account, carrying the intent's reference as an extra read-only, non-signer key so the server can find and verify it.
+ * The transaction that pays an intent of any purpose (DESIGN.md §5): when the recipient has no token account yet, an
+ * idempotent instruction that creates it (the user pays its rent); then a TransferChecked of the intent's amount from
+ * the user's associated token account, carrying the intent's reference as an extra read-only, non-signer key so the
+ * server can find and verify it.
  */
-export function buildTopUpTransaction(intent: PaymentIntent, owner: PublicKey, createRecipientAccount: boolean) {
-  const { mint, recipient, destination, source, reference } = topUpAccounts(intent, owner)
+export function buildPaymentTransaction(intent: PaymentIntent, owner: PublicKey, createRecipientAccount: boolean) {
+  const { mint, recipient, destination, source, reference } = paymentAccounts(intent, owner)
   const transaction = new Transaction({ feePayer: owner })
   if (createRecipientAccount)
     transaction.add(createAssociatedTokenAccountIdempotentInstruction(owner, destination, recipient, mint))

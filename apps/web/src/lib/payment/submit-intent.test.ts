@@ -1,6 +1,6 @@
 import { translate } from '@solpledge/contract'
 import { describe, expect, it, vi } from 'vitest'
-import { ApiError } from '../../../lib/api-client.ts'
+import { ApiError } from '../api-client.ts'
 import { isNotConfirmedYet, retry } from './submit-intent.ts'
 
 const notConfirmed = (lang: 'en' | 'zh') => new ApiError(0, translate(lang, 'intent.notConfirmed'))

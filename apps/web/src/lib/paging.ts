@@ -1,4 +1,4 @@
-/** How many entries a list of the assets feature (money log, withdrawals) loads at a time. */
+/** How many entries a paged list (money log, withdrawals, stakes, deposits, output records) loads at a time. */
 export const PAGE_SIZE = 20
 
 /** One page of a paged list as the API sends it. */

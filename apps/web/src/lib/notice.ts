@@ -1,6 +1,6 @@
 import type { MessageKey } from '@solpledge/contract'
 import i18next from 'i18next'
-import { showMessage, type ToastKind, toast } from '../../../lib/toast.ts'
+import { showMessage, type ToastKind, toast } from './toast.ts'
 
 /** Something to tell the user: a catalogue key with its placeholders, or the server's own (translated) msg. */
 export type Notice = { key: MessageKey; params?: Record<string, string | number> } | { text: string }

@@ -1,0 +1,54 @@
+import { useConnection, useWallet } from '@solana/wallet-adapter-react'
+import type { PaymentIntent } from '@solpledge/contract'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import i18next from 'i18next'
+import { useState } from 'react'
+import { type Notice, showNotice } from '../notice.ts'
+import { toast } from '../toast.ts'
+import { paymentOutcome } from './payment-outcome.ts'
+import { PaymentError, type PaymentRequest, type PaymentStep, runPayment } from './run-payment.ts'
+
+interface UsePaymentOptions {
+  /**
+   * The payment is over and its form can close: fulfilled (also when the stake or node was refused afterwards and
+   * the money went to the asset balance), or paid and the server will fulfil it shortly.
+   */
+  onDone?: (intent: PaymentIntent | null) => void
+}
+
+/**
+ * Pays a payment intent from the connected wallet (see runPayment): top-up, stake or node purchase. Reports every
+ * outcome as a toast and refreshes everything shown afterwards (balances, stakes, nodes).
+ */
+export function usePayment({ onDone }: UsePaymentOptions = {}) {
+  const { connection } = useConnection()
+  const { publicKey, sendTransaction } = useWallet()
+  const queryClient = useQueryClient()
+  const [step, setStep] = useState<PaymentStep | null>(null)
+
+  const mutation = useMutation({
+    mutationFn: (request: PaymentRequest) => {
+      if (!publicKey) throw new PaymentError({ key: 'wallet.sendFailed' })
+      const onInfo = (notice: Notice) => showNotice(notice, 'info')
+      return runPayment({ connection, owner: publicKey, sendTransaction, onStep: setStep, onInfo }, request)
+    },
+    onSuccess: (intent) => {
+      const outcome = paymentOutcome(intent)
+      showNotice(outcome.notice, outcome.ok ? 'success' : 'error')
+      onDone?.(intent)
+    },
+    onError: (error) => {
+      console.error(error)
+      if (error instanceof PaymentError) {
+        showNotice(error.notice, 'error')
+        if (error.sent) onDone?.(null)
+      } else toast.error(i18next.t('msg:wallet.tokenTransferFailed'))
+    },
+    onSettled: () => {
+      setStep(null)
+      return queryClient.invalidateQueries()
+    },
+  })
+
+  return { pay: mutation.mutate, pending: mutation.isPending, step }
+}

@@ -1,0 +1,44 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { useEffect } from 'react'
+import { ApiError } from '../api-client.ts'
+import { showNotice } from '../notice.ts'
+import { useSignedInAddress } from '../session.ts'
+import { paymentOutcome } from './payment-outcome.ts'
+import { clearPendingPayment, type ReportablePayment, takeReportablePayments } from './pending-payment.ts'
+import { reporting } from './reporting.ts'
+import { isNotConfirmedYet, submitIntentUntilChecked } from './submit-intent.ts'
+
+async function resume(payment: ReportablePayment) {
+  try {
+    const intent = await submitIntentUntilChecked(payment.id, payment.signature, 3)
+    clearPendingPayment(payment.id)
+    const outcome = paymentOutcome(intent)
+    showNotice(outcome.notice, outcome.ok ? 'success' : 'error')
+    return true
+  } catch (error) {
+    console.error(error)
+    if (error instanceof ApiError && !isNotConfirmedYet(error)) clearPendingPayment(payment.id)
+    return false
+  }
+}
+
+/**
+ * Payments that were sent but not reported (the page was reloaded or the tab closed meanwhile) are reported once the
+ * wallet is signed in again: fulfilled → the purpose's success message ('Recharge successfully', 'Staking
+ * Successful', 'Node purchased.') or the reason it could not be applied, and fresh data. Anything else is only
+ * logged: the server's watcher fulfils payments it finds by reference anyway. Mounted once, by the app layout.
+ */
+export function useResumePayments() {
+  const address = useSignedInAddress()
+  const queryClient = useQueryClient()
+  useEffect(() => {
+    if (!address) return
+    const payments = takeReportablePayments(address).filter((payment) => !reporting.has(payment.id))
+    for (const payment of payments) {
+      reporting.add(payment.id)
+      resume(payment)
+        .then((fulfilled) => (fulfilled ? queryClient.invalidateQueries() : undefined))
+        .finally(() => reporting.delete(payment.id))
+    }
+  }, [address, queryClient])
+}
