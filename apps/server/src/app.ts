@@ -11,9 +11,11 @@ import type { Database } from './db/index.ts'
 import { assetsRoutes } from './modules/assets/routes.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { configRoutes } from './modules/config/routes.ts'
+import { financeRoutes } from './modules/finance/routes.ts'
 import { intentRoutes } from './modules/intents/routes.ts'
 import { nodeRoutes } from './modules/nodes/routes.ts'
 import { noticeRoutes } from './modules/notices/routes.ts'
+import { pledgeRoutes } from './modules/pledge/routes.ts'
 import { systemRoutes } from './modules/system/routes.ts'
 import { userRoutes } from './modules/user/routes.ts'
 import { withdrawalRoutes } from './modules/withdrawals/routes.ts'
@@ -94,6 +96,8 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   await app.register(assetsRoutes)
   await app.register(configRoutes)
   await app.register(nodeRoutes)
+  await app.register(pledgeRoutes)
+  await app.register(financeRoutes)
   await app.register(noticeRoutes)
   await app.register(intentRoutes)
   await app.register(withdrawalRoutes)

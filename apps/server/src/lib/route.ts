@@ -1,5 +1,5 @@
-import { API_BASE, type BodyOf, Code, type DataOf, envelope, type MessageKey, type RouteDef } from '@solpledge/contract'
 import { timingSafeEqual } from 'node:crypto'
+import { API_BASE, type BodyOf, Code, type DataOf, envelope, type MessageKey, type RouteDef } from '@solpledge/contract'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { requireSession, type SessionUser } from '../modules/auth/session.ts'
@@ -23,9 +23,9 @@ export interface RouteContext<R extends RouteDef> {
   user: R['auth'] extends true ? SessionUser : null
 }
 
-export interface RouteOptions {
-  /** The success message (default 'common.success'). */
-  successKey?: MessageKey
+export interface RouteOptions<R extends RouteDef = RouteDef> {
+  /** The success message (default 'common.success'), or a function choosing it from the answer's data. */
+  successKey?: MessageKey | ((data: DataOf<R>) => MessageKey)
   /** Per-IP rate limit for this route, calls per minute. */
   rateLimitPerMinute?: number
 }
@@ -37,7 +37,7 @@ export interface RouteOptions {
 export function defineRoute<R extends RouteDef>(
   app: FastifyInstance,
   def: R,
-  options: RouteOptions,
+  options: RouteOptions<R>,
   handler: (ctx: RouteContext<R>) => Promise<DataOf<R>>,
 ) {
   app.post(
@@ -67,7 +67,8 @@ export function defineRoute<R extends RouteDef>(
         throw new AppError(Code.FAIL, 'error.operatorOnly')
       const user = def.auth ? await requireSession(app.db, request) : null
       const data = await handler({ body: request.body, request, user } as unknown as RouteContext<R>)
-      return sendEnvelope(request, reply, Code.OK, options.successKey ?? 'common.success', data)
+      const key = typeof options.successKey === 'function' ? options.successKey(data) : options.successKey
+      return sendEnvelope(request, reply, Code.OK, key ?? 'common.success', data)
     },
   )
 }

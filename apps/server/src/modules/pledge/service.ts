@@ -1,0 +1,342 @@
+// Staking (SPEC pledge, DESIGN.md §3, docs/money.md "Stakes"): {product} locked for a configured period, producing a
+// fixed total output released daily by the settlement, and power for the user and every ancestor while it mines.
+import {
+  type api,
+  Code,
+  type DataOf,
+  formatAmount,
+  type OutputRecord,
+  type PledgeConfig,
+  type Stake,
+} from '@solpledge/contract'
+import { type Selectable, sql, type Transaction } from 'kysely'
+import type { Database } from '../../db/index.ts'
+import type { DB, OutputType, StakesTable } from '../../db/schema.ts'
+import { AppError, invalid, refuse } from '../../lib/app-error.ts'
+import { addDays, utcDay } from '../../lib/day.ts'
+import { requireAsset } from '../assets/service.ts'
+import { getBusinessConfig, pledgeConfig } from '../config/service.ts'
+import { balances, systemAccount, transfer, userAccount } from '../ledger/service.ts'
+import { applyPower, powerChange, recordPowerEvent } from '../power/service.ts'
+
+type StakeRow = Selectable<StakesTable>
+
+/** The terms a stake is made on: fixed at entry (for a payment intent: when the intent was made). */
+export interface StakeTerms {
+  /** The staked {product}, base units. */
+  amount: bigint
+  days: number
+  /** USDT base units per whole token. */
+  price: bigint
+  output_bps: number
+  power_bps: number
+}
+
+/** A stake's figures from its terms (all rounded down): USDT value, power and total output. */
+export function stakeFigures(terms: StakeTerms, decimals: number) {
+  const usdtValue = (terms.amount * terms.price) / 10n ** BigInt(decimals)
+  return {
+    usdtValue,
+    power: (usdtValue * BigInt(terms.power_bps)) / 10_000n,
+    totalOutput: (terms.amount * BigInt(terms.output_bps)) / 10_000n,
+  }
+}
+
+/** The staking configuration, or the refusal 'Failed to get configuration.' when it cannot be read. */
+export async function readPledgeConfig(db: Database, symbol: string): Promise<PledgeConfig> {
+  try {
+    return await pledgeConfig(db, symbol)
+  } catch {
+    throw refuse('common.failedConfig')
+  }
+}
+
+/**
+ * Checks a new stake against the configuration in force: `days` must be a configured period and `amount` at least the
+ * minimum. Returns the terms the stake is made on (the current price and the period's rates).
+ */
+export function stakeTerms(config: PledgeConfig, amount: bigint, days: number): StakeTerms {
+  const period = config.periods.find((p) => p.days === days)
+  if (!period) throw invalid('pledge.unknownPeriod')
+  if (amount < BigInt(config.min_amount))
+    throw refuse('pledge.belowMinimum', { min: formatAmount(config.min_amount, config.decimals), unit: config.symbol })
+  return { amount, days, price: BigInt(config.price), output_bps: period.output_bps, power_bps: period.power_bps }
+}
+
+/**
+ * The one way a stake is made, inside the caller's transaction: the stake row, the principal moving from the user's
+ * available {product} to the system account 'pledge' (type 'stake', key 'stake:<id>'), and its power for the user
+ * and every ancestor. Used by POST pledgeStake (from the balance) and by a stake intent's fulfilment (the deposit
+ * credited the balance just before, in the same transaction). A balance short of the amount is refused
+ * 'pledge.exceedsBalance'; the caller's transaction must then roll back.
+ */
+export async function stakeFromBalance(
+  trx: Transaction<DB>,
+  input: { userId: string; asset: string; decimals: number; terms: StakeTerms; intentId?: string },
+): Promise<StakeRow> {
+  const { terms } = input
+  // An early answer for a plainly excessive amount (and nothing written, whatever its size). Concurrent stakes that
+  // each fit but not together are caught by the ledger's non-negative balance below.
+  const held = (await balances(trx, input.userId))[input.asset]?.available ?? 0n
+  if (terms.amount > held) throw refuse('pledge.exceedsBalance')
+  const { usdtValue, power, totalOutput } = stakeFigures(terms, input.decimals)
+  const day = utcDay()
+  const row = await trx
+    .insertInto('stakes')
+    .values({
+      user_id: input.userId,
+      asset: input.asset,
+      amount: terms.amount.toString(),
+      price: terms.price.toString(),
+      usdt_value: usdtValue.toString(),
+      days: terms.days,
+      output_bps: terms.output_bps,
+      power_bps: terms.power_bps,
+      power: power.toString(),
+      total_output: totalOutput.toString(),
+      start_day: day,
+      end_day: addDays(day, terms.days),
+      intent_id: input.intentId ?? null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+  try {
+    await transfer(trx, {
+      debit: await userAccount(trx, input.userId, input.asset, 'available'),
+      credit: await systemAccount(trx, input.asset, 'pledge'),
+      asset: input.asset,
+      amount: terms.amount,
+      type: 'stake',
+      key: `stake:${row.id}`,
+      reference: `stake:${row.id}`,
+    })
+  } catch (error) {
+    if (error instanceof AppError && error.key === 'common.insufficientBalance') throw refuse('pledge.exceedsBalance')
+    throw error
+  }
+  await applyPower(trx, powerChange(input.userId, power, usdtValue))
+  await recordPowerEvent(trx, { userId: input.userId, day, source: 'stake', sourceId: row.id, power })
+  return row
+}
+
+function presentStake(row: StakeRow, decimals: number): Stake {
+  return {
+    id: row.id,
+    coin: row.asset,
+    decimals,
+    amount: row.amount,
+    price: row.price,
+    usdt_value: row.usdt_value,
+    days: row.days,
+    output_bps: row.output_bps,
+    power: row.power,
+    total_output: row.total_output,
+    produced: row.released,
+    remaining: (BigInt(row.total_output) - BigInt(row.released)).toString(),
+    start_day: row.start_day,
+    end_day: row.end_day,
+    status: row.status,
+    paid: row.intent_id === null ? 'balance' : 'chain',
+    created_at: row.created_at.toISOString(),
+  }
+}
+
+/** Presents a stake row with its asset's decimals. */
+export async function presentStakeRow(db: Database, row: StakeRow): Promise<Stake> {
+  return presentStake(row, (await requireAsset(db, row.asset)).decimals)
+}
+
+/** POST pledgeStake: stakes `amount` of {product} from the user's available balance for `days`. */
+export async function stake(
+  db: Database,
+  symbol: string,
+  userId: string,
+  input: { amount: string; days: number },
+): Promise<Stake> {
+  const config = await readPledgeConfig(db, symbol)
+  const terms = stakeTerms(config, BigInt(input.amount), input.days)
+  const row = await db
+    .transaction()
+    .execute((trx) => stakeFromBalance(trx, { userId, asset: symbol, decimals: config.decimals, terms }))
+  return presentStake(row, config.decimals)
+}
+
+const decimalsOf = async (db: Database) =>
+  new Map((await db.selectFrom('assets').select(['code', 'decimals']).execute()).map((a) => [a.code, a.decimals]))
+
+/** The user's stakes of a status, newest first. */
+export async function minerList(
+  db: Database,
+  userId: string,
+  query: { status: 'mining' | 'expired'; page: number; limit: number },
+): Promise<DataOf<typeof api.minerList>> {
+  const base = db.selectFrom('stakes').where('user_id', '=', userId).where('status', '=', query.status)
+  const [rows, count, decimals] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    decimalsOf(db),
+  ])
+  return {
+    list: rows.map((row) => presentStake(row, decimals.get(row.asset) ?? 0)),
+    total: Number(count.n),
+    page: query.page,
+    limit: query.limit,
+  }
+}
+
+/** One page of the user's output records of a position (a stake, a deposit), newest first. */
+export async function outputRecords(
+  db: Database,
+  query: { userId: string; type: OutputType; parentId: string; page: number; limit: number },
+) {
+  const base = db
+    .selectFrom('output_records')
+    .where('user_id', '=', query.userId)
+    .where('type', '=', query.type)
+    .where('parent_id', '=', query.parentId)
+  const [rows, count, decimals] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy('day', 'desc')
+      .orderBy('id', 'desc')
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    decimalsOf(db),
+  ])
+  const list: OutputRecord[] = rows.map((row) => ({
+    id: row.id,
+    day: row.day,
+    coin: row.asset,
+    decimals: decimals.get(row.asset) ?? 0,
+    amount: row.amount,
+    type: row.type,
+    created_at: row.created_at.toISOString(),
+  }))
+  return { list, total: Number(count.n), page: query.page, limit: query.limit }
+}
+
+/** One of the user's stakes with its output records; another user's stake does not exist for them. */
+export async function minerDetail(
+  db: Database,
+  userId: string,
+  query: { id: string; page: number; limit: number; parent_id?: string | undefined },
+): Promise<DataOf<typeof api.minerDetail>> {
+  if (query.parent_id !== undefined && query.parent_id !== query.id)
+    throw invalid('error.invalidParams', { detail: 'parent_id must be the stake id' })
+  const row = await db
+    .selectFrom('stakes')
+    .selectAll()
+    .where('id', '=', query.id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+  if (!row) throw new AppError(Code.NOT_FOUND, 'pledge.notFound')
+  const [detail, records] = await Promise.all([
+    presentStakeRow(db, row),
+    outputRecords(db, { userId, type: 'pledge_output', parentId: row.id, page: query.page, limit: query.limit }),
+  ])
+  return { detail, records }
+}
+
+const sum = (value: string | null | undefined) => BigInt(value ?? 0)
+
+/** The user's direct members' legs: each member's personal power plus their team power. */
+async function largestLeg(db: Database, userId: string): Promise<bigint> {
+  const row = await db
+    .selectFrom('users as u')
+    .innerJoin('user_power as p', 'p.user_id', 'u.id')
+    .select(sql<string>`max(p.personal_power + p.team_power)`.as('leg'))
+    .where('u.parent_id', '=', userId)
+    .executeTakeFirst()
+  return sum(row?.leg)
+}
+
+/** USDT's decimals (power is counted in USDT base units); 6 when the asset is not set up. */
+async function usdtDecimals(db: Database): Promise<number> {
+  const row = await db.selectFrom('assets').select('decimals').where('code', '=', 'USDT').executeTakeFirst()
+  return row?.decimals ?? 6
+}
+
+/**
+ * Fuel bars: the platform-wide total (all personal power) and the user's small-market fuel, team power minus the
+ * largest direct leg, against the configured tiers (whole USDT of power).
+ */
+export async function fuel(db: Database, userId: string): Promise<DataOf<typeof api.fuel>> {
+  const [config, total, own, leg, decimals] = await Promise.all([
+    getBusinessConfig(db),
+    db.selectFrom('user_power').select(sql<string>`coalesce(sum(personal_power), 0)`.as('n')).executeTakeFirstOrThrow(),
+    db.selectFrom('user_power').select('team_power').where('user_id', '=', userId).executeTakeFirst(),
+    largestLeg(db, userId),
+    usdtDecimals(db),
+  ])
+  const teamPower = sum(own?.team_power)
+  const myFuel = teamPower - leg
+  const unit = 10n ** BigInt(decimals)
+  const reached = config.fuelTiers.filter((tier) => BigInt(tier) * unit <= myFuel).length
+  return {
+    tiers: config.fuelTiers,
+    total_fuel: sum(total.n).toString(),
+    my_fuel: myFuel.toString(),
+    team_power: teamPower.toString(),
+    largest_leg: leg.toString(),
+    reached,
+    next_tier: config.fuelTiers[reached] ?? null,
+  }
+}
+
+/** Today's figures of the user: output of the newest settled day, power, and today's new power below them. */
+export async function today(db: Database, userId: string): Promise<DataOf<typeof api.today>> {
+  const day = utcDay()
+  const [settled, own, direct, downline] = await Promise.all([
+    db
+      .selectFrom('settlement_runs')
+      .select('day')
+      .where('status', '=', 'done')
+      .orderBy('day', 'desc')
+      .limit(1)
+      .executeTakeFirst(),
+    db.selectFrom('user_power').selectAll().where('user_id', '=', userId).executeTakeFirst(),
+    db
+      .selectFrom('power_events as e')
+      .innerJoin('users as u', 'u.id', 'e.user_id')
+      .select(sql<string>`coalesce(sum(e.power), 0)`.as('n'))
+      .where('u.parent_id', '=', userId)
+      .where('e.day', '=', day)
+      .executeTakeFirstOrThrow(),
+    sql<{ n: string }>`
+      with recursive downline(id) as (
+        select id from users where parent_id = ${userId}
+        union all
+        select u.id from users u join downline d on u.parent_id = d.id
+      )
+      select coalesce(sum(e.power), 0) as n from power_events e join downline d on d.id = e.user_id
+      where e.day = ${day}`.execute(db),
+  ])
+  const output = settled
+    ? await db
+        .selectFrom('output_records as o')
+        .innerJoin('assets as a', 'a.code', 'o.asset')
+        .select(['o.asset', 'a.decimals', sql<string>`sum(o.amount)`.as('amount')])
+        .where('o.user_id', '=', userId)
+        .where('o.day', '=', settled.day)
+        .groupBy(['o.asset', 'a.decimals', 'a.sort'])
+        .orderBy('a.sort')
+        .orderBy('o.asset')
+        .execute()
+    : []
+  return {
+    day,
+    settled_day: settled?.day ?? null,
+    output: output.map((o) => ({ coin: o.asset, decimals: o.decimals, amount: sum(o.amount).toString() })),
+    personal_power: sum(own?.personal_power).toString(),
+    team_power: sum(own?.team_power).toString(),
+    direct_new_power: sum(direct.n).toString(),
+    recommended_power: sum(downline.rows[0]?.n).toString(),
+  }
+}
