@@ -48,6 +48,11 @@ export const BusinessConfig = Type.Object(
     /** Small-market fuel tiers (SPEC §1 event: 3000, 10000, 20000, 50000, 100000), ascending. */
     fuelTiers: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1 }),
     settlementHourUtc: Type.Integer({ minimum: 0, maximum: 23 }),
+    /**
+     * The node pool: {product} base units paid to node holders each settled day, shared by dividend weight (each node
+     * gets floor(pool × weight / total weight); the rounding remainder is not paid).
+     */
+    nodePoolDaily: Units,
     /** USDT base units per whole {product} token until the first trade sets the price. */
     referencePrice: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
   },

@@ -5,10 +5,13 @@ import { invalid } from '../../lib/app-error.ts'
 import { requireAsset } from '../assets/service.ts'
 import { DEFAULT_BUSINESS_CONFIG } from './defaults.ts'
 
-/** The configuration in force: the newest version. Read on every use, so a change applies to the next request. */
+/**
+ * The configuration in force: the newest version. Read on every use, so a change applies to the next request. A
+ * version stored before a top-level field existed takes that field from the defaults (a shallow merge).
+ */
 export async function getBusinessConfig(db: Database): Promise<BusinessConfig> {
   const row = await db.selectFrom('config_versions').select('value').orderBy('id', 'desc').limit(1).executeTakeFirst()
-  return (row?.value as BusinessConfig | undefined) ?? DEFAULT_BUSINESS_CONFIG
+  return { ...DEFAULT_BUSINESS_CONFIG, ...(row?.value as Partial<BusinessConfig> | undefined) }
 }
 
 const duplicates = (values: (string | number)[]) => values.length !== new Set(values).size
