@@ -16,6 +16,7 @@ import { intentRoutes } from './modules/intents/routes.ts'
 import { nodeRoutes } from './modules/nodes/routes.ts'
 import { noticeRoutes } from './modules/notices/routes.ts'
 import { pledgeRoutes } from './modules/pledge/routes.ts'
+import { settlementRoutes } from './modules/settlement/routes.ts'
 import { systemRoutes } from './modules/system/routes.ts'
 import { userRoutes } from './modules/user/routes.ts'
 import { withdrawalRoutes } from './modules/withdrawals/routes.ts'
@@ -101,6 +102,7 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   await app.register(noticeRoutes)
   await app.register(intentRoutes)
   await app.register(withdrawalRoutes)
+  await app.register(settlementRoutes)
   await app.register(systemRoutes, { demoWallet: isLocalChain(config) })
 
   const webDist = config.webDist && path.resolve(config.webDist)

@@ -4,6 +4,7 @@ import { loadConfig } from './config.ts'
 import { migrate, openDatabase } from './db/index.ts'
 import { purgeExpiredNonces } from './modules/auth/service.ts'
 import { watchIntents } from './modules/intents/service.ts'
+import { crashHook, settleDue } from './modules/settlement/service.ts'
 import { seed } from './modules/system/seed.ts'
 import { processWithdrawals, type SenderStep } from './modules/withdrawals/service.ts'
 import { loadPlatform } from './platform.ts'
@@ -20,6 +21,8 @@ async function main() {
   const onStep = (step: SenderStep) => {
     if (step === config.crashAt) process.kill(process.pid, 'SIGKILL')
   }
+  // SETTLEMENT_CRASH_AFTER_BATCHES is for the crash tests only, as CRASH_AT (docs/settlement.md).
+  const settlementCrash = crashHook()
   const timers = [
     every(10 * 60_000, () => purgeExpiredNonces(db)),
     every(config.watcherIntervalMs, async () => {
@@ -32,6 +35,11 @@ async function main() {
       // Resends of a payout waiting to confirm happen every pass: only outcomes are worth an info line.
       if (pass.confirmed || pass.failed || pass.renewed || pass.refused) app.log.info(pass, 'withdrawal sender pass')
       else if (pass.sent) app.log.debug(pass, 'withdrawal sender pass')
+    }),
+    // Settles every due day not yet settled, in order (safe with several instances: docs/settlement.md).
+    every(config.settlementIntervalMs, async () => {
+      const days = await settleDue(db, { product: config.productSymbol, onBatch: settlementCrash })
+      for (const day of days) app.log.info(day, 'settlement day done')
     }),
   ]
   /** Runs a job periodically, never two passes at once in this process; errors are logged, not fatal. */

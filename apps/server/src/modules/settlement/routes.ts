@@ -1,0 +1,19 @@
+import { api } from '@solpledge/contract'
+import type { FastifyInstance } from 'fastify'
+import { invalid, refuse } from '../../lib/app-error.ts'
+import { isDay, latestDueDay } from '../../lib/day.ts'
+import { defineRoute } from '../../lib/route.ts'
+import { getBusinessConfig } from '../config/service.ts'
+import { settleThrough } from './service.ts'
+
+export async function settlementRoutes(app: FastifyInstance) {
+  // Operators (and `npm run settle`) settle every day not yet settled through `day`. A day not yet due is refused,
+  // except on the local chain, where tests and demos settle future days.
+  defineRoute(app, api.settlementRun, { successKey: 'settlement.done' }, async ({ body }) => {
+    if (!isDay(body.day)) throw invalid('error.invalidParams', { detail: 'day' })
+    const config = await getBusinessConfig(app.db)
+    if (!app.platform.localChain && body.day > latestDueDay(new Date(), config.settlementHourUtc))
+      throw refuse('settlement.notDue', { day: body.day })
+    return { list: await settleThrough(app.db, body.day, { product: app.config.productSymbol }) }
+  })
+}

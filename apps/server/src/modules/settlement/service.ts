@@ -1,0 +1,428 @@
+// The daily settlement (docs/settlement.md): for each UTC day, in order, it releases the day's output of every mining
+// stake and active finance deposit, pays the node pool by dividend weight and the referral rewards by level, and
+// expires the positions whose last day it is. Set-based SQL in batches by id cursor: memory stays flat whatever the
+// number of positions, and every batch commits its credits together with the run's progress, so a day is settled
+// exactly once even when two instances run it at the same time or a process dies half-way.
+import type { BusinessConfig, OutputType, SettlementDay } from '@solpledge/contract'
+import { type RawBuilder, sql, type Transaction } from 'kysely'
+import type { Database } from '../../db/index.ts'
+import type { DB } from '../../db/schema.ts'
+import { addDays, latestDueDay } from '../../lib/day.ts'
+import { getBusinessConfig } from '../config/service.ts'
+import { creditUsers } from '../ledger/bulk.ts'
+import { removePower } from './power.ts'
+
+/** Positions per batch transaction. */
+export const DEFAULT_BATCH_SIZE = 20_000
+
+/** Where a day's run is: the phases run in this order, each by id cursor. */
+export type Phase = 'pledge' | 'finance' | 'nodes' | 'referral' | 'referral_pay' | 'done'
+
+export interface SettleOptions {
+  /** Asset code of the platform token: node dividends and referral rewards are paid in it. */
+  product: string
+  /** Rows per batch transaction (default DEFAULT_BATCH_SIZE). */
+  batchSize?: number
+  /** Called after each committed batch (the crash tests kill the process from here). */
+  onBatch?: (batch: { day: string; phase: Phase }) => void
+}
+
+/**
+ * What a run keeps besides phase and cursor: the configuration it pays by (taken when the run is created, so a
+ * change in the middle of a day does not split it), the node pool's weights once that phase starts, and counters.
+ */
+interface RunSummary {
+  pool: string
+  referral: { level: number; rateBps: number }[]
+  /** Sum of the weights and highest id of the nodes that share the pool (fixed at the start of the phase). */
+  nodes?: { weight: string; maxId: string }
+  expired: { stakes: number; finance: number }
+}
+
+const initialSummary = (config: BusinessConfig): RunSummary => ({
+  pool: config.nodePoolDaily,
+  referral: config.referralRewards.filter((r) => r.rateBps > 0),
+  expired: { stakes: 0, finance: 0 },
+})
+
+/** Midnight UTC at the start of `day`, as timestamptz: nodes bought before it share that day's pool. */
+const startOf = (day: string) => sql`(${day}::date::timestamp at time zone 'UTC')`
+
+/**
+ * Settles every day not yet settled up to `target`, in order, and reports each. When there is nothing left to do
+ * up to `target` it reports `target` alone (or nothing when that day was never settled). The first day ever settled
+ * is the day after the earliest position's start (or `target` when there are no positions); after that, the day after
+ * the last day done, so days missed while no instance ran are caught up in order.
+ */
+export async function settleThrough(db: Database, target: string, options: SettleOptions): Promise<SettlementDay[]> {
+  const first = await firstUnsettledDay(db, target)
+  if (first > target) {
+    const report = await dayReport(db, target)
+    return report ? [report] : []
+  }
+  const list: SettlementDay[] = []
+  for (let day = first; day <= target; day = addDays(day, 1)) {
+    await settleDay(db, day, options)
+    list.push((await dayReport(db, day)) as SettlementDay)
+  }
+  return list
+}
+
+/** The timer's job: settles every day due at `now` (settlementHourUtc of the configuration) not yet settled. */
+export async function settleDue(db: Database, options: SettleOptions, now = new Date()): Promise<SettlementDay[]> {
+  const config = await getBusinessConfig(db)
+  const target = latestDueDay(now, config.settlementHourUtc)
+  const first = await firstUnsettledDay(db, target)
+  return first > target ? [] : settleThrough(db, target, options)
+}
+
+/** The next day to settle (may be after `target`). */
+export async function firstUnsettledDay(db: Database, target: string): Promise<string> {
+  const runs = await db
+    .selectFrom('settlement_runs')
+    .select([
+      sql<string | null>`max(day) filter (where status = 'done')`.as('done'),
+      sql<string | null>`min(day) filter (where status = 'running')`.as('running'),
+    ])
+    .executeTakeFirstOrThrow()
+  if (runs.running !== null && (runs.done === null || runs.running < runs.done)) return runs.running
+  if (runs.done !== null) return addDays(runs.done, 1)
+  const { rows } = await sql<{ earliest: string | null }>`
+    select least(
+      (select min(start_day) from stakes),
+      (select min(start_day) from finance_deposits),
+      (select min((created_at at time zone 'UTC')::date) from user_nodes)
+    )::text as earliest`.execute(db)
+  const earliest = rows[0]?.earliest ?? null
+  return earliest === null ? target : addDays(earliest, 1)
+}
+
+/**
+ * Settles one day: creates its run (once: the day is its key) and advances it batch by batch until done. Each batch
+ * is one transaction that takes the run row FOR UPDATE, reads the phase and cursor, does the batch and writes the
+ * new phase and cursor: a second instance waits for the row and then continues from where the first left it, and a
+ * batch that did not commit left nothing behind.
+ */
+export async function settleDay(db: Database, day: string, options: SettleOptions): Promise<void> {
+  const config = await getBusinessConfig(db)
+  await db
+    .insertInto('settlement_runs')
+    .values({ day, phase: 'pledge', summary: JSON.stringify(initialSummary(config)) })
+    .onConflict((oc) => oc.column('day').doNothing())
+    .execute()
+  for (;;) {
+    const phase = await retryOnConflict(() => db.transaction().execute((trx) => step(trx, day, options)))
+    if (phase === null) return
+    options.onBatch?.({ day, phase })
+  }
+}
+
+/** A deadlock or serialization failure aborts only the batch; it is safe to run it again (nothing was committed). */
+async function retryOnConflict<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work()
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code
+      if (attempt >= attempts || (code !== '40P01' && code !== '40001')) throw error
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt))
+    }
+  }
+}
+
+/** One batch of the run of `day`; returns the phase it worked on, or null when the day is done. */
+async function step(trx: Transaction<DB>, day: string, options: SettleOptions): Promise<Phase | null> {
+  const run = await trx
+    .selectFrom('settlement_runs')
+    .select(['status', 'phase', 'cursor', 'summary'])
+    .where('day', '=', day)
+    .forUpdate()
+    .executeTakeFirstOrThrow()
+  if (run.status === 'done') return null
+  const phase = run.phase as Phase
+  const summary = run.summary as RunSummary
+  const cursor = run.cursor
+  const size = options.batchSize ?? DEFAULT_BATCH_SIZE
+  let next: { phase: Phase; cursor: string }
+  switch (phase) {
+    case 'pledge':
+    case 'finance': {
+      const kind = phase === 'pledge' ? STAKES : FINANCE
+      const batch = await releasePositions(trx, kind, day, cursor, size)
+      if (batch.expired > 0) summary.expired[phase === 'pledge' ? 'stakes' : 'finance'] += batch.expired
+      next =
+        batch.last === null
+          ? { phase: phase === 'pledge' ? 'finance' : 'nodes', cursor: '0' }
+          : { phase, cursor: batch.last }
+      break
+    }
+    case 'nodes': {
+      summary.nodes ??= await nodeWeights(trx, day)
+      const last =
+        BigInt(summary.pool) > 0n && BigInt(summary.nodes.weight) > 0n
+          ? await payNodes(trx, day, cursor, size, summary, options.product)
+          : null
+      next = last === null ? { phase: 'referral', cursor: '0' } : { phase, cursor: last }
+      break
+    }
+    case 'referral':
+      await accrueReferrals(trx, day, summary)
+      next = { phase: 'referral_pay', cursor: '0' }
+      break
+    case 'referral_pay': {
+      const last = await payReferrals(trx, day, cursor, size, options.product)
+      next = last === null ? { phase: 'done', cursor: '0' } : { phase, cursor: last }
+      break
+    }
+    default:
+      throw new Error(`settlement ${day}: unknown phase ${phase}`)
+  }
+  await trx
+    .updateTable('settlement_runs')
+    .set({
+      phase: next.phase,
+      cursor: next.cursor,
+      summary: JSON.stringify(summary),
+      updated_at: sql`now()`,
+      ...(next.phase === 'done' ? { status: 'done' as const, finished_at: sql`now()` } : {}),
+    })
+    .where('day', '=', day)
+    .execute()
+  return phase
+}
+
+/** A kind of position with a daily release: its table, status in force, output type and power removed at expiry. */
+interface PositionKind {
+  table: 'stakes' | 'finance_deposits'
+  live: string
+  type: OutputType
+  /** The ledger reference prefix: 'stake:<id>'. */
+  reference: string
+  /** The performance the position gave (removed with its power at expiry). */
+  performance: RawBuilder<unknown>
+}
+const STAKES: PositionKind = {
+  table: 'stakes',
+  live: 'mining',
+  type: 'pledge_output',
+  reference: 'stake',
+  performance: sql.ref('usdt_value'),
+}
+const FINANCE: PositionKind = {
+  table: 'finance_deposits',
+  live: 'active',
+  type: 'finance_output',
+  reference: 'finance',
+  performance: sql.lit(0),
+}
+
+/**
+ * Day D's release of the next `size` positions in force after `cursor` (start_day < D <= end_day): floor(total/days)
+ * on each day before the last, never past the total, and on the last day (end_day) whatever remains, so the releases
+ * add up to total_output exactly. The last day also expires the position and removes its power (./power.ts). Every release is an
+ * output record and a ledger credit from 'emission', keyed '<type>:<day>:<id>'.
+ */
+async function releasePositions(
+  trx: Transaction<DB>,
+  kind: PositionKind,
+  day: string,
+  cursor: string,
+  size: number,
+): Promise<{ last: string | null; expired: number }> {
+  const table = sql.table(kind.table)
+  // The output record is written first and the release only for the records actually written: a day's release of a
+  // position can never be added twice, even if the run's cursor were wrong.
+  const { rows } = await sql<{ last: string | null; expired: string }>`
+    with batch as (
+      select id, user_id, asset, end_day = ${day}::date as last,
+        case when end_day = ${day}::date then total_output - released
+          else least(div(total_output, days), total_output - released) end as amount
+      from ${table}
+      where status = ${kind.live} and id > ${cursor} and start_day < ${day}::date and end_day >= ${day}::date
+      order by id
+      limit ${size}
+    ),
+    recorded as (
+      insert into output_records (user_id, day, type, parent_id, asset, amount)
+      select user_id, ${day}::date, ${kind.type}, id, asset, amount from batch where amount > 0 order by id
+      on conflict do nothing
+      returning parent_id, amount
+    ),
+    changed as (
+      update ${table} p set
+        released = p.released + coalesce(r.amount, 0),
+        status = case when b.last then 'expired' else p.status end,
+        expired_at = case when b.last then now() else p.expired_at end
+      from batch b left join recorded r on r.parent_id = b.id
+      where p.id = b.id
+      returning p.id, b.last
+    )
+    select max(id)::text as last, count(*) filter (where last) as expired from changed`.execute(trx)
+  const last = rows[0]?.last ?? null
+  const expired = Number(rows[0]?.expired ?? 0)
+  if (last === null) return { last, expired }
+  await creditUsers(trx, {
+    from: 'emission',
+    type: kind.type,
+    credits: sql`
+      select user_id, asset, amount, ${`${kind.type}:${day}:`} || parent_id as key,
+        ${`${kind.reference}:`} || parent_id as reference
+      from output_records
+      where day = ${day}::date and type = ${kind.type} and parent_id > ${cursor} and parent_id <= ${last}`,
+  })
+  // After the ledger: position services move money before power too, so the two never wait on each other in a cycle.
+  if (expired > 0)
+    await removePower(
+      trx,
+      sql`
+        select user_id, power, ${kind.performance} as performance from ${table}
+        where id > ${cursor} and id <= ${last} and end_day = ${day}::date and status = 'expired'`,
+    )
+  return { last, expired }
+}
+
+/** The nodes sharing day D's pool: bought before D began (UTC), fixed when the phase starts. */
+async function nodeWeights(trx: Transaction<DB>, day: string): Promise<{ weight: string; maxId: string }> {
+  const { rows } = await sql<{ weight: string; max_id: string }>`
+    select coalesce(sum(dividend_weight), 0)::text as weight, coalesce(max(id), 0)::text as max_id
+    from user_nodes where created_at < ${startOf(day)}`.execute(trx)
+  return { weight: rows[0]?.weight ?? '0', maxId: rows[0]?.max_id ?? '0' }
+}
+
+/** Node dividends of the next batch: floor(pool × weight / total weight) each, added to user_nodes.dividends. */
+async function payNodes(
+  trx: Transaction<DB>,
+  day: string,
+  cursor: string,
+  size: number,
+  summary: RunSummary,
+  product: string,
+): Promise<string | null> {
+  const nodes = summary.nodes as { weight: string; maxId: string }
+  const { rows } = await sql<{ last: string | null }>`
+    with batch as (
+      select id, user_id, div(${summary.pool}::numeric * dividend_weight, ${nodes.weight}::numeric) as amount
+      from user_nodes
+      where id > ${cursor} and id <= ${nodes.maxId} and created_at < ${startOf(day)}
+      order by id
+      limit ${size}
+    ),
+    recorded as (
+      insert into output_records (user_id, day, type, parent_id, asset, amount)
+      select user_id, ${day}::date, 'node_dividend', id, ${product}, amount from batch where amount > 0 order by id
+      on conflict do nothing
+      returning parent_id, amount
+    ),
+    changed as (
+      update user_nodes n set dividends = n.dividends + r.amount from recorded r where n.id = r.parent_id
+    )
+    select max(id)::text as last from batch`.execute(trx)
+  const last = rows[0]?.last ?? null
+  if (last === null) return null
+  await creditUsers(trx, {
+    from: 'emission',
+    type: 'node_dividend',
+    credits: sql`
+      select user_id, asset, amount, ${`node_dividend:${day}:`} || parent_id as key, 'node:' || parent_id as reference
+      from output_records
+      where day = ${day}::date and type = 'node_dividend' and parent_id > ${cursor} and parent_id <= ${last}`,
+  })
+  return last
+}
+
+/**
+ * Referral rewards of day D in one set-based pass: for each member with pledge output that day, the ancestor at depth
+ * L gets floor(output × rate(L) / 10000); one accrual per ancestor, the sum over its members and levels.
+ */
+async function accrueReferrals(trx: Transaction<DB>, day: string, summary: RunSummary): Promise<void> {
+  if (summary.referral.length === 0) return
+  const rates = sql.join(summary.referral.map((r) => sql`(${r.level}::int, ${r.rateBps}::numeric)`))
+  const depth = Math.max(...summary.referral.map((r) => r.level))
+  await sql`
+    with recursive rates(level, rate_bps) as (values ${rates}),
+    member as (
+      select user_id, sum(amount) as output from output_records
+      where day = ${day}::date and type = 'pledge_output' group by user_id
+    ),
+    up(ancestor_id, level, output) as (
+      select u.parent_id, 1, m.output from member m join users u on u.id = m.user_id where u.parent_id is not null
+      union all
+      select u.parent_id, up.level + 1, up.output from up join users u on u.id = up.ancestor_id
+      where u.parent_id is not null and up.level < ${depth}
+    )
+    insert into referral_accruals (day, user_id, amount)
+    select ${day}::date, ancestor_id, sum(div(output * rate_bps, 10000)) from up join rates using (level)
+    group by ancestor_id
+    having sum(div(output * rate_bps, 10000)) > 0
+    order by ancestor_id
+    on conflict do nothing`.execute(trx)
+}
+
+/** Pays the next batch of day D's referral accruals (in user id order): output record and credit per ancestor. */
+async function payReferrals(
+  trx: Transaction<DB>,
+  day: string,
+  cursor: string,
+  size: number,
+  product: string,
+): Promise<string | null> {
+  // One credit per ancestor: its record's parent is the ancestor itself (the sum of many members has no one member).
+  const { rows } = await sql<{ last: string | null }>`
+    with batch as (
+      select user_id, amount from referral_accruals
+      where day = ${day}::date and user_id > ${cursor} order by user_id limit ${size}
+    ),
+    recorded as (
+      insert into output_records (user_id, day, type, parent_id, asset, amount)
+      select user_id, ${day}::date, 'referral_reward', user_id, ${product}, amount from batch order by user_id
+      on conflict do nothing
+    )
+    select max(user_id)::text as last from batch`.execute(trx)
+  const last = rows[0]?.last ?? null
+  if (last === null) return null
+  await creditUsers(trx, {
+    from: 'emission',
+    type: 'referral_reward',
+    credits: sql`
+      select user_id, asset, amount, ${`referral_reward:${day}:`} || parent_id as key,
+        ${`settlement:${day}`} as reference
+      from output_records
+      where day = ${day}::date and type = 'referral_reward' and parent_id > ${cursor} and parent_id <= ${last}`,
+  })
+  return last
+}
+
+/** A day's run as the operator sees it: totals per output type (from output_records) and expiries. */
+export async function dayReport(db: Database, day: string): Promise<SettlementDay | undefined> {
+  const run = await db.selectFrom('settlement_runs').selectAll().where('day', '=', day).executeTakeFirst()
+  if (!run) return undefined
+  const totals = await db
+    .selectFrom('output_records')
+    .select(['type', 'asset', (eb) => eb.fn.countAll<string>().as('count'), sql<string>`sum(amount)`.as('amount')])
+    .where('day', '=', day)
+    .groupBy(['type', 'asset'])
+    .orderBy('type')
+    .orderBy('asset')
+    .execute()
+  const summary = run.summary as RunSummary
+  return {
+    day,
+    status: run.status,
+    totals: totals.map((t) => ({ type: t.type, coin: t.asset, count: Number(t.count), amount: t.amount })),
+    expired: { stakes: summary.expired.stakes, finance: summary.expired.finance },
+    finished_at: run.finished_at ? run.finished_at.toISOString() : null,
+  }
+}
+
+/**
+ * Tests only (settlement-crash.test.ts): SETTLEMENT_CRASH_AFTER_BATCHES=n kills the process with SIGKILL right after
+ * its n-th committed batch, as a power cut would. Never set it in production.
+ */
+export function crashHook(env: NodeJS.ProcessEnv = process.env): SettleOptions['onBatch'] {
+  const after = Number(env.SETTLEMENT_CRASH_AFTER_BATCHES ?? 0)
+  if (!Number.isInteger(after) || after <= 0) return undefined
+  let batches = 0
+  return () => {
+    if (++batches >= after) process.kill(process.pid, 'SIGKILL')
+  }
+}

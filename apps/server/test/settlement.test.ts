@@ -1,0 +1,351 @@
+import { api, type BusinessConfig, Code, type SettlementDay } from '@solpledge/contract'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Database } from '../src/db/index.ts'
+import { addDays, daysBetween } from '../src/lib/day.ts'
+import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
+import { getBusinessConfig, setBusinessConfig } from '../src/modules/config/service.ts'
+import { balances, checkInvariants } from '../src/modules/ledger/service.ts'
+import { powerOf } from '../src/modules/power/service.ts'
+import { firstUnsettledDay, settleDue, settleThrough } from '../src/modules/settlement/service.ts'
+import {
+  addAssets,
+  addDeposit,
+  addNode,
+  addStake,
+  addUser,
+  PLG,
+  PLG_UNIT,
+  seedScenario,
+  settlementState,
+  USDT,
+  USDT_UNIT,
+} from './fixtures/settlement.ts'
+import { call, createTestApp, dbKind, freshDatabase, type TestContext } from './helpers.ts'
+
+const DAY = '2025-03-10'
+const settle = (db: Database, day: string, batchSize = 3) => settleThrough(db, day, { product: PLG, batchSize })
+
+/** Each test gets its own database: settlement state (runs, cursors) is database-wide. */
+let cleanup: (() => Promise<void>)[] = []
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step()
+  cleanup = []
+})
+async function database(config?: Partial<BusinessConfig>): Promise<Database> {
+  const { db, drop } = await freshDatabase()
+  cleanup.push(drop)
+  await addAssets(db)
+  if (config) await setBusinessConfig(db, { ...DEFAULT_BUSINESS_CONFIG, ...config }, 'test')
+  return db
+}
+
+const stakeRow = (db: Database, id: string) =>
+  db.selectFrom('stakes').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+const outputs = (db: Database, type: string, parentId?: string) =>
+  db
+    .selectFrom('output_records')
+    .selectAll()
+    .where('type', '=', type as never)
+    .$if(parentId !== undefined, (qb) => qb.where('parent_id', '=', parentId as string))
+    .orderBy('day')
+    .execute()
+const sumOf = (rows: { amount: string }[]) => rows.reduce((s, r) => s + BigInt(r.amount), 0n)
+const expectSound = async (db: Database) => expect(await checkInvariants(db)).toEqual([])
+
+describe(`daily settlement (${dbKind})`, () => {
+  it('releases floor(total/days) a day and the remainder on the last day: exact, never above the total', async () => {
+    const db = await database({ referralRewards: [] })
+    const user = await addUser(db, null)
+    const start = addDays(DAY, -1)
+    // (amount, output bps, days) → total output: 7 over 3 days, 10 over 3, 2 over 5 (0 a day, 2 on the last), …
+    const cases = [
+      { amount: 7n, outputBps: 10_000, days: 3, total: 7n },
+      { amount: 10n, outputBps: 10_000, days: 3, total: 10n },
+      { amount: 2n, outputBps: 10_000, days: 5, total: 2n },
+      { amount: 100n, outputBps: 10_000, days: 1, total: 100n },
+      { amount: 999_999_999_999n, outputBps: 10_600, days: 30, total: 1_059_999_999_998n },
+    ]
+    const ids: string[] = []
+    for (const c of cases)
+      ids.push(
+        await addStake(db, { userId: user, amount: c.amount, days: c.days, startDay: start, outputBps: c.outputBps }),
+      )
+    for (let i = 1; i <= 31; i++) {
+      await settle(db, addDays(start, i), 2)
+      for (const [n, c] of cases.entries()) {
+        const id = ids[n] as string
+        const row = await stakeRow(db, id)
+        expect(BigInt(row.total_output)).toBe(c.total)
+        const perDay = c.total / BigInt(c.days)
+        const expected = i >= c.days ? c.total : perDay * BigInt(i)
+        expect(BigInt(row.released), `stake ${n} day ${i}`).toBe(expected)
+        expect(sumOf(await outputs(db, 'pledge_output', id))).toBe(expected)
+        expect(row.status).toBe(i >= c.days ? 'expired' : 'mining')
+      }
+    }
+    // Exactly 7 over 3 days: 2, 2, 3.
+    expect((await outputs(db, 'pledge_output', ids[0])).map((r) => [r.day, r.amount])).toEqual([
+      [addDays(start, 1), '2'],
+      [addDays(start, 2), '2'],
+      [addDays(start, 3), '3'],
+    ])
+    // 2 over 5 days: nothing recorded while the daily share rounds to 0, all of it on the last day.
+    expect((await outputs(db, 'pledge_output', ids[2])).map((r) => [r.day, r.amount])).toEqual([
+      [addDays(start, 5), '2'],
+    ])
+    const total = cases.reduce((s, c) => s + c.total, 0n)
+    expect((await balances(db, user))[PLG]?.available).toBe(total)
+    await expectSound(db)
+  })
+
+  it('pays referral rewards by level on a random tree exactly as a plain reference computation', async () => {
+    const db = await database()
+    const scenario = await seedScenario(db, { seed: 7, users: 300, day: DAY, spread: 4 })
+    const days = await settle(db, DAY, 50)
+    // From the day after the earliest position's start, every day through DAY.
+    expect(days.map((d) => d.day)).toEqual(days.map((_, i) => addDays(DAY, i - days.length + 1)))
+    expect(days.length).toBeGreaterThanOrEqual(5)
+
+    const parent = new Map(scenario.users.map((u) => [u.id, u.parent]))
+    const rates = DEFAULT_BUSINESS_CONFIG.referralRewards
+    for (const { day } of days) {
+      // The day's pledge output per member, from the stakes' terms alone.
+      const output = new Map<string, bigint>()
+      for (const s of scenario.stakes) {
+        const index = daysBetween(s.startDay, day)
+        if (index < 1 || index > s.days) continue
+        const share = s.totalOutput / BigInt(s.days)
+        const amount = index < s.days ? share : s.totalOutput - share * BigInt(s.days - 1)
+        output.set(s.userId, (output.get(s.userId) ?? 0n) + amount)
+      }
+      const expected = new Map<string, bigint>()
+      for (const [member, amount] of output) {
+        let ancestor = parent.get(member) ?? null
+        for (let level = 1; ancestor !== null; level++) {
+          const rate = rates.find((r) => r.level === level)
+          if (rate) {
+            const reward = (amount * BigInt(rate.rateBps)) / 10_000n
+            if (reward > 0n) expected.set(ancestor, (expected.get(ancestor) ?? 0n) + reward)
+          }
+          ancestor = parent.get(ancestor) ?? null
+        }
+      }
+      const pledged = await db
+        .selectFrom('output_records')
+        .selectAll()
+        .where('day', '=', day)
+        .where('type', '=', 'pledge_output')
+        .execute()
+      const perMember = new Map<string, bigint>()
+      for (const r of pledged) perMember.set(r.user_id, (perMember.get(r.user_id) ?? 0n) + BigInt(r.amount))
+      expect(perMember, day).toEqual(new Map([...output].filter(([, v]) => v > 0n)))
+      const rewards = await db
+        .selectFrom('output_records')
+        .selectAll()
+        .where('day', '=', day)
+        .where('type', '=', 'referral_reward')
+        .execute()
+      expect(new Map(rewards.map((r) => [r.user_id, BigInt(r.amount)])), day).toEqual(expected)
+      if (day >= addDays(DAY, -3)) expect(expected.size, day).toBeGreaterThan(10)
+    }
+    await expectSound(db)
+  })
+
+  it('catches up the days missed while nothing ran, in order, and never settles a day twice', async () => {
+    const db = await database()
+    const root = await addUser(db, null)
+    const member = await addUser(db, root)
+    await addStake(db, { userId: member, amount: 3000n * PLG_UNIT, days: 30, startDay: addDays(DAY, -1) })
+    // No run yet: the first day to settle is the day after the earliest position's start.
+    expect(await firstUnsettledDay(db, addDays(DAY, 9))).toBe(DAY)
+    expect((await settle(db, addDays(DAY, 1))).map((d) => d.day)).toEqual([DAY, addDays(DAY, 1)])
+    // Down for four days: the timer at 01:00 UTC on DAY+6 (settlement hour 0) settles DAY+2 … DAY+6 in order.
+    const caughtUp = await settleDue(db, { product: PLG, batchSize: 2 }, new Date(`${addDays(DAY, 6)}T01:00:00Z`))
+    expect(caughtUp.map((d) => d.day)).toEqual([2, 3, 4, 5, 6].map((n) => addDays(DAY, n)))
+    const runs = await db.selectFrom('settlement_runs').selectAll().orderBy('day').execute()
+    expect(runs.map((r) => [r.day, r.status])).toEqual([0, 1, 2, 3, 4, 5, 6].map((n) => [addDays(DAY, n), 'done']))
+    const finished = runs.map((r) => (r.finished_at as Date).getTime())
+    expect(finished).toEqual([...finished].sort((a, b) => a - b))
+    // DAY+7 is due from 00:00 UTC (settlement hour 0) and settled once: later passes that day settle nothing.
+    expect(await settleDue(db, { product: PLG }, new Date(`${addDays(DAY, 7)}T00:00:00Z`))).toHaveLength(1)
+    expect(await settleDue(db, { product: PLG }, new Date(`${addDays(DAY, 7)}T23:00:00Z`))).toEqual([])
+    const pledged = await outputs(db, 'pledge_output')
+    expect(pledged.map((r) => r.day)).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map((n) => addDays(DAY, n)))
+    // 3000 PLG × 1.2 over 30 days = 120 PLG a day; the root gets 10 % of it.
+    expect(new Set(pledged.map((r) => r.amount))).toEqual(new Set([(120n * PLG_UNIT).toString()]))
+    expect(sumOf(await outputs(db, 'referral_reward'))).toBe(8n * 12n * PLG_UNIT)
+    // With no position at all, the first day is the target itself.
+    const empty = await database()
+    expect(await firstUnsettledDay(empty, DAY)).toBe(DAY)
+    expect((await settle(empty, DAY)).map((d) => [d.day, d.status, d.totals])).toEqual([[DAY, 'done', []]])
+    await expectSound(db)
+  })
+
+  it('shares the node pool by weight among nodes bought before the day; the remainder is not paid', async () => {
+    const db = await database({ nodePoolDaily: '1000', referralRewards: [] })
+    const users = [await addUser(db, null), await addUser(db, null), await addUser(db, null), await addUser(db, null)]
+    const before = `${addDays(DAY, -1)}T23:59:59Z`
+    const nodes = [
+      await addNode(db, { userId: users[0] as string, weight: 1, createdAt: `${addDays(DAY, -1)}T00:00:00Z` }),
+      await addNode(db, { userId: users[1] as string, weight: 5, createdAt: before }),
+      await addNode(db, { userId: users[2] as string, weight: 30, createdAt: before }),
+      // Bought on the day itself: shares from the next day on.
+      await addNode(db, { userId: users[3] as string, weight: 30, createdAt: `${DAY}T00:00:00Z` }),
+    ]
+    const [report, ...more] = await settle(db, DAY, 2)
+    expect(more).toEqual([])
+    // floor(1000 × w / 36): 27, 138, 833 = 998; 2 left unpaid.
+    const dividends = async () =>
+      (await db.selectFrom('user_nodes').select(['id', 'dividends']).orderBy('id').execute()).map((n) => n.dividends)
+    expect(await dividends()).toEqual(['27', '138', '833', '0'])
+    expect(report?.totals).toEqual([{ type: 'node_dividend', coin: PLG, count: 3, amount: '998' }])
+    // The next day all four share it: floor(1000 × w / 66) = 15, 75, 454, 454.
+    await settle(db, addDays(DAY, 1))
+    expect(await dividends()).toEqual(['42', '213', '1287', '454'])
+    expect((await balances(db, users[2] as string))[PLG]?.available).toBe(1287n)
+    expect((await outputs(db, 'node_dividend', nodes[3])).map((r) => r.day)).toEqual([addDays(DAY, 1)])
+    await expectSound(db)
+  })
+
+  it('releases finance output in USDT and expires the deposit on its last day, removing its power', async () => {
+    const db = await database({ referralRewards: [] })
+    const user = await addUser(db, null)
+    const start = addDays(DAY, -1)
+    // 1000.000123 USDT for 7 days at 0.5 %: total 5.000000 USDT (rounded down), 714285 a day, 714290 on day 7.
+    const id = await addDeposit(db, { userId: user, amount: 1000n * USDT_UNIT + 123n, days: 7, startDay: start })
+    expect((await powerOf(db, user)).personal_power).toBe(1000n * USDT_UNIT + 123n)
+    const list = await settle(db, addDays(start, 6))
+    expect(list.map((d) => d.expired.finance)).toEqual([0, 0, 0, 0, 0, 0])
+    const [last] = await settle(db, addDays(start, 7))
+    expect(last).toMatchObject({
+      day: addDays(start, 7),
+      status: 'done',
+      totals: [{ type: 'finance_output', coin: USDT, count: 1, amount: '714290' }],
+      expired: { stakes: 0, finance: 1 },
+    })
+    const row = await db.selectFrom('finance_deposits').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+    expect(row).toMatchObject({ status: 'expired', released: '5000000', total_output: '5000000', redeemed_at: null })
+    expect(row.expired_at).toBeInstanceOf(Date)
+    expect((await outputs(db, 'finance_output', id)).map((r) => r.amount)).toEqual([
+      ...Array(6).fill('714285'),
+      '714290',
+    ])
+    expect((await balances(db, user))[USDT]?.available).toBe(5n * USDT_UNIT)
+    expect((await powerOf(db, user)).personal_power).toBe(0n)
+    // The day after: nothing left to release.
+    expect((await settle(db, addDays(start, 8)))[0]?.totals).toEqual([])
+    await expectSound(db)
+  })
+
+  it('expiry removes the stake’s power and performance from the user and every ancestor', async () => {
+    const db = await database()
+    const root = await addUser(db, null)
+    const a = await addUser(db, root)
+    const b = await addUser(db, a)
+    const other = await addUser(db, a)
+    // 1000 PLG at 0.5 = 500 USDT value, power ×1.5 = 750 USDT.
+    await addStake(db, { userId: b, amount: 1000n * PLG_UNIT, days: 2, startDay: addDays(DAY, -1), powerBps: 15_000 })
+    await addStake(db, { userId: other, amount: 10n * PLG_UNIT, days: 30, startDay: addDays(DAY, -1) })
+    const value = 500n * USDT_UNIT
+    expect(await powerOf(db, b)).toEqual({
+      personal_power: 750n * USDT_UNIT,
+      team_power: 0n,
+      performance: value,
+      team_performance: 0n,
+    })
+    expect((await powerOf(db, root)).team_power).toBe(750n * USDT_UNIT + 5n * USDT_UNIT)
+    await settle(db, DAY)
+    expect((await powerOf(db, b)).personal_power).toBe(750n * USDT_UNIT)
+    const [report] = await settle(db, addDays(DAY, 1))
+    expect(report?.expired).toEqual({ stakes: 1, finance: 0 })
+    expect(await powerOf(db, b)).toEqual({ personal_power: 0n, team_power: 0n, performance: 0n, team_performance: 0n })
+    for (const ancestor of [a, root])
+      expect(await powerOf(db, ancestor)).toEqual({
+        personal_power: 0n,
+        team_power: 5n * USDT_UNIT,
+        performance: 0n,
+        team_performance: 5n * USDT_UNIT,
+      })
+    await expectSound(db)
+  })
+
+  it('a configuration stored before nodePoolDaily existed still works (defaults merged under it)', async () => {
+    const db = await database()
+    const { nodePoolDaily: _, ...older } = DEFAULT_BUSINESS_CONFIG
+    await db
+      .insertInto('config_versions')
+      .values({ value: JSON.stringify({ ...older, settlementHourUtc: 3 }), changed_by: 'old' })
+      .execute()
+    const config = await getBusinessConfig(db)
+    expect(config.nodePoolDaily).toBe(DEFAULT_BUSINESS_CONFIG.nodePoolDaily)
+    expect(config.settlementHourUtc).toBe(3)
+  })
+
+  it('settling a day again changes nothing', async () => {
+    const db = await database()
+    await seedScenario(db, { seed: 3, users: 40, day: DAY, spread: 2 })
+    const first = await settle(db, DAY)
+    const state = await settlementState(db)
+    const again = await settle(db, DAY)
+    expect(again).toEqual(first.slice(-1))
+    expect(await settle(db, addDays(DAY, -1))).toEqual(first.slice(-2, -1))
+    expect(await settlementState(db)).toEqual(state)
+    await expectSound(db)
+  })
+})
+
+describe(`operator route /admin/settlement/run (${dbKind})`, () => {
+  let t: TestContext | undefined
+  afterEach(async () => {
+    await t?.close()
+    t = undefined
+  })
+  const run = (day: string, token?: string) =>
+    call(
+      (t as TestContext).app,
+      api.settlementRun,
+      { day },
+      token === undefined ? {} : { headers: { 'operator-token': token } },
+    )
+
+  it('refuses a missing or wrong token, and a day not yet due off the local chain', async () => {
+    t = await createTestApp({ cluster: 'mainnet-beta' })
+    expect(t.platform.localChain).toBe(false)
+    await addAssets(t.db)
+    for (const token of [undefined, '', 'wrong', `${t.platform.operatorToken}x`]) {
+      const res = await run(DAY, token)
+      expect(res).toMatchObject({ code: Code.FAIL, msg: 'Operator access only' })
+    }
+    const tomorrow = addDays(new Date().toISOString().slice(0, 10), 1)
+    const refused = await run(tomorrow, t.platform.operatorToken)
+    expect(refused).toMatchObject({ code: Code.FAIL, msg: `The settlement of ${tomorrow} is not due yet` })
+    expect(await t.db.selectFrom('settlement_runs').selectAll().execute()).toEqual([])
+    expect((await run('2025-02-30', t.platform.operatorToken)).code).toBe(Code.INVALID)
+
+    const user = await addUser(t.db, null)
+    await addStake(t.db, { userId: user, amount: 30n * PLG_UNIT, days: 30, startDay: addDays(DAY, -1) })
+    const ok = await run(addDays(DAY, 1), t.platform.operatorToken)
+    expect(ok).toMatchObject({ code: Code.OK, msg: 'Settlement finished' })
+    const list = (ok.data as { list: SettlementDay[] }).list
+    expect(list.map((d) => d.day)).toEqual([DAY, addDays(DAY, 1)])
+    expect(list[1]).toMatchObject({
+      status: 'done',
+      totals: [{ type: 'pledge_output', coin: PLG, count: 1, amount: '1200000000' }],
+      expired: { stakes: 0, finance: 0 },
+    })
+    expect(Date.parse(list[1]?.finished_at as string)).toBeGreaterThan(0)
+    // Asked again: the day's record, unchanged.
+    const again = await run(addDays(DAY, 1), t.platform.operatorToken)
+    expect((again.data as { list: SettlementDay[] }).list).toEqual([list[1]])
+  })
+
+  it('settles future days on the local chain (tests and demos)', async () => {
+    t = await createTestApp()
+    expect(t.platform.localChain).toBe(true)
+    await addAssets(t.db)
+    const future = addDays(new Date().toISOString().slice(0, 10), 3)
+    const res = await run(future, t.platform.operatorToken)
+    expect(res.code).toBe(Code.OK)
+    expect((res.data as { list: SettlementDay[] }).list.map((d) => d.day)).toEqual([future])
+  })
+})
