@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { seedBusinessConfig, setBusinessConfig } from '../src/modules/config/service.ts'
 import { balances, checkInvariants, systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
+import { powerOf } from '../src/modules/power/service.ts'
 import { call, createTestApp, dbKind, login, seedRoot, type TestContext, TestWallet } from './helpers.ts'
 
 const USDT = 1_000_000n // one USDT in base units (6 decimals)
@@ -28,10 +29,10 @@ describe(`nodes (${dbKind})`, () => {
   })
   afterAll(() => t.close())
 
-  /** A logged-in user holding `amount` USDT available, paid in from the system 'chain' account. */
-  async function user(amount: bigint) {
+  /** A logged-in user under `parent` holding `amount` USDT available, paid in from the system 'chain' account. */
+  async function user(amount: bigint, parent: { auth: { address: string } } | null = null) {
     const wallet = new TestWallet()
-    const { token } = (await login(t.app, wallet, root.address)).data as { token: string }
+    const { token } = (await login(t.app, wallet, parent?.auth.address ?? root.address)).data as { token: string }
     const row = await t.db
       .selectFrom('users')
       .select('id')
@@ -234,6 +235,47 @@ describe(`nodes (${dbKind})`, () => {
     expect(await mine(u)).toHaveLength(1)
     expect(await available(u)).toBe(8000n * USDT)
     expect(await mine(other)).toEqual([])
+    expect(await checkInvariants(t.db)).toEqual([])
+  })
+
+  it("adds the node's power to the buyer and every ancestor on a three-level chain; a refusal adds none", async () => {
+    const a = await user(0n)
+    const b = await user(0n, a)
+    const c = await user(2400n * USDT, b)
+    const rootId = (
+      await t.db.selectFrom('users').select('id').where('address', '=', root.address).executeTakeFirstOrThrow()
+    ).id
+    const rootBefore = await powerOf(t.db, rootId)
+    const res = await buy(c, 'senior')
+    expect(res.code).toBe(Code.OK)
+    const node = res.data as UserNode
+    // Senior: 2000 USDT × 25 % = 500 USDT of power, no performance.
+    expect(await powerOf(t.db, c.id)).toEqual({
+      personal_power: 500n * USDT,
+      team_power: 0n,
+      performance: 0n,
+      team_performance: 0n,
+    })
+    for (const ancestor of [a, b])
+      expect(await powerOf(t.db, ancestor.id)).toEqual({
+        personal_power: 0n,
+        team_power: 500n * USDT,
+        performance: 0n,
+        team_performance: 0n,
+      })
+    expect((await powerOf(t.db, rootId)).team_power - rootBefore.team_power).toBe(500n * USDT)
+    const event = await t.db
+      .selectFrom('power_events')
+      .select(['user_id', 'power'])
+      .where('source', '=', 'node')
+      .where('source_id', '=', node.id)
+      .executeTakeFirstOrThrow()
+    expect(event).toEqual({ user_id: c.id, power: String(500n * USDT) })
+    // Already held, then too poor: refused, and the power is unchanged everywhere.
+    expect((await buy(c, 'senior')).code).toBe(Code.FAIL)
+    expect((await buy(c, 'junior')).msg).toBe('Insufficient balance.')
+    expect((await powerOf(t.db, c.id)).personal_power).toBe(500n * USDT)
+    expect((await powerOf(t.db, a.id)).team_power).toBe(500n * USDT)
     expect(await checkInvariants(t.db)).toEqual([])
   })
 })

@@ -1,27 +1,61 @@
 import { randomBytes } from 'node:crypto'
-import { Code, type PaymentIntent } from '@solpledge/contract'
-import type { Selectable } from 'kysely'
+import {
+  type api,
+  type BodyOf,
+  Code,
+  type IntentPurpose,
+  type MessageKey,
+  type PaymentIntent,
+} from '@solpledge/contract'
+import type { Selectable, Transaction } from 'kysely'
 import { findReferencePayments, verifyDeposit } from '../../chain/deposit.ts'
 import { associatedTokenAddress } from '../../chain/token.ts'
 import type { Database } from '../../db/index.ts'
-import type { PaymentIntentsTable } from '../../db/schema.ts'
-import { AppError, refuse } from '../../lib/app-error.ts'
+import type { DB, PaymentIntentsTable } from '../../db/schema.ts'
+import { AppError, invalid, refuse } from '../../lib/app-error.ts'
 import { addressOf } from '../../lib/keys.ts'
 import type { Platform } from '../../platform.ts'
-import { requireAsset } from '../assets/service.ts'
+import { type AssetRow, requireAsset } from '../assets/service.ts'
 import { systemAccount, transfer, userAccount } from '../ledger/service.ts'
+import { findNodeLevel, NODE_COIN, nodeRefusal, purchaseNode } from '../nodes/service.ts'
+import { readPledgeConfig, stakeFromBalance, stakeTerms } from '../pledge/service.ts'
 
 /** How long a payment intent waits for its payment before the watcher expires it. */
 export const INTENT_TTL_MS = 30 * 60_000
 
 type IntentRow = Selectable<PaymentIntentsTable>
 
+/** What a stake intent fixes when it is made: the period and the terms the stake gets when the payment arrives. */
+interface StakeDetails {
+  days: number
+  /** USDT base units per whole token at creation. */
+  price: string
+  output_bps: number
+  power_bps: number
+}
+/** What a node intent buys; the price is the intent's amount. */
+interface NodeDetails {
+  level: string
+}
+
+/** A fulfilment refusal of a node intent: the payment stays in the balance. */
+type RefusalKey = 'node.soldOutPaid' | 'node.alreadyHeldPaid'
+
+const outcomeOf = (row: IntentRow) => {
+  const [kind, value] = (row.outcome ?? '').split(/:(.*)/s)
+  return {
+    applied_id: kind === 'applied' ? (value ?? null) : null,
+    refusal: kind === 'refused' ? ((value ?? null) as RefusalKey | null) : null,
+  }
+}
+
 async function present(db: Database, row: IntentRow): Promise<PaymentIntent> {
   const asset = await requireAsset(db, row.asset)
   const mint = asset.mint as string
+  const purpose = row.purpose as IntentPurpose
   return {
     id: row.id,
-    purpose: row.purpose as 'recharge',
+    purpose,
     coin: row.asset,
     mint,
     decimals: asset.decimals,
@@ -31,31 +65,83 @@ async function present(db: Database, row: IntentRow): Promise<PaymentIntent> {
     reference: row.reference,
     status: row.status as PaymentIntent['status'],
     signature: row.signature,
+    days: purpose === 'stake' ? (row.details as StakeDetails).days : null,
+    level: purpose === 'node' ? (row.details as NodeDetails).level : null,
+    ...outcomeOf(row),
     expires_at: row.expires_at.toISOString(),
     created_at: row.created_at.toISOString(),
   }
 }
 
-/** Creates a top-up intent: pay `amount` of the asset into the treasury's token account with a fresh reference key. */
+/** The largest amount an SPL token transfer can carry (u64). */
+const MAX_TRANSFER = 2n ** 64n - 1n
+
+export type IntentInput = BodyOf<typeof api.intentCreate>
+
+/**
+ * Creates a payment intent with a fresh reference key, paid into the treasury's token account. By purpose:
+ * recharge: `coin` and `amount`; stake: `amount` of {product} and `days`, checked against the minimum and the periods
+ * now, and the price and rates of now fixed for the stake; node: `level`, whose USDT price is the amount, refused now
+ * when the level is sold out or already held.
+ */
 export async function createIntent(
   db: Database,
   platform: Platform,
+  productSymbol: string,
   userId: string,
-  input: { purpose: 'recharge'; coin: string; amount: string },
+  input: IntentInput,
 ): Promise<PaymentIntent> {
-  const asset = await requireAsset(db, input.coin)
-  if (!asset.is_user_recharge || !asset.mint) throw refuse('assets.rechargeUnsupported')
+  const need = <T>(value: T | undefined, field: string): T => {
+    if (value === undefined) throw invalid('intent.missingField', { field })
+    return value
+  }
+  const chainAsset = async (code: string) => {
+    const asset = await requireAsset(db, code)
+    if (!asset.mint) throw refuse('assets.rechargeUnsupported')
+    return asset
+  }
+  const sameCoin = (code: string) => {
+    if (input.coin !== undefined && input.coin !== code) throw invalid('error.invalidParams', { detail: 'coin' })
+  }
+  let asset: AssetRow
+  let amount: string
+  let details: StakeDetails | NodeDetails | null = null
+  if (input.purpose === 'recharge') {
+    const coin = need(input.coin, 'coin')
+    amount = need(input.amount, 'amount')
+    asset = await requireAsset(db, coin)
+    if (!asset.is_user_recharge || !asset.mint) throw refuse('assets.rechargeUnsupported')
+  } else if (input.purpose === 'stake') {
+    amount = need(input.amount, 'amount')
+    const days = need(input.days, 'days')
+    sameCoin(productSymbol)
+    const terms = stakeTerms(await readPledgeConfig(db, productSymbol), BigInt(amount), days)
+    asset = await chainAsset(productSymbol)
+    details = { days, price: terms.price.toString(), output_bps: terms.output_bps, power_bps: terms.power_bps }
+  } else {
+    const code = need(input.level, 'level')
+    sameCoin(NODE_COIN)
+    const level = await findNodeLevel(db, code)
+    if (!level) throw invalid('node.unknownLevel')
+    const refusal = await nodeRefusal(db, userId, level)
+    if (refusal) throw refuse(refusal)
+    asset = await chainAsset(NODE_COIN)
+    amount = level.priceUsdt
+    details = { level: level.code }
+  }
+  if (BigInt(amount) > MAX_TRANSFER) throw invalid('error.invalidParams', { detail: 'amount' })
   const row = await db
     .insertInto('payment_intents')
     .values({
       user_id: userId,
       purpose: input.purpose,
       asset: asset.code,
-      amount: input.amount,
+      amount,
       recipient: platform.treasury.address,
       // Any 32 bytes make a valid read-only key: it only has to be unique to find this payment on chain.
       reference: addressOf(randomBytes(32)),
       expires_at: new Date(Date.now() + INTENT_TTL_MS),
+      details: details && JSON.stringify(details),
     })
     .returningAll()
     .executeTakeFirstOrThrow()
@@ -76,9 +162,51 @@ async function findOwnIntent(db: Database, userId: string, id: string): Promise<
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505'
 
 /**
- * Marks the intent paid by `signature` and credits the user, in one database transaction, exactly once: the status
- * moves pending → fulfilled only once, a signature pays one intent ever (unique), and the credit's idempotency key is
- * the intent. Returns false when another request fulfilled it first with the same signature.
+ * What fulfilment does besides the credit, inside its transaction: a stake intent makes the stake on the terms fixed
+ * at creation; a node intent buys the node at the price paid. Returns the outcome to store, or null for a top-up.
+ * A node that can no longer be had (sold out or already held meanwhile, or the level withdrawn) is refused before
+ * anything of it is written, so the deposit commits and the payment stays in the balance.
+ */
+async function applyPurpose(trx: Transaction<DB>, intent: IntentRow): Promise<string | null> {
+  if (intent.purpose === 'stake') {
+    const details = intent.details as StakeDetails
+    const asset = await requireAsset(trx, intent.asset)
+    const stake = await stakeFromBalance(trx, {
+      userId: intent.user_id,
+      asset: intent.asset,
+      decimals: asset.decimals,
+      terms: {
+        amount: BigInt(intent.amount),
+        days: details.days,
+        price: BigInt(details.price),
+        output_bps: details.output_bps,
+        power_bps: details.power_bps,
+      },
+      intentId: intent.id,
+    })
+    return `applied:${stake.id}`
+  }
+  if (intent.purpose === 'node') {
+    const level = await findNodeLevel(trx, (intent.details as NodeDetails).level)
+    // A level withdrawn from sale meanwhile counts as sold out.
+    if (!level) return 'refused:node.soldOutPaid'
+    try {
+      const node = await purchaseNode(trx, intent.user_id, level, BigInt(intent.amount))
+      return `applied:${node.id}`
+    } catch (error) {
+      if (error instanceof AppError && error.key === 'node.soldOut') return 'refused:node.soldOutPaid'
+      if (error instanceof AppError && error.key === 'node.alreadyHeld') return 'refused:node.alreadyHeldPaid'
+      throw error
+    }
+  }
+  return null
+}
+
+/**
+ * Marks the intent paid by `signature`, credits the user and applies the intent's purpose (the stake or the node),
+ * in one database transaction, exactly once: the status moves pending → fulfilled only once, a signature pays one
+ * intent ever (unique), and the credit's idempotency key is the intent. Returns false when another request fulfilled
+ * it first with the same signature.
  */
 export async function fulfilIntent(db: Database, intent: IntentRow, signature: string): Promise<boolean> {
   try {
@@ -101,6 +229,8 @@ export async function fulfilIntent(db: Database, intent: IntentRow, signature: s
         key: `intent:${intent.id}`,
         reference: `intent:${intent.id}`,
       })
+      const outcome = await applyPurpose(trx, intent)
+      if (outcome) await trx.updateTable('payment_intents').set({ outcome }).where('id', '=', intent.id).execute()
       return true
     })
   } catch (error) {
@@ -131,7 +261,7 @@ export async function submitIntent(
 ): Promise<PaymentIntent> {
   const intent = await findOwnIntent(db, user.id, input.id)
   if (intent.status === 'fulfilled') {
-    if (intent.signature === input.signature) return present(db, intent)
+    if (intent.signature === input.signature) return answer(db, intent)
     throw refuse('intent.signatureUsed')
   }
   if (intent.status === 'expired') throw refuse('intent.expired')
@@ -140,8 +270,23 @@ export async function submitIntent(
   await fulfilIntent(db, intent, input.signature)
   const now = await findOwnIntent(db, user.id, input.id)
   if (now.signature !== input.signature) throw refuse('intent.signatureUsed')
-  return present(db, now)
+  return answer(db, now)
 }
+
+/** A fulfilled intent whose stake or node was refused answers with that refusal (the payment is in the balance). */
+async function answer(db: Database, row: IntentRow): Promise<PaymentIntent> {
+  const { refusal } = outcomeOf(row)
+  if (refusal) throw refuse(refusal)
+  return present(db, row)
+}
+
+/** The success message of a submitted intent, by purpose. */
+export const submitSuccessKey = (intent: PaymentIntent): MessageKey =>
+  intent.purpose === 'stake'
+    ? 'pledge.success'
+    : intent.purpose === 'node'
+      ? 'node.purchased'
+      : 'assets.rechargeSuccess'
 
 /**
  * The watcher's pass: intents paid on chain whose report never arrived are found by their reference key and
