@@ -17,6 +17,16 @@ const AssetDetailScreen = lazy(() =>
 const NodeScreen = lazy(() =>
   import('../features/node/components/node-screen.tsx').then((module) => ({ default: module.NodeScreen })),
 )
+const NoticeListScreen = lazy(() =>
+  import('../features/notice/components/notice-list-screen.tsx').then((module) => ({
+    default: module.NoticeListScreen,
+  })),
+)
+const NoticeDetailScreen = lazy(() =>
+  import('../features/notice/components/notice-detail-screen.tsx').then((module) => ({
+    default: module.NoticeDetailScreen,
+  })),
+)
 const PlaceholderScreen = lazy(() => import('./routes/placeholder.tsx'))
 const NotFoundScreen = lazy(() => import('./routes/not-found.tsx'))
 
@@ -29,8 +39,6 @@ const upcoming: [path: string, screen: ScreenKey][] = [
   ['/finance', 'finance'],
   ['/finance/detail', 'financeDetail'],
   ['/team', 'team'],
-  ['/notice', 'notice'],
-  ['/notice/detail/:id', 'noticeDetail'],
   ['/swap', 'swap'],
   ['/quick-trade/:type', 'quickTrade'],
   ['/quick-trade/detail/:id', 'quickTradeDetail'],
@@ -44,6 +52,8 @@ export const router = createBrowserRouter([
       { path: '/assets', element: <AssetsScreen /> },
       { path: '/assets/detail', element: <AssetDetailScreen /> },
       { path: '/node', element: <NodeScreen /> },
+      { path: '/notice', element: <NoticeListScreen /> },
+      { path: '/notice/detail/:id', element: <NoticeDetailScreen /> },
       ...upcoming.map(([path, screen]) => ({ path, element: <PlaceholderScreen screen={screen} /> })),
       { path: '*', element: <NotFoundScreen /> },
     ],

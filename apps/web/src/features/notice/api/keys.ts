@@ -1,0 +1,10 @@
+/**
+ * Query keys of the notice feature. The server answers in the request's language, so every key carries the
+ * interface language: switching language loads the translated notices and banners.
+ */
+export const noticeKeys = {
+  all: ['notice'] as const,
+  list: (lang: string) => ['notice', 'list', lang] as const,
+  detail: (id: string, lang: string) => ['notice', 'detail', id, lang] as const,
+  banners: (lang: string) => ['notice', 'banners', lang] as const,
+}
