@@ -6,6 +6,8 @@ import { PrimaryButton } from '../../../components/primary-button.tsx'
 import { APP_NAME } from '../../../lib/config.ts'
 import { useSession } from '../../../lib/session.ts'
 import { useWalletModal } from '../../../lib/wallet/wallet-modal.tsx'
+import { BannerCarousel } from '../../notice/components/banner-carousel.tsx'
+import { NoticeStrip } from '../../notice/components/notice-strip.tsx'
 import './home-screen.css'
 
 export function HomeScreen() {
@@ -17,6 +19,8 @@ export function HomeScreen() {
   return (
     <Page title={APP_NAME}>
       <p className="home-tagline">{t('home.tagline')}</p>
+      <BannerCarousel />
+      <NoticeStrip />
       <div className="card home-account">
         {loginStatus && userInfo ? (
           <>

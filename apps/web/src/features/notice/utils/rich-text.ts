@@ -397,10 +397,3 @@ function tidy(nodes: RichNode[], parent?: RichTag): RichNode[] {
   }
   return out
 }
-
-/** The text of markup without any tags: for previews and accessibility labels. */
-export function richTextToPlain(nodes: readonly RichNode[]): string {
-  return nodes
-    .map((node) => (typeof node === 'string' ? node : node.tag === 'br' ? '\n' : richTextToPlain(node.children)))
-    .join('')
-}
