@@ -27,17 +27,33 @@ const NoticeDetailScreen = lazy(() =>
     default: module.NoticeDetailScreen,
   })),
 )
+const PledgeScreen = lazy(() =>
+  import('../features/pledge/components/pledge-screen.tsx').then((module) => ({ default: module.PledgeScreen })),
+)
+const StakeOrderScreen = lazy(() =>
+  import('../features/pledge/components/stake-order-screen.tsx').then((module) => ({
+    default: module.StakeOrderScreen,
+  })),
+)
+const StakeOutputScreen = lazy(() =>
+  import('../features/pledge/components/stake-output-screen.tsx').then((module) => ({
+    default: module.StakeOutputScreen,
+  })),
+)
+const FinanceScreen = lazy(() =>
+  import('../features/finance/components/finance-screen.tsx').then((module) => ({ default: module.FinanceScreen })),
+)
+const DepositDetailScreen = lazy(() =>
+  import('../features/finance/components/deposit-detail-screen.tsx').then((module) => ({
+    default: module.DepositDetailScreen,
+  })),
+)
 const PlaceholderScreen = lazy(() => import('./routes/placeholder.tsx'))
 const NotFoundScreen = lazy(() => import('./routes/not-found.tsx'))
 
 /** Screens whose features are still to come (SPEC §2): each shows its title and an empty state. */
 const upcoming: [path: string, screen: ScreenKey][] = [
   ['/rank', 'rank'],
-  ['/pledge', 'pledge'],
-  ['/pledge/detail', 'pledgeDetail'],
-  ['/pledge/orderDetail', 'pledgeOrderDetail'],
-  ['/finance', 'finance'],
-  ['/finance/detail', 'financeDetail'],
   ['/team', 'team'],
   ['/swap', 'swap'],
   ['/quick-trade/:type', 'quickTrade'],
@@ -52,6 +68,11 @@ export const router = createBrowserRouter([
       { path: '/assets', element: <AssetsScreen /> },
       { path: '/assets/detail', element: <AssetDetailScreen /> },
       { path: '/node', element: <NodeScreen /> },
+      { path: '/pledge', element: <PledgeScreen /> },
+      { path: '/pledge/orderDetail', element: <StakeOrderScreen /> },
+      { path: '/pledge/detail', element: <StakeOutputScreen /> },
+      { path: '/finance', element: <FinanceScreen /> },
+      { path: '/finance/detail', element: <DepositDetailScreen /> },
       { path: '/notice', element: <NoticeListScreen /> },
       { path: '/notice/detail/:id', element: <NoticeDetailScreen /> },
       ...upcoming.map(([path, screen]) => ({ path, element: <PlaceholderScreen screen={screen} /> })),

@@ -13,16 +13,25 @@ import { readTokenAmount } from './token-account.ts'
 
 export type PaymentStep = 'preparing' | 'signing' | 'confirming' | 'crediting'
 
-/** Ends a payment with something to tell the user. `sent`: the payment may be on chain, balances should refresh. */
+/**
+ * Ends a payment with something to tell the user. `sent`: the payment may be on chain, balances should refresh.
+ * `refused`: the payment arrived but the server refused it for good, e.g. the node level sold out meanwhile (the money
+ * is then in the asset balance): the notice says why.
+ */
 export class PaymentError extends Error {
   readonly notice: Notice
   readonly sent: boolean
+  readonly refused: boolean
 
-  constructor(notice: Notice, { cause, sent = false }: { cause?: unknown; sent?: boolean } = {}) {
+  constructor(
+    notice: Notice,
+    { cause, sent = false, refused = false }: { cause?: unknown; sent?: boolean; refused?: boolean } = {},
+  ) {
     super('key' in notice ? notice.key : notice.text, { cause })
     this.name = 'PaymentError'
     this.notice = notice
-    this.sent = sent
+    this.sent = sent || refused
+    this.refused = refused
   }
 }
 
@@ -138,10 +147,12 @@ export async function runPayment(ctx: PaymentContext, request: PaymentRequest): 
       clearPendingPayment(intent.id)
       return fulfilled
     } catch (cause) {
-      // Refused for good: nothing to report later. Not checked yet or not reachable: it stays pending for a later
-      // report (and the server's watcher), and the user is told to wait.
-      if (cause instanceof ApiError && !isNotConfirmedYet(cause)) clearPendingPayment(intent.id)
-      throw new PaymentError(serverNotice(cause, { key: 'intent.notConfirmed' }), { cause, sent: true })
+      // Refused for good (e.g. the node sold out before the payment arrived): nothing to report later. Not checked
+      // yet or not reachable: it stays pending for a later report (and the server's watcher), and the user is told to
+      // wait.
+      const refused = cause instanceof ApiError && !isNotConfirmedYet(cause)
+      if (refused) clearPendingPayment(intent.id)
+      throw new PaymentError(serverNotice(cause, { key: 'intent.notConfirmed' }), { cause, sent: true, refused })
     }
   } finally {
     reporting.delete(intent.id)

@@ -1,19 +1,19 @@
 import { useConnection, useWallet } from '@solana/wallet-adapter-react'
-import type { PaymentIntent } from '@solpledge/contract'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import i18next from 'i18next'
 import { useState } from 'react'
-import { type Notice, showNotice } from '../notice.ts'
+import { type Notice, noticeText, showNotice } from '../notice.ts'
 import { toast } from '../toast.ts'
 import { paymentOutcome } from './payment-outcome.ts'
 import { PaymentError, type PaymentRequest, type PaymentStep, runPayment } from './run-payment.ts'
 
 interface UsePaymentOptions {
   /**
-   * The payment is over and its form can close: fulfilled (also when the stake or node was refused afterwards and
-   * the money went to the asset balance), or paid and the server will fulfil it shortly.
+   * The payment is over and its form can close: fulfilled, paid and the server will fulfil it shortly, or paid but
+   * what it paid for was refused (e.g. the node level sold out meanwhile; the money is then in the asset balance):
+   * `refusal` is then the reason, to keep showing beyond the toast.
    */
-  onDone?: (intent: PaymentIntent | null) => void
+  onDone?: (refusal: string | null) => void
 }
 
 /**
@@ -35,13 +35,13 @@ export function usePayment({ onDone }: UsePaymentOptions = {}) {
     onSuccess: (intent) => {
       const outcome = paymentOutcome(intent)
       showNotice(outcome.notice, outcome.ok ? 'success' : 'error')
-      onDone?.(intent)
+      onDone?.(outcome.ok ? null : noticeText(outcome.notice))
     },
     onError: (error) => {
       console.error(error)
       if (error instanceof PaymentError) {
         showNotice(error.notice, 'error')
-        if (error.sent) onDone?.(null)
+        if (error.sent) onDone?.(error.refused ? noticeText(error.notice) : null)
       } else toast.error(i18next.t('msg:wallet.tokenTransferFailed'))
     },
     onSettled: () => {

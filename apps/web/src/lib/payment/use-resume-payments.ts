@@ -17,7 +17,13 @@ async function resume(payment: ReportablePayment) {
     return true
   } catch (error) {
     console.error(error)
-    if (error instanceof ApiError && !isNotConfirmedYet(error)) clearPendingPayment(payment.id)
+    // Refused for good, e.g. the node sold out before the payment arrived (the money is in the asset balance): say
+    // why, once. Not checked yet or not reachable: the server's watcher takes over.
+    if (error instanceof ApiError && !isNotConfirmedYet(error)) {
+      clearPendingPayment(payment.id)
+      showNotice({ text: error.message }, 'error')
+      return true
+    }
     return false
   }
 }
@@ -25,7 +31,7 @@ async function resume(payment: ReportablePayment) {
 /**
  * Payments that were sent but not reported (the page was reloaded or the tab closed meanwhile) are reported once the
  * wallet is signed in again: fulfilled → the purpose's success message ('Recharge successfully', 'Staking
- * Successful', 'Node purchased.') or the reason it could not be applied, and fresh data. Anything else is only
+ * Successful', 'Node purchased.'); refused for good → the server's reason; then fresh data. Anything else is only
  * logged: the server's watcher fulfils payments it finds by reference anyway. Mounted once, by the app layout.
  */
 export function useResumePayments() {
@@ -37,7 +43,7 @@ export function useResumePayments() {
     for (const payment of payments) {
       reporting.add(payment.id)
       resume(payment)
-        .then((fulfilled) => (fulfilled ? queryClient.invalidateQueries() : undefined))
+        .then((settled) => (settled ? queryClient.invalidateQueries() : undefined))
         .finally(() => reporting.delete(payment.id))
     }
   }, [address, queryClient])

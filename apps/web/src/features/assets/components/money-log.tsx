@@ -14,6 +14,14 @@ const entryTypes = new Set<string>([
   'withdraw_lock',
   'withdraw_refund',
   'withdraw_fee',
+  'node_purchase',
+  'stake',
+  'pledge_output',
+  'finance_deposit',
+  'finance_output',
+  'finance_redeem',
+  'node_dividend',
+  'referral_reward',
 ] satisfies EntryType[])
 const isKnownType = (type: string): type is EntryType => entryTypes.has(type)
 

@@ -65,7 +65,7 @@ export function TopUpDialog({ open, asset, walletBalance, onClose }: TopUpDialog
           </p>
           <p className="amount-form-note">{t('assets.topUpDialog.note')}</p>
           <PrimaryButton type="submit" data-testid="recharge-submit" disabled={pending} aria-busy={pending}>
-            {step ? t(`assets.topUpDialog.steps.${step}`) : t('assets.topUpDialog.submit')}
+            {step ? t(`payment.steps.${step}`) : t('assets.topUpDialog.submit')}
           </PrimaryButton>
         </form>
       )}

@@ -8,6 +8,7 @@ import { useSession } from '../../../lib/session.ts'
 import { useWalletModal } from '../../../lib/wallet/wallet-modal.tsx'
 import { BannerCarousel } from '../../notice/components/banner-carousel.tsx'
 import { NoticeStrip } from '../../notice/components/notice-strip.tsx'
+import { HomeLinks } from './home-links.tsx'
 import './home-screen.css'
 
 export function HomeScreen() {
@@ -47,6 +48,7 @@ export function HomeScreen() {
           </PrimaryButton>
         )}
       </div>
+      <HomeLinks />
       <div className="card">
         <LanguageSwitcher />
       </div>

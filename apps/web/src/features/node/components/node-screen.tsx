@@ -9,12 +9,16 @@ import { MyNodes } from './my-nodes.tsx'
 import { NodeLevels } from './node-levels.tsx'
 import './node.css'
 
-/** /node: the node levels on sale with purchase, and the user's own nodes (SPEC: Node purchase and My Node). */
+/**
+ * /node: the node levels on sale with purchase from the balance or on chain, and the user's own nodes (SPEC: Node
+ * purchase and My Node). A refusal returned after an on-chain payment stays shown until dismissed.
+ */
 export function NodeScreen() {
   const { t } = useTranslation()
   const address = useSignedInAddress()
   const { data: levels } = useNodeLevels()
   const [dialog, setDialog] = useState<{ code: string; open: boolean } | null>(null)
+  const [refusal, setRefusal] = useState<string | null>(null)
   const close = useCallback(() => setDialog((current) => current && { ...current, open: false }), [])
   // Read fresh from the levels, so the dialog keeps its level while it fades out.
   const level = levels?.find((item) => item.code === dialog?.code) ?? null
@@ -24,8 +28,16 @@ export function NodeScreen() {
       <NodeLevels onBuy={address ? (item: NodeLevel) => setDialog({ code: item.code, open: true }) : undefined} />
       {address ? (
         <>
+          {refusal && (
+            <div className="card node-refusal" role="alert" data-testid="node-payment-refusal">
+              <p>{refusal}</p>
+              <button type="button" className="node-retry" onClick={() => setRefusal(null)}>
+                {t('common.close')}
+              </button>
+            </div>
+          )}
           <MyNodes />
-          <BuyNodeDialog open={dialog?.open ?? false} level={level} onClose={close} />
+          <BuyNodeDialog open={dialog?.open ?? false} level={level} onClose={close} onRefused={setRefusal} />
         </>
       ) : (
         <SignedOut text={t('node.signedOut')} testId="node-signed-out" />

@@ -1,0 +1,39 @@
+import { formatAmount, type OutputRecord } from '@solpledge/contract'
+import { useTranslation } from 'react-i18next'
+import { formatDay } from '../lib/format.ts'
+import './output-table.css'
+
+/** The output-detail table (SPEC §2): time, currency, amount and type of each credit of the daily settlement. */
+export function OutputTable({ records, testId }: { records: readonly OutputRecord[]; testId: string }) {
+  const { t, i18n } = useTranslation()
+  return (
+    <div className="card output-table-card">
+      <table className="output-table" data-testid={testId}>
+        <thead>
+          <tr>
+            <th scope="col">{t('output.time')}</th>
+            <th scope="col">{t('output.currency')}</th>
+            <th scope="col" className="output-amount">
+              {t('output.amount')}
+            </th>
+            <th scope="col">{t('output.type')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {records.map((record) => (
+            <tr key={record.id} data-testid="output-row" data-type={record.type} data-day={record.day}>
+              <td>
+                <time dateTime={record.day}>{formatDay(record.day, i18n.resolvedLanguage)}</time>
+              </td>
+              <td data-testid="output-coin">{record.coin}</td>
+              <td className="output-amount" data-testid="output-amount">
+                +{formatAmount(record.amount, record.decimals)}
+              </td>
+              <td>{t(`output.types.${record.type}`)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}

@@ -1,0 +1,23 @@
+import { api, type FinanceDeposit } from '@solpledge/contract'
+import { infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query'
+import { call } from '../../../lib/api-client.ts'
+import { nextPage } from '../../../lib/paging.ts'
+import { useSignedInAddress } from '../../../lib/session.ts'
+import { FINANCE_PAGE_SIZE, financeKeys } from './keys.ts'
+
+/** One page of the user's finance deposits of a status (active or expired), newest first. */
+export const getDeposits = (status: FinanceDeposit['status'], page: number) =>
+  call(api.financeList, { status, page, limit: FINANCE_PAGE_SIZE })
+
+export const depositsQueryOptions = (address: string | null, status: FinanceDeposit['status']) =>
+  infiniteQueryOptions({
+    queryKey: financeKeys.deposits(address ?? '', status),
+    queryFn: address ? ({ pageParam }) => getDeposits(status, pageParam) : skipToken,
+    initialPageParam: 1,
+    getNextPageParam: nextPage,
+  })
+
+export function useDeposits(status: FinanceDeposit['status']) {
+  const address = useSignedInAddress()
+  return useInfiniteQuery(depositsQueryOptions(address, status))
+}

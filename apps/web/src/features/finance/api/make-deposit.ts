@@ -1,0 +1,30 @@
+import { api } from '@solpledge/contract'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import i18next from 'i18next'
+import { call } from '../../../lib/api-client.ts'
+import { reportActionError } from '../../../lib/report-action-error.ts'
+import { toast } from '../../../lib/toast.ts'
+import { userWalletKeys } from '../../../lib/user-wallet.ts'
+import { financeKeys } from './keys.ts'
+
+/** Deposits `amount` base units from the asset balance into the product of `days`. */
+export const makeDeposit = ({ amount, days }: { amount: bigint; days: number }) =>
+  call(api.financeDeposit, { amount: amount.toString(), days })
+
+/** Deposits: 'Deposit successful' or the server's refusal, then fresh deposits and balances. */
+export function useMakeDeposit(onDone: () => void) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: makeDeposit,
+    onSuccess: () => {
+      toast.success(i18next.t('msg:finance.depositSuccess'))
+      onDone()
+    },
+    onError: (error) => reportActionError(error),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: financeKeys.all }),
+        queryClient.invalidateQueries({ queryKey: userWalletKeys }),
+      ]),
+  })
+}

@@ -1,0 +1,146 @@
+import { formatAmount } from '@solpledge/contract'
+import { type FormEvent, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { AmountInput } from '../../../components/amount-input.tsx'
+import { Facts } from '../../../components/facts.tsx'
+import { OptionGroup } from '../../../components/option-group.tsx'
+import { PrimaryButton } from '../../../components/primary-button.tsx'
+import { bpsToMultiple, bpsToPercent } from '../../../lib/format.ts'
+import { showNotice } from '../../../lib/notice.ts'
+import { findAsset, useUserWallet } from '../../../lib/user-wallet.ts'
+import { type FinanceProducts, useFinanceProducts } from '../api/get-products.ts'
+import { useMakeDeposit } from '../api/make-deposit.ts'
+import { depositEstimate, validateDeposit } from '../utils/validate-deposit.ts'
+
+/** The finance products (period, power multiple, output) and, signed in, a deposit from the asset balance. */
+export function DepositForm({ signedIn }: { signedIn: boolean }) {
+  const { t } = useTranslation()
+  const products = useFinanceProducts()
+  if (!products.data)
+    return (
+      <section className="card finance-card">
+        {products.isError ? (
+          <>
+            <p className="muted-note">{t('finance.products.unavailable')}</p>
+            <button type="button" className="finance-retry" onClick={() => products.refetch()}>
+              {t('common.retry')}
+            </button>
+          </>
+        ) : (
+          <p className="muted-note">{t('common.loading')}</p>
+        )}
+      </section>
+    )
+  return <Products products={products.data} signedIn={signedIn} />
+}
+
+function Products({ products, signedIn }: { products: FinanceProducts; signedIn: boolean }) {
+  const { t } = useTranslation()
+  const [days, setDays] = useState<number | null>(products.list[0]?.days ?? null)
+  const product = products.list.find((item) => item.days === days) ?? null
+  return (
+    <section className="card finance-card" data-testid="finance-products" aria-labelledby="finance-products-title">
+      <h2 id="finance-products-title" className="section-title">
+        {t('finance.products.title', { coin: products.coin })}
+      </h2>
+      <OptionGroup
+        legend={t('finance.products.period')}
+        name="finance-period"
+        testId="finance-period"
+        value={days}
+        onChange={setDays}
+        options={products.list.map((item) => ({
+          value: item.days,
+          title: t('finance.products.days', { count: item.days }),
+          details: [
+            t('finance.products.power', { multiple: bpsToMultiple(item.power_bps) }),
+            t('finance.products.output', { rate: bpsToPercent(item.output_bps) }),
+          ],
+        }))}
+      />
+      {signedIn && product && <AmountForm products={products} product={product} />}
+    </section>
+  )
+}
+
+interface AmountFormProps {
+  products: FinanceProducts
+  product: FinanceProducts['list'][number]
+}
+
+/** The amount to deposit into the chosen product, from the available balance. */
+function AmountForm({ products, product }: AmountFormProps) {
+  const { t } = useTranslation()
+  const { coin, decimals } = products
+  const [text, setText] = useState('')
+  const { data: assets } = useUserWallet()
+  const asset = findAsset(assets, coin)
+  const available = asset ? BigInt(asset.available) : assets ? 0n : undefined
+  const deposit = useMakeDeposit(() => setText(''))
+  const pending = deposit.isPending
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (pending) return
+    const check = validateDeposit(text, decimals, available)
+    if (check.ok) deposit.mutate({ amount: check.value, days: product.days })
+    else showNotice(check.notice, 'error')
+  }
+
+  const check = validateDeposit(text, decimals, undefined)
+  const estimate = check.ok ? depositEstimate(check.value, product) : null
+  const amount = (units: bigint) => `${formatAmount(units, decimals)} ${coin}`
+
+  return (
+    <form className="amount-form finance-form" onSubmit={submit} noValidate>
+      <label className="amount-form-label" htmlFor="finance-amount">
+        {t('finance.form.amount')}
+      </label>
+      <AmountInput
+        id="finance-amount"
+        testId="finance-amount"
+        value={text}
+        onChange={setText}
+        placeholder={t('finance.form.placeholder')}
+        disabled={pending}
+        suffix={
+          <>
+            {coin}
+            {available != null && available > 0n && (
+              <button
+                type="button"
+                className="amount-max"
+                data-testid="finance-max"
+                disabled={pending}
+                onClick={() => setText(formatAmount(available, decimals))}
+              >
+                {t('finance.form.max')}
+              </button>
+            )}
+          </>
+        }
+      />
+      <p className="amount-form-hint" data-testid="finance-available">
+        {t('finance.form.available', { amount: available === undefined ? '…' : amount(available) })}
+      </p>
+      {estimate && (
+        <Facts
+          className="facts-box"
+          facts={[
+            {
+              id: 'output',
+              label: t('finance.form.output'),
+              value: amount(estimate.output),
+              testId: 'finance-estimate-output',
+            },
+            { id: 'power', label: t('finance.form.power'), value: formatAmount(estimate.power, decimals) },
+          ]}
+        />
+      )}
+      <p className="amount-form-note">{t('finance.form.note', { count: product.days })}</p>
+      <PrimaryButton type="submit" data-testid="finance-submit" disabled={pending} aria-busy={pending}>
+        {pending ? t('finance.form.submitting') : t('finance.form.submit')}
+      </PrimaryButton>
+    </form>
+  )
+}

@@ -1,0 +1,34 @@
+import { formatAmount, type Stake } from '@solpledge/contract'
+import type { TFunction } from 'i18next'
+import type { Fact } from '../../../components/facts.tsx'
+import { bpsToMultiple, formatDateTime, formatDay, USDT_DECIMALS } from '../../../lib/format.ts'
+
+/** Every figure of a stake for its order detail (SPEC staking record and more). */
+export function stakeFacts(t: TFunction, stake: Stake, language: string | undefined): Fact[] {
+  const amount = (units: string) => `${formatAmount(units, stake.decimals)} ${stake.coin}`
+  const usdt = (units: string) => `${formatAmount(units, USDT_DECIMALS)} USDT`
+  return [
+    { id: 'amount', label: t('pledge.stakes.amount'), value: amount(stake.amount), testId: 'order-amount' },
+    { id: 'price', label: t('pledge.order.price'), value: usdt(stake.price) },
+    { id: 'value', label: t('pledge.order.value'), value: usdt(stake.usdt_value) },
+    { id: 'period', label: t('pledge.order.period'), value: t('pledge.config.days', { count: stake.days }) },
+    { id: 'multiple', label: t('pledge.order.outputMultiple'), value: bpsToMultiple(stake.output_bps) },
+    { id: 'power', label: t('pledge.order.power'), value: formatAmount(stake.power, USDT_DECIMALS) },
+    { id: 'total', label: t('pledge.order.totalOutput'), value: amount(stake.total_output), testId: 'order-total' },
+    { id: 'produced', label: t('pledge.stakes.produced'), value: amount(stake.produced), testId: 'order-produced' },
+    {
+      id: 'remaining',
+      label: t('pledge.stakes.remaining'),
+      value: amount(stake.remaining),
+      testId: 'order-remaining',
+    },
+    { id: 'start', label: t('pledge.stakes.start'), value: formatDay(stake.start_day, language) },
+    { id: 'end', label: t('pledge.stakes.end'), value: formatDay(stake.end_day, language) },
+    {
+      id: 'paid',
+      label: t('pledge.order.paid'),
+      value: stake.paid === 'chain' ? t('pledge.form.payChain') : t('pledge.form.payBalance'),
+    },
+    { id: 'created', label: t('pledge.order.created'), value: formatDateTime(stake.created_at, language) },
+  ]
+}

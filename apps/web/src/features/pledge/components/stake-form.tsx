@@ -1,0 +1,214 @@
+import { formatAmount, type PledgeConfig, parseAmount } from '@solpledge/contract'
+import { type FormEvent, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { AmountInput } from '../../../components/amount-input.tsx'
+import { Facts } from '../../../components/facts.tsx'
+import { LoadingOverlay } from '../../../components/loading-overlay.tsx'
+import { OptionGroup } from '../../../components/option-group.tsx'
+import { PrimaryButton } from '../../../components/primary-button.tsx'
+import { Tabs } from '../../../components/tabs.tsx'
+import { useTokenBalances } from '../../../lib/chain-balances.ts'
+import { bpsToMultiple, USDT_DECIMALS } from '../../../lib/format.ts'
+import { showNotice } from '../../../lib/notice.ts'
+import { usePayment } from '../../../lib/payment/use-payment.ts'
+import { findAsset, useUserWallet } from '../../../lib/user-wallet.ts'
+import { usePledgeConfig } from '../api/get-pledge-config.ts'
+import { useStakeFromBalance } from '../api/stake-from-balance.ts'
+import { stakeEstimate } from '../utils/estimate.ts'
+import { validateStake } from '../utils/validate-stake.ts'
+
+type PayWith = 'balance' | 'chain'
+
+/**
+ * The staking configuration (price, minimum, periods) and, signed in, the stake form: an amount of {product}, paid
+ * from the asset balance or on chain from the wallet.
+ */
+export function StakeForm({ signedIn }: { signedIn: boolean }) {
+  const { t } = useTranslation(['ui', 'msg'])
+  const config = usePledgeConfig()
+
+  if (config.isError && !config.data)
+    return (
+      <section className="card pledge-card" data-testid="pledge-config-error">
+        <p className="pledge-error">{t('msg:common.failedConfig')}</p>
+        <button type="button" className="pledge-retry" onClick={() => config.refetch()}>
+          {t('common.retry')}
+        </button>
+      </section>
+    )
+  if (!config.data)
+    return (
+      <section className="card pledge-card">
+        <p className="muted-note">{t('common.loading')}</p>
+      </section>
+    )
+  return <ConfiguredStakeForm config={config.data} signedIn={signedIn} />
+}
+
+function ConfiguredStakeForm({ config, signedIn }: { config: PledgeConfig; signedIn: boolean }) {
+  const { t } = useTranslation()
+  const product = config.symbol
+  const [days, setDays] = useState<number | null>(config.periods[0]?.days ?? null)
+  const period = config.periods.find((item) => item.days === days) ?? null
+
+  return (
+    <section className="card pledge-card" data-testid="pledge-config" aria-labelledby="pledge-config-title">
+      <h2 id="pledge-config-title" className="section-title">
+        {t('pledge.config.title', { product })}
+      </h2>
+      <Facts
+        facts={[
+          {
+            id: 'price',
+            label: t('pledge.config.price'),
+            value: t('pledge.config.priceValue', { product, price: formatAmount(config.price, USDT_DECIMALS) }),
+            testId: 'pledge-price',
+          },
+          {
+            id: 'minimum',
+            label: t('pledge.config.minimum'),
+            value: t('pledge.config.minimumValue', {
+              product,
+              amount: formatAmount(config.min_amount, config.decimals),
+              usdt: formatAmount(config.min_u, USDT_DECIMALS),
+            }),
+            testId: 'pledge-minimum',
+          },
+        ]}
+      />
+      <OptionGroup
+        legend={t('pledge.config.periods')}
+        name="pledge-period"
+        testId="pledge-period"
+        value={days}
+        onChange={setDays}
+        options={config.periods.map((item) => ({
+          value: item.days,
+          title: t('pledge.config.days', { count: item.days }),
+          details: [
+            t('pledge.config.output', { multiple: bpsToMultiple(item.output_bps) }),
+            t('pledge.config.power', { multiple: bpsToMultiple(item.power_bps) }),
+          ],
+        }))}
+      />
+      {signedIn && period && <AmountForm config={config} days={period.days} />}
+    </section>
+  )
+}
+
+/** The amount to stake for the chosen period and the way to pay it. */
+function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
+  const { t } = useTranslation()
+  const product = config.symbol
+  const [text, setText] = useState('')
+  const [payWith, setPayWith] = useState<PayWith>('balance')
+  const { data: assets } = useUserWallet()
+  const asset = findAsset(assets, product)
+  const mint = asset?.mint ?? null
+  const tokens = useTokenBalances(mint ? [mint] : [])
+
+  // What each way of paying can spend, in base units; undefined while unknown.
+  const available = asset ? BigInt(asset.available) : assets ? 0n : undefined
+  const walletHeld = mint ? tokens.data?.[mint] : undefined
+  const wallet = walletHeld === null ? 0n : walletHeld
+  const spendable = payWith === 'balance' ? available : wallet
+
+  const reset = () => setText('')
+  const fromBalance = useStakeFromBalance(reset)
+  const chain = usePayment({ onDone: reset })
+  const pending = fromBalance.isPending || chain.pending
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (pending) return
+    const check = validateStake(text, config, spendable)
+    if (!check.ok) return showNotice(check.notice, 'error')
+    if (payWith === 'balance') fromBalance.mutate({ amount: check.value, days })
+    else
+      chain.pay({
+        intent: { purpose: 'stake', amount: check.value.toString(), days },
+        insufficientKey: 'pledge.exceedsBalance',
+      })
+  }
+
+  const period = config.periods.find((item) => item.days === days)
+  const typed = parseAmount(text, config.decimals)
+  const estimate = typed.ok && typed.value > 0n && period ? stakeEstimate(typed.value, config, period) : null
+  const amount = (units: bigint) => `${formatAmount(units, config.decimals)} ${product}`
+
+  return (
+    <form className="amount-form pledge-form" onSubmit={submit} noValidate>
+      <Tabs<PayWith>
+        label={t('pledge.form.payWith')}
+        testId="pledge-pay"
+        value={payWith}
+        onChange={setPayWith}
+        options={[
+          { value: 'balance', label: t('pledge.form.payBalance') },
+          { value: 'chain', label: t('pledge.form.payChain') },
+        ]}
+      />
+      <label className="amount-form-label" htmlFor="pledge-amount">
+        {t('pledge.form.amount')}
+      </label>
+      <AmountInput
+        id="pledge-amount"
+        testId="pledge-amount"
+        value={text}
+        onChange={setText}
+        placeholder={t('pledge.form.placeholder', { product })}
+        disabled={pending}
+        suffix={
+          <>
+            {product}
+            {spendable != null && spendable > 0n && (
+              <button
+                type="button"
+                className="amount-max"
+                data-testid="pledge-max"
+                disabled={pending}
+                onClick={() => setText(formatAmount(spendable, config.decimals))}
+              >
+                {t('pledge.form.max')}
+              </button>
+            )}
+          </>
+        }
+      />
+      <p className="amount-form-hint" data-testid="pledge-spendable">
+        {payWith === 'balance'
+          ? t('pledge.form.available', { amount: available === undefined ? '…' : amount(available) })
+          : wallet === undefined
+            ? t('pledge.form.walletUnknown')
+            : t('pledge.form.wallet', { amount: amount(wallet) })}
+      </p>
+      {estimate && (
+        <Facts
+          className="facts-box"
+          facts={[
+            {
+              id: 'value',
+              label: t('pledge.form.value'),
+              value: `${formatAmount(estimate.usdtValue, USDT_DECIMALS)} USDT`,
+            },
+            {
+              id: 'output',
+              label: t('pledge.form.totalOutput'),
+              value: amount(estimate.totalOutput),
+              testId: 'pledge-estimate-output',
+            },
+            { id: 'daily', label: t('pledge.form.daily'), value: amount(estimate.dailyOutput) },
+            { id: 'power', label: t('pledge.form.power'), value: formatAmount(estimate.power, USDT_DECIMALS) },
+          ]}
+        />
+      )}
+      <p className="amount-form-note">
+        {payWith === 'balance' ? t('pledge.form.balanceNote') : t('pledge.form.chainNote', { product })}
+      </p>
+      <PrimaryButton type="submit" data-testid="pledge-submit" disabled={pending} aria-busy={pending}>
+        {pending ? t('pledge.form.submitting') : t('pledge.form.submit')}
+      </PrimaryButton>
+      {chain.step && <LoadingOverlay text={t(`payment.steps.${chain.step}`)} />}
+    </form>
+  )
+}

@@ -1,0 +1,65 @@
+import { formatAmount } from '@solpledge/contract'
+import { useTranslation } from 'react-i18next'
+import { type Fact, Facts } from '../../../components/facts.tsx'
+import { formatDay, USDT_DECIMALS } from '../../../lib/format.ts'
+import { useToday } from '../api/get-today.ts'
+
+/** Today's figures: the user's output of the newest settled day and the power figures (in USDT of power). */
+export function TodayCard() {
+  const { t, i18n } = useTranslation()
+  const { data: today, isError } = useToday()
+  const power = (units: string) => formatAmount(units, USDT_DECIMALS)
+
+  if (!today)
+    return (
+      <section className="card pledge-card">
+        <p className="muted-note">{isError ? t('pledge.today.unavailable') : t('common.loading')}</p>
+      </section>
+    )
+
+  const facts: Fact[] = [
+    {
+      id: 'personal',
+      label: t('pledge.today.personalPower'),
+      value: power(today.personal_power),
+      testId: 'today-personal-power',
+    },
+    { id: 'team', label: t('pledge.today.teamPower'), value: power(today.team_power), testId: 'today-team-power' },
+    { id: 'direct', label: t('pledge.today.directNewPower'), value: power(today.direct_new_power) },
+    { id: 'recommended', label: t('pledge.today.recommendedPower'), value: power(today.recommended_power) },
+  ]
+  const output = today.output.filter((item) => BigInt(item.amount) > 0n)
+
+  return (
+    <section className="card pledge-card today-card" data-testid="pledge-today" aria-labelledby="pledge-today-title">
+      <header className="section-head">
+        <h2 id="pledge-today-title">{t('pledge.today.title')}</h2>
+        <time className="muted-note" dateTime={today.day}>
+          {formatDay(today.day, i18n.resolvedLanguage)}
+        </time>
+      </header>
+      <div className="today-output" data-testid="today-output">
+        <span className="muted-note">
+          {today.settled_day
+            ? t('pledge.today.output', { day: formatDay(today.settled_day, i18n.resolvedLanguage) })
+            : t('pledge.today.noSettlement')}
+        </span>
+        {output.length === 0 ? (
+          <span className="today-output-amount">0</span>
+        ) : (
+          output.map((item) => (
+            <span
+              key={item.coin}
+              className="today-output-amount"
+              data-testid="today-output-amount"
+              data-coin={item.coin}
+            >
+              +{formatAmount(item.amount, item.decimals)} {item.coin}
+            </span>
+          ))
+        )}
+      </div>
+      <Facts facts={facts} />
+    </section>
+  )
+}
