@@ -6,6 +6,7 @@ import { createDemoWalletStorageValue, DEMO_WALLET_STORAGE_KEY, encodeBase58 } f
 
 export const baseUrl = () => process.env.E2E_BASE_URL as string
 export const rootAddress = () => process.env.E2E_ROOT_ADDRESS as string
+export const operatorToken = () => process.env.E2E_OPERATOR_TOKEN as string
 
 /** Playwright's test with the base URL of the server that global-setup.ts started. */
 export const test = base.extend({
@@ -27,14 +28,37 @@ export class Wallet {
   }
 }
 
-async function post(path: string, body: unknown) {
+async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${baseUrl()}/api${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'accept-language': 'en' },
+    headers: { 'content-type': 'application/json', 'accept-language': 'en', ...headers },
     body: JSON.stringify(body),
   })
   return (await res.json()) as { code: number; msg: string; data: Record<string, string> }
 }
+
+/**
+ * Runs the daily settlement through `day` (every day not yet settled up to it) as the operator does. The local chain
+ * allows future days, and the settled day then stays ahead for the rest of the run: only journeys that settle may
+ * depend on outputs, and their positions must exist before they settle.
+ */
+export async function settleThrough(day: string) {
+  const res = await post(api.settlementRun.path, { day }, { 'Operator-Token': operatorToken() })
+  if (res.code !== 1) throw new Error(`settlement through ${day} failed: ${res.msg}`)
+  return res.data
+}
+
+/** The server's current UTC day, as a signed-in user sees it (`session`: what register resolves). */
+export async function serverToday(session: Record<string, string>) {
+  const headers = { 'User-Token': session.token ?? '', 'User-Address': session.address ?? '' }
+  const res = await post(api.today.path, {}, headers)
+  if (res.code !== 1) throw new Error(`today failed: ${res.msg}`)
+  return res.data.day as string
+}
+
+/** The UTC day `days` after `day` (YYYY-MM-DD). */
+export const addDays = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10)
 
 /** Registers a wallet under an inviter through the API, exactly as the web app's bind does. */
 export async function register(wallet: Wallet, inviteCode = rootAddress()) {

@@ -4,6 +4,9 @@ import path from 'node:path'
 // @ts-expect-error plain ESM helpers shared with the npm scripts
 import { bin, ensureWebBuild, freePort, root, startService, stopChild } from '../scripts/lib.mjs'
 
+/** The operator secret of the e2e server: journeys run the daily settlement through the operator route with it. */
+const OPERATOR_TOKEN = 'e2e-operator-token'
+
 /** Starts the local chain and the server (serving the built web app) on free ports with a throwaway DATA_DIR. */
 export default async function globalSetup() {
   ensureWebBuild()
@@ -25,6 +28,7 @@ export default async function globalSetup() {
       SOLANA_WS_URL: localnet.match[2],
       LOGIN_RATE_LIMIT: '100000',
       LOG_LEVEL: 'warn',
+      OPERATOR_TOKEN,
     },
     ready: /solpledge ready url=(\S+) root_invite_code=(\S+)/,
     quiet: true,
@@ -32,6 +36,7 @@ export default async function globalSetup() {
   process.env.E2E_BASE_URL = `http://127.0.0.1:${port}`
   process.env.E2E_ROOT_ADDRESS = server.match[2]
   process.env.E2E_RPC_URL = localnet.match[1]
+  process.env.E2E_OPERATOR_TOKEN = OPERATOR_TOKEN
   return async () => {
     await stopChild(server.child)
     await stopChild(localnet.child)

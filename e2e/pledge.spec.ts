@@ -1,0 +1,243 @@
+import type { Page } from '@playwright/test'
+import { formatAmount, parseAmount } from '@solpledge/contract'
+import { addDays, expect, register, serverToday, settleThrough, snap, test, useWallets, Wallet } from './fixtures.ts'
+
+const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text })
+
+/** PLG base units of a shown amount such as '7.066666666 PLG'. */
+function plgUnits(text: string | null) {
+  const parsed = parseAmount((text ?? '').replace(/\s*PLG$/, ''), 9)
+  if (!parsed.ok) throw new Error(`not an amount of PLG: ${text}`)
+  return parsed.value
+}
+
+/** Tops up `amount` of `coin` from the demo wallet on the assets screen and waits until it is available. */
+async function topUp(page: Page, coin: string, amount: string) {
+  await page.goto('/assets')
+  const row = page.locator(`[data-testid="asset-row"][data-coin="${coin}"]`)
+  await row.getByTestId('recharge-button').click()
+  await page.getByTestId('recharge-amount').fill(amount)
+  await page.getByTestId('recharge-submit').click()
+  await expect(toast(page, 'Recharge successfully')).toBeVisible({ timeout: 30_000 })
+  await expect(row.getByTestId('asset-available')).toHaveText(amount)
+}
+
+/** The available balance of an asset on the assets screen. */
+async function available(page: Page, coin: string) {
+  await page.goto('/assets')
+  const text = await page
+    .locator(`[data-testid="asset-row"][data-coin="${coin}"]`)
+    .getByTestId('asset-available')
+    .textContent()
+  return (text ?? '').trim()
+}
+
+/** Opens /pledge signed in, with the configuration loaded. */
+async function openPledge(page: Page) {
+  await page.goto('/pledge')
+  await expect(page.getByTestId('page-title')).toHaveText('Staking')
+  await expect(page.getByTestId('pledge-config')).toBeVisible()
+  await expect(page.getByTestId('pledge-today')).toBeVisible()
+}
+
+test.describe('staking, finance and node payments', () => {
+  // One journey: it settles future days, so its positions must all exist before the first settlement.
+  // Stakes on chain and from the balance, buys a node on chain, deposits USDT, settles the next days and redeems.
+  test('stake, buy a node, deposit, settle and redeem', async ({ page }, testInfo) => {
+    test.setTimeout(300_000)
+    const wallet = new Wallet()
+    const session = await register(wallet)
+    await useWallets(page, [wallet])
+
+    await test.step('the configuration failing to load says so', async () => {
+      await page.route('**/api/invest/invest_pledge/PLG', (route) => route.abort())
+      await page.goto('/pledge')
+      await expect(page.getByTestId('pledge-config-error')).toContainText('Failed to get configuration', {
+        timeout: 20_000,
+      })
+      await snap(page, testInfo, 'configuration failed')
+      await page.unroute('**/api/invest/invest_pledge/PLG')
+      await page.getByTestId('pledge-config-error').getByRole('button').click()
+      await expect(page.getByTestId('pledge-config')).toBeVisible()
+      await expect(page.getByTestId('pledge-price')).toHaveText('1 PLG = 0.5 USDT')
+      await expect(page.getByTestId('pledge-minimum')).toHaveText('200 PLG (worth 100 USDT)')
+      const periods = page.getByTestId('pledge-period')
+      await expect(periods).toHaveCount(3)
+      await expect(periods.first()).toContainText('30 days')
+      await expect(periods.first()).toContainText('Output ×1.06')
+      await expect(periods.first()).toContainText('Power ×1')
+    })
+
+    await test.step('fund the wallet and the balances', async () => {
+      await page.goto('/assets')
+      await page.getByTestId('faucet-button').click()
+      await expect(page.locator('[data-testid="wallet-balance"][data-coin="PLG"]')).toContainText('1000')
+      await expect(page.locator('[data-testid="wallet-balance"][data-coin="USDT"]')).toContainText('1000')
+      await topUp(page, 'PLG', '300')
+      await topUp(page, 'USDT', '100')
+    })
+
+    await test.step('every refusal of the stake form shows its text', async () => {
+      await openPledge(page)
+      await expect(page.getByTestId('pledge-spendable')).toHaveText('Available balance: 300 PLG')
+      const submit = page.getByTestId('pledge-submit')
+      await submit.click()
+      await expect(toast(page, 'Please enter the amount of PLG')).toBeVisible()
+      await page.getByTestId('pledge-amount').fill('199.5')
+      await submit.click()
+      await expect(toast(page, 'The amount of the pledge cannot be less than 200PLG')).toBeVisible()
+      await page.getByTestId('pledge-amount').fill('300.5')
+      await submit.click()
+      await expect(toast(page, 'Staking amount exceeds available balance')).toBeVisible()
+      // On chain the wallet's 700 PLG is what counts.
+      await page.getByTestId('pledge-pay-chain').click()
+      await expect(page.getByTestId('pledge-spendable')).toHaveText('Wallet balance: 700 PLG')
+      await page.getByTestId('pledge-amount').fill('700.000000001')
+      await expect(toast(page, 'Staking amount exceeds available balance')).toHaveCount(0)
+      await submit.click()
+      await expect(toast(page, 'Staking amount exceeds available balance')).toBeVisible()
+      await snap(page, testInfo, 'stake refused')
+    })
+
+    await test.step('stake 200 PLG from the balance and 200 PLG on chain, for 30 days', async () => {
+      await openPledge(page)
+      await page.locator('[data-testid="pledge-period"][data-value="30"]').click()
+      await page.getByTestId('pledge-pay-balance').click()
+      await page.getByTestId('pledge-amount').fill('200')
+      await expect(page.getByTestId('pledge-estimate-output')).toHaveText('212 PLG')
+      await snap(page, testInfo, 'stake form')
+      await page.getByTestId('pledge-submit').click()
+      await expect(toast(page, 'Staking Successful')).toBeVisible()
+      await expect(page.getByTestId('stake-row')).toHaveCount(1)
+      await expect(page.getByTestId('pledge-spendable')).toHaveText('Available balance: 100 PLG')
+
+      await page.getByTestId('pledge-pay-chain').click()
+      await page.getByTestId('pledge-amount').fill('200')
+      await expect(toast(page, 'Staking Successful')).toHaveCount(0)
+      await page.getByTestId('pledge-submit').click()
+      await expect(toast(page, 'Staking Successful')).toBeVisible({ timeout: 30_000 })
+      await expect(page.getByTestId('stake-row')).toHaveCount(2)
+      await expect(page.getByTestId('pledge-spendable')).toHaveText('Wallet balance: 500 PLG')
+      const first = page.getByTestId('stake-row').first()
+      await expect(first).toHaveAttribute('data-status', 'mining')
+      await expect(first.getByTestId('stake-amount')).toHaveText('200 PLG')
+      await expect(first.getByTestId('stake-produced')).toHaveText('0 PLG')
+      await expect(first.getByTestId('stake-remaining')).toHaveText('212 PLG')
+      await expect(page.getByTestId('today-personal-power')).toHaveText('200')
+      await page.getByTestId('stakes-tab-expired').click()
+      await expect(page.getByTestId('stake-row')).toHaveCount(0)
+      await page.getByTestId('stakes-tab-mining').click()
+      await expect(page.getByTestId('stake-row')).toHaveCount(2)
+      await snap(page, testInfo, 'my stakes')
+    })
+
+    await test.step('buy a junior node on chain', async () => {
+      await page.goto('/node')
+      const junior = page.locator('[data-testid="node-level"][data-level="junior"]')
+      await junior.getByTestId('node-buy').click()
+      await expect(page.getByTestId('node-confirm-wallet')).toHaveText('900 USDT')
+      await snap(page, testInfo, 'node payment')
+      await page.getByTestId('node-confirm-chain').click()
+      await expect(toast(page, 'Node purchased.')).toBeVisible({ timeout: 30_000 })
+      await expect(page.getByTestId('my-node')).toHaveCount(1)
+      await expect(page.getByTestId('node-payment-refusal')).toHaveCount(0)
+    })
+
+    await test.step('deposit 100 USDT for 7 days', async () => {
+      await page.goto('/finance')
+      await expect(page.getByTestId('page-title')).toHaveText('Finance')
+      await expect(page.getByTestId('finance-period')).toHaveCount(4)
+      await page.locator('[data-testid="finance-period"][data-value="7"]').click()
+      await page.getByTestId('finance-submit').click()
+      await expect(toast(page, 'Please enter the deposit amount')).toBeVisible()
+      await page.getByTestId('finance-amount').fill('100.000001')
+      await page.getByTestId('finance-submit').click()
+      await expect(toast(page, 'Insufficient balance')).toBeVisible()
+      await page.getByTestId('finance-amount').fill('100')
+      await expect(page.getByTestId('finance-estimate-output')).toHaveText('0.5 USDT')
+      await page.getByTestId('finance-submit').click()
+      await expect(toast(page, 'Deposit successful')).toBeVisible()
+      const row = page.getByTestId('deposit-row')
+      await expect(row).toHaveCount(1)
+      await expect(row).toHaveAttribute('data-status', 'active')
+      await expect(row.getByTestId('deposit-amount')).toHaveText('100 USDT')
+      await snap(page, testInfo, 'deposit made')
+      await row.click()
+      await expect(page).toHaveURL(/\/finance\/detail\?id=\d+/)
+      await expect(page.getByTestId('finance-redeem')).toBeDisabled()
+      await expect(page.getByTestId('finance-redeem')).toContainText('Redeemable on')
+    })
+
+    const today = await serverToday(session)
+    const plgBefore = await available(page, 'PLG')
+    expect(plgBefore).toBe('100')
+
+    await test.step('the next day is settled: each stake produced its first day', async () => {
+      await settleThrough(addDays(today, 1))
+      await openPledge(page)
+      // 212 PLG over 30 days: 7.066666666 a day, the rest on the last day.
+      const rows = page.getByTestId('stake-row')
+      await expect(rows).toHaveCount(2)
+      for (const row of await rows.all()) {
+        await expect(row.getByTestId('stake-produced')).toHaveText('7.066666666 PLG')
+        await expect(row.getByTestId('stake-remaining')).toHaveText('204.933333334 PLG')
+      }
+      await expect(page.getByTestId('today-output-amount').filter({ hasText: 'PLG' })).toBeVisible()
+      await expect(page.getByTestId('today-output-amount').filter({ hasText: 'USDT' })).toHaveText('+0.071428 USDT')
+      await snap(page, testInfo, 'after the first settlement')
+
+      await rows.first().click()
+      await expect(page).toHaveURL(/\/pledge\/orderDetail\?id=\d+/)
+      await expect(page.getByTestId('order-produced')).toHaveText('7.066666666 PLG')
+      await expect(page.getByTestId('order-remaining')).toHaveText('204.933333334 PLG')
+      await snap(page, testInfo, 'order detail')
+      await page.getByTestId('stake-output-link').click()
+      await expect(page).toHaveURL(/\/pledge\/detail\?id=\d+/)
+      const output = page.getByTestId('output-row')
+      await expect(output).toHaveCount(1)
+      await expect(output.first()).toHaveAttribute('data-type', 'pledge_output')
+      await expect(output.first()).toHaveAttribute('data-day', addDays(today, 1))
+      await expect(output.first().getByTestId('output-coin')).toHaveText('PLG')
+      await expect(output.first().getByTestId('output-amount')).toHaveText('+7.066666666')
+      await snap(page, testInfo, 'output detail')
+
+      // The balance shows the output: both stakes' first day and the node's share of the day's node pool.
+      await page.goto('/node')
+      const dividends = plgUnits(await page.getByTestId('my-node-dividends').textContent())
+      expect(dividends).toBeGreaterThan(0n)
+      const expected = plgUnits(plgBefore) + 2n * 7_066_666_666n + dividends
+      expect(await available(page, 'PLG')).toBe(formatAmount(expected, 9))
+      await page.locator('[data-testid="asset-row"][data-coin="PLG"]').getByTestId('asset-detail-link').click()
+      await expect(page.locator('[data-testid="money-log-row"][data-type="pledge_output"]')).toHaveCount(2)
+      await expect(page.locator('[data-testid="money-log-row"][data-type="node_dividend"]')).toHaveCount(1)
+      await snap(page, testInfo, 'balance with the output')
+    })
+
+    await test.step('through the seventh day the deposit matures and is redeemed to the balance', async () => {
+      await settleThrough(addDays(today, 7))
+      await page.goto('/finance')
+      await expect(page.getByTestId('deposit-row')).toHaveCount(0)
+      await page.getByTestId('deposits-tab-expired').click()
+      const row = page.getByTestId('deposit-row')
+      await expect(row).toHaveCount(1)
+      await expect(row).toHaveAttribute('data-status', 'expired')
+      await expect(row.getByTestId('deposit-output')).toHaveText('0.5 USDT / 0.5 USDT')
+      await row.click()
+      await expect(page.getByTestId('output-row')).toHaveCount(7)
+      const redeem = page.getByTestId('finance-redeem')
+      await expect(redeem).toBeEnabled()
+      await snap(page, testInfo, 'deposit matured')
+      await redeem.click()
+      await expect(toast(page, 'Successfully redeemed to asset balance')).toBeVisible()
+      await expect(page.getByTestId('deposit-detail')).toHaveAttribute('data-status', 'redeemed')
+      await expect(redeem).toBeDisabled()
+      await snap(page, testInfo, 'deposit redeemed')
+      // 100 USDT back with its 0.5 USDT of output.
+      expect(await available(page, 'USDT')).toBe('100.5')
+
+      await openPledge(page)
+      for (const stake of await page.getByTestId('stake-row').all())
+        await expect(stake.getByTestId('stake-produced')).toHaveText('49.466666662 PLG')
+    })
+  })
+})
