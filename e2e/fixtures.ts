@@ -48,10 +48,13 @@ export async function settleThrough(day: string) {
   return res.data
 }
 
+/** Calls an API path as a user, with the session that register resolves; resolves the whole envelope. */
+export const callAs = (session: Record<string, string>, path: string, body: unknown) =>
+  post(path, body, { 'User-Token': session.token ?? '', 'User-Address': session.address ?? '' })
+
 /** The server's current UTC day, as a signed-in user sees it (`session`: what register resolves). */
 export async function serverToday(session: Record<string, string>) {
-  const headers = { 'User-Token': session.token ?? '', 'User-Address': session.address ?? '' }
-  const res = await post(api.today.path, {}, headers)
+  const res = await callAs(session, api.today.path, {})
   if (res.code !== 1) throw new Error(`today failed: ${res.msg}`)
   return res.data.day as string
 }

@@ -1,4 +1,5 @@
-import { expect, register, snap, test, useWallets, Wallet } from './fixtures.ts'
+import { api } from '@solpledge/contract'
+import { callAs, expect, register, snap, test, useWallets, Wallet } from './fixtures.ts'
 
 test.describe('nodes', () => {
   test('buys a junior node from the USDT balance and sees it in My Node', async ({ page }, testInfo) => {
@@ -40,5 +41,44 @@ test.describe('nodes', () => {
 
     await page.goto('/assets')
     await expect(usdt.getByTestId('asset-available')).toContainText('100')
+  })
+
+  test('a node paid on chain but refused when the payment arrives: the reason stays shown, the money is in the balance', async ({
+    page,
+  }, testInfo) => {
+    const wallet = new Wallet()
+    const session = await register(wallet)
+    await useWallets(page, [wallet])
+    await page.goto('/assets')
+    await page.getByTestId('faucet-button').click()
+    await expect(page.locator('[data-testid="wallet-balance"][data-coin="USDT"]')).toContainText('1000')
+    const usdt = page.locator('[data-testid="asset-row"][data-coin="USDT"]')
+    await usdt.getByTestId('recharge-button').click()
+    await page.getByTestId('recharge-amount').fill('500')
+    await page.getByTestId('recharge-submit').click()
+    await expect(usdt.getByTestId('asset-available')).toHaveText('500', { timeout: 30_000 })
+
+    // The payment intent is made while the user holds no junior node; before the wallet pays it, the same user buys
+    // one from the balance (as from another tab), so the node cannot be made when the payment arrives.
+    await page.route('**/api/assets/intent/create', async (route) => {
+      const response = await route.fetch()
+      const bought = await callAs(session, api.nodeBuy.path, { level: 'junior', pay: 'balance' })
+      expect(bought.code).toBe(1)
+      await route.fulfill({ response })
+    })
+    await page.goto('/node')
+    await page.locator('[data-testid="node-level"][data-level="junior"]').getByTestId('node-buy').click()
+    await page.getByTestId('node-confirm-chain').click()
+    const reason = 'You already hold a node of this level; the payment is in your asset balance'
+    await expect(page.getByTestId('toast').filter({ hasText: reason })).toBeVisible({ timeout: 30_000 })
+    await expect(page.getByTestId('node-confirm')).toHaveCount(0)
+    await expect(page.getByTestId('node-payment-refusal')).toContainText(reason)
+    await expect(page.getByTestId('my-node')).toHaveCount(1)
+    await expect(page.getByTestId('toast')).toHaveCount(0)
+    await snap(page, testInfo, 'refused after payment')
+
+    // 500 topped up, 500 for the node from the balance, the refused 500 back in the balance.
+    await page.goto('/assets')
+    await expect(usdt.getByTestId('asset-available')).toHaveText('500')
   })
 })

@@ -25,17 +25,17 @@ export function NodeScreen() {
 
   return (
     <Page title={t('screens.node')}>
+      {address && refusal && (
+        <div className="card node-refusal" role="alert" data-testid="node-payment-refusal">
+          <p>{refusal}</p>
+          <button type="button" className="node-retry" onClick={() => setRefusal(null)}>
+            {t('common.close')}
+          </button>
+        </div>
+      )}
       <NodeLevels onBuy={address ? (item: NodeLevel) => setDialog({ code: item.code, open: true }) : undefined} />
       {address ? (
         <>
-          {refusal && (
-            <div className="card node-refusal" role="alert" data-testid="node-payment-refusal">
-              <p>{refusal}</p>
-              <button type="button" className="node-retry" onClick={() => setRefusal(null)}>
-                {t('common.close')}
-              </button>
-            </div>
-          )}
           <MyNodes />
           <BuyNodeDialog open={dialog?.open ?? false} level={level} onClose={close} onRefused={setRefusal} />
         </>
