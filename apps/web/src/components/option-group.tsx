@@ -22,6 +22,9 @@ interface OptionGroupProps<T extends string | number> {
   testId: string
 }
 
+/** Columns of the option cards: up to three in a row, four as two by two. */
+const columns = (count: number) => (count === 4 ? 2 : Math.max(1, Math.min(count, 3)))
+
 /** A choice of one among a few options shown as cards (radio buttons underneath), e.g. staking or finance periods. */
 export function OptionGroup<T extends string | number>({
   legend,
@@ -35,7 +38,10 @@ export function OptionGroup<T extends string | number>({
   return (
     <fieldset className="option-group" disabled={disabled}>
       <legend>{legend}</legend>
-      <div className="option-grid">
+      <div
+        className="option-grid"
+        style={{ gridTemplateColumns: `repeat(${columns(options.length)}, minmax(0, 1fr))` }}
+      >
         {options.map((option) => (
           <label key={String(option.value)} className="option-card" data-testid={testId} data-value={option.value}>
             <input
