@@ -253,6 +253,18 @@ async function paysIntent(db: Database, platform: Platform, intent: IntentRow, p
 }
 
 /** The user reports the transaction that paid their intent. Safe to call any number of times, concurrently. */
+// Reports of the same payment arriving together (a retrying client, a double tap) share one chain lookup, so a burst
+// of reports costs the RPC node one request instead of one each. Only the lookup in flight is kept: a cache, not state.
+const verifying = new Map<string, ReturnType<typeof paysIntent>>()
+function verifyOnce(key: string, verify: () => ReturnType<typeof paysIntent>): ReturnType<typeof paysIntent> {
+  let pending = verifying.get(key)
+  if (!pending) {
+    pending = verify().finally(() => verifying.delete(key))
+    verifying.set(key, pending)
+  }
+  return pending
+}
+
 export async function submitIntent(
   db: Database,
   platform: Platform,
@@ -265,7 +277,9 @@ export async function submitIntent(
     throw refuse('intent.signatureUsed')
   }
   if (intent.status === 'expired') throw refuse('intent.expired')
-  const verdict = await paysIntent(db, platform, intent, user.address, input.signature)
+  const verdict = await verifyOnce(`${intent.id}:${input.signature}`, () =>
+    paysIntent(db, platform, intent, user.address, input.signature),
+  )
   if (!verdict.ok) throw refuse(verdict.reason === 'not_found' ? 'intent.notConfirmed' : 'intent.paymentMismatch')
   await fulfilIntent(db, intent, input.signature)
   const now = await findOwnIntent(db, user.id, input.id)
