@@ -12,12 +12,15 @@ import { assetsRoutes } from './modules/assets/routes.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { configRoutes } from './modules/config/routes.ts'
 import { financeRoutes } from './modules/finance/routes.ts'
+import { homeRoutes } from './modules/home/routes.ts'
 import { intentRoutes } from './modules/intents/routes.ts'
 import { nodeRoutes } from './modules/nodes/routes.ts'
 import { noticeRoutes } from './modules/notices/routes.ts'
 import { pledgeRoutes } from './modules/pledge/routes.ts'
+import { rankRoutes } from './modules/rank/routes.ts'
 import { settlementRoutes } from './modules/settlement/routes.ts'
 import { systemRoutes } from './modules/system/routes.ts'
+import { teamRoutes } from './modules/team/routes.ts'
 import { userRoutes } from './modules/user/routes.ts'
 import { withdrawalRoutes } from './modules/withdrawals/routes.ts'
 import type { Platform } from './platform.ts'
@@ -100,6 +103,9 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   await app.register(pledgeRoutes)
   await app.register(financeRoutes)
   await app.register(noticeRoutes)
+  await app.register(teamRoutes)
+  await app.register(rankRoutes)
+  await app.register(homeRoutes)
   await app.register(intentRoutes)
   await app.register(withdrawalRoutes)
   await app.register(settlementRoutes)

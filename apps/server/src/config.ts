@@ -30,6 +30,8 @@ export interface Config {
   senderIntervalMs: number
   /** How often the daily settlement looks for due days to settle, in ms (0 = never; docs/settlement.md). */
   settlementIntervalMs: number
+  /** How often the monthly ranking snapshots are recomputed, in ms (0 = never; default hourly; modules/rank). */
+  rankIntervalMs: number
   /**
    * Tests only (withdrawals-crash.test.ts): 'stored', 'sent' or 'confirmed' makes the server kill itself with SIGKILL
    * right after that step of the withdrawal sender, to prove that a crash there never pays twice. Never set it in
@@ -79,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     watcherIntervalMs: int(env.WATCHER_INTERVAL_MS, 5000, 'WATCHER_INTERVAL_MS'),
     senderIntervalMs: int(env.SENDER_INTERVAL_MS, 2000, 'SENDER_INTERVAL_MS'),
     settlementIntervalMs: int(env.SETTLEMENT_INTERVAL_MS, 60_000, 'SETTLEMENT_INTERVAL_MS'),
+    rankIntervalMs: int(env.RANK_INTERVAL_MS, 3_600_000, 'RANK_INTERVAL_MS'),
     crashAt: env.CRASH_AT || undefined,
     rootAddress: env.ROOT_ADDRESS || undefined,
     operatorToken: env.OPERATOR_TOKEN || undefined,

@@ -4,6 +4,7 @@ import { loadConfig } from './config.ts'
 import { migrate, openDatabase } from './db/index.ts'
 import { purgeExpiredNonces } from './modules/auth/service.ts'
 import { watchIntents } from './modules/intents/service.ts'
+import { RANK_CHECK_MS, refreshRankings } from './modules/rank/service.ts'
 import { crashHook, settleDue } from './modules/settlement/service.ts'
 import { seed } from './modules/system/seed.ts'
 import { processWithdrawals, type SenderStep } from './modules/withdrawals/service.ts'
@@ -41,6 +42,10 @@ async function main() {
       const days = await settleDue(db, { product: config.productSymbol, onBatch: settlementCrash })
       for (const day of days) app.log.info(day, 'settlement day done')
     }),
+    // Monthly ranking snapshots: looks every minute (at most), recomputes when the newest is RANK_INTERVAL_MS old.
+    every(Math.min(config.rankIntervalMs, RANK_CHECK_MS), () =>
+      refreshRankings(db, { intervalMs: config.rankIntervalMs }),
+    ),
   ]
   /** Runs a job periodically, never two passes at once in this process; errors are logged, not fatal. */
   function every(ms: number, job: () => Promise<unknown>) {

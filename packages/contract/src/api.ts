@@ -275,6 +275,32 @@ export const SolvencyRow = Type.Object({
   covered: Type.Boolean(),
 })
 
+/** A direct member on the team page: figures in USDT base units (performance: staked value; power). */
+export const TeamMember = Type.Object({
+  id: Id,
+  address: Type.String(),
+  joined_at: Type.String({ format: 'date-time' }),
+  /** The member's own staked value. */
+  performance: BaseUnits,
+  team_performance: BaseUnits,
+  personal_power: BaseUnits,
+  team_power: BaseUnits,
+  /** Members in the member's whole downline. */
+  team_count: Type.Integer(),
+  direct_count: Type.Integer(),
+})
+export type TeamMember = Static<typeof TeamMember>
+
+export const RankType = Type.Union([Type.Literal('direct'), Type.Literal('team')])
+export type RankType = Static<typeof RankType>
+export const RankRow = Type.Object({
+  rank: Type.Integer({ minimum: 1 }),
+  address: Type.String({ description: 'Shortened: first 4 … last 4 characters' }),
+  /** New power this month, USDT base units. */
+  power: BaseUnits,
+})
+export type RankRow = Static<typeof RankRow>
+
 export const api = {
   isReg: route({
     path: '/user/login/is_reg',
@@ -633,6 +659,110 @@ export const api = {
       total: Type.Integer(),
       page: Type.Integer(),
       limit: Type.Integer(),
+    }),
+  }),
+  teamIndex: route({
+    path: '/user/team/index',
+    auth: true,
+    tag: 'team',
+    summary:
+      "The user's team figures, maintained as the tree changes: team and direct counts, team, personal and push " +
+      'performance, team and personal power, small-market fuel (team power minus the largest direct leg)',
+    body: Empty,
+    data: Type.Object({
+      /** USDT decimals: performance and power are USDT base units. */
+      decimals: Type.Integer(),
+      team_count: Type.Integer(),
+      direct_count: Type.Integer(),
+      team_performance: BaseUnits,
+      personal_performance: BaseUnits,
+      /** Sum of the direct members' own performance. */
+      push_performance: BaseUnits,
+      team_power: BaseUnits,
+      personal_power: BaseUnits,
+      /** A direct member's leg: their personal power plus their team power; the largest of them. */
+      largest_leg: BaseUnits,
+      small_market_fuel: BaseUnits,
+      /** The user's invite code: their wallet address (invite link /?code=<address>). */
+      invite_code: Type.String(),
+    }),
+  }),
+  teamList: route({
+    path: '/user/team/lists',
+    auth: true,
+    tag: 'team',
+    summary: "The user's direct members, newest first, with their performance and team size",
+    body: Type.Object(Page, { additionalProperties: false }),
+    data: Type.Object({
+      decimals: Type.Integer(),
+      list: Type.Array(TeamMember),
+      total: Type.Integer(),
+      page: Type.Integer(),
+      limit: Type.Integer(),
+    }),
+  }),
+  teamDetail: route({
+    path: '/user/team/detail',
+    auth: true,
+    tag: 'team',
+    summary: "One of the user's direct members by wallet address; anyone else is refused",
+    body: Type.Object({ address: Address }, { additionalProperties: false }),
+    data: Type.Object({ decimals: Type.Integer(), member: TeamMember }),
+  }),
+  ranking: route({
+    path: '/invest/Invest_pledge/ranking',
+    auth: true,
+    tag: 'rank',
+    summary:
+      'Monthly ranking (UTC month) of new power: direct (of direct members) or team (of the whole downline); the top ' +
+      "30 of the latest snapshot, the user's own position and the next update time. Equal power: whoever reached it " +
+      'first, then the lower user id',
+    body: Type.Object({ type: RankType }, { additionalProperties: false }),
+    data: Type.Object({
+      type: RankType,
+      /** The month ranked, YYYY-MM (UTC). */
+      month: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}$' }),
+      decimals: Type.Integer(),
+      list: Type.Array(RankRow),
+      /** The user's own position: rank null when they have no new power this month. */
+      mine: Type.Object({ rank: Type.Union([Type.Integer(), Type.Null()]), power: BaseUnits }),
+      computed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+      next_update_at: Type.String({ format: 'date-time' }),
+    }),
+  }),
+  homePrice: route({
+    path: '/home/index/price',
+    auth: false,
+    tag: 'home',
+    summary:
+      'The latest {product} price in USDT per token (a decimal string) and the trading pair; the reference price ' +
+      'until trading sets a last trade price',
+    body: Empty,
+    data: Type.Object({
+      price: Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'USDT per whole token, e.g. "0.5"' }),
+      pair: Type.String({ description: 'e.g. PLG/USDT' }),
+      symbol: Type.String(),
+      quote: Type.String(),
+      source: Type.Union([Type.Literal('reference'), Type.Literal('trade')]),
+    }),
+  }),
+  homeIndex: route({
+    path: '/invest/Home/index',
+    auth: true,
+    tag: 'home',
+    summary:
+      "Home figures: price and pair, today's recommended power, direct new power, team power and personal power " +
+      '(power in USDT base units)',
+    body: Empty,
+    data: Type.Object({
+      price: Type.String(),
+      pair: Type.String(),
+      decimals: Type.Integer(),
+      day: Day,
+      recommended_power: BaseUnits,
+      direct_new_power: BaseUnits,
+      team_power: BaseUnits,
+      personal_power: BaseUnits,
     }),
   }),
 } as const satisfies Record<string, RouteDef>

@@ -11,6 +11,7 @@ import * as configVersions from './migrations/0005-config-versions.ts'
 import * as nodes from './migrations/0006-nodes.ts'
 import * as positions from './migrations/0007-positions.ts'
 import * as notices from './migrations/0008-notices.ts'
+import * as team from './migrations/0009-team.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0006-nodes': nodes,
   '0007-positions': positions,
   '0008-notices': notices,
+  '0009-team': team,
 }
 
 /**

@@ -11,6 +11,10 @@ export interface UsersTable {
   address: string
   parent_id: Int8 | null
   created_at: Timestamp
+  /** Distance from the root (0 for a root); set from the parent on insert (0009-team), never changed. */
+  depth: Generated<number>
+  /** Ancestor segment: the parent up to the nearest ancestor at a depth multiple of 32 (0009-team); set on insert. */
+  ancestors: Generated<string[]>
 }
 
 export interface LoginNoncesTable {
@@ -202,6 +206,9 @@ export interface UserPowerTable {
   team_power: Generated<Numeric>
   performance: Generated<Numeric>
   team_performance: Generated<Numeric>
+  /** Members in the whole downline and direct members, maintained when a user binds (modules/team). */
+  team_count: Generated<Int8>
+  direct_count: Generated<Int8>
 }
 
 export interface PowerEventsTable {
@@ -265,6 +272,26 @@ export interface BannerTranslationsTable {
   image_url: string
 }
 
+export type RankType = 'direct' | 'team'
+
+export interface RankSnapshotsTable {
+  id: Generated<Int8>
+  /** First day of the UTC month ranked. */
+  month: Day
+  type: RankType
+  computed_at: Timestamp
+  next_at: Timestamp
+  entries: number
+}
+
+export interface RankEntriesTable {
+  snapshot_id: Int8
+  user_id: Int8
+  rank: number
+  power: Numeric
+  reached_at: Timestamp
+}
+
 export interface DB {
   payment_intents: PaymentIntentsTable
   users: UsersTable
@@ -287,6 +314,8 @@ export interface DB {
   notice_translations: NoticeTranslationsTable
   banners: BannersTable
   banner_translations: BannerTranslationsTable
+  rank_snapshots: RankSnapshotsTable
+  rank_entries: RankEntriesTable
 }
 
 export type UserRow = Selectable<UsersTable>

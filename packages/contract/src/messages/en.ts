@@ -92,6 +92,7 @@ export const en = {
   'settlement.done': 'Settlement finished',
   'settlement.notDue': 'The settlement of {{day}} is not due yet',
   'error.operatorOnly': 'Operator access only',
+  'team.notDirectMember': 'This address is not one of your direct members',
 } as const
 
 export type MessageKey = keyof typeof en

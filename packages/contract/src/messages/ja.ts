@@ -86,4 +86,5 @@ export const ja: Catalogue = {
   'settlement.done': '決済が完了しました',
   'settlement.notDue': '{{day}}の決済はまだ実行できません',
   'error.operatorOnly': '運営者のみ利用できます',
+  'team.notDirectMember': 'このアドレスはあなたの直接メンバーではありません',
 }

@@ -86,4 +86,5 @@ export const ko: Catalogue = {
   'settlement.done': '정산이 완료되었습니다',
   'settlement.notDue': '{{day}} 정산은 아직 시기가 아닙니다',
   'error.operatorOnly': '운영자 전용입니다',
+  'team.notDirectMember': '이 주소는 회원님의 직접 추천 회원이 아닙니다',
 }

@@ -86,4 +86,5 @@ export const vi: Catalogue = {
   'settlement.done': 'Đã hoàn tất quyết toán',
   'settlement.notDue': 'Chưa đến hạn quyết toán ngày {{day}}',
   'error.operatorOnly': 'Chỉ dành cho nhà vận hành',
+  'team.notDirectMember': 'Địa chỉ này không phải là thành viên trực tiếp của bạn',
 }

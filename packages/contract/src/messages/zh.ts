@@ -86,4 +86,5 @@ export const zh: Catalogue = {
   'settlement.done': '结算完成',
   'settlement.notDue': '{{day}}的结算尚未到期',
   'error.operatorOnly': '仅限运营人员',
+  'team.notDirectMember': '该地址不是您的直推成员',
 }

@@ -3,6 +3,7 @@ import { Code, type LoginData } from '@solpledge/contract'
 import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
+import { bindMember } from '../team/service.ts'
 import { findUserByAddress } from '../user/queries.ts'
 import { isWalletAddress, newNonce, parseHexSignature, verifyWalletSignature } from './crypto.ts'
 import { createSession } from './session.ts'
@@ -95,11 +96,16 @@ export async function login(db: Database, settings: LoginSettings, input: LoginI
       : undefined
     if (!inviter) throw new AppError(Code.NOT_BOUND, 'auth.unknownInviter')
     // Binding is permanent: a concurrent first login of the same address keeps whichever parent landed first.
-    await db
-      .insertInto('users')
-      .values({ address: input.address, parent_id: inviter.id })
-      .onConflict((oc) => oc.column('address').doNothing())
-      .execute()
+    // The new member counts in its ancestors' team figures in the same transaction (modules/team).
+    await db.transaction().execute(async (trx) => {
+      const bound = await trx
+        .insertInto('users')
+        .values({ address: input.address, parent_id: inviter.id })
+        .onConflict((oc) => oc.column('address').doNothing())
+        .returning('id')
+        .executeTakeFirst()
+      if (bound) await bindMember(trx, bound.id)
+    })
     user = await findUserByAddress(db, input.address)
     if (!user) throw new Error('user vanished after insert')
   }

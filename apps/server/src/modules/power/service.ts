@@ -6,30 +6,55 @@ import type { Database } from '../../db/index.ts'
 import type { DB, PowerEventsTable } from '../../db/schema.ts'
 
 /**
+ * CTE definitions for a `with recursive` clause: `ancestry(user_id, ancestor_id)`, one row per ancestor of each user
+ * that `start` selects (a `user_id bigint` column). It walks the ancestor segments (users.ancestors, migration
+ * 0009-team): one row read per 32 levels, so the ancestry of a user 10,000 levels deep costs 313 index reads.
+ */
+export const ancestryOf = (start: RawBuilder<unknown>) => sql`
+  segment(anc, user_id) as (
+    select u.ancestors, s.user_id from (${start}) s join users u on u.id = s.user_id where cardinality(u.ancestors) > 0
+    union all
+    select a.ancestors, segment.user_id from segment join users a on a.id = segment.anc[cardinality(segment.anc)]
+    where cardinality(a.ancestors) > 0
+  ),
+  ancestry(user_id, ancestor_id) as (select segment.user_id, x.id from segment, unnest(segment.anc) as x(id))`
+
+/** One user's change, for applyPower: a query, plus the figures themselves for the single-user fast path. */
+export type PowerChanges = RawBuilder<unknown> & {
+  readonly single?: { userId: string; power: bigint; performance: bigint }
+}
+
+/**
  * Applies signed changes to the users' personal power and performance and to the team figures of every ancestor of
  * each, in one statement whatever their number. `changes` is a query selecting (user_id bigint, power numeric,
  * performance numeric); a user may appear several times. Rows are written in user id order, so two transactions
  * changing overlapping users lock them in the same order and never deadlock each other.
+ *
+ * A single user's change (powerChange) skips the grouping: its ancestors are distinct, so each row gets the amount
+ * as it is — the path a stake 10,000 levels deep takes (bench/team).
  */
-export async function applyPower(trx: Transaction<DB>, changes: RawBuilder<unknown>): Promise<void> {
-  await sql`
-    with recursive delta as (
-      select user_id, sum(power) as power, sum(performance) as performance from (${changes}) c group by user_id
-    ), up(ancestor_id, power, performance) as (
-      select u.parent_id, d.power, d.performance from delta d join users u on u.id = d.user_id
-      where u.parent_id is not null
+export async function applyPower(trx: Transaction<DB>, changes: PowerChanges): Promise<void> {
+  const single = changes.single
+  const rows = single
+    ? sql`
+      with recursive ${ancestryOf(sql`select ${single.userId}::bigint as user_id`)}
+      select ${single.userId}::bigint as user_id, ${single.power.toString()}::numeric as pp, 0::numeric as tp,
+        ${single.performance.toString()}::numeric as pf, 0::numeric as tf
       union all
-      select u.parent_id, up.power, up.performance from up join users u on u.id = up.ancestor_id
-      where u.parent_id is not null
-    ), merged as (
+      select ancestor_id, 0, ${single.power.toString()}::numeric, 0, ${single.performance.toString()}::numeric
+      from ancestry`
+    : sql`
+      with recursive delta as (
+        select user_id, sum(power) as power, sum(performance) as performance from (${changes}) c group by user_id
+      ), ${ancestryOf(sql`select user_id from delta`)}
       select user_id, sum(pp) as pp, sum(tp) as tp, sum(pf) as pf, sum(tf) as tf from (
         select user_id, power as pp, 0 as tp, performance as pf, 0 as tf from delta
         union all
-        select ancestor_id, 0, power, 0, performance from up
-      ) x group by user_id
-    )
+        select a.ancestor_id, 0, d.power, 0, d.performance from ancestry a join delta d on d.user_id = a.user_id
+      ) x group by user_id`
+  await sql`
     insert into user_power (user_id, personal_power, team_power, performance, team_performance)
-    select user_id, pp, tp, pf, tf from merged order by user_id
+    select user_id, pp, tp, pf, tf from (${rows}) m order by user_id
     on conflict (user_id) do update set
       personal_power = user_power.personal_power + excluded.personal_power,
       team_power = user_power.team_power + excluded.team_power,
@@ -38,8 +63,11 @@ export async function applyPower(trx: Transaction<DB>, changes: RawBuilder<unkno
 }
 
 /** One user's change as a query for applyPower. */
-export const powerChange = (userId: string, power: bigint, performance = 0n): RawBuilder<unknown> =>
-  sql`select ${userId}::bigint as user_id, ${power.toString()}::numeric as power, ${performance.toString()}::numeric as performance`
+export const powerChange = (userId: string, power: bigint, performance = 0n): PowerChanges =>
+  Object.assign(
+    sql`select ${userId}::bigint as user_id, ${power.toString()}::numeric as power, ${performance.toString()}::numeric as performance`,
+    { single: { userId, power, performance } },
+  )
 
 /** Records new power as it happens (today's, direct-new and ranking figures add these up); once per source. */
 export async function recordPowerEvent(

@@ -1,0 +1,161 @@
+// The team (DESIGN.md §3, docs/architecture.md "Referral tree"): a user's figures are maintained ancestor aggregates
+// in user_power, changed in the same transaction as whatever changes them (a bind here, a position in modules/power),
+// so reading them never walks the downline: one primary-key read, plus the direct members' rows (by the index on
+// users.parent_id) for push performance and the largest leg.
+import type { api, DataOf, TeamMember } from '@solpledge/contract'
+import { sql, type Transaction } from 'kysely'
+import type { Database } from '../../db/index.ts'
+import type { DB } from '../../db/schema.ts'
+import { refuse } from '../../lib/app-error.ts'
+import { ancestryOf } from '../power/service.ts'
+
+/**
+ * Counts a newly bound user in its ancestors' team figures, inside the transaction that inserted it: +1 team member
+ * for every ancestor, +1 direct member for the parent, and the user's own (empty) row. Rows are written in user id
+ * order, as applyPower writes them, so binds and position changes never deadlock each other.
+ */
+export async function bindMember(trx: Transaction<DB>, userId: string): Promise<void> {
+  await sql`
+    insert into user_power (user_id, team_count, direct_count)
+    select user_id, team_count, direct_count from (
+      with recursive ${ancestryOf(sql`select ${userId}::bigint as user_id`)}
+      select ${userId}::bigint as user_id, 0::bigint as team_count, 0::bigint as direct_count
+      union all
+      select a.ancestor_id, 1, case when a.ancestor_id = u.parent_id then 1 else 0 end
+      from ancestry a join users u on u.id = a.user_id
+    ) m
+    order by user_id
+    on conflict (user_id) do update set
+      team_count = user_power.team_count + excluded.team_count,
+      direct_count = user_power.direct_count + excluded.direct_count`.execute(trx)
+}
+
+// An asset's decimals never change once it exists: read once per database.
+const decimalsCache = new WeakMap<Database, number>()
+
+/** USDT's decimals (power and performance are USDT base units); 6 when the asset is not set up (yet). */
+export async function usdtDecimals(db: Database): Promise<number> {
+  const cached = decimalsCache.get(db)
+  if (cached !== undefined) return cached
+  const row = await db.selectFrom('assets').select('decimals').where('code', '=', 'USDT').executeTakeFirst()
+  if (row) decimalsCache.set(db, row.decimals)
+  return row?.decimals ?? 6
+}
+
+const big = (value: string | null | undefined) => BigInt(value ?? 0)
+
+interface FiguresRow {
+  team_count: string | null
+  direct_count: string | null
+  personal_power: string | null
+  team_power: string | null
+  performance: string | null
+  team_performance: string | null
+  push: string
+  leg: string
+}
+
+/** `/user/team/index`: the user's row and one aggregate over the direct members' rows. */
+export async function teamIndex(
+  db: Database,
+  user: { id: string; address: string },
+): Promise<DataOf<typeof api.teamIndex>> {
+  const [result, decimals] = await Promise.all([
+    sql<FiguresRow>`
+      select p.team_count, p.direct_count, p.personal_power, p.team_power, p.performance, p.team_performance,
+        d.push, d.leg
+      from (select ${user.id}::bigint as id) me
+      left join user_power p on p.user_id = me.id
+      cross join lateral (
+        select coalesce(sum(c.performance), 0) as push, coalesce(max(c.personal_power + c.team_power), 0) as leg
+        from users u join user_power c on c.user_id = u.id
+        where u.parent_id = me.id
+      ) d`.execute(db),
+    usdtDecimals(db),
+  ])
+  const row = result.rows[0] as FiguresRow
+  const teamPower = big(row.team_power)
+  const leg = big(row.leg)
+  return {
+    decimals,
+    team_count: Number(row.team_count ?? 0),
+    direct_count: Number(row.direct_count ?? 0),
+    team_performance: big(row.team_performance).toString(),
+    personal_performance: big(row.performance).toString(),
+    push_performance: big(row.push).toString(),
+    team_power: teamPower.toString(),
+    personal_power: big(row.personal_power).toString(),
+    largest_leg: leg.toString(),
+    small_market_fuel: (teamPower - leg).toString(),
+    invite_code: user.address,
+  }
+}
+
+const memberQuery = (db: Database) =>
+  db
+    .selectFrom('users as u')
+    .leftJoin('user_power as p', 'p.user_id', 'u.id')
+    .select([
+      'u.id',
+      'u.address',
+      'u.created_at',
+      'p.performance',
+      'p.team_performance',
+      'p.personal_power',
+      'p.team_power',
+      'p.team_count',
+      'p.direct_count',
+    ])
+
+type MemberRow = Awaited<ReturnType<ReturnType<typeof memberQuery>['executeTakeFirstOrThrow']>>
+
+const presentMember = (row: MemberRow): TeamMember => ({
+  id: row.id,
+  address: row.address,
+  joined_at: row.created_at.toISOString(),
+  performance: big(row.performance).toString(),
+  team_performance: big(row.team_performance).toString(),
+  personal_power: big(row.personal_power).toString(),
+  team_power: big(row.team_power).toString(),
+  team_count: Number(row.team_count ?? 0),
+  direct_count: Number(row.direct_count ?? 0),
+})
+
+/** `/user/team/lists`: one page of the direct members, newest first (the count is the maintained direct_count). */
+export async function teamList(
+  db: Database,
+  userId: string,
+  query: { page: number; limit: number },
+): Promise<DataOf<typeof api.teamList>> {
+  const [rows, own, decimals] = await Promise.all([
+    memberQuery(db)
+      .where('u.parent_id', '=', userId)
+      .orderBy('u.id', 'desc')
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit)
+      .execute(),
+    db.selectFrom('user_power').select('direct_count').where('user_id', '=', userId).executeTakeFirst(),
+    usdtDecimals(db),
+  ])
+  return {
+    decimals,
+    list: rows.map(presentMember),
+    total: Number(own?.direct_count ?? 0),
+    page: query.page,
+    limit: query.limit,
+  }
+}
+
+/** `/user/team/detail`: one direct member; any other address (another's member, unknown) is refused the same way. */
+export async function teamDetail(
+  db: Database,
+  userId: string,
+  address: string,
+): Promise<DataOf<typeof api.teamDetail>> {
+  const [row, decimals] = await Promise.all([
+    memberQuery(db).where('u.address', '=', address).where('u.parent_id', '=', userId).executeTakeFirst(),
+    usdtDecimals(db),
+  ])
+  if (!row) throw refuse('team.notDirectMember')
+  return { decimals, member: presentMember(row) }
+}
