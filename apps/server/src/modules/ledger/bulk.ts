@@ -33,35 +33,40 @@ export interface BulkCredit {
  */
 export async function creditUsers(trx: Transaction<DB>, input: BulkCredit): Promise<{ count: number; amount: bigint }> {
   const { credits, from, type } = input
-  // Creation in id order of users: two jobs creating overlapping accounts wait on each other in one order only.
+  // A batch touches thousands of perhaps millions of accounts: accounts are found by per-row index lookups (scalar
+  // subqueries, and nested-loop joins only, for these statements), never by a hash or merge join that would read
+  // every account once the planner believes the batch is large.
+  const { rows: planner } = await sql<{ hash: string; merge: string }>`
+    select current_setting('enable_hashjoin') as hash, current_setting('enable_mergejoin') as merge,
+      set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`.execute(trx)
+  const userAccountOf = (row: string) =>
+    sql.raw(
+      `(select x.id from ledger_accounts x where x.user_id = ${row}.user_id and x.asset = ${row}.asset and x.kind = 'available')`,
+    )
+  const systemAccountOf = (row: string) =>
+    sql`(select x.id from ledger_accounts x where x.user_id is null and x.asset = ${sql.raw(row)}.asset and x.kind = ${from})`
+  // Missing accounts first, in user id order: two jobs creating overlapping accounts wait on each other in one order.
   await sql`
     insert into ledger_accounts (user_id, asset, kind)
-    select null, asset, ${from} from (select distinct asset from (${credits}) c) a
+    select null, a.asset, ${from} from (select distinct asset from (${credits}) c) a where ${systemAccountOf('a')} is null
     union all
-    select user_id, asset, 'available' from (select distinct user_id, asset from (${credits}) c) u
-    where not exists (
-      select 1 from ledger_accounts x where x.user_id = u.user_id and x.asset = u.asset and x.kind = 'available')
+    select u.user_id, u.asset, 'available' from (select distinct user_id, asset from (${credits}) c) u
+    where ${userAccountOf('u')} is null
     order by 1 nulls first, 2
     on conflict do nothing`.execute(trx)
   await sql`
     select id from ledger_accounts
     where id in (
-      select x.id from ledger_accounts x join (select distinct asset from (${credits}) c) a on a.asset = x.asset
-      where x.user_id is null and x.kind = ${from}
+      select ${systemAccountOf('a')} from (select distinct asset from (${credits}) c) a
       union all
-      select x.id from ledger_accounts x
-      join (select distinct user_id, asset from (${credits}) c) u on u.user_id = x.user_id and u.asset = x.asset
-      where x.kind = 'available')
+      select ${userAccountOf('u')} from (select distinct user_id, asset from (${credits}) c) u)
     order by id
     for update`.execute(trx)
   const { rows } = await sql<{ count: string; amount: string }>`
-    with c as (${credits}),
-    made as (
+    with made as (
       insert into ledger_transfers (idempotency_key, type, asset, debit_account_id, credit_account_id, amount, reference)
-      select c.key, ${type}, c.asset, s.id, u.id, c.amount, c.reference
-      from c
-      join ledger_accounts u on u.user_id = c.user_id and u.asset = c.asset and u.kind = 'available'
-      join ledger_accounts s on s.user_id is null and s.asset = c.asset and s.kind = ${from}
+      select c.key, ${type}, c.asset, ${systemAccountOf('c')}, ${userAccountOf('c')}, c.amount, c.reference
+      from (${credits}) c
       on conflict (idempotency_key) do nothing
       returning debit_account_id, credit_account_id, amount
     ),
@@ -72,8 +77,15 @@ export async function creditUsers(trx: Transaction<DB>, input: BulkCredit): Prom
         select debit_account_id, -amount from made
       ) m group by id
     ),
-    moved as (update ledger_accounts a set balance = a.balance + moves.delta from moves where a.id = moves.id)
+    moved as (
+      update ledger_accounts a set balance = a.balance + moves.delta
+      from moves
+      where a.id = moves.id
+    )
     select (select count(*) from made) as count, (select coalesce(sum(amount), 0) from made) as amount`.execute(trx)
+  await sql`
+    select set_config('enable_hashjoin', ${planner[0]?.hash ?? 'on'}, true),
+      set_config('enable_mergejoin', ${planner[0]?.merge ?? 'on'}, true)`.execute(trx)
   const row = rows[0]
   return { count: Number(row?.count ?? 0), amount: BigInt(row?.amount ?? 0) }
 }

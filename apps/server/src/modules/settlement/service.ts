@@ -132,6 +132,8 @@ async function retryOnConflict<T>(work: () => Promise<T>, attempts = 5): Promise
 
 /** One batch of the run of `day`; returns the phase it worked on, or null when the day is done. */
 async function step(trx: Transaction<DB>, day: string, options: SettleOptions): Promise<Phase | null> {
+  // Batches sort and aggregate tens of thousands of rows: room to do it in memory, for this transaction only.
+  await sql`set local work_mem = '64MB'`.execute(trx)
   const run = await trx
     .selectFrom('settlement_runs')
     .select(['status', 'phase', 'cursor', 'summary'])
@@ -166,6 +168,8 @@ async function step(trx: Transaction<DB>, day: string, options: SettleOptions): 
       break
     }
     case 'referral':
+      // One pass over all of the day's pledge output: hash joins against the users, whatever the estimates say.
+      await sql`set local enable_nestloop = off`.execute(trx)
       await accrueReferrals(trx, day, summary)
       next = { phase: 'referral_pay', cursor: '0' }
       break
@@ -230,17 +234,23 @@ async function releasePositions(
   size: number,
 ): Promise<{ last: string | null; expired: number }> {
   const table = sql.table(kind.table)
+  const inForce = sql`status = ${kind.live} and start_day < ${day}::date and end_day >= ${day}::date`
+  // The batch is the id range (cursor, last]: its bounds first, so that every statement below reads the range by
+  // index whatever the planner's estimates, and never scans the whole table.
+  const bound = await sql<{ last: string | null }>`
+    select max(id)::text as last from (
+      select id from ${table} where ${inForce} and id > ${cursor} order by id limit ${size}) b`.execute(trx)
+  const last = bound.rows[0]?.last ?? null
+  if (last === null) return { last, expired: 0 }
   // The output record is written first and the release only for the records actually written: a day's release of a
   // position can never be added twice, even if the run's cursor were wrong.
-  const { rows } = await sql<{ last: string | null; expired: string }>`
+  const { rows } = await sql<{ expired: string }>`
     with batch as (
       select id, user_id, asset, end_day = ${day}::date as last,
         case when end_day = ${day}::date then total_output - released
           else least(div(total_output, days), total_output - released) end as amount
       from ${table}
-      where status = ${kind.live} and id > ${cursor} and start_day < ${day}::date and end_day >= ${day}::date
-      order by id
-      limit ${size}
+      where ${inForce} and id > ${cursor} and id <= ${last}
     ),
     recorded as (
       insert into output_records (user_id, day, type, parent_id, asset, amount)
@@ -254,13 +264,11 @@ async function releasePositions(
         status = case when b.last then 'expired' else p.status end,
         expired_at = case when b.last then now() else p.expired_at end
       from batch b left join recorded r on r.parent_id = b.id
-      where p.id = b.id
-      returning p.id, b.last
+      where p.id = b.id and p.id > ${cursor} and p.id <= ${last}
+      returning b.last
     )
-    select max(id)::text as last, count(*) filter (where last) as expired from changed`.execute(trx)
-  const last = rows[0]?.last ?? null
+    select count(*) filter (where last) as expired from changed`.execute(trx)
   const expired = Number(rows[0]?.expired ?? 0)
-  if (last === null) return { last, expired }
   await creditUsers(trx, {
     from: 'emission',
     type: kind.type,
