@@ -48,13 +48,17 @@ const DepositDetailScreen = lazy(() =>
     default: module.DepositDetailScreen,
   })),
 )
+const TeamScreen = lazy(() =>
+  import('../features/team/components/team-screen.tsx').then((module) => ({ default: module.TeamScreen })),
+)
+const RankScreen = lazy(() =>
+  import('../features/rank/components/rank-screen.tsx').then((module) => ({ default: module.RankScreen })),
+)
 const PlaceholderScreen = lazy(() => import('./routes/placeholder.tsx'))
 const NotFoundScreen = lazy(() => import('./routes/not-found.tsx'))
 
 /** Screens whose features are still to come (SPEC §2): each shows its title and an empty state. */
 const upcoming: [path: string, screen: ScreenKey][] = [
-  ['/rank', 'rank'],
-  ['/team', 'team'],
   ['/swap', 'swap'],
   ['/quick-trade/:type', 'quickTrade'],
   ['/quick-trade/detail/:id', 'quickTradeDetail'],
@@ -75,6 +79,8 @@ export const router = createBrowserRouter([
       { path: '/finance/detail', element: <DepositDetailScreen /> },
       { path: '/notice', element: <NoticeListScreen /> },
       { path: '/notice/detail/:id', element: <NoticeDetailScreen /> },
+      { path: '/team', element: <TeamScreen /> },
+      { path: '/rank', element: <RankScreen /> },
       ...upcoming.map(([path, screen]) => ({ path, element: <PlaceholderScreen screen={screen} /> })),
       { path: '*', element: <NotFoundScreen /> },
     ],

@@ -8,6 +8,7 @@ import { useSession } from '../../../lib/session.ts'
 import { useWalletModal } from '../../../lib/wallet/wallet-modal.tsx'
 import { BannerCarousel } from '../../notice/components/banner-carousel.tsx'
 import { NoticeStrip } from '../../notice/components/notice-strip.tsx'
+import { HomeFigures } from './home-figures.tsx'
 import { HomeLinks } from './home-links.tsx'
 import './home-screen.css'
 
@@ -22,6 +23,7 @@ export function HomeScreen() {
       <p className="home-tagline">{t('home.tagline')}</p>
       <BannerCarousel />
       <NoticeStrip />
+      <HomeFigures />
       <div className="card home-account">
         {loginStatus && userInfo ? (
           <>

@@ -1,0 +1,10 @@
+import { api } from '@solpledge/contract'
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { call } from '../../../lib/api-client.ts'
+
+/** The latest {product} price (USDT per token, a decimal string) and the trading pair; public. */
+export const getPrice = () => call(api.homePrice, {})
+
+export const priceQueryOptions = () => queryOptions({ queryKey: ['home', 'price'], queryFn: getPrice })
+
+export const usePrice = () => useQuery(priceQueryOptions())
