@@ -29,6 +29,8 @@ export default async function globalSetup() {
       LOGIN_RATE_LIMIT: '100000',
       LOG_LEVEL: 'warn',
       OPERATOR_TOKEN,
+      // Ranking snapshots every 2 s, so journeys see the stakes they made (the default is hourly).
+      RANK_INTERVAL_MS: '2000',
     },
     ready: /solpledge ready url=(\S+) root_invite_code=(\S+)/,
     quiet: true,

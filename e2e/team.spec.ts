@@ -1,0 +1,185 @@
+import {
+  createAssociatedTokenAccountIdempotentInstruction,
+  createTransferCheckedInstruction,
+  getAssociatedTokenAddressSync,
+} from '@solana/spl-token'
+import { Keypair, PublicKey, Transaction } from '@solana/web3.js'
+import { api, type DataOf, type PaymentIntent } from '@solpledge/contract'
+import { callAs, expect, register, snap, test, useWallets, Wallet } from './fixtures.ts'
+
+type Session = Record<string, string>
+const PLG = 1_000_000_000n
+
+/** One JSON-RPC call to the local chain. */
+async function rpc(method: string, params: unknown[]) {
+  const res = await fetch(process.env.E2E_RPC_URL as string, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  const body = (await res.json()) as { result?: unknown; error?: { message: string } }
+  if (body.error) throw new Error(`${method}: ${body.error.message}`)
+  return body.result
+}
+
+/** Tops up the platform balance through the API and the local chain, as the web app's top-up does, but faster. */
+async function topUp(wallet: Wallet, session: Session, coin: string, amount: bigint) {
+  const faucet = await callAs(session, api.faucet.path, {})
+  if (faucet.code !== 1) throw new Error(`faucet: ${faucet.msg}`)
+  const created = await callAs(session, api.intentCreate.path, { purpose: 'recharge', coin, amount: amount.toString() })
+  if (created.code !== 1) throw new Error(`intent: ${created.msg}`)
+  const intent = created.data as unknown as PaymentIntent
+  const payer = Keypair.fromSeed(wallet.seed)
+  const mint = new PublicKey(intent.mint)
+  const owner = new PublicKey(intent.recipient)
+  const to = getAssociatedTokenAddressSync(mint, owner, true)
+  const transfer = createTransferCheckedInstruction(
+    getAssociatedTokenAddressSync(mint, payer.publicKey),
+    mint,
+    to,
+    payer.publicKey,
+    BigInt(intent.amount),
+    intent.decimals,
+  )
+  transfer.keys.push({ pubkey: new PublicKey(intent.reference), isSigner: false, isWritable: false })
+  const tx = new Transaction().add(
+    createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, to, owner, mint),
+    transfer,
+  )
+  const { blockhash } = (
+    (await rpc('getLatestBlockhash', [{ commitment: 'confirmed' }])) as { value: { blockhash: string } }
+  ).value
+  tx.recentBlockhash = blockhash
+  tx.feePayer = payer.publicKey
+  tx.sign(payer)
+  const signature = (await rpc('sendTransaction', [
+    tx.serialize().toString('base64'),
+    { encoding: 'base64' },
+  ])) as string
+  // The server verifies the payment by RPC: its answer is 'not confirmed yet' until the chain has confirmed it.
+  await expect
+    .poll(async () => (await callAs(session, api.intentSubmit.path, { id: intent.id, signature })).code, {
+      timeout: 30_000,
+    })
+    .toBe(1)
+}
+
+async function stake(wallet: Wallet, session: Session, plg: bigint) {
+  await topUp(wallet, session, 'PLG', plg * PLG)
+  const res = await callAs(session, api.pledgeStake.path, { amount: (plg * PLG).toString(), days: 30 })
+  if (res.code !== 1) throw new Error(`stake: ${res.msg}`)
+}
+
+test.describe('team, ranking and home figures', () => {
+  // A three-level team: a → (b → d), c. Stakes at 0.5 USDT per PLG, 100% power: a 200, b 150, c 100, d 100 USDT.
+  const a = new Wallet()
+  const b = new Wallet()
+  const c = new Wallet()
+  const d = new Wallet()
+  let sessionA: Session
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000)
+    sessionA = await register(a)
+    const sessionB = await register(b, a.address)
+    const sessionC = await register(c, a.address)
+    const sessionD = await register(d, b.address)
+    await stake(a, sessionA, 400n)
+    await stake(b, sessionB, 300n)
+    await stake(c, sessionC, 200n)
+    await stake(d, sessionD, 200n)
+  })
+
+  test('the team page shows the counts and performances of the team', async ({ page, context }, testInfo) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+    await useWallets(page, [a])
+    await page.goto('/team')
+    await expect(page.getByTestId('page-title')).toHaveText('Team')
+    await expect(page.getByTestId('team-count')).toHaveText('3')
+    await expect(page.getByTestId('direct-count')).toHaveText('2')
+    await expect(page.getByTestId('team-performance')).toHaveText('350 USDT')
+    await expect(page.getByTestId('personal-performance')).toHaveText('200 USDT')
+    await expect(page.getByTestId('push-performance')).toHaveText('250 USDT')
+    await expect(page.getByTestId('team-power')).toHaveText('350')
+    await expect(page.getByTestId('personal-power')).toHaveText('200')
+    // Legs: b 150 + 100 = 250, c 100: the small market is 350 - 250.
+    await expect(page.getByTestId('small-market-fuel')).toHaveText('100')
+    await expect(page.getByTestId('team-member-address')).toHaveText([c.address, b.address])
+    await expect(page.getByTestId('team-member-size')).toHaveText(['Team: 0 members', 'Team: 1 member'])
+    await expect(page.getByTestId('team-member-performance').nth(1)).toHaveText('Performance 150 USDT')
+    await snap(page, testInfo, 'team')
+
+    await page.getByTestId('team-member').nth(1).click()
+    const dialog = page.getByTestId('team-member-dialog')
+    await expect(dialog).toContainText(b.address)
+    await expect(dialog.getByTestId('member-performance')).toHaveText('150 USDT')
+    await snap(page, testInfo, 'member detail')
+    await page.keyboard.press('Escape')
+    await expect(dialog).toHaveCount(0)
+
+    await expect(page.getByTestId('invite-link')).toHaveText(`${new URL(page.url()).origin}/?code=${a.address}`)
+    await page.getByTestId('copy-invite').click()
+    await expect(page.getByTestId('toast').filter({ hasText: 'Copy Successful' })).toBeVisible()
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      `${new URL(page.url()).origin}/?code=${a.address}`,
+    )
+  })
+
+  test('copying without a clipboard prompts with the link and the shortcut', async ({ page }) => {
+    await useWallets(page, [a])
+    await page.addInitScript(() => {
+      Object.defineProperty(navigator, 'clipboard', {
+        value: { writeText: () => Promise.reject(new Error('denied')) },
+      })
+    })
+    await page.goto('/team')
+    // The prompt blocks the page until answered: read it and dismiss it as it opens.
+    const prompts: { type: string; message: string; value: string }[] = []
+    page.on('dialog', async (dialog) => {
+      prompts.push({ type: dialog.type(), message: dialog.message(), value: dialog.defaultValue() })
+      await dialog.dismiss()
+    })
+    await page.getByTestId('copy-invite').click()
+    await expect.poll(() => prompts.length).toBe(1)
+    expect(prompts[0]?.type).toBe('prompt')
+    expect(prompts[0]?.message).toMatch(/Ctrl\+C|⌘\+C/)
+    expect(prompts[0]?.value).toContain(`/?code=${a.address}`)
+    await expect(page.getByTestId('toast').filter({ hasText: 'Copy Failed, Please Copy Manually' })).toBeVisible()
+  })
+
+  test('the ranking shows both tabs with the user’s own place', async ({ page }, testInfo) => {
+    // The snapshot job runs every 2 s in these journeys: wait until it has counted the stakes.
+    await expect
+      .poll(async () => {
+        const res = await callAs(sessionA, api.ranking.path, { type: 'team' })
+        return (res.data as unknown as DataOf<typeof api.ranking>).mine.power
+      })
+      .toBe('350000000')
+    await useWallets(page, [a])
+    await page.goto('/rank')
+    await expect(page.getByTestId('page-title')).toHaveText('Ranking')
+    await expect(page.getByTestId('rank-board-direct')).toBeVisible()
+    await expect(page.getByTestId('rank-mine-power')).toHaveText('250')
+    await expect(page.getByTestId('rank-mine-rank')).toHaveText(/^#\d+$/)
+    await expect(page.getByTestId('rank-row').first()).toBeVisible()
+    await expect(page.getByTestId('rank-next-update')).toContainText('next update')
+    await snap(page, testInfo, 'direct tab')
+    await page.getByTestId('rank-tab-team').click()
+    await expect(page.getByTestId('rank-board-team')).toBeVisible()
+    await expect(page.getByTestId('rank-mine-power')).toHaveText('350')
+    await expect(page.getByTestId('rank-row').first()).toBeVisible()
+    await snap(page, testInfo, 'team tab')
+  })
+
+  test('the home screen shows the price, the pair and the power figures', async ({ page }, testInfo) => {
+    await useWallets(page, [a])
+    await page.goto('/')
+    await expect(page.getByTestId('home-pair')).toHaveText('PLG/USDT')
+    await expect(page.getByTestId('home-price')).toHaveText('0.5 USDT')
+    await expect(page.getByTestId('home-personalPower')).toHaveText('200')
+    await expect(page.getByTestId('home-teamPower')).toHaveText('350')
+    await expect(page.getByTestId('home-directNew')).toHaveText('250')
+    await expect(page.getByTestId('home-recommended')).toHaveText('350')
+    await snap(page, testInfo, 'home figures')
+  })
+})
