@@ -12,6 +12,7 @@ import * as nodes from './migrations/0006-nodes.ts'
 import * as positions from './migrations/0007-positions.ts'
 import * as notices from './migrations/0008-notices.ts'
 import * as team from './migrations/0009-team.ts'
+import * as teamWrites from './migrations/0010-team-writes.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '0007-positions': positions,
   '0008-notices': notices,
   '0009-team': team,
+  '0010-team-writes': teamWrites,
 }
 
 /**

@@ -25,25 +25,69 @@ export type PowerChanges = RawBuilder<unknown> & {
 }
 
 /**
+ * Adds to the user_power rows of one user (when `withSelf`) and of all its ancestors, in one UPDATE, with
+ * `assignments` (a SET list; `user_id` is the row's). Rows are visited in user id order — an index scan of the primary
+ * key over the sorted ids, with sequential and bitmap scans off for this statement — the order applyPower and
+ * removePower lock rows in, so concurrent changes never deadlock. Every user has a row (migration 0010): a missing one
+ * is an error, never a silent loss.
+ */
+export async function updateAncestry(
+  trx: Transaction<DB>,
+  userId: string,
+  withSelf: boolean,
+  assignments: RawBuilder<unknown>,
+): Promise<void> {
+  const { rows: planner } = await sql<{ seq: string; bitmap: string }>`
+    select current_setting('enable_seqscan') as seq, current_setting('enable_bitmapscan') as bitmap,
+      set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`.execute(trx)
+  const { rows } = await sql<{ changed: string; expected: string | null }>`
+    with recursive ${ancestryOf(sql`select ${userId}::bigint as user_id`)},
+    changed as (
+      update user_power set ${assignments}
+      where user_id = any(array(
+        select ancestor_id from ancestry ${withSelf ? sql`union all select ${userId}::bigint` : sql``}
+      ))
+      returning 1
+    )
+    select (select count(*) from changed) as changed,
+      (select (depth + ${withSelf ? 1 : 0})::text from users where id = ${userId}) as expected`.execute(trx)
+  await sql`
+    select set_config('enable_seqscan', ${planner[0]?.seq ?? 'on'}, true),
+      set_config('enable_bitmapscan', ${planner[0]?.bitmap ?? 'on'}, true)`.execute(trx)
+  if (String(rows[0]?.changed) !== String(rows[0]?.expected))
+    throw new Error(`user_power rows missing on the path of user ${userId}: ${JSON.stringify(rows[0])}`)
+}
+
+/**
  * Applies signed changes to the users' personal power and performance and to the team figures of every ancestor of
  * each, in one statement whatever their number. `changes` is a query selecting (user_id bigint, power numeric,
  * performance numeric); a user may appear several times. Rows are written in user id order, so two transactions
  * changing overlapping users lock them in the same order and never deadlock each other.
  *
- * A single user's change (powerChange) skips the grouping: its ancestors are distinct, so each row gets the amount
- * as it is — the path a stake 10,000 levels deep takes (bench/team).
+ * A single user's change (powerChange) is one ordered UPDATE along its ancestry (updateAncestry): the path a stake
+ * 10,000 levels deep takes (bench/team).
  */
 export async function applyPower(trx: Transaction<DB>, changes: PowerChanges): Promise<void> {
   const single = changes.single
-  const rows = single
-    ? sql`
-      with recursive ${ancestryOf(sql`select ${single.userId}::bigint as user_id`)}
-      select ${single.userId}::bigint as user_id, ${single.power.toString()}::numeric as pp, 0::numeric as tp,
-        ${single.performance.toString()}::numeric as pf, 0::numeric as tf
-      union all
-      select ancestor_id, 0, ${single.power.toString()}::numeric, 0, ${single.performance.toString()}::numeric
-      from ancestry`
-    : sql`
+  if (single) {
+    const self = sql`user_id = ${single.userId}::bigint`
+    const power = sql`${single.power.toString()}::numeric`
+    const performance = sql`${single.performance.toString()}::numeric`
+    await updateAncestry(
+      trx,
+      single.userId,
+      true,
+      sql`
+        personal_power = personal_power + case when ${self} then ${power} else 0 end,
+        team_power = team_power + case when ${self} then 0 else ${power} end,
+        performance = performance + case when ${self} then ${performance} else 0 end,
+        team_performance = team_performance + case when ${self} then 0 else ${performance} end`,
+    )
+    return
+  }
+  await sql`
+    insert into user_power (user_id, personal_power, team_power, performance, team_performance)
+    select user_id, pp, tp, pf, tf from (
       with recursive delta as (
         select user_id, sum(power) as power, sum(performance) as performance from (${changes}) c group by user_id
       ), ${ancestryOf(sql`select user_id from delta`)}
@@ -51,10 +95,9 @@ export async function applyPower(trx: Transaction<DB>, changes: PowerChanges): P
         select user_id, power as pp, 0 as tp, performance as pf, 0 as tf from delta
         union all
         select a.ancestor_id, 0, d.power, 0, d.performance from ancestry a join delta d on d.user_id = a.user_id
-      ) x group by user_id`
-  await sql`
-    insert into user_power (user_id, personal_power, team_power, performance, team_performance)
-    select user_id, pp, tp, pf, tf from (${rows}) m order by user_id
+      ) x group by user_id
+    ) m
+    order by user_id
     on conflict (user_id) do update set
       personal_power = user_power.personal_power + excluded.personal_power,
       team_power = user_power.team_power + excluded.team_power,

@@ -7,27 +7,22 @@ import { sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
 import { refuse } from '../../lib/app-error.ts'
-import { ancestryOf } from '../power/service.ts'
+import { updateAncestry } from '../power/service.ts'
 
 /**
- * Counts a newly bound user in its ancestors' team figures, inside the transaction that inserted it: +1 team member
- * for every ancestor, +1 direct member for the parent, and the user's own (empty) row. Rows are written in user id
- * order, as applyPower writes them, so binds and position changes never deadlock each other.
+ * Counts a newly bound user in its ancestors' team figures, inside the transaction that inserted it (its own row was
+ * added by the insert, migration 0010): +1 team member for every ancestor, +1 direct member for the parent, in one
+ * UPDATE in user id order (modules/power updateAncestry), so binds and position changes never deadlock each other.
  */
 export async function bindMember(trx: Transaction<DB>, userId: string): Promise<void> {
-  await sql`
-    insert into user_power (user_id, team_count, direct_count)
-    select user_id, team_count, direct_count from (
-      with recursive ${ancestryOf(sql`select ${userId}::bigint as user_id`)}
-      select ${userId}::bigint as user_id, 0::bigint as team_count, 0::bigint as direct_count
-      union all
-      select a.ancestor_id, 1, case when a.ancestor_id = u.parent_id then 1 else 0 end
-      from ancestry a join users u on u.id = a.user_id
-    ) m
-    order by user_id
-    on conflict (user_id) do update set
-      team_count = user_power.team_count + excluded.team_count,
-      direct_count = user_power.direct_count + excluded.direct_count`.execute(trx)
+  await updateAncestry(
+    trx,
+    userId,
+    false,
+    sql`
+      team_count = team_count + 1,
+      direct_count = direct_count + case when user_id = (select parent_id from users where id = ${userId}) then 1 else 0 end`,
+  )
 }
 
 // An asset's decimals never change once it exists: read once per database.
