@@ -3,9 +3,7 @@ import { createBrowserRouter } from 'react-router'
 import { Layout } from './layout.tsx'
 import type { ScreenKey } from './routes/placeholder.tsx'
 
-const HomeScreen = lazy(() =>
-  import('../features/home/components/home-screen.tsx').then((module) => ({ default: module.HomeScreen })),
-)
+const HomeScreen = lazy(() => import('./routes/home.tsx'))
 const AssetsScreen = lazy(() =>
   import('../features/assets/components/assets-screen.tsx').then((module) => ({ default: module.AssetsScreen })),
 )

@@ -1,4 +1,5 @@
 import { useWallet } from '@solana/wallet-adapter-react'
+import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LanguageSwitcher } from '../../../components/language-switcher.tsx'
 import { Page } from '../../../components/page.tsx'
@@ -6,13 +7,12 @@ import { PrimaryButton } from '../../../components/primary-button.tsx'
 import { APP_NAME } from '../../../lib/config.ts'
 import { useSession } from '../../../lib/session.ts'
 import { useWalletModal } from '../../../lib/wallet/wallet-modal.tsx'
-import { BannerCarousel } from '../../notice/components/banner-carousel.tsx'
-import { NoticeStrip } from '../../notice/components/notice-strip.tsx'
 import { HomeFigures } from './home-figures.tsx'
 import { HomeLinks } from './home-links.tsx'
 import './home-screen.css'
 
-export function HomeScreen() {
+/** The home screen; `news` (banners and the notice strip) comes from another feature, composed by the app. */
+export function HomeScreen({ news }: { news?: ReactNode }) {
   const { t } = useTranslation()
   const { connected, connecting, disconnect } = useWallet()
   const { setVisible } = useWalletModal()
@@ -21,8 +21,7 @@ export function HomeScreen() {
   return (
     <Page title={APP_NAME}>
       <p className="home-tagline">{t('home.tagline')}</p>
-      <BannerCarousel />
-      <NoticeStrip />
+      {news}
       <HomeFigures />
       <div className="card home-account">
         {loginStatus && userInfo ? (
