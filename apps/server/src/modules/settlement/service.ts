@@ -45,6 +45,12 @@ const initialSummary = (config: BusinessConfig): RunSummary => ({
   expired: { stakes: 0, finance: 0 },
 })
 
+/**
+ * The id in an idempotency key, zero-padded to 19 digits ('pledge_output:2026-01-31:0000000000000012345'): keys then
+ * sort as their ids do, so a batch's transfers go to adjacent places in the unique index instead of all over it.
+ */
+const paddedId = sql`lpad(parent_id::text, 19, '0')`
+
 /** Midnight UTC at the start of `day`, as timestamptz: nodes bought before it share that day's pool. */
 const startOf = (day: string) => sql`(${day}::date::timestamp at time zone 'UTC')`
 
@@ -273,7 +279,7 @@ async function releasePositions(
     from: 'emission',
     type: kind.type,
     credits: sql`
-      select user_id, asset, amount, ${`${kind.type}:${day}:`} || parent_id as key,
+      select user_id, asset, amount, ${`${kind.type}:${day}:`} || ${paddedId} as key,
         ${`${kind.reference}:`} || parent_id as reference
       from output_records
       where day = ${day}::date and type = ${kind.type} and parent_id > ${cursor} and parent_id <= ${last}`,
@@ -331,7 +337,7 @@ async function payNodes(
     from: 'emission',
     type: 'node_dividend',
     credits: sql`
-      select user_id, asset, amount, ${`node_dividend:${day}:`} || parent_id as key, 'node:' || parent_id as reference
+      select user_id, asset, amount, ${`node_dividend:${day}:`} || ${paddedId} as key, 'node:' || parent_id as reference
       from output_records
       where day = ${day}::date and type = 'node_dividend' and parent_id > ${cursor} and parent_id <= ${last}`,
   })
@@ -392,7 +398,7 @@ async function payReferrals(
     from: 'emission',
     type: 'referral_reward',
     credits: sql`
-      select user_id, asset, amount, ${`referral_reward:${day}:`} || parent_id as key,
+      select user_id, asset, amount, ${`referral_reward:${day}:`} || ${paddedId} as key,
         ${`settlement:${day}`} as reference
       from output_records
       where day = ${day}::date and type = 'referral_reward' and parent_id > ${cursor} and parent_id <= ${last}`,

@@ -1,0 +1,304 @@
+// bench/settlement: one day's settlement of 1,000,000 mining stakes held by 1,000,000 users in a referral tree, on a
+// throwaway PostgreSQL, against the physical baseline measured in the same run: one bare UPDATE of the same stakes
+// (`update stakes set released = released + 1 where status = 'mining'`) on an identical copy of the database.
+// Prints both times, their ratio (target ≤ 5) and the Node process's memory (flat in the row count: compare a run
+// with --users 100000).
+// Usage: tsx bench/settlement/run.ts [--users 1000000 --batch 20000 --json bench/results/settlement.json]
+
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { Kysely, PostgresDialect, sql } from 'kysely'
+import pg from 'pg'
+import { migrate } from '../../apps/server/src/db/index.ts'
+import type { DB } from '../../apps/server/src/db/schema.ts'
+import { addDays } from '../../apps/server/src/lib/day.ts'
+import { DEFAULT_BUSINESS_CONFIG } from '../../apps/server/src/modules/config/defaults.ts'
+import { checkInvariants } from '../../apps/server/src/modules/ledger/service.ts'
+import { applyPower } from '../../apps/server/src/modules/power/service.ts'
+import { settleThrough } from '../../apps/server/src/modules/settlement/service.ts'
+// @ts-expect-error plain ESM helper shared with the npm scripts
+import { startPostgres } from '../../scripts/postgres.mjs'
+
+const { values } = parseArgs({
+  options: {
+    users: { type: 'string', default: '1000000' },
+    batch: { type: 'string', default: '20000' },
+    json: { type: 'string' },
+    /** PostgreSQL shared_buffers for the run (the throwaway cluster's default is 128MB), e.g. 2GB. */
+    'shared-buffers': { type: 'string' },
+    /** Print every settlement statement slower than this many ms. */
+    slow: { type: 'string' },
+  },
+})
+const users = Number(values.users)
+const batchSize = Number(values.batch)
+const DAY = '2026-01-31'
+const DAYS = 30
+const NODES = 1350
+
+interface Cluster {
+  url: string
+  binDir: string
+  stop: () => void
+}
+const cluster = (await startPostgres()) as Cluster
+if (values['shared-buffers']) {
+  // pg_ctl restart reuses the cluster's start options; the server binaries run as `postgres` when we are root.
+  const client = new pg.Client({ connectionString: cluster.url })
+  await client.connect()
+  await client.query(`alter system set shared_buffers = '${values['shared-buffers'].replace(/[^0-9A-Za-z]/g, '')}'`)
+  const dataDir = (await client.query<{ data_directory: string }>('show data_directory')).rows[0]?.data_directory
+  await client.end()
+  const pgCtl = path.join(cluster.binDir, 'pg_ctl')
+  // -l: the server must not keep our pipes open (spawnSync would wait for them forever).
+  const log = path.join(path.dirname(dataDir as string), 'log')
+  const args = ['-D', dataDir as string, '-l', log, '-w', '-m', 'fast', 'restart']
+  const asRoot = process.getuid?.() === 0
+  const res = spawnSync(asRoot ? 'runuser' : pgCtl, asRoot ? ['-u', 'postgres', '--', pgCtl, ...args] : args, {
+    encoding: 'utf8',
+    cwd: '/tmp',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  if (res.status !== 0) throw new Error(`pg_ctl restart failed: ${res.stderr || res.stdout}`)
+}
+const databaseUrl = (name: string) => {
+  const url = new URL(cluster.url)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+async function admin(statement: string) {
+  const client = new pg.Client({ connectionString: cluster.url })
+  await client.connect()
+  await client.query(statement)
+  await client.end()
+}
+const slow = values.slow === undefined ? undefined : Number(values.slow)
+/** Where the settlement's time goes: database time per kind of statement (recognised by a fragment of its text). */
+const KINDS: [string, RegExp][] = [
+  ['batch bounds', /select max\(id\)::text as last from/],
+  ['release: records + positions', /with batch as \( select id, user_id, asset, end_day/],
+  ['ledger: create missing accounts', /insert into ledger_accounts \(user_id, asset, kind\) select null/],
+  ['ledger: lock accounts', /from ledger_accounts where id in .* for update/],
+  ['ledger: transfers + balances', /with made as \( insert into ledger_transfers/],
+  ['power removal', /user_power/],
+  ['referral: accruals (one pass)', /insert into referral_accruals/],
+  ['referral: batch + records', /from referral_accruals where day/],
+  ['nodes', /user_nodes/],
+  ['run row, settings', /settlement_runs|set_config|set local/],
+]
+const profile = new Map<string, number>()
+let profiling = false
+const openKysely = (name: string, max = 2) =>
+  new Kysely<DB>({
+    log: (event) => {
+      if (event.level !== 'query') return
+      const text = event.query.sql.replace(/\s+/g, ' ')
+      if (profiling) {
+        const kind = KINDS.find(([, pattern]) => pattern.test(text))?.[0] ?? 'other'
+        profile.set(kind, (profile.get(kind) ?? 0) + event.queryDurationMillis)
+      }
+      if (slow !== undefined && event.queryDurationMillis >= slow)
+        console.log(`${Math.round(event.queryDurationMillis)} ms  ${text.slice(0, 140)}`)
+    },
+    dialect: new PostgresDialect({
+      pool: new pg.Pool({
+        connectionString: databaseUrl(name),
+        max,
+        // Dates as 'YYYY-MM-DD' strings, as the server reads them.
+        types: {
+          getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+            oid === 1082 ? (v: string) => v : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+        },
+      }),
+    }),
+  })
+const seconds = (ms: number) => Number((ms / 1000).toFixed(2))
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024)
+
+/**
+ * The population, generated in SQL: a random referral tree (each user under a uniformly random earlier one), one
+ * 30-day stake each at ages 1…30 days (a thirtieth end today), released as if every earlier day had been settled,
+ * the users' available accounts, their power and team power, 1350 nodes, and day D-1 recorded as settled.
+ */
+async function generate(name: string) {
+  const db = openKysely(name, 1)
+  const started = performance.now()
+  try {
+    await migrate(db)
+    await db.transaction().execute(async (trx) => {
+      await sql`select setseed(0.42)`.execute(trx)
+      await sql`insert into assets (code, symbol, decimals) values ('PLG', 'PLG', 9), ('USDT', 'USDT', 6)`.execute(trx)
+      await sql`
+        insert into users (id, address, parent_id)
+        select i, 'bench-' || i, case when i = 1 then null else 1 + floor(random() * (i - 1))::bigint end
+        from generate_series(1, ${users}::int) i`.execute(trx)
+      await sql`select setval('users_id_seq', ${users}::int)`.execute(trx)
+      await sql`
+        with s as (
+          select i as user_id, (100 + (i::bigint * 7919) % 10000)::numeric * 1000000000 + i as amount, 1 + i % ${DAYS}::int as age
+          from generate_series(1, ${users}::int) i
+        ), t as (
+          select user_id, amount, age, div(amount * 500000, 1000000000) as usdt_value, div(amount * 12000, 10000) as total
+          from s
+        )
+        insert into stakes (user_id, asset, amount, price, usdt_value, days, output_bps, power_bps, power, total_output,
+          released, start_day, end_day)
+        select user_id, 'PLG', amount, 500000, usdt_value, ${DAYS}::int, 12000, 10000, usdt_value, total,
+          div(total, ${DAYS}::int) * (age - 1), ${DAY}::date - age, ${DAY}::date - age + ${DAYS}::int
+        from t order by user_id`.execute(trx)
+      await sql`
+        insert into ledger_accounts (user_id, asset, kind) select id, 'PLG', 'available' from users order by id`.execute(
+        trx,
+      )
+      await applyPower(trx, sql`select user_id, power, usdt_value as performance from stakes`)
+      await sql`
+        insert into user_nodes (user_id, level, price_usdt, power_bonus_bps, dividend_weight, created_at)
+        select 1 + (i::bigint * 104729) % ${users}::int, l.code, l.price, 1000, l.weight, ${DAY}::date - 3
+        from generate_series(1, ${NODES}::int) i
+        join (values (0, 'junior', 500000000, 1), (1, 'senior', 2000000000, 5), (2, 'super', 10000000000, 30))
+          l(k, code, price, weight) on l.k = i % 3`.execute(trx)
+      await sql`
+        insert into settlement_runs (day, status, phase, summary, finished_at)
+        values (${addDays(DAY, -1)}::date, 'done', 'done', ${JSON.stringify({
+          pool: DEFAULT_BUSINESS_CONFIG.nodePoolDaily,
+          referral: DEFAULT_BUSINESS_CONFIG.referralRewards,
+          expired: { stakes: 0, finance: 0 },
+        })}::jsonb, now())`.execute(trx)
+    })
+    await sql`vacuum analyze`.execute(db)
+  } finally {
+    await db.destroy()
+  }
+  return performance.now() - started
+}
+
+/** Samples the process's resident set while `work` runs. */
+async function sampled<T>(work: () => Promise<T>) {
+  let peakRss = process.memoryUsage().rss
+  let peakHeap = process.memoryUsage().heapUsed
+  const timer = setInterval(() => {
+    const m = process.memoryUsage()
+    peakRss = Math.max(peakRss, m.rss)
+    peakHeap = Math.max(peakHeap, m.heapUsed)
+  }, 50)
+  const started = performance.now()
+  try {
+    const result = await work()
+    return { result, ms: performance.now() - started, peakRss, peakHeap }
+  } finally {
+    clearInterval(timer)
+  }
+}
+
+try {
+  console.log(`generating ${users} users and stakes …`)
+  await admin('create database bench_template')
+  const generateMs = await generate('bench_template')
+  await admin('create database bench_settle template bench_template')
+  await admin('create database bench_baseline template bench_template')
+
+  const rssBefore = process.memoryUsage().rss
+  const db = openKysely('bench_settle')
+  // Time per phase: from one committed batch to the next.
+  const phases: Record<string, number> = {}
+  let mark = performance.now()
+  profiling = true
+  const settlement = await sampled(() =>
+    settleThrough(db, DAY, {
+      product: 'PLG',
+      batchSize,
+      onBatch: ({ phase }) => {
+        const now = performance.now()
+        phases[phase] = (phases[phase] ?? 0) + (now - mark)
+        mark = now
+      },
+    }),
+  )
+  profiling = false
+  const report = settlement.result
+  if (report.length !== 1 || report[0]?.day !== DAY || report[0].status !== 'done')
+    throw new Error(`unexpected settlement: ${JSON.stringify(report)}`)
+  // The day's pledge output must be what each stake's schedule says.
+  const { rows } = await sql<{ expected: string; paid: string }>`
+    select
+      (select sum(case when end_day = ${DAY}::date then total_output - div(total_output, days) * (days - 1)
+        else div(total_output, days) end) from stakes) as expected,
+      (select sum(amount) from output_records where day = ${DAY}::date and type = 'pledge_output') as paid`.execute(db)
+  if (rows[0]?.expected !== rows[0]?.paid) throw new Error(`pledge output ${rows[0]?.paid} ≠ ${rows[0]?.expected}`)
+  const violations = await checkInvariants(db)
+  if (violations.length > 0) throw new Error(`ledger invariants broken: ${violations.slice(0, 5).join('; ')}`)
+  const counts = await sql<{ transfers: string; accruals: string }>`
+    select (select count(*) from ledger_transfers) as transfers, (select count(*) from referral_accruals) as accruals`.execute(
+    db,
+  )
+  const sharedBuffers = (await sql<{ shared_buffers: string }>`show shared_buffers`.execute(db)).rows[0]?.shared_buffers
+
+  const baseline = openKysely('bench_baseline')
+  const bareUpdate = () => sql`update stakes set released = released + 1 where status = 'mining'`.execute(baseline)
+  const bare = await sampled(bareUpdate)
+  // Day 2, as in steady state: both databases vacuumed after their first day (pages with free space again, as
+  // autovacuum leaves them between two daily runs), then the next day against the same bare UPDATE.
+  await sql`vacuum`.execute(db)
+  await sql`vacuum`.execute(baseline)
+  const nextDay = addDays(DAY, 1)
+  const settlement2 = await sampled(() => settleThrough(db, nextDay, { product: 'PLG', batchSize }))
+  if (settlement2.result[0]?.status !== 'done') throw new Error('day 2 not settled')
+  const bare2 = await sampled(bareUpdate)
+  const violations2 = await checkInvariants(db)
+  if (violations2.length > 0) throw new Error(`ledger invariants broken: ${violations2.slice(0, 5).join('; ')}`)
+  await db.destroy()
+  await baseline.destroy()
+
+  const totals = Object.fromEntries((report[0]?.totals ?? []).map((t) => [t.type, t.count]))
+  const figures = {
+    users,
+    'settlement s': seconds(settlement.ms),
+    'bare UPDATE s': seconds(bare.ms),
+    ratio: Number((settlement.ms / bare.ms).toFixed(2)),
+    target: '≤ 5',
+    'day 2: settlement s': seconds(settlement2.ms),
+    'day 2: bare UPDATE s': seconds(bare2.ms),
+    'day 2: ratio': Number((settlement2.ms / bare2.ms).toFixed(2)),
+    'pledge outputs': totals.pledge_output ?? 0,
+    'referral rewards': totals.referral_reward ?? 0,
+    'node dividends': totals.node_dividend ?? 0,
+    'expired stakes': report[0]?.expired.stakes ?? 0,
+    'ledger transfers': Number(counts.rows[0]?.transfers),
+    'RSS before MB': mb(rssBefore),
+    'peak RSS during settlement MB': mb(settlement.peakRss),
+    'peak heap during settlement MB': mb(settlement.peakHeap),
+    'maxRSS MB': Math.round(process.resourceUsage().maxRSS / 1024),
+  }
+  console.log(
+    `\nbench/settlement — PostgreSQL, shared_buffers ${sharedBuffers}, ` +
+      `${users} users and stakes, batches of ${batchSize} ` +
+      `(generated in ${seconds(generateMs)} s)`,
+  )
+  console.table(figures)
+  console.log('seconds per phase')
+  console.table(Object.fromEntries(Object.entries(phases).map(([phase, ms]) => [phase, seconds(ms)])))
+  console.log('database seconds per kind of statement, and in units of the bare UPDATE')
+  console.table(
+    Object.fromEntries(
+      [...profile].map(([kind, ms]) => [kind, { s: seconds(ms), 'bare UPDATEs': Number((ms / bare.ms).toFixed(2)) }]),
+    ),
+  )
+  if (values.json) {
+    fs.mkdirSync(path.dirname(values.json), { recursive: true })
+    const perPhase = Object.fromEntries(Object.entries(phases).map(([phase, ms]) => [phase, seconds(ms)]))
+    const perKind = Object.fromEntries([...profile].map(([kind, ms]) => [kind, seconds(ms)]))
+    const result = {
+      date: new Date().toISOString(),
+      batchSize,
+      sharedBuffers,
+      ...figures,
+      'phase seconds': perPhase,
+      'statement seconds': perKind,
+    }
+    fs.writeFileSync(values.json, JSON.stringify(result, null, 2))
+  }
+} finally {
+  cluster.stop()
+}
