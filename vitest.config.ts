@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config'
 
 // Test tiers (DESIGN.md §6): `unit` sits beside the code; `api` drives the server through app.inject on a real
-// database (PGlite by default, PostgreSQL when TEST_DATABASE_URL is set by scripts/test.mjs).
+// database (PGlite by default, PostgreSQL when TEST_DATABASE_URL is set by scripts/test.mjs). Files named *.pg.test.ts
+// need what only PostgreSQL has (several sessions at once): they run in the PostgreSQL pass only, never skipped.
 export default defineConfig({
   test: {
     projects: [
@@ -17,6 +18,7 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['apps/server/test/**/*.test.ts'],
+          exclude: process.env.TEST_DATABASE_URL ? [] : ['apps/server/test/**/*.pg.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,

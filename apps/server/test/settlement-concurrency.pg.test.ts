@@ -1,17 +1,19 @@
 // Two instances settle the same day at the same moment, each with its own connection pool: the day is settled once.
-// PostgreSQL only: PGlite is one session in one process, so there is no second instance to race with.
+// PostgreSQL only (a *.pg.test.ts file, see vitest.config.ts): PGlite is one session in one process, so there is no
+// second instance to race with.
 import { describe, expect, it } from 'vitest'
 import { type Database, migrate, openDatabase } from '../src/db/index.ts'
 import { checkInvariants } from '../src/modules/ledger/service.ts'
 import { settleThrough } from '../src/modules/settlement/service.ts'
 import { addAssets, PLG, seedScenario, settlementState } from './fixtures/settlement.ts'
-import { createPostgresDatabase, dbKind } from './helpers.ts'
+import { createPostgresDatabase } from './helpers.ts'
 
 const DAY = '2025-08-01'
 
-describe.skipIf(dbKind !== 'postgres')('settlement run by two instances at once (postgres)', () => {
+describe('settlement run by two instances at once (postgres)', () => {
   it('two pools settling the same days concurrently credit everything once, as one instance alone would', async () => {
-    const adminUrl = process.env.TEST_DATABASE_URL as string
+    const adminUrl = process.env.TEST_DATABASE_URL
+    if (!adminUrl) throw new Error('TEST_DATABASE_URL must name a PostgreSQL cluster')
     const shared = await createPostgresDatabase(adminUrl)
     const alone = await createPostgresDatabase(adminUrl)
     const pools: Database[] = []
