@@ -487,6 +487,33 @@ describe(`staking (${dbKind})`, () => {
     await t.db.deleteFrom('settlement_runs').execute()
   })
 
+  it("today's new power starts again from zero on a new day, counted from the first new power of that day", async () => {
+    const { a, b, c } = await chain()
+    await fund(c.id, 400n * PLG)
+    const todayOf = async (u: User) => (await call(t.app, api.today, {}, u.auth)).data as Record<string, unknown>
+    await stake(c, 200n * PLG, 30) // 100 USDT of power, direct of b, two levels below a
+    expect(await todayOf(a)).toMatchObject({ direct_new_power: '0', recommended_power: String(100n * USDT) })
+    expect(await todayOf(b)).toMatchObject({ direct_new_power: String(100n * USDT) })
+    // The counters belong to yesterday now (as after midnight UTC): they read as zero, team power stays.
+    await t.db
+      .updateTable('user_power')
+      .set({ new_power_day: addDays(utcDay(), -1) })
+      .where('user_id', 'in', [a.id, b.id])
+      .execute()
+    expect(await todayOf(a)).toMatchObject({
+      direct_new_power: '0',
+      recommended_power: '0',
+      team_power: String(100n * USDT),
+    })
+    // The next new power of the day counts alone, not on top of yesterday's.
+    await stake(c, 200n * PLG, 30)
+    expect(await todayOf(a)).toMatchObject({ recommended_power: String(100n * USDT), team_power: String(200n * USDT) })
+    expect(await todayOf(b)).toMatchObject({
+      direct_new_power: String(100n * USDT),
+      recommended_power: String(100n * USDT),
+    })
+  })
+
   it('the ledger invariants hold', async () => {
     expect(await checkInvariants(t.db)).toEqual([])
   })

@@ -13,6 +13,7 @@ import * as positions from './migrations/0007-positions.ts'
 import * as notices from './migrations/0008-notices.ts'
 import * as team from './migrations/0009-team.ts'
 import * as teamWrites from './migrations/0010-team-writes.ts'
+import * as newPowerCounters from './migrations/0011-new-power-counters.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0008-notices': notices,
   '0009-team': team,
   '0010-team-writes': teamWrites,
+  '0011-new-power-counters': newPowerCounters,
 }
 
 /**

@@ -209,6 +209,11 @@ export interface UserPowerTable {
   /** Members in the whole downline and direct members, maintained when a user binds (modules/team). */
   team_count: Generated<Int8>
   direct_count: Generated<Int8>
+  /** The day the two counters below belong to (migration 0011); on another day they read as zero. */
+  new_power_day: Day | null
+  /** New power of the whole downline, and of direct members, on new_power_day. */
+  team_new_power: Generated<Numeric>
+  direct_new_power: Generated<Numeric>
 }
 
 export interface PowerEventsTable {

@@ -10,7 +10,7 @@ import { requireAsset } from '../assets/service.ts'
 import { getBusinessConfig } from '../config/service.ts'
 import { balances, systemAccount, transfer, userAccount } from '../ledger/service.ts'
 import { outputRecords } from '../pledge/service.ts'
-import { applyPower, powerChange, recordPowerEvent } from '../power/service.ts'
+import { addNewPower } from '../power/service.ts'
 
 /** Finance deposits are in USDT. */
 export const FINANCE_COIN = 'USDT'
@@ -105,8 +105,7 @@ export async function deposit(
       key: `finance_deposit:${row.id}`,
       reference: `finance:${row.id}`,
     })
-    await applyPower(trx, powerChange(userId, power))
-    await recordPowerEvent(trx, { userId, day, source: 'finance', sourceId: row.id, power })
+    await addNewPower(trx, { userId, day, source: 'finance', sourceId: row.id, power })
     return row
   })
   return present(row, decimals)

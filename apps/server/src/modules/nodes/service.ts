@@ -9,7 +9,7 @@ import { invalid, refuse } from '../../lib/app-error.ts'
 import { utcDay } from '../../lib/day.ts'
 import { getBusinessConfig } from '../config/service.ts'
 import { systemAccount, transfer, userAccount } from '../ledger/service.ts'
-import { applyPower, powerChange, recordPowerEvent } from '../power/service.ts'
+import { addNewPower } from '../power/service.ts'
 
 /** Nodes are priced and paid in USDT. */
 export const NODE_COIN = 'USDT'
@@ -133,8 +133,7 @@ export async function purchaseNode(
     reference: `node:${row.id}`,
   })
   const power = nodePower(priceUsdt, level.powerBonusBps)
-  await applyPower(trx, powerChange(userId, power))
-  await recordPowerEvent(trx, { userId, day: utcDay(), source: 'node', sourceId: row.id, power })
+  await addNewPower(trx, { userId, day: utcDay(), source: 'node', sourceId: row.id, power })
   return row
 }
 

@@ -17,7 +17,7 @@ import { addDays, utcDay } from '../../lib/day.ts'
 import { requireAsset } from '../assets/service.ts'
 import { getBusinessConfig, pledgeConfig } from '../config/service.ts'
 import { balances, systemAccount, transfer, userAccount } from '../ledger/service.ts'
-import { applyPower, powerChange, recordPowerEvent } from '../power/service.ts'
+import { addNewPower } from '../power/service.ts'
 
 type StakeRow = Selectable<StakesTable>
 
@@ -114,8 +114,14 @@ export async function stakeFromBalance(
     if (error instanceof AppError && error.key === 'common.insufficientBalance') throw refuse('pledge.exceedsBalance')
     throw error
   }
-  await applyPower(trx, powerChange(input.userId, power, usdtValue))
-  await recordPowerEvent(trx, { userId: input.userId, day, source: 'stake', sourceId: row.id, power })
+  await addNewPower(trx, {
+    userId: input.userId,
+    day,
+    source: 'stake',
+    sourceId: row.id,
+    power,
+    performance: usdtValue,
+  })
   return row
 }
 
@@ -293,7 +299,7 @@ export async function fuel(db: Database, userId: string): Promise<DataOf<typeof 
 /** Today's figures of the user: output of the newest settled day, power, and today's new power below them. */
 export async function today(db: Database, userId: string): Promise<DataOf<typeof api.today>> {
   const day = utcDay()
-  const [settled, own, direct, downline] = await Promise.all([
+  const [settled, own] = await Promise.all([
     db
       .selectFrom('settlement_runs')
       .select('day')
@@ -301,23 +307,10 @@ export async function today(db: Database, userId: string): Promise<DataOf<typeof
       .orderBy('day', 'desc')
       .limit(1)
       .executeTakeFirst(),
+    // One primary-key read: today's new power below the user is maintained with every change (addNewPower).
     db.selectFrom('user_power').selectAll().where('user_id', '=', userId).executeTakeFirst(),
-    db
-      .selectFrom('power_events as e')
-      .innerJoin('users as u', 'u.id', 'e.user_id')
-      .select(sql<string>`coalesce(sum(e.power), 0)`.as('n'))
-      .where('u.parent_id', '=', userId)
-      .where('e.day', '=', day)
-      .executeTakeFirstOrThrow(),
-    sql<{ n: string }>`
-      with recursive downline(id) as (
-        select id from users where parent_id = ${userId}
-        union all
-        select u.id from users u join downline d on u.parent_id = d.id
-      )
-      select coalesce(sum(e.power), 0) as n from power_events e join downline d on d.id = e.user_id
-      where e.day = ${day}`.execute(db),
   ])
+  const counted = own?.new_power_day === day
   const output = settled
     ? await db
         .selectFrom('output_records as o')
@@ -336,7 +329,7 @@ export async function today(db: Database, userId: string): Promise<DataOf<typeof
     output: output.map((o) => ({ coin: o.asset, decimals: o.decimals, amount: sum(o.amount).toString() })),
     personal_power: sum(own?.personal_power).toString(),
     team_power: sum(own?.team_power).toString(),
-    direct_new_power: sum(direct.n).toString(),
-    recommended_power: sum(downline.rows[0]?.n).toString(),
+    direct_new_power: counted ? sum(own?.direct_new_power).toString() : '0',
+    recommended_power: counted ? sum(own?.team_new_power).toString() : '0',
   }
 }

@@ -21,7 +21,7 @@ export const ancestryOf = (start: RawBuilder<unknown>) => sql`
 
 /** One user's change, for applyPower: a query, plus the figures themselves for the single-user fast path. */
 export type PowerChanges = RawBuilder<unknown> & {
-  readonly single?: { userId: string; power: bigint; performance: bigint }
+  readonly single?: { userId: string; power: bigint; performance: bigint; newOn?: string | undefined }
 }
 
 /**
@@ -73,6 +73,19 @@ export async function applyPower(trx: Transaction<DB>, changes: PowerChanges): P
     const self = sql`user_id = ${single.userId}::bigint`
     const power = sql`${single.power.toString()}::numeric`
     const performance = sql`${single.performance.toString()}::numeric`
+    // New power of the day (addNewPower): every ancestor's team counter and the parent's direct counter grow, after
+    // starting again from zero when the row's counters belong to an earlier day.
+    const day = single.newOn
+    const counters = day
+      ? sql`,
+        team_new_power = case when ${self} then team_new_power
+          else case when new_power_day = ${day}::date then team_new_power else 0 end + ${power} end,
+        direct_new_power = case when ${self} then direct_new_power
+          else case when new_power_day = ${day}::date then direct_new_power else 0 end
+            + case when user_id = (select parent_id from users where id = ${single.userId}::bigint) then ${power} else 0 end
+          end,
+        new_power_day = case when ${self} then new_power_day else ${day}::date end`
+      : sql``
     await updateAncestry(
       trx,
       single.userId,
@@ -81,7 +94,7 @@ export async function applyPower(trx: Transaction<DB>, changes: PowerChanges): P
         personal_power = personal_power + case when ${self} then ${power} else 0 end,
         team_power = team_power + case when ${self} then 0 else ${power} end,
         performance = performance + case when ${self} then ${performance} else 0 end,
-        team_performance = team_performance + case when ${self} then 0 else ${performance} end`,
+        team_performance = team_performance + case when ${self} then 0 else ${performance} end${counters}`,
     )
     return
   }
@@ -105,15 +118,36 @@ export async function applyPower(trx: Transaction<DB>, changes: PowerChanges): P
       team_performance = user_power.team_performance + excluded.team_performance`.execute(trx)
 }
 
-/** One user's change as a query for applyPower. */
-export const powerChange = (userId: string, power: bigint, performance = 0n): PowerChanges =>
+/** One user's change as a query for applyPower; `newOn`: the day it counts as new power (addNewPower). */
+export const powerChange = (userId: string, power: bigint, performance = 0n, newOn?: string): PowerChanges =>
   Object.assign(
     sql`select ${userId}::bigint as user_id, ${power.toString()}::numeric as power, ${performance.toString()}::numeric as performance`,
-    { single: { userId, power, performance } },
+    { single: { userId, power, performance, newOn } },
   )
 
-/** Records new power as it happens (today's, direct-new and ranking figures add these up); once per source. */
-export async function recordPowerEvent(
+/**
+ * The power of a position just made (a stake, a deposit, a node), in the transaction that makes it: the holder's and
+ * every ancestor's figures, the day's new-power counters of the ancestors (today's figures read them), and the event
+ * (the ranking adds those up).
+ */
+export async function addNewPower(
+  trx: Transaction<DB>,
+  event: {
+    userId: string
+    day: string
+    source: PowerEventsTable['source']
+    sourceId: string
+    power: bigint
+    performance?: bigint
+  },
+): Promise<void> {
+  if (event.power < 0n || (event.performance ?? 0n) < 0n) throw new Error('new power cannot be negative')
+  await applyPower(trx, powerChange(event.userId, event.power, event.performance ?? 0n, event.day))
+  await recordPowerEvent(trx, event)
+}
+
+/** Records new power as it happens (the ranking adds these up); once per source. */
+async function recordPowerEvent(
   trx: Transaction<DB>,
   event: { userId: string; day: string; source: PowerEventsTable['source']; sourceId: string; power: bigint },
 ): Promise<void> {
