@@ -6,7 +6,16 @@ import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { seedBusinessConfig } from '../src/modules/config/service.ts'
 import { balances, checkInvariants, systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
 import { powerOf } from '../src/modules/power/service.ts'
-import { call, createTestApp, dbKind, login, seedRoot, type TestContext, TestWallet } from './helpers.ts'
+import {
+  addOffChainAssets,
+  call,
+  createTestApp,
+  dbKind,
+  login,
+  seedRoot,
+  type TestContext,
+  TestWallet,
+} from './helpers.ts'
 
 const USDT = 1_000_000n // one USDT in base units (6 decimals)
 
@@ -15,13 +24,7 @@ describe(`finance (${dbKind})`, () => {
   let root: { id: string; address: string }
   beforeAll(async () => {
     t = await createTestApp()
-    await t.db
-      .insertInto('assets')
-      .values([
-        { code: 'PLG', symbol: 'PLG', decimals: 9, mint: null, sort: 0 },
-        { code: 'USDT', symbol: 'USDT', decimals: 6, mint: null, sort: 1 },
-      ])
-      .execute()
+    await addOffChainAssets(t.db)
     await seedBusinessConfig(t.db)
     const wallet = await seedRoot(t.db)
     root = { id: await userId(wallet.address), address: wallet.address }

@@ -152,3 +152,14 @@ export async function seedRoot(db: Database): Promise<TestWallet> {
   await db.insertInto('users').values({ address: root.address, parent_id: null }).execute()
   return root
 }
+
+/** PLG and USDT without mints (tests that never touch the chain), as the seed makes them on the local chain. */
+export async function addOffChainAssets(db: Database) {
+  await db
+    .insertInto('assets')
+    .values([
+      { code: 'PLG', symbol: 'PLG', decimals: 9, mint: null, sort: 0 },
+      { code: 'USDT', symbol: 'USDT', decimals: 6, mint: null, sort: 1 },
+    ])
+    .execute()
+}

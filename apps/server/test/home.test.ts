@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { seedBusinessConfig, setBusinessConfig } from '../src/modules/config/service.ts'
 import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
-import { call, createTestApp, dbKind, login, seedRoot, type TestContext, TestWallet } from './helpers.ts'
+import {
+  addOffChainAssets,
+  call,
+  createTestApp,
+  dbKind,
+  login,
+  seedRoot,
+  type TestContext,
+  TestWallet,
+} from './helpers.ts'
 
 const PLG = 1_000_000_000n
 
@@ -13,13 +22,7 @@ describe(`home figures (${dbKind})`, () => {
   let rootAddress: string
   beforeAll(async () => {
     t = await createTestApp()
-    await t.db
-      .insertInto('assets')
-      .values([
-        { code: 'PLG', symbol: 'PLG', decimals: 9, mint: null, sort: 0 },
-        { code: 'USDT', symbol: 'USDT', decimals: 6, mint: null, sort: 1 },
-      ])
-      .execute()
+    await addOffChainAssets(t.db)
     await seedBusinessConfig(t.db)
     rootAddress = (await seedRoot(t.db)).address
   })

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest'
 import { type Database, migrate, openDatabase } from '../src/db/index.ts'
 import { checkInvariants } from '../src/modules/ledger/service.ts'
 import { settleThrough } from '../src/modules/settlement/service.ts'
-import { addAssets, PLG, seedScenario, settlementState } from './fixtures/settlement.ts'
-import { createPostgresDatabase } from './helpers.ts'
+import { PLG, seedScenario, settlementState } from './fixtures/settlement.ts'
+import { addOffChainAssets, createPostgresDatabase } from './helpers.ts'
 
 const DAY = '2025-08-01'
 
@@ -26,7 +26,7 @@ describe('settlement run by two instances at once (postgres)', () => {
       const [a, b, single] = await Promise.all([open(shared.url), open(shared.url), open(alone.url)])
       for (const db of [a, single]) {
         await migrate(db)
-        await addAssets(db)
+        await addOffChainAssets(db)
         await seedScenario(db, { seed: 5, users: 150, day: DAY, spread: 3 })
       }
       // Small batches so the two interleave batch by batch on the run rows.

@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest'
 import { type Database, migrate, openDatabase } from '../src/db/index.ts'
 import { checkInvariants } from '../src/modules/ledger/service.ts'
 import { settleThrough } from '../src/modules/settlement/service.ts'
-import { addAssets, PLG, seedScenario, settlementState } from './fixtures/settlement.ts'
-import { createPostgresDatabase, dbKind } from './helpers.ts'
+import { PLG, seedScenario, settlementState } from './fixtures/settlement.ts'
+import { addOffChainAssets, createPostgresDatabase, dbKind } from './helpers.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../../..')
 const CHILD = path.join(import.meta.dirname, 'fixtures/settle-child.ts')
@@ -86,7 +86,7 @@ describe(`settlement crash safety (${dbKind})`, () => {
       for (const t of [crashed, reference])
         await using(t, async (db) => {
           await migrate(db)
-          await addAssets(db)
+          await addOffChainAssets(db)
           await seedScenario(db, { seed: 11, users: 60, day: DAY, spread: 3 })
         })
 

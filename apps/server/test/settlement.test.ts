@@ -8,7 +8,6 @@ import { balances, checkInvariants } from '../src/modules/ledger/service.ts'
 import { powerOf } from '../src/modules/power/service.ts'
 import { firstUnsettledDay, settleDue, settleThrough } from '../src/modules/settlement/service.ts'
 import {
-  addAssets,
   addDeposit,
   addNode,
   addStake,
@@ -20,7 +19,7 @@ import {
   USDT,
   USDT_UNIT,
 } from './fixtures/settlement.ts'
-import { call, createTestApp, dbKind, freshDatabase, type TestContext } from './helpers.ts'
+import { addOffChainAssets, call, createTestApp, dbKind, freshDatabase, type TestContext } from './helpers.ts'
 
 const DAY = '2025-03-10'
 const settle = (db: Database, day: string, batchSize = 3) => settleThrough(db, day, { product: PLG, batchSize })
@@ -34,7 +33,7 @@ afterEach(async () => {
 async function database(config?: Partial<BusinessConfig>): Promise<Database> {
   const { db, drop } = await freshDatabase()
   cleanup.push(drop)
-  await addAssets(db)
+  await addOffChainAssets(db)
   if (config) await setBusinessConfig(db, { ...DEFAULT_BUSINESS_CONFIG, ...config }, 'test')
   return db
 }
@@ -311,7 +310,7 @@ describe(`operator route /admin/settlement/run (${dbKind})`, () => {
   it('refuses a missing or wrong token, and a day not yet due off the local chain', async () => {
     t = await createTestApp({ cluster: 'mainnet-beta' })
     expect(t.platform.localChain).toBe(false)
-    await addAssets(t.db)
+    await addOffChainAssets(t.db)
     for (const token of [undefined, '', 'wrong', `${t.platform.operatorToken}x`]) {
       const res = await run(DAY, token)
       expect(res).toMatchObject({ code: Code.FAIL, msg: 'Operator access only' })
@@ -342,7 +341,7 @@ describe(`operator route /admin/settlement/run (${dbKind})`, () => {
   it('settles future days on the local chain (tests and demos)', async () => {
     t = await createTestApp()
     expect(t.platform.localChain).toBe(true)
-    await addAssets(t.db)
+    await addOffChainAssets(t.db)
     const future = addDays(new Date().toISOString().slice(0, 10), 3)
     const res = await run(future, t.platform.operatorToken)
     expect(res.code).toBe(Code.OK)

@@ -10,7 +10,16 @@ import { buyNode } from '../src/modules/nodes/service.ts'
 import { stakeFromBalance, stakeTerms } from '../src/modules/pledge/service.ts'
 import { settleThrough } from '../src/modules/settlement/service.ts'
 import { bindMember, teamIndex } from '../src/modules/team/service.ts'
-import { call, createTestApp, dbKind, login, seedRoot, type TestContext, TestWallet } from './helpers.ts'
+import {
+  addOffChainAssets,
+  call,
+  createTestApp,
+  dbKind,
+  login,
+  seedRoot,
+  type TestContext,
+  TestWallet,
+} from './helpers.ts'
 
 const PLG = 1_000_000_000n
 const USDT = 1_000_000n
@@ -39,13 +48,7 @@ describe(`team figures (${dbKind})`, () => {
   let sequence = 0
   beforeAll(async () => {
     t = await createTestApp()
-    await t.db
-      .insertInto('assets')
-      .values([
-        { code: 'PLG', symbol: 'PLG', decimals: 9, mint: null, sort: 0 },
-        { code: 'USDT', symbol: 'USDT', decimals: 6, mint: null, sort: 1 },
-      ])
-      .execute()
+    await addOffChainAssets(t.db)
     await seedBusinessConfig(t.db)
     rootWallet = await seedRoot(t.db)
     rootId = await idOf(rootWallet.address)
