@@ -27,8 +27,8 @@ export type PowerChanges = RawBuilder<unknown> & {
 /**
  * Adds to the user_power rows of one user (when `withSelf`) and of all its ancestors, in one UPDATE, with
  * `assignments` (a SET list; `user_id` is the row's). Rows are visited in user id order — an index scan of the primary
- * key over the sorted ids, with sequential and bitmap scans off for this statement — the order applyPower and
- * removePower lock rows in, so concurrent changes never deadlock. Every user has a row (migration 0010): a missing one
+ * key over the sorted ids, with sequential and bitmap scans off for this statement — the order applyPower's
+ * set-based path locks rows in, so concurrent changes never deadlock. Every user has a row (migration 0010): a missing one
  * is an error, never a silent loss.
  */
 export async function updateAncestry(
@@ -60,9 +60,9 @@ export async function updateAncestry(
 
 /**
  * Applies signed changes to the users' personal power and performance and to the team figures of every ancestor of
- * each, in one statement whatever their number. `changes` is a query selecting (user_id bigint, power numeric,
- * performance numeric); a user may appear several times. Rows are written in user id order, so two transactions
- * changing overlapping users lock them in the same order and never deadlock each other.
+ * each. `changes` is a query selecting (user_id bigint, power numeric, performance numeric), signed (expiry takes
+ * power away with negative ones); a user may appear several times. Rows are locked in user id order, so two
+ * transactions changing overlapping users lock them in the same order and never deadlock each other.
  *
  * A single user's change (powerChange) is one ordered UPDATE along its ancestry (updateAncestry): the path a stake
  * 10,000 levels deep takes (bench/team).
@@ -98,24 +98,30 @@ export async function applyPower(trx: Transaction<DB>, changes: PowerChanges): P
     )
     return
   }
+  // Many users at once (the settlement's expiries, with negative changes): the changes summed per user and per
+  // ancestor, the rows locked in user id order, then one UPDATE. Every user has a row (migration 0010), so an update
+  // is all it takes, and a negative change is checked against the result, never against a proposed new row.
+  const merged = sql`
+    with recursive delta as (
+      select user_id, sum(power) as power, sum(performance) as performance from (${changes}) c group by user_id
+    ), ${ancestryOf(sql`select user_id from delta`)}
+    select user_id, sum(pp) as pp, sum(tp) as tp, sum(pf) as pf, sum(tf) as tf from (
+      select user_id, power as pp, 0 as tp, performance as pf, 0 as tf from delta
+      union all
+      select a.ancestor_id, 0, d.power, 0, d.performance from ancestry a join delta d on d.user_id = a.user_id
+    ) x group by user_id`
   await sql`
-    insert into user_power (user_id, personal_power, team_power, performance, team_performance)
-    select user_id, pp, tp, pf, tf from (
-      with recursive delta as (
-        select user_id, sum(power) as power, sum(performance) as performance from (${changes}) c group by user_id
-      ), ${ancestryOf(sql`select user_id from delta`)}
-      select user_id, sum(pp) as pp, sum(tp) as tp, sum(pf) as pf, sum(tf) as tf from (
-        select user_id, power as pp, 0 as tp, performance as pf, 0 as tf from delta
-        union all
-        select a.ancestor_id, 0, d.power, 0, d.performance from ancestry a join delta d on d.user_id = a.user_id
-      ) x group by user_id
-    ) m
-    order by user_id
-    on conflict (user_id) do update set
-      personal_power = user_power.personal_power + excluded.personal_power,
-      team_power = user_power.team_power + excluded.team_power,
-      performance = user_power.performance + excluded.performance,
-      team_performance = user_power.team_performance + excluded.team_performance`.execute(trx)
+    select user_id from user_power where user_id in (select user_id from (${merged}) m) order by user_id for update`.execute(
+    trx,
+  )
+  await sql`
+    update user_power p set
+      personal_power = p.personal_power + m.pp,
+      team_power = p.team_power + m.tp,
+      performance = p.performance + m.pf,
+      team_performance = p.team_performance + m.tf
+    from (${merged}) m
+    where p.user_id = m.user_id`.execute(trx)
 }
 
 /** One user's change as a query for applyPower; `newOn`: the day it counts as new power (addNewPower). */

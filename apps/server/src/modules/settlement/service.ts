@@ -10,7 +10,7 @@ import type { DB } from '../../db/schema.ts'
 import { addDays, latestDueDay } from '../../lib/day.ts'
 import { getBusinessConfig } from '../config/service.ts'
 import { creditUsers } from '../ledger/bulk.ts'
-import { removePower } from './power.ts'
+import { applyPower } from '../power/service.ts'
 
 /** Positions per batch transaction. */
 export const DEFAULT_BATCH_SIZE = 20_000
@@ -286,10 +286,10 @@ async function releasePositions(
   })
   // After the ledger: position services move money before power too, so the two never wait on each other in a cycle.
   if (expired > 0)
-    await removePower(
+    await applyPower(
       trx,
       sql`
-        select user_id, power, ${kind.performance} as performance from ${table}
+        select user_id, -power as power, -${kind.performance} as performance from ${table}
         where id > ${cursor} and id <= ${last} and end_day = ${day}::date and status = 'expired'`,
     )
   return { last, expired }
