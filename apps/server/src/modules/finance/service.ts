@@ -6,6 +6,7 @@ import type { Database } from '../../db/index.ts'
 import type { FinanceDepositsTable } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
 import { addDays, utcDay } from '../../lib/day.ts'
+import { pageOf } from '../../lib/paging.ts'
 import { requireAsset } from '../assets/service.ts'
 import { getBusinessConfig } from '../config/service.ts'
 import { balances, systemAccount, transfer, userAccount } from '../ledger/service.ts'
@@ -118,19 +119,13 @@ export async function financeList(
   query: { status: 'active' | 'expired'; page: number; limit: number },
 ): Promise<DataOf<typeof api.financeList>> {
   const base = db.selectFrom('finance_deposits').where('user_id', '=', userId).where('status', '=', query.status)
-  const [rows, count, decimals] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('id', 'desc')
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  const [{ rows, total }, decimals] = await Promise.all([
+    pageOf(base, query, (qb) => qb.selectAll().orderBy('id', 'desc')),
     coinDecimals(db),
   ])
   return {
     list: rows.map((row) => present(row, decimals)),
-    total: Number(count.n),
+    total,
     page: query.page,
     limit: query.limit,
   }

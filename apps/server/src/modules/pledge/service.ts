@@ -14,6 +14,7 @@ import type { Database } from '../../db/index.ts'
 import type { DB, OutputType, StakesTable } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
 import { addDays, utcDay } from '../../lib/day.ts'
+import { pageOf } from '../../lib/paging.ts'
 import { requireAsset } from '../assets/service.ts'
 import { getBusinessConfig, pledgeConfig } from '../config/service.ts'
 import { balances, systemAccount, transfer, userAccount } from '../ledger/service.ts'
@@ -177,19 +178,13 @@ export async function minerList(
   query: { status: 'mining' | 'expired'; page: number; limit: number },
 ): Promise<DataOf<typeof api.minerList>> {
   const base = db.selectFrom('stakes').where('user_id', '=', userId).where('status', '=', query.status)
-  const [rows, count, decimals] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('id', 'desc')
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  const [{ rows, total }, decimals] = await Promise.all([
+    pageOf(base, query, (qb) => qb.selectAll().orderBy('id', 'desc')),
     decimalsOf(db),
   ])
   return {
     list: rows.map((row) => presentStake(row, decimals.get(row.asset) ?? 0)),
-    total: Number(count.n),
+    total,
     page: query.page,
     limit: query.limit,
   }
@@ -205,15 +200,8 @@ export async function outputRecords(
     .where('user_id', '=', query.userId)
     .where('type', '=', query.type)
     .where('parent_id', '=', query.parentId)
-  const [rows, count, decimals] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('day', 'desc')
-      .orderBy('id', 'desc')
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  const [{ rows, total }, decimals] = await Promise.all([
+    pageOf(base, query, (qb) => qb.selectAll().orderBy('day', 'desc').orderBy('id', 'desc')),
     decimalsOf(db),
   ])
   const list: OutputRecord[] = rows.map((row) => ({
@@ -225,7 +213,7 @@ export async function outputRecords(
     type: row.type,
     created_at: row.created_at.toISOString(),
   }))
-  return { list, total: Number(count.n), page: query.page, limit: query.limit }
+  return { list, total, page: query.page, limit: query.limit }
 }
 
 /** One of the user's stakes with its output records; another user's stake does not exist for them. */

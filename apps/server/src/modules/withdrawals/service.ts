@@ -7,6 +7,7 @@ import { payoutStatus, preparePayout, sendPrepared } from '../../chain/payout.ts
 import type { Database } from '../../db/index.ts'
 import type { DB, WithdrawalsTable } from '../../db/schema.ts'
 import { refuse } from '../../lib/app-error.ts'
+import { pageOf } from '../../lib/paging.ts'
 import type { Platform } from '../../platform.ts'
 import { type AssetRow, requireAsset } from '../assets/service.ts'
 import { systemAccount, transfer, userAccount } from '../ledger/service.ts'
@@ -85,20 +86,12 @@ export async function listWithdrawals(
     .selectFrom('withdrawals as w')
     .where('w.user_id', '=', userId)
     .$if(query.coin !== undefined, (qb) => qb.where('w.asset', '=', query.coin as string))
-  const [rows, count] = await Promise.all([
-    own
-      .innerJoin('assets as a', 'a.code', 'w.asset')
-      .selectAll('w')
-      .select('a.decimals')
-      .orderBy('w.id', 'desc')
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit)
-      .execute(),
-    own.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-  ])
+  const { rows, total } = await pageOf(own, query, (qb) =>
+    qb.innerJoin('assets as a', 'a.code', 'w.asset').selectAll('w').select('a.decimals').orderBy('w.id', 'desc'),
+  )
   return {
     list: rows.map(({ decimals, ...row }) => present(row, decimals)),
-    total: Number(count.n),
+    total,
     page: query.page,
     limit: query.limit,
   }
