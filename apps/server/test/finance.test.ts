@@ -1,15 +1,15 @@
-import { randomUUID } from 'node:crypto'
 import { api, Code, type FinanceDeposit, type OutputRecord } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addDays, utcDay } from '../src/lib/day.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { seedBusinessConfig } from '../src/modules/config/service.ts'
-import { balances, checkInvariants, systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
+import { balances, checkInvariants, systemAccount } from '../src/modules/ledger/service.ts'
 import { powerOf } from '../src/modules/power/service.ts'
 import {
   addOffChainAssets,
   call,
   createTestApp,
+  creditAvailable,
   dbKind,
   login,
   seedRoot,
@@ -40,17 +40,7 @@ describe(`finance (${dbKind})`, () => {
     const wallet = new TestWallet()
     const { token } = (await login(t.app, wallet, parent.address)).data as { token: string }
     const id = await userId(wallet.address)
-    if (usdt > 0n)
-      await t.db.transaction().execute(async (trx) =>
-        transfer(trx, {
-          debit: await systemAccount(trx, 'USDT', 'chain'),
-          credit: await userAccount(trx, id, 'USDT', 'available'),
-          asset: 'USDT',
-          amount: usdt,
-          type: 'deposit',
-          key: randomUUID(),
-        }),
-      )
+    if (usdt > 0n) await creditAvailable(t.db, id, 'USDT', usdt)
     return { id, address: wallet.address, auth: { token, address: wallet.address } }
   }
   type User = Awaited<ReturnType<typeof user>>

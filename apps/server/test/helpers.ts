@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -9,6 +9,7 @@ import { type App, buildApp } from '../src/app.ts'
 import { type Config, loadConfig } from '../src/config.ts'
 import { type Database, migrate, openDatabase } from '../src/db/index.ts'
 import { addressOf } from '../src/lib/keys.ts'
+import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
 import { loadPlatform, type Platform } from '../src/platform.ts'
 
 export const dbKind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'
@@ -162,4 +163,18 @@ export async function addOffChainAssets(db: Database) {
       { code: 'USDT', symbol: 'USDT', decimals: 6, mint: null, sort: 1 },
     ])
     .execute()
+}
+
+/** Puts `amount` of `asset` on the user's available balance from the system 'chain' account, as a deposit does. */
+export async function creditAvailable(db: Database, userId: string, asset: string, amount: bigint) {
+  await db.transaction().execute(async (trx) =>
+    transfer(trx, {
+      debit: await systemAccount(trx, asset, 'chain'),
+      credit: await userAccount(trx, userId, asset, 'available'),
+      asset,
+      amount,
+      type: 'deposit',
+      key: randomUUID(),
+    }),
+  )
 }

@@ -1,13 +1,12 @@
-import { randomUUID } from 'node:crypto'
 import { api, Code } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { seedBusinessConfig, setBusinessConfig } from '../src/modules/config/service.ts'
-import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
 import {
   addOffChainAssets,
   call,
   createTestApp,
+  creditAvailable,
   dbKind,
   login,
   seedRoot,
@@ -59,16 +58,7 @@ describe(`home figures (${dbKind})`, () => {
       [direct, 400n],
       [deeper, 600n],
     ] as const) {
-      await t.db.transaction().execute(async (trx) =>
-        transfer(trx, {
-          debit: await systemAccount(trx, 'PLG', 'chain'),
-          credit: await userAccount(trx, who.id, 'PLG', 'available'),
-          asset: 'PLG',
-          amount: plg * PLG,
-          type: 'deposit',
-          key: randomUUID(),
-        }),
-      )
+      await creditAvailable(t.db, who.id, 'PLG', plg * PLG)
       expect((await call(t.app, api.pledgeStake, { amount: (plg * PLG).toString(), days: 30 }, who.auth)).code).toBe(
         Code.OK,
       )

@@ -1,11 +1,19 @@
-import { randomUUID } from 'node:crypto'
 import { api, type BusinessConfig, Code, type UserNode } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { seedBusinessConfig, setBusinessConfig } from '../src/modules/config/service.ts'
-import { balances, checkInvariants, systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
+import { balances, checkInvariants, systemAccount } from '../src/modules/ledger/service.ts'
 import { powerOf } from '../src/modules/power/service.ts'
-import { call, createTestApp, dbKind, login, seedRoot, type TestContext, TestWallet } from './helpers.ts'
+import {
+  call,
+  createTestApp,
+  creditAvailable,
+  dbKind,
+  login,
+  seedRoot,
+  type TestContext,
+  TestWallet,
+} from './helpers.ts'
 
 const USDT = 1_000_000n // one USDT in base units (6 decimals)
 
@@ -38,17 +46,7 @@ describe(`nodes (${dbKind})`, () => {
       .select('id')
       .where('address', '=', wallet.address)
       .executeTakeFirstOrThrow()
-    if (amount > 0n)
-      await t.db.transaction().execute(async (trx) =>
-        transfer(trx, {
-          debit: await systemAccount(trx, 'USDT', 'chain'),
-          credit: await userAccount(trx, row.id, 'USDT', 'available'),
-          asset: 'USDT',
-          amount,
-          type: 'deposit',
-          key: randomUUID(),
-        }),
-      )
+    if (amount > 0n) await creditAvailable(t.db, row.id, 'USDT', amount)
     return { id: row.id, auth: { token, address: wallet.address } }
   }
   type User = Awaited<ReturnType<typeof user>>

@@ -1,15 +1,15 @@
-import { randomUUID } from 'node:crypto'
 import { api, Code, type OutputRecord, type Stake } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addDays, utcDay } from '../src/lib/day.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { seedBusinessConfig, setBusinessConfig } from '../src/modules/config/service.ts'
-import { balances, checkInvariants, systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
+import { balances, checkInvariants, systemAccount } from '../src/modules/ledger/service.ts'
 import { powerOf } from '../src/modules/power/service.ts'
 import {
   addOffChainAssets,
   call,
   createTestApp,
+  creditAvailable,
   dbKind,
   login,
   seedRoot,
@@ -46,17 +46,7 @@ describe(`staking (${dbKind})`, () => {
   }
   type User = Awaited<ReturnType<typeof user>>
 
-  const fund = (id: string, amount: bigint, asset = 'PLG') =>
-    t.db.transaction().execute(async (trx) =>
-      transfer(trx, {
-        debit: await systemAccount(trx, asset, 'chain'),
-        credit: await userAccount(trx, id, asset, 'available'),
-        asset,
-        amount,
-        type: 'deposit',
-        key: randomUUID(),
-      }),
-    )
+  const fund = (id: string, amount: bigint, asset = 'PLG') => creditAvailable(t.db, id, asset, amount)
 
   const available = async (u: { id: string }) => (await balances(t.db, u.id)).PLG?.available ?? 0n
   const stake = (u: User, amount: bigint | string, days: number) =>

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addDays, utcDay } from '../src/lib/day.ts'
 import { pledgeConfig, seedBusinessConfig } from '../src/modules/config/service.ts'
 import { deposit } from '../src/modules/finance/service.ts'
-import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
 import { buyNode } from '../src/modules/nodes/service.ts'
 import { stakeFromBalance, stakeTerms } from '../src/modules/pledge/service.ts'
 import { settleThrough } from '../src/modules/settlement/service.ts'
@@ -14,6 +13,7 @@ import {
   addOffChainAssets,
   call,
   createTestApp,
+  creditAvailable,
   dbKind,
   login,
   seedRoot,
@@ -71,17 +71,7 @@ describe(`team figures (${dbKind})`, () => {
       return row.id
     })
 
-  const fund = (id: string, asset: string, amount: bigint) =>
-    t.db.transaction().execute(async (trx) =>
-      transfer(trx, {
-        debit: await systemAccount(trx, asset, 'chain'),
-        credit: await userAccount(trx, id, asset, 'available'),
-        asset,
-        amount,
-        type: 'deposit',
-        key: randomUUID(),
-      }),
-    )
+  const fund = (id: string, asset: string, amount: bigint) => creditAvailable(t.db, id, asset, amount)
 
   async function stake(userId: string, plg: bigint, days: number) {
     await fund(userId, 'PLG', plg)
