@@ -55,6 +55,21 @@ export const BusinessConfig = Type.Object(
     nodePoolDaily: Units,
     /** USDT base units per whole {product} token until the first trade sets the price. */
     referencePrice: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
+    /**
+     * Quick trade ({product}/USDT order book). A price is USDT base units per whole {product} token and must be a
+     * multiple of `tickSize`; an amount is {product} base units and must be a multiple of `lotSize`. tickSize ×
+     * lotSize must be a multiple of one whole token (10^decimals base units) so that every fill's USDT value is exact.
+     */
+    trade: Type.Object({
+      tickSize: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
+      lotSize: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
+      /** The smallest order, {product} base units. */
+      minAmount: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
+      /** The largest order, {product} base units. */
+      maxAmount: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
+      /** Fee on what each side receives, maker and taker alike: 10 = 0.1 %. Rounded in the platform's favour. */
+      feeBps: Type.Integer({ minimum: 0, maximum: 1000 }),
+    }),
   },
   { additionalProperties: false },
 )

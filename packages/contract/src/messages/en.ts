@@ -93,6 +93,21 @@ export const en = {
   'settlement.notDue': 'The settlement of {{day}} is not due yet',
   'error.operatorOnly': 'Operator access only',
   'team.notDirectMember': 'This address is not one of your direct members',
+  // Quick trade
+  'trade.orderPlaced': 'Order placed',
+  'trade.enterPrice': 'Please enter the price',
+  'trade.enterAmount': 'Please enter the amount',
+  'trade.offTick': 'The price must be a multiple of {{tick}} {{unit}}',
+  'trade.offLot': 'The amount must be a multiple of {{lot}} {{unit}}',
+  'trade.belowMinimum': 'The amount cannot be less than {{min}} {{unit}}',
+  'trade.aboveMaximum': 'The amount cannot be more than {{max}} {{unit}}',
+  'trade.orderNotFound': 'This order does not exist',
+  'trade.confirmCancel': 'Cancel order {{orderSn}}?',
+  'trade.swapSuccess': 'Swap completed',
+  'trade.slippage': 'The price has moved: you would receive less than the minimum of {{min}} {{unit}}',
+  'trade.noLiquidity': 'There are not enough orders on the book for this amount',
+  'trade.unknownAsset': 'Only {{product}} and USDT can be swapped',
+  // Operator console (issue 7)
 } as const
 
 export type MessageKey = keyof typeof en

@@ -87,4 +87,19 @@ export const ja: Catalogue = {
   'settlement.notDue': '{{day}}の決済はまだ実行できません',
   'error.operatorOnly': '運営者のみ利用できます',
   'team.notDirectMember': 'このアドレスはあなたの直接メンバーではありません',
+  // Quick trade
+  'trade.orderPlaced': '注文しました',
+  'trade.enterPrice': '価格を入力してください',
+  'trade.enterAmount': '数量を入力してください',
+  'trade.offTick': '価格は {{tick}} {{unit}} の倍数にしてください',
+  'trade.offLot': '数量は {{lot}} {{unit}} の倍数にしてください',
+  'trade.belowMinimum': '数量は {{min}} {{unit}} 以上にしてください',
+  'trade.aboveMaximum': '数量は {{max}} {{unit}} 以下にしてください',
+  'trade.orderNotFound': 'この注文は存在しません',
+  'trade.confirmCancel': '注文 {{orderSn}} を取り消しますか？',
+  'trade.swapSuccess': 'スワップが完了しました',
+  'trade.slippage': '価格が変動しました：受取額が最低額 {{min}} {{unit}} を下回ります',
+  'trade.noLiquidity': '板の注文がこの数量に足りません',
+  'trade.unknownAsset': 'スワップできるのは {{product}} と USDT だけです',
+  // Operator console (issue 7)
 }

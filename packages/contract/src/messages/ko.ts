@@ -87,4 +87,19 @@ export const ko: Catalogue = {
   'settlement.notDue': '{{day}} 정산은 아직 시기가 아닙니다',
   'error.operatorOnly': '운영자 전용입니다',
   'team.notDirectMember': '이 주소는 회원님의 직접 추천 회원이 아닙니다',
+  // Quick trade
+  'trade.orderPlaced': '주문이 접수되었습니다',
+  'trade.enterPrice': '가격을 입력하세요',
+  'trade.enterAmount': '수량을 입력하세요',
+  'trade.offTick': '가격은 {{tick}} {{unit}}의 배수여야 합니다',
+  'trade.offLot': '수량은 {{lot}} {{unit}}의 배수여야 합니다',
+  'trade.belowMinimum': '수량은 {{min}} {{unit}} 이상이어야 합니다',
+  'trade.aboveMaximum': '수량은 {{max}} {{unit}} 이하여야 합니다',
+  'trade.orderNotFound': '존재하지 않는 주문입니다',
+  'trade.confirmCancel': '주문 {{orderSn}}을(를) 취소하시겠습니까?',
+  'trade.swapSuccess': '스왑이 완료되었습니다',
+  'trade.slippage': '가격이 변동되어 받을 수량이 최소 수량 {{min}} {{unit}}보다 적습니다',
+  'trade.noLiquidity': '이 수량을 체결할 주문이 호가창에 부족합니다',
+  'trade.unknownAsset': '{{product}}와 USDT만 스왑할 수 있습니다',
+  // Operator console (issue 7)
 }

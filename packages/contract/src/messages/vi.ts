@@ -87,4 +87,19 @@ export const vi: Catalogue = {
   'settlement.notDue': 'Chưa đến hạn quyết toán ngày {{day}}',
   'error.operatorOnly': 'Chỉ dành cho nhà vận hành',
   'team.notDirectMember': 'Địa chỉ này không phải là thành viên trực tiếp của bạn',
+  // Quick trade
+  'trade.orderPlaced': 'Đã đặt lệnh',
+  'trade.enterPrice': 'Vui lòng nhập giá',
+  'trade.enterAmount': 'Vui lòng nhập số lượng',
+  'trade.offTick': 'Giá phải là bội số của {{tick}} {{unit}}',
+  'trade.offLot': 'Số lượng phải là bội số của {{lot}} {{unit}}',
+  'trade.belowMinimum': 'Số lượng không được nhỏ hơn {{min}} {{unit}}',
+  'trade.aboveMaximum': 'Số lượng không được lớn hơn {{max}} {{unit}}',
+  'trade.orderNotFound': 'Lệnh này không tồn tại',
+  'trade.confirmCancel': 'Hủy lệnh {{orderSn}}?',
+  'trade.swapSuccess': 'Hoán đổi thành công',
+  'trade.slippage': 'Giá đã thay đổi: bạn sẽ nhận ít hơn mức tối thiểu {{min}} {{unit}}',
+  'trade.noLiquidity': 'Sổ lệnh không đủ lệnh cho số lượng này',
+  'trade.unknownAsset': 'Chỉ có thể hoán đổi {{product}} và USDT',
+  // Operator console (issue 7)
 }

@@ -87,4 +87,19 @@ export const zh: Catalogue = {
   'settlement.notDue': '{{day}}的结算尚未到期',
   'error.operatorOnly': '仅限运营人员',
   'team.notDirectMember': '该地址不是您的直推成员',
+  // Quick trade
+  'trade.orderPlaced': '下单成功',
+  'trade.enterPrice': '请输入价格',
+  'trade.enterAmount': '请输入数量',
+  'trade.offTick': '价格必须是 {{tick}} {{unit}} 的整数倍',
+  'trade.offLot': '数量必须是 {{lot}} {{unit}} 的整数倍',
+  'trade.belowMinimum': '数量不能少于 {{min}} {{unit}}',
+  'trade.aboveMaximum': '数量不能多于 {{max}} {{unit}}',
+  'trade.orderNotFound': '该订单不存在',
+  'trade.confirmCancel': '确定撤销订单 {{orderSn}} 吗？',
+  'trade.swapSuccess': '兑换成功',
+  'trade.slippage': '价格已变动：您将收到的数量少于最低值 {{min}} {{unit}}',
+  'trade.noLiquidity': '挂单深度不足，无法成交该数量',
+  'trade.unknownAsset': '仅支持 {{product}} 与 USDT 互换',
+  // Operator console (issue 7)
 }

@@ -33,4 +33,12 @@ export const DEFAULT_BUSINESS_CONFIG: BusinessConfig = {
   // 1000 PLG (9 decimals) a day for all nodes together.
   nodePoolDaily: (1000n * 1_000_000_000n).toString(),
   referencePrice: '500000',
+  // 0.0001 USDT ticks, 0.01 PLG lots (tick × lot = 10^9: one whole PLG), orders of 1 … 10,000,000 PLG, 0.1 % fee.
+  trade: {
+    tickSize: '100',
+    lotSize: 10_000_000n.toString(),
+    minAmount: 1_000_000_000n.toString(),
+    maxAmount: (10_000_000n * 1_000_000_000n).toString(),
+    feeBps: 10,
+  },
 }
