@@ -329,11 +329,10 @@ class Batch {
     this.requireBalance(input.userId, given, input.amount)
     const plan = this.plan(input, input.userId)
     if (plan.filled === 0n) {
-      const best = plan.bestPrice
-      if (input.side === 'buy' && best !== null) {
-        const min = quoteOf(best, this.rules.lot, this.rules)
-        throw refuse('trade.belowMinimum', { min: formatAmount(min, this.rules.quoteDecimals), unit: QUOTE })
-      }
+      // A budget below one lot at the best ask, or nothing the user can take (an empty side, their own orders).
+      const lot = plan.bestPrice === null ? null : quoteOf(plan.bestPrice, this.rules.lot, this.rules)
+      if (input.side === 'buy' && lot !== null && input.amount < lot)
+        throw refuse('trade.belowMinimum', { min: formatAmount(lot, this.rules.quoteDecimals), unit: QUOTE })
       throw refuse('trade.noLiquidity')
     }
     if (plan.amountOut < input.minReceived) {
