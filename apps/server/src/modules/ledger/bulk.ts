@@ -104,38 +104,42 @@ export const accountKey = (spec: AccountSpec) => `${spec.userId ?? ''}/${spec.as
 
 /**
  * The ids of many accounts at once (the same accounts `userAccount` and `systemAccount` give), created when missing,
- * in two or three statements whatever their number. The map is keyed `<userId or ''>/<asset>/<kind>`.
+ * in one statement when they all exist and three otherwise, whatever their number. The map is keyed by `accountKey`.
  */
 export async function accountIds(trx: Transaction<DB>, specs: AccountSpec[]): Promise<Map<string, string>> {
-  const wanted = [...new Map(specs.map((spec) => [accountKey(spec), spec])).values()]
   const ids = new Map<string, string>()
-  if (wanted.length === 0) return ids
-  const columns = () => sql`
-    select ${sql.val(wanted.map((s) => s.userId))}::bigint[] as users, ${sql.val(wanted.map((s) => s.asset))}::text[]
-      as assets, ${sql.val(wanted.map((s) => s.kind))}::text[] as kinds`
-  const find = async () => {
+  const find = async (list: AccountSpec[]) => {
+    const users = list.filter((spec) => spec.userId !== null)
+    const system = list.filter((spec) => spec.userId === null)
+    const column = (specs: AccountSpec[], key: keyof AccountSpec) => sql.val(specs.map((spec) => spec[key]))
+    // Users' and system accounts apart: each branch is an index lookup per wanted account.
     const { rows } = await sql<{ id: string; user_id: string | null; asset: string; kind: string }>`
       select a.id, a.user_id, a.asset, a.kind
-      from (${columns()}) p, unnest(p.users, p.assets, p.kinds) as w(user_id, asset, kind)
-      join ledger_accounts a on a.user_id is not distinct from w.user_id and a.asset = w.asset and a.kind = w.kind`.execute(
-      trx,
-    )
+      from unnest(${column(users, 'userId')}::bigint[], ${column(users, 'asset')}::text[],
+        ${column(users, 'kind')}::text[]) as w(user_id, asset, kind)
+      join ledger_accounts a on a.user_id = w.user_id and a.asset = w.asset and a.kind = w.kind
+      union all
+      select a.id, null, a.asset, a.kind
+      from unnest(${column(system, 'asset')}::text[], ${column(system, 'kind')}::text[]) as w(asset, kind)
+      join ledger_accounts a on a.user_id is null and a.asset = w.asset and a.kind = w.kind`.execute(trx)
     for (const row of rows) ids.set(accountKey({ userId: row.user_id, asset: row.asset, kind: row.kind }), row.id)
   }
-  await find()
-  if (ids.size === wanted.length) return ids
-  // Missing ones in (user, asset, kind) order, so two transactions creating overlapping accounts wait in one order;
-  // another transaction's row wins the conflict and the second look finds it.
+  const wanted = [...new Map(specs.map((spec) => [accountKey(spec), spec])).values()]
+  if (wanted.length === 0) return ids
+  await find(wanted)
+  const missing = wanted.filter((spec) => !ids.has(accountKey(spec)))
+  if (missing.length === 0) return ids
+  // In (user, asset, kind) order, so two transactions creating overlapping accounts wait in one order; another
+  // transaction's row wins the conflict and the second look finds it.
   await sql`
     insert into ledger_accounts (user_id, asset, kind)
-    select w.user_id, w.asset, w.kind from (${columns()}) p, unnest(p.users, p.assets, p.kinds) as w(user_id, asset, kind)
-    where not exists (select 1 from ledger_accounts a
-      where a.user_id is not distinct from w.user_id and a.asset = w.asset and a.kind = w.kind)
+    select * from unnest(${sql.val(missing.map((s) => s.userId))}::bigint[], ${sql.val(missing.map((s) => s.asset))}::text[],
+      ${sql.val(missing.map((s) => s.kind))}::text[]) as w(user_id, asset, kind)
     order by 1 nulls first, 2, 3
     on conflict do nothing`.execute(trx)
-  await find()
-  const missing = wanted.find((spec) => !ids.has(accountKey(spec)))
-  if (missing) throw new Error(`ledger: could not create account ${accountKey(missing)}`)
+  await find(missing)
+  const lost = missing.find((spec) => !ids.has(accountKey(spec)))
+  if (lost) throw new Error(`ledger: could not create account ${accountKey(lost)}`)
   return ids
 }
 

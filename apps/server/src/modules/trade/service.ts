@@ -17,8 +17,9 @@ import { AppError, invalid } from '../../lib/app-error.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { requireAsset } from '../assets/service.ts'
 import { currentPrice } from '../config/service.ts'
+import { type OrderState, orderState, type SwapResult } from './batch.ts'
 import type { Side } from './engine.ts'
-import { type OrderState, orderState, type SwapResult, type TradeMarket } from './market.ts'
+import type { TradeMarket } from './market.ts'
 import { type MarketRules, marketRules, QUOTE } from './rules.ts'
 
 /** The largest id PostgreSQL's bigint holds: a larger one names no order. */
@@ -44,7 +45,7 @@ export function presentOrder(order: OrderState, baseDecimals: number): TradeOrde
   }
 }
 
-const baseDecimals = async (market: TradeMarket) => (await requireAsset(market.db, market.symbol)).decimals
+const baseDecimals = async (market: TradeMarket) => (await market.assets()).baseDecimals
 
 /** POST sell / buy: a limit order; it matches at once what it can and rests the rest. */
 export async function placeOrder(
