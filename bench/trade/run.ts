@@ -5,6 +5,7 @@
 // figure of bench/ledger measured in the same run on the same cluster. Afterwards: ledger invariants, and a book
 // rebuilt from the database equals the live one.
 // Usage: tsx bench/trade/run.ts [--engine-seconds 5 --duration 10 --workers 16 --users 2000 --json bench/results/trade.json]
+//        tsx bench/trade/run.ts --engine-only
 
 import fs from 'node:fs'
 import path from 'node:path'
@@ -26,6 +27,7 @@ import { measureTransfers } from '../ledger/transfers.ts'
 const { values } = parseArgs({
   options: {
     'engine-seconds': { type: 'string', default: '5' },
+    'engine-only': { type: 'boolean', default: false },
     duration: { type: 'string', default: '10' },
     workers: { type: 'string', default: '16' },
     users: { type: 'string', default: '2000' },
@@ -57,7 +59,8 @@ type Command = { kind: 'cancel' } | { kind: 'limit' | 'cross'; side: Side; price
 
 /**
  * The mix: a resting limit order 1–50 ticks from the mid on its side, a cancel of a resting order, or an order 60
- * ticks through the mid that fills against the other side; amounts of 1–100 PLG in lots (crossing ones up to 200).
+ * ticks through the mid that fills against the other side; amounts of 1–100 PLG in lots, crossing ones 1–235 PLG: on
+ * average they take what the limit orders add and the cancels do not remove, so the book keeps its size.
  */
 function mix(next: () => number): Command {
   const roll = next()
@@ -68,7 +71,7 @@ function mix(next: () => number): Command {
     const ticks = BigInt(1 + Math.floor(next() * 50))
     return { kind: 'limit', side, price: MID + away * ticks, amount: UNIT + BigInt(Math.floor(next() * 9900)) * LOT }
   }
-  return { kind: 'cross', side, price: MID - away * 60n, amount: UNIT + BigInt(Math.floor(next() * 19_900)) * LOT }
+  return { kind: 'cross', side, price: MID - away * 60n, amount: UNIT + BigInt(Math.floor(next() * 23_400)) * LOT }
 }
 
 /** (a) Commands per second on the engine alone, pre-generated so the loop measures the book. */
@@ -81,18 +84,27 @@ function engine(seconds: number) {
   let id = 0n
   let fills = 0
   let i = 0
-  // Resting order ids that cancels pick from (some have filled since: the cancel then finds nothing, as a late user's).
+  // The resting orders' ids, for cancels to pick from: an array with each id's index, so that adding, removing and
+  // picking are all O(1).
   const resting: bigint[] = []
+  const at = new Map<bigint, number>()
+  const remove = (victim: bigint) => {
+    const index = at.get(victim) as number
+    const last = resting.pop() as bigint
+    at.delete(victim)
+    if (last !== victim) {
+      resting[index] = last
+      at.set(last, index)
+    }
+  }
   const step = () => {
     const k = i++ & ((1 << 20) - 1)
     const command = commands[k] as Command
     if (command.kind === 'cancel') {
       if (resting.length === 0) return
-      const at = Math.floor((picks[k] as number) * resting.length)
-      const victim = resting[at] as bigint
-      resting[at] = resting[resting.length - 1] as bigint
-      resting.pop()
+      const victim = resting[Math.floor((picks[k] as number) * resting.length)] as bigint
       book.cancel(victim)
+      remove(victim)
       return
     }
     id += 1n
@@ -106,7 +118,11 @@ function engine(seconds: number) {
     }
     const result = book.place(order)
     fills += result.fills.length
-    if (result.rested > 0n) resting.push(id)
+    for (const fill of result.fills) if (fill.makerRemaining === 0n) remove(fill.makerId)
+    if (result.rested > 0n) {
+      at.set(id, resting.length)
+      resting.push(id)
+    }
   }
   const run = (ms: number) => {
     let count = 0
@@ -117,7 +133,17 @@ function engine(seconds: number) {
     }
     return count
   }
-  run(1000) // warm-up: the JIT and a book of realistic size
+  // A book of realistic depth first (20,000 resting orders), then a warm-up for the JIT.
+  while (book.size < 20_000) {
+    const command = mix(next)
+    if (command.kind !== 'limit') continue
+    id += 1n
+    const { side, price, amount } = command
+    book.place({ id, userId: 1n + (id % BigInt(users)), side, price, amount, immediateOrCancel: false })
+    at.set(id, resting.length)
+    resting.push(id)
+  }
+  run(1000)
   const fillsBefore = fills
   const started = performance.now()
   const count = run(seconds * 1000)
@@ -129,6 +155,14 @@ interface Cluster {
   url: string
   stop: () => void
 }
+
+// The engine runs first, alone on the machine; then the cluster starts.
+const memory = engine(engineSeconds)
+console.log(
+  `engine: ${Math.round(memory.perSecond)} commands/s (${memory.commands} commands, ${memory.fills} fills, ` +
+    `${memory.resting} resting at the end)`,
+)
+if (values['engine-only']) process.exit(0)
 
 const cluster = (await startPostgres()) as Cluster
 const databaseUrl = (name: string) => {
@@ -248,7 +282,6 @@ async function persisted(seconds: number) {
 }
 
 try {
-  const memory = engine(engineSeconds)
   await createDatabase('ledger_bench')
   const ledger = await measureTransfers({ url: databaseUrl('ledger_bench'), workers, users: 1000, seconds: duration })
   const trade = await persisted(duration)
