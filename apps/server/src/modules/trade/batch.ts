@@ -99,7 +99,7 @@ export interface SwapPlan {
   enough: boolean
 }
 
-export const swapResult = (order: OrderState): SwapResult => ({
+const swapResult = (order: OrderState): SwapResult => ({
   order,
   amountIn: order.side === 'sell' ? order.filled : order.quote,
   amountOut: order.received,

@@ -41,7 +41,7 @@ export function tradeConfigProblem(trade: BusinessConfig['trade'], decimals: num
   return null
 }
 
-/** The fee on what a side receives: the part above the received amount scaled down by the rate, rounded down. */
+/** The fee on what a side receives: what it receives less that scaled by (1 − rate) rounded down, so the fee rounds up. */
 export const feeOf = (received: bigint, feeBps: number) => received - (received * BigInt(10_000 - feeBps)) / 10_000n
 
 /** USDT base units of `amount` at `price` (rounded down; exact when tick × lot is a multiple of the base unit). */
@@ -53,7 +53,7 @@ export const aboveMaximum = (rules: MarketRules) =>
   refuse('trade.aboveMaximum', { max: formatAmount(rules.max, rules.baseDecimals), unit: rules.symbol })
 
 /** Refuses an amount of {product} base units off the lot or outside the market's bounds. */
-export function checkAmount(rules: MarketRules, amount: bigint) {
+function checkAmount(rules: MarketRules, amount: bigint) {
   if (amount % rules.lot !== 0n)
     throw invalid('trade.offLot', { lot: formatAmount(rules.lot, rules.baseDecimals), unit: rules.symbol })
   if (amount < rules.min) throw belowMinimum(rules, rules.min)

@@ -25,7 +25,7 @@ import { type MarketRules, marketRules, QUOTE } from './rules.ts'
 /** The largest id PostgreSQL's bigint holds: a larger one names no order. */
 const MAX_ID = 2n ** 63n - 1n
 
-export function presentOrder(order: OrderState, baseDecimals: number): TradeOrder {
+function presentOrder(order: OrderState, baseDecimals: number): TradeOrder {
   return {
     id: order.id.toString(),
     order_sn: order.orderSn,
@@ -262,7 +262,7 @@ export async function tradeHome(market: TradeMarket, depth: number): Promise<Dat
   return { market: info, ...book }
 }
 
-export const CANDLE_INTERVALS: Record<CandleInterval, number> = {
+const CANDLE_INTERVALS: Record<CandleInterval, number> = {
   '1m': 60,
   '5m': 300,
   '15m': 900,
@@ -324,7 +324,7 @@ export async function trendChart(
   return { interval: query.interval, list: [...recent, ...older].reverse() }
 }
 
-export const DEFAULT_INTERVAL: CandleInterval = '15m'
+const DEFAULT_INTERVAL: CandleInterval = '15m'
 
 /** POST trendChartPageInfo: the chart page's header. */
 export async function trendChartPageInfo(db: Database, symbol: string): Promise<DataOf<typeof api.trendChartPageInfo>> {
