@@ -154,8 +154,7 @@ function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean 
           <span>{t('trade.swap.receive')}</span>
         </div>
         <output className="swap-expected" data-testid="swap-expected" htmlFor="swap-amount">
-          {current ? formatAmount(current.amount_out, decimals(to)) : '–'}
-          <strong className="swap-coin">{to}</strong>
+          {current ? formatAmount(current.amount_out, decimals(to)) : '–'} <strong className="swap-coin">{to}</strong>
         </output>
       </div>
       <div className="swap-slippage">
