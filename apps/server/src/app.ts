@@ -21,6 +21,8 @@ import { rankRoutes } from './modules/rank/routes.ts'
 import { settlementRoutes } from './modules/settlement/routes.ts'
 import { systemRoutes } from './modules/system/routes.ts'
 import { teamRoutes } from './modules/team/routes.ts'
+import { TradeMarket } from './modules/trade/market.ts'
+import { tradeRoutes } from './modules/trade/routes.ts'
 import { userRoutes } from './modules/user/routes.ts'
 import { withdrawalRoutes } from './modules/withdrawals/routes.ts'
 import type { Platform } from './platform.ts'
@@ -31,6 +33,8 @@ declare module 'fastify' {
     db: Database
     config: Config
     platform: Platform
+    /** The quick-trade market of the platform token in this process (modules/trade/market.ts). */
+    trade: TradeMarket
   }
 }
 
@@ -61,6 +65,7 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   app.decorate('db', db)
   app.decorate('config', config)
   app.decorate('platform', platform)
+  app.decorate('trade', new TradeMarket(db, config.productSymbol))
 
   await app.register(envelopePlugin)
   await app.register(rateLimit, { global: false })
@@ -109,6 +114,7 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   await app.register(intentRoutes)
   await app.register(withdrawalRoutes)
   await app.register(settlementRoutes)
+  await app.register(tradeRoutes)
   await app.register(systemRoutes, { demoWallet: isLocalChain(config) })
 
   const webDist = config.webDist && path.resolve(config.webDist)
