@@ -83,9 +83,14 @@ test.describe('quick trade and swap', () => {
 
     let orderSn = ''
     await test.step('A sells 20 PLG at 0.6 USDT: the order rests on the book', async () => {
-      await submitOrder(page, '0.6', '20')
+      await page.getByTestId('order-price-input').fill('0.6')
+      await page.getByTestId('order-amount-input').fill('20')
       await expect(page.getByTestId('order-total')).toHaveText('12 USDT')
+      await page.getByTestId('order-submit').click()
       await expect(toast(page, 'Order placed')).toBeVisible()
+      // The amount is cleared for the next order; the price stays.
+      await expect(page.getByTestId('order-amount-input')).toHaveValue('')
+      await expect(page.getByTestId('order-price-input')).toHaveValue('0.6')
       await expect(sellerOrder).toHaveAttribute('data-status', 'pending')
       await expect(sellerOrder.getByTestId('order-sold')).toHaveText('0 PLG')
       await expect(sellerOrder.getByTestId('order-remaining')).toHaveText('20 PLG')
@@ -137,8 +142,9 @@ test.describe('quick trade and swap', () => {
 
       await sellerOrder.getByTestId('order-link').click()
       await expect(page).toHaveURL(/\/quick-trade\/detail\/\d+$/)
-      await expect(page.getByTestId('order-detail-sn')).toHaveText(orderSn)
+      await expect(page.getByTestId('order-sn')).toHaveText(orderSn)
       await expect(page.getByTestId('order-detail-status')).toHaveText('Pending')
+      await expect(page.getByTestId('order-status')).toHaveText('Pending')
       await expect(page.getByTestId('order-type')).toHaveText('Sell')
       await expect(page.getByTestId('order-price')).toHaveText('0.6 USDT')
       await expect(page.getByTestId('order-amount')).toHaveText('20 PLG')
@@ -175,6 +181,12 @@ test.describe('quick trade and swap', () => {
       await expect(sellerOrder).toHaveAttribute('data-status', 'cancelled')
       await expect(sellerOrder.getByTestId('order-sold')).toHaveText('8 PLG')
       await snap(page, testInfo, 'cancelled')
+      await sellerOrder.getByTestId('order-link').click()
+      await expect(page.getByTestId('order-detail-status')).toHaveText('Cancelled')
+      await expect(page.getByTestId('order-remaining')).toHaveText('12 PLG')
+      await expect(page.getByTestId('order-cancel')).toHaveCount(0)
+      await page.getByTestId('order-back').click()
+      await page.getByTestId('orders-tab-cancelled').click()
 
       // Cancelling it again is refused by the server.
       const again = await callAs(sessionA, api.tradeCancel.path, { id: await sellerOrder.getAttribute('data-id') })
@@ -220,11 +232,33 @@ test.describe('quick trade and swap', () => {
       await snap(pageB, testInfo, 'swap done')
     })
 
+    await test.step('a swap the book moved against after its quote is refused with nothing changed', async () => {
+      await pageB.getByTestId('swap-amount').fill('1')
+      // 1.25 PLG at 0.8 less the fee, 1 % tolerance.
+      await expect(pageB.getByTestId('swap-minimum')).toHaveText('1.2362625 PLG')
+      // The quote stops refreshing (a lost connection) while A replaces the 0.8 ask with one at 1 USDT.
+      await pageB.route('**/api/trade/swap/quote', (route) => route.abort())
+      const pending = await callAs(sessionA, api.tradeMyOrders.path, { status: 'pending' })
+      const list = (pending.data as unknown as { list: { id: string }[] }).list
+      expect(list).toHaveLength(1)
+      expect((await callAs(sessionA, api.tradeCancel.path, { id: list[0]?.id })).code).toBe(1)
+      expect((await callAs(sessionA, api.tradeSell.path, { price: '1000000', amount: `${5n * PLG}` })).code).toBe(1)
+      await pageB.getByTestId('swap-submit').click()
+      await expect(
+        toast(pageB, 'The price has moved: you would receive less than the minimum of 1.2362625 PLG'),
+      ).toBeVisible()
+      await expect(pageB.getByTestId('swap-available')).toHaveText('Available: 39.7 USDT')
+      await snap(pageB, testInfo, 'swap refused')
+      await pageB.unroute('**/api/trade/swap/quote')
+    })
+
     await test.step('the last price and the chart follow the swap', async () => {
       await openTrade(page, 'sell')
       await expect(page.getByTestId('market-price')).toHaveText('0.8')
       await expect(page.getByTestId('trend-chart')).toHaveAttribute('data-last-close', '800000')
-      await expect(page.getByTestId('book-ask').getByTestId('book-amount')).toHaveText('2.5')
+      await expect(page.getByTestId('book-ask').getByTestId('book-price')).toHaveText('1')
+      await expect(page.getByTestId('book-ask').getByTestId('book-amount')).toHaveText('5')
+      await expect(page.getByTestId('trend-chart').locator('canvas').first()).toBeVisible()
       await snap(page, testInfo, 'market after the swap')
       await pageB.context().close()
     })

@@ -59,7 +59,7 @@ export default function ChartCanvas({ series, precision, minMove, intraday, lang
       layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: '#8c92b4', fontSize: 11 },
       grid: { vertLines: { color: 'rgba(255, 255, 255, 0.04)' }, horzLines: { color: 'rgba(255, 255, 255, 0.04)' } },
       rightPriceScale: { borderVisible: false, scaleMargins: { top: 0.1, bottom: 0.25 } },
-      timeScale: { borderVisible: false, timeVisible: intraday, secondsVisible: false },
+      timeScale: { borderVisible: false, timeVisible: intraday, secondsVisible: false, barSpacing: 8, rightOffset: 2 },
       localization: { locale: language },
       handleScroll: { vertTouchDrag: false },
     })
@@ -71,11 +71,15 @@ export default function ChartCanvas({ series, precision, minMove, intraday, lang
       borderVisible: false,
       priceFormat: { type: 'price', precision, minMove },
     })
-    const volumes = api.addSeries(HistogramSeries, { priceScaleId: '', priceFormat: { type: 'volume' } })
+    const volumes = api.addSeries(HistogramSeries, {
+      priceScaleId: '',
+      priceFormat: { type: 'volume' },
+      lastValueVisible: false,
+      priceLineVisible: false,
+    })
     volumes.priceScale().applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } })
     chart.current = { api, bars, volumes }
     draw(chart.current, latest.current)
-    api.timeScale().fitContent()
     return () => {
       chart.current = null
       api.remove()

@@ -51,7 +51,7 @@ function OrderList({ status, market }: { status: TradeOrderStatus; market: Marke
   if (orders.length === 0) return <EmptyState text={t(`trade.orders.empty.${status}`)} />
   return (
     <>
-      <ul className="position-list" data-testid="order-list">
+      <ul className="order-list" data-testid="order-list">
         {orders.map((order) => {
           const badge = orderStatus(t, order)
           const facts = orderFacts(t, order, market, i18n.resolvedLanguage).filter((fact) =>

@@ -12,7 +12,7 @@ import { useMarket } from '../api/get-market.ts'
 import { useOrder } from '../api/get-order.ts'
 import { marketUnits } from '../utils/units.ts'
 import { CancelOrderDialog } from './cancel-order-dialog.tsx'
-import { orderFacts, orderStatus } from './order-facts.ts'
+import { orderFacts, orderStatus, orderType } from './order-facts.ts'
 import './trade.css'
 
 /** /quick-trade/detail/:id: every label of one of the user's orders, its fills and, while pending, its cancel. */
@@ -74,7 +74,7 @@ function OrderCard({ order, market }: { order: TradeOrder; market: MarketInfo })
   return (
     <section className="card trade-card" data-testid="order-detail" data-id={order.id} data-status={order.status}>
       <header className="section-head">
-        <h2 data-testid="order-detail-sn">{order.order_sn}</h2>
+        <h2>{orderType(t, order)}</h2>
         <span className={`badge badge-${badge.tone}`} data-testid="order-detail-status">
           {badge.label}
         </span>
@@ -108,7 +108,7 @@ function Fills({ fills, order, market }: { fills: readonly TradeFill[]; order: T
       {fills.length === 0 ? (
         <EmptyState text={t('trade.detail.noFills')} />
       ) : (
-        <ul className="position-list" data-testid="fill-list">
+        <ul className="order-list" data-testid="fill-list">
           {fills.map((fill) => (
             <li key={fill.id} className="card order-card" data-testid="fill-row" data-role={fill.role}>
               <div className="order-card-head">
