@@ -168,7 +168,13 @@ function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean 
         />
       </div>
       {awaitingQuote && (
-        <p className="muted-note">{quote.isError ? t('trade.swap.quoteUnavailable') : t('trade.swap.quoting')}</p>
+        <p className="muted-note">
+          {quote.error instanceof ApiError
+            ? quote.error.message
+            : quote.isError
+              ? t('trade.swap.quoteUnavailable')
+              : t('trade.swap.quoting')}
+        </p>
       )}
       {current && (
         <QuoteFacts
