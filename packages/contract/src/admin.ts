@@ -122,7 +122,13 @@ export const AssetVersion = Type.Object({
 export type AssetVersion = Static<typeof AssetVersion>
 
 export const LANGUAGE_CODES = ['en', 'zh', 'ja', 'ko', 'vi'] as const
-export const LanguageCode = Type.Union(LANGUAGE_CODES.map((lang) => Type.Literal(lang)))
+export const LanguageCode = Type.Union([
+  Type.Literal('en'),
+  Type.Literal('zh'),
+  Type.Literal('ja'),
+  Type.Literal('ko'),
+  Type.Literal('vi'),
+])
 
 /** A notice's text in one language. The body is restricted rich text (the same subset the app renders). */
 export const NoticeTranslation = Type.Object(

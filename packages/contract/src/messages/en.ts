@@ -134,7 +134,7 @@ export const en = {
   'admin.approvalRecorded': 'Your approval is recorded; a second, different operator must approve too',
   'admin.alreadyApproved': 'You have already approved this; a different operator must give the second approval',
   'admin.withdrawalRejected': "Withdrawal rejected; the amount is back in the user's balance",
-  'admin.sessionsRevoked': '{{count}} session(s) revoked',
+  'admin.sessionsRevoked': 'The sessions were revoked',
   'admin.adjustmentApplied': 'Adjustment applied to the balance',
   'admin.adjustmentPending': 'Adjustment recorded; a second, different admin must approve it',
   'admin.adjustmentRejected': 'Adjustment rejected; nothing moved',

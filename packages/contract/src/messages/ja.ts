@@ -128,7 +128,7 @@ export const ja: Catalogue = {
   'admin.approvalRecorded': '承認を記録しました。別の運営者による2人目の承認が必要です',
   'admin.alreadyApproved': 'すでに承認済みです。2人目の承認は別の運営者が行う必要があります',
   'admin.withdrawalRejected': '出金を却下しました。金額はユーザーの残高に戻りました',
-  'admin.sessionsRevoked': '{{count}} 件のセッションを無効にしました',
+  'admin.sessionsRevoked': 'セッションを無効にしました',
   'admin.adjustmentApplied': '調整を残高に反映しました',
   'admin.adjustmentPending': '調整を記録しました。別の管理者の承認が必要です',
   'admin.adjustmentRejected': '調整を却下しました。残高は変わっていません',

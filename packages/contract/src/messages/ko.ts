@@ -127,7 +127,7 @@ export const ko: Catalogue = {
   'admin.approvalRecorded': '승인이 기록되었습니다. 다른 운영자의 두 번째 승인이 필요합니다',
   'admin.alreadyApproved': '이미 승인했습니다. 두 번째 승인은 다른 운영자가 해야 합니다',
   'admin.withdrawalRejected': '출금을 거절했습니다. 금액은 사용자 잔액으로 반환되었습니다',
-  'admin.sessionsRevoked': '세션 {{count}}개를 취소했습니다',
+  'admin.sessionsRevoked': '세션을 취소했습니다',
   'admin.adjustmentApplied': '조정이 잔액에 반영되었습니다',
   'admin.adjustmentPending': '조정이 기록되었습니다. 다른 관리자의 승인이 필요합니다',
   'admin.adjustmentRejected': '조정을 거절했습니다. 잔액은 변동되지 않았습니다',

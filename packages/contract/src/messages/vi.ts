@@ -129,7 +129,7 @@ export const vi: Catalogue = {
   'admin.approvalRecorded': 'Đã ghi nhận phê duyệt của bạn; cần thêm một quản trị viên khác phê duyệt',
   'admin.alreadyApproved': 'Bạn đã phê duyệt rồi; lần phê duyệt thứ hai phải do quản trị viên khác thực hiện',
   'admin.withdrawalRejected': 'Đã từ chối khoản rút; số tiền đã trả lại số dư của người dùng',
-  'admin.sessionsRevoked': 'Đã thu hồi {{count}} phiên',
+  'admin.sessionsRevoked': 'Đã thu hồi các phiên',
   'admin.adjustmentApplied': 'Đã áp dụng điều chỉnh vào số dư',
   'admin.adjustmentPending': 'Đã ghi nhận điều chỉnh; cần một quản trị viên khác phê duyệt',
   'admin.adjustmentRejected': 'Đã từ chối điều chỉnh; số dư không thay đổi',

@@ -127,7 +127,7 @@ export const zh: Catalogue = {
   'admin.approvalRecorded': '已记录您的批准；还需另一位管理员批准',
   'admin.alreadyApproved': '您已批准过；第二次批准必须由另一位管理员完成',
   'admin.withdrawalRejected': '提现已拒绝，金额已退回用户余额',
-  'admin.sessionsRevoked': '已撤销 {{count}} 个会话',
+  'admin.sessionsRevoked': '会话已撤销',
   'admin.adjustmentApplied': '调整已计入余额',
   'admin.adjustmentPending': '调整已记录；需另一位管理员批准',
   'admin.adjustmentRejected': '调整已拒绝，余额未变动',
