@@ -4,7 +4,7 @@ import { type AdminUserDetail, Code } from '@solpledge/contract'
 import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import { AppError, invalid } from '../../lib/app-error.ts'
-import { isStorableId } from '../../lib/id.ts'
+import { isStorableId, storableId } from '../../lib/id.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { listAssets } from '../assets/service.ts'
 import { balances } from '../ledger/service.ts'
@@ -109,8 +109,7 @@ export async function revokeSessions(
 ): Promise<{ revoked: number }> {
   const reason = reasonText(input.reason)
   const user = await requireUser(db, input.address)
-  const sessionId = input.session_id
-  if (sessionId !== undefined && !isStorableId(sessionId)) throw new AppError(Code.NOT_FOUND, 'common.notFound')
+  const sessionId = input.session_id === undefined ? undefined : storableId(input.session_id, 'common.notFound')
   return db.transaction().execute(async (trx) => {
     const result = await trx
       .updateTable('sessions')
