@@ -98,7 +98,7 @@ export async function adminRoutes(
   })
   defineRoute(app, api.adminUserSessions, {}, ({ body }) => userSessions(db, body.address, paged(body)))
   defineRoute(app, api.adminUserRevoke, { successKey: 'admin.sessionsRevoked' }, ({ admin, body }) =>
-    revokeSessions(db, admin, body),
+    revokeSessions(db, app.sessions, admin, body),
   )
 
   defineRoute(app, api.adminAdjustments, {}, ({ body }) =>
