@@ -1,6 +1,6 @@
 // Notices and banners in the operator console: every row whatever its state, with all its translations; saves replace
 // a row's translations as a whole. The app's reads (modules/notices) pick what is published.
-import { type AdminBanner, type AdminNotice, Code } from '@solpledge/contract'
+import { type AdminBanner, type AdminNotice, Code, LANGUAGES } from '@solpledge/contract'
 import type { Database } from '../../db/index.ts'
 import { AppError, invalid } from '../../lib/app-error.ts'
 import { storableId } from '../../lib/id.ts'
@@ -25,9 +25,8 @@ function checkTexts(translations: { lang: Lang; title: string }[]) {
   if (translations.some((t) => t.title.trim() === '')) throw invalid('error.invalidParams', { detail: 'title' })
 }
 
-const LANG_ORDER: Lang[] = ['en', 'zh', 'ja', 'ko', 'vi']
 const byLang = (a: { lang: string }, b: { lang: string }) =>
-  LANG_ORDER.indexOf(a.lang as Lang) - LANG_ORDER.indexOf(b.lang as Lang)
+  LANGUAGES.indexOf(a.lang as Lang) - LANGUAGES.indexOf(b.lang as Lang)
 
 async function presentNotices(db: Database, ids: string[]): Promise<AdminNotice[]> {
   if (ids.length === 0) return []
