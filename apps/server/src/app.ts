@@ -8,6 +8,7 @@ import { API_BASE, MAX_BODY_BYTES } from '@solpledge/contract'
 import Fastify, { type FastifyServerOptions } from 'fastify'
 import { type Config, isLocalChain } from './config.ts'
 import type { Database } from './db/index.ts'
+import { adminRoutes } from './modules/admin/routes.ts'
 import { assetsRoutes } from './modules/assets/routes.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { SessionCache } from './modules/auth/session.ts'
@@ -90,21 +91,19 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
           userToken: { type: 'apiKey', in: 'header', name: 'User-Token' },
           userAddress: { type: 'apiKey', in: 'header', name: 'User-Address' },
           operatorToken: { type: 'apiKey', in: 'header', name: 'Operator-Token' },
+          adminToken: { type: 'apiKey', in: 'header', name: 'Admin-Token' },
         },
       },
     },
   })
   await app.register(swaggerUi, { routePrefix: `${API_BASE}/docs` })
 
-  const domains = config.publicUrls.map((url) => new URL(url).host)
-  await app.register(authRoutes, {
-    login: {
-      domains,
-      chainId: SIWS_CHAIN_IDS[config.cluster] ?? config.cluster,
-      sessionTtlHours: config.sessionTtlHours,
-    },
-    rateLimitPerMinute: config.loginRateLimit,
-  })
+  const login = {
+    domains: config.publicUrls.map((url) => new URL(url).host),
+    chainId: SIWS_CHAIN_IDS[config.cluster] ?? config.cluster,
+    sessionTtlHours: config.sessionTtlHours,
+  }
+  await app.register(authRoutes, { login, rateLimitPerMinute: config.loginRateLimit })
   await app.register(userRoutes)
   await app.register(assetsRoutes)
   await app.register(configRoutes)
@@ -120,6 +119,10 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   await app.register(settlementRoutes)
   await app.register(tradeRoutes)
   await app.register(systemRoutes, { demoWallet: isLocalChain(config) })
+  await app.register(adminRoutes, {
+    login: { ...login, adminSessionTtlHours: config.adminSessionTtlHours, localBootstrap: platform.localChain },
+    rateLimitPerMinute: config.loginRateLimit,
+  })
 
   const webDist = config.webDist && path.resolve(config.webDist)
   if (webDist && fs.existsSync(path.join(webDist, 'index.html'))) {

@@ -15,6 +15,7 @@ import * as team from './migrations/0009-team.ts'
 import * as teamWrites from './migrations/0010-team-writes.ts'
 import * as newPowerCounters from './migrations/0011-new-power-counters.ts'
 import * as trade from './migrations/0012-trade.ts'
+import * as admin from './migrations/0013-admin.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0010-team-writes': teamWrites,
   '0011-new-power-counters': newPowerCounters,
   '0012-trade': trade,
+  '0013-admin': admin,
 }
 
 /**

@@ -48,10 +48,21 @@ export async function setBusinessConfig(db: Database, value: unknown, changedBy:
   return row.id
 }
 
-/** First start: the demo configuration becomes version 1. */
-export async function seedBusinessConfig(db: Database) {
-  const any = await db.selectFrom('config_versions').select('id').limit(1).executeTakeFirst()
-  if (!any) await setBusinessConfig(db, DEFAULT_BUSINESS_CONFIG, 'seed')
+/**
+ * Start-up: on the first start the demo configuration with `initial` (values the environment gives, such as
+ * RANK_INTERVAL_MS) becomes version 1. Later, a field of `initial` that the newest version does not have yet (it was
+ * stored before the field existed) is added as a new version; fields it has are the operator's and stay.
+ */
+export async function seedBusinessConfig(db: Database, initial: Partial<BusinessConfig> = {}) {
+  const row = await db.selectFrom('config_versions').select('value').orderBy('id', 'desc').limit(1).executeTakeFirst()
+  if (!row) {
+    await setBusinessConfig(db, { ...DEFAULT_BUSINESS_CONFIG, ...initial }, 'seed')
+    return
+  }
+  const stored = row.value as Partial<BusinessConfig>
+  const missing = Object.fromEntries(Object.entries(initial).filter(([key]) => !(key in stored)))
+  if (Object.keys(missing).length > 0)
+    await setBusinessConfig(db, { ...DEFAULT_BUSINESS_CONFIG, ...stored, ...missing }, 'seed')
 }
 
 /**
