@@ -1,5 +1,6 @@
-import { lazy } from 'react'
+import { lazy, Suspense } from 'react'
 import { createBrowserRouter } from 'react-router'
+import { LoadingOverlay } from '../components/loading-overlay.tsx'
 import { Layout } from './layout.tsx'
 import type { ScreenKey } from './routes/placeholder.tsx'
 
@@ -52,6 +53,8 @@ const TeamScreen = lazy(() =>
 const RankScreen = lazy(() =>
   import('../features/rank/components/rank-screen.tsx').then((module) => ({ default: module.RankScreen })),
 )
+/** The operator console (issue 7): its own chunk, never loaded by users' screens. */
+const AdminApp = lazy(() => import('../features/admin/admin-app.tsx'))
 const PlaceholderScreen = lazy(() => import('./routes/placeholder.tsx'))
 const NotFoundScreen = lazy(() => import('./routes/not-found.tsx'))
 
@@ -62,7 +65,20 @@ const upcoming: [path: string, screen: ScreenKey][] = [
   ['/quick-trade/detail/:id', 'quickTradeDetail'],
 ]
 
+/** Where the operator console lives: /admin and everything below it. */
+export const CONSOLE_PATH = '/admin'
+export const isConsolePath = (pathname: string) =>
+  pathname.toLowerCase() === CONSOLE_PATH || pathname.toLowerCase().startsWith(`${CONSOLE_PATH}/`)
+
 export const router = createBrowserRouter([
+  {
+    path: `${CONSOLE_PATH}/*`,
+    element: (
+      <Suspense fallback={<LoadingOverlay />}>
+        <AdminApp />
+      </Suspense>
+    ),
+  },
   {
     element: <Layout />,
     children: [
