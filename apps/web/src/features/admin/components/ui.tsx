@@ -3,6 +3,7 @@ import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '../../../components/page.tsx'
 import { formatDateTime } from '../../../lib/format.ts'
+import { shorten } from '../../../lib/shorten.ts'
 
 /** One area of the console: its title, actions at the end of the title row, and its content. */
 export function AdminPage({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
@@ -66,11 +67,14 @@ export function ListState({ query, empty }: { query: { isError: boolean; refetch
   return <p className="muted-note">{t('loading')}</p>
 }
 
-/** A short address with the whole one on hover; wallet addresses and signatures are too long for a table cell. */
-export function Mono({ text, testId }: { text: string; testId?: string }) {
+/**
+ * An address or a signature in a monospace font: shortened to its start and end (the whole one on hover), as table
+ * cells need; `full` where there is room for all of it.
+ */
+export function Mono({ text, full = false, testId }: { text: string; full?: boolean; testId?: string }) {
   return (
     <span className="admin-mono" title={text} data-testid={testId}>
-      {text}
+      {full ? text : shorten(text)}
     </span>
   )
 }

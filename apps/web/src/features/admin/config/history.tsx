@@ -23,7 +23,7 @@ export function ConfigHistory({ units }: { units: Units }) {
           {items.map((version) => (
             <li key={version.id} className="admin-version" data-testid="admin-config-version-row" data-id={version.id}>
               <p className="muted-note">
-                #{version.id} · <Mono text={version.changed_by} testId="admin-version-by" /> ·{' '}
+                #{version.id} · <Mono text={version.changed_by} full testId="admin-version-by" /> ·{' '}
                 <Time iso={version.created_at} />
               </p>
               {version.changes.length === 0 ? (
@@ -82,7 +82,8 @@ export function AssetHistory() {
           {items.map((version) => (
             <li key={version.id} className="admin-version">
               <p className="muted-note">
-                {version.coin} #{version.id} · <Mono text={version.changed_by} /> · <Time iso={version.created_at} />
+                {version.coin} #{version.id} · <Mono text={version.changed_by} full /> ·{' '}
+                <Time iso={version.created_at} />
               </p>
               <ul className="admin-changes">
                 {version.changes.map((change) => (

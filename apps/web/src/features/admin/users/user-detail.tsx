@@ -75,12 +75,12 @@ function LoadedUser({ user }: { user: AdminUserDetail }) {
             {
               id: 'address',
               label: t('users.address'),
-              value: <Mono text={user.address} testId="admin-user-address" />,
+              value: <Mono text={user.address} full testId="admin-user-address" />,
             },
             {
               id: 'parent',
               label: t('users.parent'),
-              value: user.parent_address ? <Mono text={user.parent_address} /> : '—',
+              value: user.parent_address ? <Mono text={user.parent_address} full /> : '—',
             },
             { id: 'depth', label: t('users.depth'), value: user.depth },
             { id: 'joined', label: t('users.joined'), value: <Time iso={user.created_at} /> },

@@ -81,14 +81,14 @@ export function WithdrawalsScreen() {
           <table className="admin-table" data-testid="admin-withdrawals">
             <thead>
               <tr>
-                <th>{t('withdrawals.requested')}</th>
                 <th>{t('withdrawals.user')}</th>
                 <th className="admin-num">{t('withdrawals.amount')}</th>
+                <th>{t('withdrawals.approvals')}</th>
+                {status === 'review' && <th>{t('withdrawals.decide')}</th>}
                 <th className="admin-num">{t('withdrawals.fee')}</th>
                 <th className="admin-num">{t('withdrawals.receive')}</th>
-                <th>{t('withdrawals.approvals')}</th>
+                <th>{t('withdrawals.requested')}</th>
                 <th>{t('withdrawals.result')}</th>
-                {status === 'review' && <th>{t('withdrawals.decide')}</th>}
               </tr>
             </thead>
             <tbody>
@@ -137,10 +137,12 @@ function WithdrawalRow({ withdrawal, onReject }: { withdrawal: AdminWithdrawal; 
   const state = reviewState(withdrawal, session?.address ?? '')
 
   return (
-    <tr data-testid="admin-withdrawal-row" data-id={withdrawal.id} data-status={withdrawal.status}>
-      <td>
-        <Time iso={withdrawal.created_at} />
-      </td>
+    <tr
+      data-testid="admin-withdrawal-row"
+      data-id={withdrawal.id}
+      data-status={withdrawal.status}
+      data-user={withdrawal.user_address}
+    >
       <td>
         <Link to={`/admin/users?address=${encodeURIComponent(withdrawal.user_address)}`}>
           <Mono text={withdrawal.user_address} />
@@ -149,15 +151,13 @@ function WithdrawalRow({ withdrawal, onReject }: { withdrawal: AdminWithdrawal; 
       <td className="admin-num" data-testid="admin-withdrawal-amount">
         {amount(withdrawal.amount)}
       </td>
-      <td className="admin-num">{amount(withdrawal.fee)}</td>
-      <td className="admin-num">{amount(withdrawal.receive)}</td>
       <td className="admin-wrap">
         <span data-testid="admin-withdrawal-approvals">
           {withdrawal.approvals.length}/{withdrawal.approvals_needed}
         </span>
         {withdrawal.approvals.map((approval) => (
           <div key={approval.admin} className="muted-note">
-            <Mono text={approval.admin} /> · <Time iso={approval.at} />
+            <Mono text={approval.admin} testId="admin-withdrawal-approver" /> · <Time iso={approval.at} />
           </div>
         ))}
         {inReview && state !== 'open' && (
@@ -165,11 +165,6 @@ function WithdrawalRow({ withdrawal, onReject }: { withdrawal: AdminWithdrawal; 
             {t(`withdrawals.reviewStates.${state}`)}
           </div>
         )}
-      </td>
-      <td className="admin-wrap">
-        <span className="badge">{t(`withdrawals.statuses.${withdrawal.status}`)}</span>
-        {withdrawal.error && <div className="admin-error">{withdrawal.error}</div>}
-        {withdrawal.signature && <Mono text={withdrawal.signature} />}
       </td>
       {inReview && (
         <td>
@@ -195,6 +190,16 @@ function WithdrawalRow({ withdrawal, onReject }: { withdrawal: AdminWithdrawal; 
           </div>
         </td>
       )}
+      <td className="admin-num">{amount(withdrawal.fee)}</td>
+      <td className="admin-num">{amount(withdrawal.receive)}</td>
+      <td>
+        <Time iso={withdrawal.created_at} />
+      </td>
+      <td className="admin-wrap">
+        <span className="badge">{t(`withdrawals.statuses.${withdrawal.status}`)}</span>
+        {withdrawal.error && <div className="admin-error">{withdrawal.error}</div>}
+        {withdrawal.signature && <Mono text={withdrawal.signature} />}
+      </td>
     </tr>
   )
 }
