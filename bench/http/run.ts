@@ -1,5 +1,6 @@
-// bench/http: autocannon against the authenticated /api/user/user/index (one database read) and a bare Fastify route
-// in the same run on loopback, on PGlite and on PostgreSQL. Prints req/s, p50, p99 and the ratio app/bare.
+// bench/http: autocannon against the authenticated /api/user/user/index and a bare Fastify route in the same run on
+// loopback, on PGlite and on PostgreSQL, with the session cache as in production (SESSION_CACHE_MS default 2000: the
+// session is read once per 2 s) and without it (0: one database read per call). Prints req/s, p50, p99 and the ratio.
 // Usage: npm run bench:http [-- --duration 10 --connections 50 --json bench/results/http.json]
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -59,9 +60,13 @@ async function measure(url: string, headers: Record<string, string>) {
 
 const rows: Array<Record<string, string | number>> = []
 const databases = ['pglite', 'postgres'].filter((d) => !values.only || values.only === d)
-for (const database of databases) {
+const cacheModes = ['2000', '0']
+for (const [database, sessionCacheMs] of databases.flatMap((d) => cacheModes.map((c) => [d, c] as const))) {
   const pg = database === 'postgres' ? await startPostgres() : undefined
-  const { ready, stop } = await startServer(pg ? { TEST_DATABASE_URL: pg.url } : {})
+  const { ready, stop } = await startServer({
+    SESSION_CACHE_MS: sessionCacheMs,
+    ...(pg ? { TEST_DATABASE_URL: pg.url } : {}),
+  })
   try {
     // Warm up both, then measure the bare route and the app back to back.
     await measure(`${ready.bareUrl}/api/bare`, {})
@@ -73,6 +78,7 @@ for (const database of databases) {
     const bare = await measure(`${ready.bareUrl}/api/bare`, {})
     rows.push({
       database,
+      'session cache ms': Number(sessionCacheMs),
       'app req/s': Math.round(app.rps),
       'app p50 ms': app.p50,
       'app p99 ms': app.p99,

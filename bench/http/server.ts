@@ -1,16 +1,21 @@
-// Child process of bench/http/run.ts: the real app (authenticated /api/user/user/index, one database read per call)
-// and a bare Fastify route answering a constant envelope, on two loopback ports of the same process.
+// Child process of bench/http/run.ts: the real app (authenticated /api/user/user/index: the session check, one database
+// read unless the session cache answers) and a bare Fastify route answering a constant envelope, on two loopback ports
+// of the same process. SESSION_CACHE_MS as in production (default 2000; 0 = read the session on every call).
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { API_BASE } from '@solpledge/contract'
 import Fastify from 'fastify'
 import { buildApp } from '../../apps/server/src/app.ts'
+import { loadConfig } from '../../apps/server/src/config.ts'
 import { loadPlatform } from '../../apps/server/src/platform.ts'
 import { freshDatabase, login, seedRoot, TestWallet, testConfig } from '../../apps/server/test/helpers.ts'
 
 const { db, drop } = await freshDatabase()
-const config = testConfig({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-bench-')) })
+const config = testConfig({
+  dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-bench-')),
+  sessionCacheMs: loadConfig(process.env).sessionCacheMs,
+})
 const app = await buildApp({ db, config, platform: await loadPlatform(config) })
 const root = await seedRoot(db)
 const wallet = new TestWallet()

@@ -11,6 +11,7 @@ import type { Database } from './db/index.ts'
 import { adminRoutes } from './modules/admin/routes.ts'
 import { assetsRoutes } from './modules/assets/routes.ts'
 import { authRoutes } from './modules/auth/routes.ts'
+import { SessionCache } from './modules/auth/session.ts'
 import { configRoutes } from './modules/config/routes.ts'
 import { financeRoutes } from './modules/finance/routes.ts'
 import { homeRoutes } from './modules/home/routes.ts'
@@ -32,6 +33,8 @@ declare module 'fastify' {
     db: Database
     config: Config
     platform: Platform
+    /** Sessions checked recently (SESSION_CACHE_MS); revoking a user's sessions must call `forgetUser`. */
+    sessions: SessionCache
   }
 }
 
@@ -62,6 +65,7 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   app.decorate('db', db)
   app.decorate('config', config)
   app.decorate('platform', platform)
+  app.decorate('sessions', new SessionCache(config.sessionCacheMs))
 
   await app.register(envelopePlugin)
   await app.register(rateLimit, { global: false })

@@ -17,6 +17,11 @@ export interface Config {
   /** Origins people open the app at; their hosts are the domains a sign-in message may name. */
   publicUrls: string[]
   sessionTtlHours: number
+  /**
+   * How long a checked session is trusted from memory, in ms (0 = check the database on every call). A session revoked
+   * through this server is forgotten at once; one revoked by another instance is refused within this time.
+   */
+  sessionCacheMs: number
   /** Login calls allowed per client IP per minute. */
   loginRateLimit: number
   /** Built web app to serve, if present. */
@@ -96,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wsUrl,
     publicUrls,
     sessionTtlHours: int(env.SESSION_TTL_HOURS, 24 * 7, 'SESSION_TTL_HOURS'),
+    sessionCacheMs: int(env.SESSION_CACHE_MS, 2000, 'SESSION_CACHE_MS'),
     loginRateLimit: int(env.LOGIN_RATE_LIMIT, 60, 'LOGIN_RATE_LIMIT'),
     webDist: env.WEB_DIST,
     productSymbol: env.PRODUCT_SYMBOL || 'PLG',

@@ -3,6 +3,7 @@ import { buildApp } from './app.ts'
 import { loadConfig } from './config.ts'
 import { migrate, openDatabase } from './db/index.ts'
 import { JOBS, recordJobRun } from './modules/admin/ops.ts'
+import { isEmptyAllowList } from './modules/admin/session.ts'
 import { purgeExpiredNonces } from './modules/auth/service.ts'
 import { getBusinessConfig } from './modules/config/service.ts'
 import { watchIntents } from './modules/intents/service.ts'
@@ -93,6 +94,8 @@ async function main() {
   const url = config.publicUrls[0]
   console.log(`solpledge ready url=${url} root_invite_code=${seeded.rootAddress}`)
   console.log(`  open ${url}/?code=${seeded.rootAddress} to join as the root user's first member`)
+  if (platform.localChain && (await isEmptyAllowList(db)))
+    console.log(`  open ${url}/admin: the first wallet to sign in there becomes the operator console's admin`)
 }
 
 main().catch((error) => {

@@ -63,6 +63,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     ...loadConfig({ DATA_DIR: '/tmp/solpledge-test-unused', PUBLIC_URL: 'http://localhost:3000' }),
     loginRateLimit: 10_000,
+    // Tests change sessions in the database and expect the next call to see it (session-cache.test.ts tests the cache).
+    sessionCacheMs: 0,
     ...overrides,
   }
 }

@@ -3,6 +3,7 @@
 // sign-in calls. Amounts are base units as decimal strings, as everywhere in the API.
 import { type Static, Type } from 'typebox'
 import { BusinessConfig } from './business-config.ts'
+import { LANGUAGES } from './i18n.ts'
 
 /** Operator roles, weakest first: viewer reads; operator also edits content and reviews withdrawals; admin all. */
 export const ADMIN_ROLES = ['viewer', 'operator', 'admin'] as const
@@ -121,7 +122,8 @@ export const AssetVersion = Type.Object({
 })
 export type AssetVersion = Static<typeof AssetVersion>
 
-export const LANGUAGE_CODES = ['en', 'zh', 'ja', 'ko', 'vi'] as const
+/** The five languages, as LANGUAGES in i18n.ts. */
+export const LANGUAGE_CODES = LANGUAGES
 export const LanguageCode = Type.Union([
   Type.Literal('en'),
   Type.Literal('zh'),

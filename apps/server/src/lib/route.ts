@@ -98,7 +98,7 @@ export function defineRoute<R extends RouteDef>(
       if (def.operator && !isOperator(request, app.platform.operatorToken))
         throw new AppError(Code.FAIL, 'error.operatorOnly')
       const admin = admins.get(request) ?? null
-      const user = def.auth ? await requireSession(app.db, request) : null
+      const user = def.auth ? await requireSession(app.db, request, app.sessions) : null
       const data = await handler({ body: request.body, request, user, admin } as unknown as RouteContext<R>)
       const key = typeof options.successKey === 'function' ? options.successKey(data) : options.successKey
       return sendEnvelope(request, reply, Code.OK, key ?? 'common.success', data)

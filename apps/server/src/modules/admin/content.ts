@@ -1,10 +1,9 @@
 // Notices and banners in the operator console: every row whatever its state, with all its translations; saves replace
 // a row's translations as a whole. The app's reads (modules/notices) pick what is published.
-import { type AdminBanner, type AdminNotice, Code } from '@solpledge/contract'
-import type { Transaction } from 'kysely'
+import { type AdminBanner, type AdminNotice, Code, LANGUAGES } from '@solpledge/contract'
 import type { Database } from '../../db/index.ts'
-import type { DB } from '../../db/schema.ts'
 import { AppError, invalid } from '../../lib/app-error.ts'
+import { storableId } from '../../lib/id.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { audit } from './audit.ts'
 import type { AdminCaller } from './session.ts'
@@ -26,12 +25,12 @@ function checkTexts(translations: { lang: Lang; title: string }[]) {
   if (translations.some((t) => t.title.trim() === '')) throw invalid('error.invalidParams', { detail: 'title' })
 }
 
-const LANG_ORDER: Lang[] = ['en', 'zh', 'ja', 'ko', 'vi']
 const byLang = (a: { lang: string }, b: { lang: string }) =>
-  LANG_ORDER.indexOf(a.lang as Lang) - LANG_ORDER.indexOf(b.lang as Lang)
+  LANGUAGES.indexOf(a.lang as Lang) - LANGUAGES.indexOf(b.lang as Lang)
 
 async function presentNotices(db: Database, ids: string[]): Promise<AdminNotice[]> {
   if (ids.length === 0) return []
+  for (const id of ids) storableId(id, 'notice.notFound')
   const [rows, texts] = await Promise.all([
     db.selectFrom('notices').selectAll().where('id', 'in', ids).execute(),
     db.selectFrom('notice_translations').selectAll().where('notice_id', 'in', ids).execute(),
@@ -105,6 +104,7 @@ export async function saveNotice(db: Database, caller: AdminCaller, input: Notic
 }
 
 export async function publishNotice(db: Database, caller: AdminCaller, id: string, visible: boolean) {
+  storableId(id, 'notice.notFound')
   await db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('notices')
@@ -118,8 +118,9 @@ export async function publishNotice(db: Database, caller: AdminCaller, id: strin
   return (await presentNotices(db, [id]))[0] as AdminNotice
 }
 
-async function presentBanners(db: Database | Transaction<DB>, ids: string[]): Promise<AdminBanner[]> {
+async function presentBanners(db: Database, ids: string[]): Promise<AdminBanner[]> {
   if (ids.length === 0) return []
+  for (const id of ids) storableId(id, 'admin.bannerNotFound')
   const [rows, texts] = await Promise.all([
     db.selectFrom('banners').selectAll().where('id', 'in', ids).execute(),
     db.selectFrom('banner_translations').selectAll().where('banner_id', 'in', ids).execute(),
@@ -187,6 +188,7 @@ export async function saveBanner(db: Database, caller: AdminCaller, input: Banne
 }
 
 export async function publishBanner(db: Database, caller: AdminCaller, id: string, visible: boolean) {
+  storableId(id, 'admin.bannerNotFound')
   await db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('banners')

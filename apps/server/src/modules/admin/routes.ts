@@ -60,7 +60,8 @@ export async function adminRoutes(
   defineRoute(app, api.adminBannerPublish, saved, ({ admin, body }) => publishBanner(db, admin, body.id, body.visible))
   // Multipart parsing only for the upload route: every other route keeps refusing anything but JSON.
   await app.register(async (scope) => {
-    await scope.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1 } })
+    // preservePath: the name as the client sent it, so a name with path parts is seen and refused, not trimmed.
+    await scope.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1 }, preservePath: true })
     defineRoute(scope, api.adminUpload, { successKey: 'admin.uploaded' }, ({ admin, request }) =>
       storeUpload(db, request, app.config.dataDir, admin),
     )
@@ -97,7 +98,7 @@ export async function adminRoutes(
   })
   defineRoute(app, api.adminUserSessions, {}, ({ body }) => userSessions(db, body.address, paged(body)))
   defineRoute(app, api.adminUserRevoke, { successKey: 'admin.sessionsRevoked' }, ({ admin, body }) =>
-    revokeSessions(db, admin, body),
+    revokeSessions(db, app.sessions, admin, body),
   )
 
   defineRoute(app, api.adminAdjustments, {}, ({ body }) =>

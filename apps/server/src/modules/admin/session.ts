@@ -60,7 +60,7 @@ const activeAdmin = (db: Database, address: string) =>
     .executeTakeFirst()
 
 /** Whether the local chain's first sign-in may claim the console: the allow-list has never had anyone. */
-async function isEmptyAllowList(db: Database | Transaction<DB>): Promise<boolean> {
+export async function isEmptyAllowList(db: Database | Transaction<DB>): Promise<boolean> {
   const any = await db.selectFrom('admins').select('address').limit(1).executeTakeFirst()
   return !any
 }

@@ -4,9 +4,10 @@ import { type AdminUserDetail, Code } from '@solpledge/contract'
 import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import { AppError, invalid } from '../../lib/app-error.ts'
-import { isStorableId } from '../../lib/id.ts'
+import { isStorableId, storableId } from '../../lib/id.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { listAssets } from '../assets/service.ts'
+import type { SessionCache } from '../auth/session.ts'
 import { balances } from '../ledger/service.ts'
 import { usdtDecimals } from '../team/service.ts'
 import { toUser, userQuery } from '../user/queries.ts'
@@ -101,17 +102,20 @@ export async function userSessions(db: Database, address: string, query: { page:
   }
 }
 
-/** Revokes one of the user's live sessions, or all of them: their next call is answered -403. */
+/**
+ * Revokes one of the user's live sessions, or all of them: their next call is answered -403 (by this instance at once;
+ * by another one within its SESSION_CACHE_MS).
+ */
 export async function revokeSessions(
   db: Database,
+  sessions: SessionCache,
   caller: AdminCaller,
   input: { address: string; session_id?: string | undefined; reason: string },
 ): Promise<{ revoked: number }> {
   const reason = reasonText(input.reason)
   const user = await requireUser(db, input.address)
-  const sessionId = input.session_id
-  if (sessionId !== undefined && !isStorableId(sessionId)) throw new AppError(Code.NOT_FOUND, 'common.notFound')
-  return db.transaction().execute(async (trx) => {
+  const sessionId = input.session_id === undefined ? undefined : storableId(input.session_id, 'common.notFound')
+  const result = await db.transaction().execute(async (trx) => {
     const result = await trx
       .updateTable('sessions')
       .set({ revoked_at: new Date() })
@@ -127,4 +131,6 @@ export async function revokeSessions(
     })
     return { revoked }
   })
+  sessions.forgetUser(user.id)
+  return result
 }

@@ -7,7 +7,7 @@ import type { Selectable, Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB, WithdrawalStatus, WithdrawalsTable } from '../../db/schema.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
-import { isStorableId } from '../../lib/id.ts'
+import { storableId } from '../../lib/id.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { approveWithdrawal, rejectInReview } from '../withdrawals/service.ts'
 import { audit, reasonText } from './audit.ts'
@@ -92,9 +92,12 @@ export async function listWithdrawals(
 
 /** The withdrawal under its row lock, for a decision. */
 async function lockForDecision(trx: Transaction<DB>, id: string): Promise<Row> {
-  const row = isStorableId(id)
-    ? await withdrawals(trx).selectAll('w').select(columns).where('w.id', '=', id).forUpdate('w').executeTakeFirst()
-    : undefined
+  const row = await withdrawals(trx)
+    .selectAll('w')
+    .select(columns)
+    .where('w.id', '=', storableId(id, 'admin.withdrawalNotFound'))
+    .forUpdate('w')
+    .executeTakeFirst()
   if (!row) throw new AppError(Code.NOT_FOUND, 'admin.withdrawalNotFound')
   if (row.status !== 'review') throw refuse('admin.notInReview')
   return row

@@ -15,7 +15,7 @@ export interface SessionUser extends User {
 const sessionQuery = (db: Database) =>
   userQuery(db)
     .innerJoin('sessions as s', 's.user_id', 'u.id')
-    .select(['s.id as session_id', 's.address as session_address'])
+    .select(['s.id as session_id', 's.address as session_address', 's.expires_at as session_expires_at'])
     .where('s.token_hash', '=', '')
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', new Date(0))
@@ -38,18 +38,62 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
   return typeof value === 'string' && value.length > 0 && value.length <= 256 ? value : undefined
 }
 
+/**
+ * Sessions checked in the last `ttlMs`, by token hash: every authenticated call checks its session, and most calls
+ * come from a few sessions in quick succession. An entry is trusted until `ttlMs` after the check (never past the
+ * session's expiry); `forgetUser` drops a user's entries at once when this server revokes their sessions. Bounded:
+ * past `maxEntries` the oldest check is dropped.
+ */
+export class SessionCache {
+  private readonly entries = new Map<string, { user: SessionUser; address: string; until: number }>()
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 50_000,
+  ) {}
+
+  get(tokenHash: string, now: number): { user: SessionUser; address: string } | undefined {
+    const entry = this.entries.get(tokenHash)
+    if (!entry) return undefined
+    if (entry.until > now) return entry
+    this.entries.delete(tokenHash)
+    return undefined
+  }
+
+  set(tokenHash: string, user: SessionUser, address: string, expiresAt: Date, now: number) {
+    if (this.ttlMs === 0) return
+    this.entries.delete(tokenHash)
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string)
+    this.entries.set(tokenHash, { user, address, until: Math.min(now + this.ttlMs, expiresAt.getTime()) })
+  }
+
+  /** Forgets every cached session of the user (call it when revoking their sessions). */
+  forgetUser(userId: string) {
+    for (const [key, entry] of this.entries) if (entry.user.id === userId) this.entries.delete(key)
+  }
+}
+
 /** The user of a valid session whose address is the request's User-Address; otherwise -403. */
-export async function requireSession(db: Database, request: FastifyRequest): Promise<SessionUser> {
+export async function requireSession(db: Database, request: FastifyRequest, cache: SessionCache): Promise<SessionUser> {
   const token = header(request, 'user-token')
   const address = header(request, 'user-address')
   if (!token || !address) throw new AppError(Code.SESSION_INVALID, 'error.sessionInvalid')
+  const tokenHash = hashToken(token)
+  const now = Date.now()
+  const cached = cache.get(tokenHash, now)
+  if (cached) {
+    if (cached.address !== address) throw new AppError(Code.SESSION_INVALID, 'error.sessionInvalid')
+    return cached.user
+  }
   const { rows } = await db.executeQuery<SessionRow>({
     ...compiledSessionQuery(db),
-    parameters: [hashToken(token), new Date()],
+    parameters: [tokenHash, new Date(now)],
   })
   const row = rows[0]
   if (!row || row.session_address !== address) throw new AppError(Code.SESSION_INVALID, 'error.sessionInvalid')
-  return { ...toUser(row), sessionId: row.session_id }
+  const user = { ...toUser(row), sessionId: row.session_id }
+  cache.set(tokenHash, user, row.session_address, new Date(row.session_expires_at), now)
+  return user
 }
 
 /** Opens a session: the token is returned once and only its hash is stored. */
