@@ -10,7 +10,7 @@ import zh from '../../i18n/admin/zh.json'
 const strings: Record<Language, typeof en> = { en, zh, ja, ko, vi }
 
 /** The console's own i18next namespace: registered when its chunk loads, so users never download its strings. */
-export const ADMIN_NS = 'admin'
+const ADMIN_NS = 'admin'
 
 export function registerAdminStrings() {
   for (const language of LANGUAGES) i18next.addResourceBundle(language, ADMIN_NS, strings[language], true, true)

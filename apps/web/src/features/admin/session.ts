@@ -8,7 +8,7 @@ import { createStore } from '../../lib/store.ts'
 export type AdminSession = AdminLoginData
 
 /** sessionStorage key: the session lasts while the tab does, like the user's token. */
-export const ADMIN_SESSION_KEY = 'admin-session'
+const ADMIN_SESSION_KEY = 'admin-session'
 
 function read(): AdminSession | null {
   try {

@@ -1,13 +1,11 @@
 import { type AdminAsset, api } from '@solpledge/contract'
-import { queryOptions, useQuery } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { adminCall } from './client.ts'
 import { adminKeys } from './keys.ts'
 
 /** Every asset with its decimals and operator settings: the console's source of decimals for amounts. */
-export const assetsQueryOptions = () =>
-  queryOptions({ queryKey: adminKeys.assets(), queryFn: async () => (await adminCall(api.adminAssets, {})).list })
-
-export const useAdminAssets = () => useQuery(assetsQueryOptions())
+export const useAdminAssets = () =>
+  useQuery({ queryKey: adminKeys.assets(), queryFn: async () => (await adminCall(api.adminAssets, {})).list })
 
 /** The asset of `coin` among the loaded ones. */
 export const findAdminAsset = (assets: readonly AdminAsset[] | undefined, coin: string) =>

@@ -6,8 +6,8 @@ import { shorten } from '../../../lib/shorten.ts'
 import type { AdminSession } from '../session.ts'
 
 /** The console's areas (issue 7), in the order of the navigation; the first is the console's start screen. */
-export const SECTIONS = ['operations', 'withdrawals', 'users', 'config', 'content', 'audit'] as const
-export type Section = (typeof SECTIONS)[number]
+const SECTIONS = ['operations', 'withdrawals', 'users', 'config', 'content', 'audit'] as const
+type Section = (typeof SECTIONS)[number]
 
 export const sectionPath = (section: Section) => (section === 'operations' ? '/admin' : `/admin/${section}`)
 

@@ -2,6 +2,7 @@ import { formatAmount } from '@solpledge/contract'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '../../../components/page.tsx'
+import { ApiError } from '../../../lib/api-client.ts'
 import { formatDateTime } from '../../../lib/format.ts'
 import { shorten } from '../../../lib/shorten.ts'
 
@@ -51,13 +52,24 @@ export function Time({ iso }: { iso: string | null | undefined }) {
   return <time dateTime={iso}>{formatDateTime(iso, i18n.resolvedLanguage)}</time>
 }
 
-/** What a list shows before its data is there: loading, failed (with retry), or nothing found. */
-export function ListState({ query, empty }: { query: { isError: boolean; refetch: () => unknown }; empty: boolean }) {
+interface ListQuery {
+  isError: boolean
+  error: unknown
+  refetch: () => unknown
+}
+
+/**
+ * What a list shows before its data is there: loading, failed (the server's refusal, e.g. of a malformed address,
+ * or a generic failure, with retry), or nothing found.
+ */
+export function ListState({ query, empty }: { query: ListQuery; empty: boolean }) {
   const { t } = useTranslation('admin')
   if (query.isError)
     return (
       <div className="admin-row">
-        <p className="admin-error">{t('loadFailed')}</p>
+        <p className="admin-error" data-testid="admin-list-error">
+          {query.error instanceof ApiError ? query.error.message : t('loadFailed')}
+        </p>
         <button type="button" className="admin-button" onClick={() => query.refetch()}>
           {t('retry')}
         </button>

@@ -48,7 +48,7 @@ export interface Decimals {
   product: number
 }
 
-export type Leaf =
+type Leaf =
   | { kind: 'amount'; asset: AmountAsset }
   | { kind: 'percent' }
   | { kind: 'integer' }
@@ -81,7 +81,7 @@ export function leafOf(schema: JsonSchema, path: Path): Leaf {
 export const configSchema = BusinessConfig as unknown as JsonSchema
 
 /** The schema of the value at `path`, or undefined when the schema has no such place. */
-export function schemaAt(path: Path, schema: JsonSchema = configSchema): JsonSchema | undefined {
+function schemaAt(path: Path, schema: JsonSchema = configSchema): JsonSchema | undefined {
   let current: JsonSchema | undefined = schema
   for (const part of path) current = typeof part === 'number' ? current?.items : current?.properties?.[part]
   return current
@@ -91,7 +91,7 @@ export function schemaAt(path: Path, schema: JsonSchema = configSchema): JsonSch
 export type Draft = string | boolean | readonly Draft[] | { readonly [key: string]: Draft }
 
 /** A leaf value as the text people edit: '100' for 100000000 USDT base units, '1.5' for 150 bps. */
-export function leafText(leaf: Leaf, value: unknown, decimals: Decimals): string | boolean {
+function leafText(leaf: Leaf, value: unknown, decimals: Decimals): string | boolean {
   if (leaf.kind === 'boolean') return value === true
   if (leaf.kind === 'amount') return formatAmount(String(value), decimals[leaf.asset])
   if (leaf.kind === 'percent') return bpsToPercent(Number(value))

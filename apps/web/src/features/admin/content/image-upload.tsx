@@ -7,7 +7,7 @@ import { toast } from '../../../lib/toast.ts'
 import { adminUpload } from '../api/client.ts'
 
 /** Why a picked file is refused before it is sent (the server checks its content again). */
-export function uploadProblem(file: { type: string; size: number }): 'type' | 'size' | null {
+function uploadProblem(file: { type: string; size: number }): 'type' | 'size' | null {
   if (!(UPLOAD_TYPES as readonly string[]).includes(file.type)) return 'type'
   if (file.size > UPLOAD_MAX_BYTES) return 'size'
   return null

@@ -40,7 +40,7 @@ export const useUserNodes = (address: string) =>
     queryFn: async () => (await adminCall(api.adminUserNodes, { address })).list,
   })
 
-export type AdjustmentFilter = { status?: 'pending' | 'applied' | 'rejected'; address?: string }
+type AdjustmentFilter = { status?: 'pending' | 'applied' | 'rejected'; address?: string }
 
 export const useAdjustments = (filter: AdjustmentFilter) =>
   useAdminPages(adminKeys.adjustments(filter), (page) => adminCall(api.adminAdjustments, { ...filter, ...page }))

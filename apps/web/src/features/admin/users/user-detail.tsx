@@ -3,10 +3,9 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Facts } from '../../../components/facts.tsx'
 import { Tabs } from '../../../components/tabs.tsx'
-import { ApiError } from '../../../lib/api-client.ts'
 import { useAllowed } from '../api/client.ts'
 import { ReasonDialog } from '../components/reason-dialog.tsx'
-import { formatUnits, Mono, Panel, Time } from '../components/ui.tsx'
+import { formatUnits, ListState, Mono, Panel, Time } from '../components/ui.tsx'
 import { AdjustDialog } from './adjust-dialog.tsx'
 import { useAdminUser, useRevokeSessions } from './api.ts'
 import { AdjustmentsTab, FinanceTab, LedgerTab, NodesTab, SessionsTab, StakesTab } from './user-tabs.tsx'
@@ -16,17 +15,12 @@ type Tab = (typeof TABS)[number]
 
 /** Everything about one user: referral parent and team, balances, and their records by tab; revoke and adjust. */
 export function UserDetail({ address }: { address: string }) {
-  const { t } = useTranslation('admin')
   const user = useAdminUser(address)
 
   if (!user.data)
     return (
       <Panel title={address} testId="admin-user">
-        {user.isError ? (
-          <p className="admin-error">{user.error instanceof ApiError ? user.error.message : t('loadFailed')}</p>
-        ) : (
-          <p className="muted-note">{t('loading')}</p>
-        )}
+        <ListState query={user} empty={false} />
       </Panel>
     )
   return <LoadedUser user={user.data} />

@@ -26,7 +26,7 @@ interface TableProps {
   testId: string
   head: readonly ReactNode[]
   rows: readonly { key: string; cells: readonly ReactNode[] }[]
-  query: { isError: boolean; isSuccess: boolean; refetch: () => unknown }
+  query: { isError: boolean; isSuccess: boolean; error: unknown; refetch: () => unknown }
   more?: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown }
 }
 

@@ -10,8 +10,8 @@ import { ReasonDialog } from '../components/reason-dialog.tsx'
 import { AdminPage, formatUnits, ListState, Mono, Time } from '../components/ui.tsx'
 import { useAdminSession } from '../session.ts'
 import { withoutEmpty } from '../utils/filters.ts'
+import { reviewState } from '../utils/review-state.ts'
 import {
-  reviewState,
   useAdminWithdrawals,
   useApproveWithdrawal,
   useRejectWithdrawal,
