@@ -1,20 +1,14 @@
 import { type QueryKey, useInfiniteQuery } from '@tanstack/react-query'
 import { flattenPages, nextPage, PAGE_SIZE, type Paged } from '../../../lib/paging.ts'
 
-interface PagesOptions {
-  /** Refresh this often while the page is visible. */
-  pollMs?: number
-  enabled?: boolean
-}
-
 /**
- * A paged console list (PAGE_SIZE at a time, 'load more' for the next page): the loaded items in order, and the
- * query for its state.
+ * A paged console list (PAGE_SIZE at a time, 'load more' for the next page; refreshed every `pollMs` while the page
+ * is visible, if given): the loaded items in order, and the query for its state.
  */
 export function useAdminPages<T extends { id: string }>(
   queryKey: QueryKey,
   fetchPage: (page: { page: number; limit: number }) => Promise<Paged<T>>,
-  { pollMs, enabled }: PagesOptions = {},
+  { pollMs }: { pollMs?: number } = {},
 ) {
   const query = useInfiniteQuery({
     queryKey,
@@ -22,7 +16,6 @@ export function useAdminPages<T extends { id: string }>(
     initialPageParam: 1,
     getNextPageParam: nextPage,
     refetchInterval: pollMs ?? false,
-    enabled,
   })
   return { query, items: query.data ? flattenPages(query.data.pages) : [] }
 }
