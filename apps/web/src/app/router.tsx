@@ -1,5 +1,6 @@
-import { lazy } from 'react'
+import { lazy, Suspense } from 'react'
 import { createBrowserRouter } from 'react-router'
+import { LoadingOverlay } from '../components/loading-overlay.tsx'
 import { Layout } from './layout.tsx'
 
 const HomeScreen = lazy(() => import('./routes/home.tsx'))
@@ -66,7 +67,23 @@ const SwapScreen = lazy(() =>
 )
 const NotFoundScreen = lazy(() => import('./routes/not-found.tsx'))
 
+/** The operator console (issue 7): its own chunk, never loaded by users' screens. */
+const AdminApp = lazy(() => import('../features/admin/admin-app.tsx'))
+
+/** Where the operator console lives: /admin and everything below it. */
+export const CONSOLE_PATH = '/admin'
+export const isConsolePath = (pathname: string) =>
+  pathname.toLowerCase() === CONSOLE_PATH || pathname.toLowerCase().startsWith(`${CONSOLE_PATH}/`)
+
 export const router = createBrowserRouter([
+  {
+    path: `${CONSOLE_PATH}/*`,
+    element: (
+      <Suspense fallback={<LoadingOverlay />}>
+        <AdminApp />
+      </Suspense>
+    ),
+  },
   {
     element: <Layout />,
     children: [
