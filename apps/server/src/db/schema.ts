@@ -354,6 +354,8 @@ export interface TradeFillsTable {
   maker_fee: Numeric
   taker_fee: Numeric
   created_at: Timestamp
+}
+
 export type AdminRoleColumn = 'viewer' | 'operator' | 'admin'
 
 export interface AdminsTable {
