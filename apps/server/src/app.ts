@@ -23,6 +23,8 @@ import { rankRoutes } from './modules/rank/routes.ts'
 import { settlementRoutes } from './modules/settlement/routes.ts'
 import { systemRoutes } from './modules/system/routes.ts'
 import { teamRoutes } from './modules/team/routes.ts'
+import { TradeMarket } from './modules/trade/market.ts'
+import { tradeRoutes } from './modules/trade/routes.ts'
 import { userRoutes } from './modules/user/routes.ts'
 import { withdrawalRoutes } from './modules/withdrawals/routes.ts'
 import type { Platform } from './platform.ts'
@@ -35,6 +37,8 @@ declare module 'fastify' {
     platform: Platform
     /** Sessions checked recently (SESSION_CACHE_MS); revoking a user's sessions must call `forgetUser`. */
     sessions: SessionCache
+    /** The quick-trade market of the platform token in this process (modules/trade/market.ts). */
+    trade: TradeMarket
   }
 }
 
@@ -66,6 +70,7 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   app.decorate('config', config)
   app.decorate('platform', platform)
   app.decorate('sessions', new SessionCache(config.sessionCacheMs))
+  app.decorate('trade', new TradeMarket(db, config.productSymbol))
 
   await app.register(envelopePlugin)
   await app.register(rateLimit, { global: false })
@@ -112,6 +117,7 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   await app.register(intentRoutes)
   await app.register(withdrawalRoutes)
   await app.register(settlementRoutes)
+  await app.register(tradeRoutes)
   await app.register(systemRoutes, { demoWallet: isLocalChain(config) })
   await app.register(adminRoutes, {
     login: { ...login, adminSessionTtlHours: config.adminSessionTtlHours, localBootstrap: platform.localChain },

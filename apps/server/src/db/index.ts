@@ -14,6 +14,7 @@ import * as notices from './migrations/0008-notices.ts'
 import * as team from './migrations/0009-team.ts'
 import * as teamWrites from './migrations/0010-team-writes.ts'
 import * as newPowerCounters from './migrations/0011-new-power-counters.ts'
+import * as trade from './migrations/0012-trade.ts'
 import * as admin from './migrations/0013-admin.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
@@ -32,7 +33,7 @@ const migrations: Record<string, Migration> = {
   '0009-team': team,
   '0010-team-writes': teamWrites,
   '0011-new-power-counters': newPowerCounters,
-  // 0012 is left for the quick-trade tables (branch trade-server).
+  '0012-trade': trade,
   '0013-admin': admin,
 }
 
