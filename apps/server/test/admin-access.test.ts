@@ -105,6 +105,9 @@ describe(`operator console access (${dbKind})`, () => {
     ).id
     member = { id, address: wallet.address, auth: { token, address: wallet.address } }
     await creditAvailable(t.db, id, 'USDT', 10_000n * USDT)
+    // A resting buy order: 1 PLG at 0.5 USDT.
+    const order = await call(t.app, api.tradeBuy, { price: '500000', amount: '1000000000' }, member.auth)
+    expect(order.code, order.msg).toBe(Code.OK)
     admin = await signedInAdmin(t.app, t.db, 'admin')
     operator = await signedInAdmin(t.app, t.db, 'operator')
     viewer = await signedInAdmin(t.app, t.db, 'viewer')
@@ -186,6 +189,7 @@ describe(`operator console access (${dbKind})`, () => {
       adminUserNodes: { address: member.address },
       adminUserFinance: { address: member.address },
       adminUserSessions: { address: member.address },
+      adminUserOrders: { address: member.address, status: 'pending' },
       adminUserRevoke: { address: member.address, reason },
       adminAdjustments: { status: 'pending' },
       adminAdjust: { address: member.address, coin: 'USDT', amount: (5n * USDT).toString(), reason },
@@ -246,6 +250,33 @@ describe(`operator console access (${dbKind})`, () => {
       expect(await snapshot()).toEqual(before)
     },
   )
+
+  it("a viewer sees a user's records: balances, orders, withdrawals, adjustments", async () => {
+    const read = async (route: RouteDef, body: Body) => {
+      const res = await call(t.app, route, body, viewer.headers)
+      expect(res.code, res.msg).toBe(Code.OK)
+      return res.data as { list: Record<string, unknown>[] }
+    }
+    const detail = (await call(t.app, api.adminUser, { address: member.address }, viewer.headers)).data
+    expect(detail).toMatchObject({ address: member.address, active_sessions: 1, team: { team_count: 0 } })
+    const usdt = (detail as { balances: { coin: string; available: string; locked: string }[] }).balances.find(
+      (b) => b.coin === 'USDT',
+    )
+    // 10 000 in, two withdrawals (200 + 300) and the order's 0.5 locked, the pending adjustments not applied.
+    expect(usdt).toEqual({ coin: 'USDT', decimals: 6, available: '9499500000', locked: '500500000' })
+    const orders = await read(api.adminUserOrders, { address: member.address, status: 'pending' })
+    expect(orders.list).toMatchObject([{ type: 'buy', price: '500000', amount: '1000000000', status: 'pending' }])
+    const withdrawals = await read(api.adminWithdrawals, { status: 'review', address: member.address })
+    expect(withdrawals.list.map((w) => w.amount)).toEqual(['200000000', '300000000'])
+    const adjustments = await read(api.adminAdjustments, { address: member.address })
+    expect(adjustments.list.map((a) => a.status)).toEqual(['pending', 'pending'])
+    const found = await read(api.adminUsers, { q: member.address.slice(0, 5) })
+    expect(found.list.map((u) => u.address)).toContain(member.address)
+    expect((await call(t.app, api.adminUsers, { q: 'ab' }, viewer.headers)).code).toBe(Code.INVALID)
+    expect((await call(t.app, api.adminUser, { address: new TestWallet().address }, viewer.headers)).code).toBe(
+      Code.NOT_FOUND,
+    )
+  })
 
   it('a viewer reads every read route', async () => {
     // The solvency report reads the chain: admin-money.test.ts covers it on the local chain.

@@ -1404,6 +1404,18 @@ export const api = {
     ),
     data: AdminPaged(FinanceDeposit),
   }),
+  adminUserOrders: route({
+    path: '/admin/users/orders',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: "A user's quick-trade orders of a status (both sides unless type is given), newest first",
+    body: Type.Object(
+      { address: Address, status: TradeOrderStatus, type: Type.Optional(TradeSide), ...AdminPage },
+      { additionalProperties: false },
+    ),
+    data: AdminPaged(TradeOrder),
+  }),
   adminUserSessions: route({
     path: '/admin/users/sessions',
     auth: false,

@@ -305,57 +305,6 @@ export interface RankEntriesTable {
   reached_at: Timestamp
 }
 
-export type TradeSide = 'buy' | 'sell'
-export type TradeOrderStatus = 'pending' | 'completed' | 'cancelled'
-
-export interface TradeMarketsTable {
-  symbol: string
-  /** +1 by every transaction that changes the book (docs/trade.md). */
-  seq: Generated<Int8>
-  last_price: Numeric | null
-  updated_at: Timestamp
-}
-
-export interface TradeOrdersTable {
-  id: Generated<Int8>
-  order_sn: string
-  symbol: string
-  user_id: Int8
-  side: TradeSide
-  kind: 'limit' | 'swap'
-  /** USDT base units per whole token; null for a swap. */
-  price: Numeric | null
-  amount: Numeric
-  filled: Generated<Numeric>
-  /** USDT exchanged by the fills, before fees. */
-  quote: Generated<Numeric>
-  /** In the asset received: USDT for a sell, {product} for a buy. */
-  fee: Generated<Numeric>
-  received: Generated<Numeric>
-  /** Still held in the user's locked account for this order, in the asset given. */
-  locked: Generated<Numeric>
-  status: TradeOrderStatus
-  client_order_id: string | null
-  created_at: Timestamp
-  updated_at: Timestamp
-}
-
-export interface TradeFillsTable {
-  id: Generated<Int8>
-  symbol: string
-  maker_order_id: Int8
-  taker_order_id: Int8
-  maker_user_id: Int8
-  taker_user_id: Int8
-  taker_side: TradeSide
-  price: Numeric
-  amount: Numeric
-  quote: Numeric
-  maker_fee: Numeric
-  taker_fee: Numeric
-  created_at: Timestamp
-}
-
 export type AdminRoleColumn = 'viewer' | 'operator' | 'admin'
 
 export interface AdminsTable {
@@ -432,6 +381,57 @@ export interface JobHeartbeatsTable {
   last_error: string | null
 }
 
+export type TradeSide = 'buy' | 'sell'
+export type TradeOrderStatus = 'pending' | 'completed' | 'cancelled'
+
+export interface TradeMarketsTable {
+  symbol: string
+  /** +1 by every transaction that changes the book (docs/trade.md). */
+  seq: Generated<Int8>
+  last_price: Numeric | null
+  updated_at: Timestamp
+}
+
+export interface TradeOrdersTable {
+  id: Generated<Int8>
+  order_sn: string
+  symbol: string
+  user_id: Int8
+  side: TradeSide
+  kind: 'limit' | 'swap'
+  /** USDT base units per whole token; null for a swap. */
+  price: Numeric | null
+  amount: Numeric
+  filled: Generated<Numeric>
+  /** USDT exchanged by the fills, before fees. */
+  quote: Generated<Numeric>
+  /** In the asset received: USDT for a sell, {product} for a buy. */
+  fee: Generated<Numeric>
+  received: Generated<Numeric>
+  /** Still held in the user's locked account for this order, in the asset given. */
+  locked: Generated<Numeric>
+  status: TradeOrderStatus
+  client_order_id: string | null
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface TradeFillsTable {
+  id: Generated<Int8>
+  symbol: string
+  maker_order_id: Int8
+  taker_order_id: Int8
+  maker_user_id: Int8
+  taker_user_id: Int8
+  taker_side: TradeSide
+  price: Numeric
+  amount: Numeric
+  quote: Numeric
+  maker_fee: Numeric
+  taker_fee: Numeric
+  created_at: Timestamp
+}
+
 export interface DB {
   payment_intents: PaymentIntentsTable
   users: UsersTable
@@ -456,9 +456,6 @@ export interface DB {
   banner_translations: BannerTranslationsTable
   rank_snapshots: RankSnapshotsTable
   rank_entries: RankEntriesTable
-  trade_markets: TradeMarketsTable
-  trade_orders: TradeOrdersTable
-  trade_fills: TradeFillsTable
   admins: AdminsTable
   admin_sessions: AdminSessionsTable
   admin_audit: AdminAuditTable
@@ -466,6 +463,9 @@ export interface DB {
   withdrawal_approvals: WithdrawalApprovalsTable
   adjustments: AdjustmentsTable
   job_heartbeats: JobHeartbeatsTable
+  trade_markets: TradeMarketsTable
+  trade_orders: TradeOrdersTable
+  trade_fills: TradeFillsTable
 }
 
 export type UserRow = Selectable<UsersTable>

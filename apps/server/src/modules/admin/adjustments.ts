@@ -20,7 +20,7 @@ export const ADJUSTMENT_ACCOUNT = 'adjustments'
 
 type Row = Selectable<AdjustmentsTable> & { user_address: string; decimals: number }
 
-const adjustments = (db: Database | Transaction<DB>) =>
+const adjustments = (db: Database) =>
   db
     .selectFrom('adjustments as j')
     .innerJoin('users as u', 'u.id', 'j.user_id')
@@ -46,7 +46,7 @@ const present = (row: Row): Adjustment => ({
   decided_at: row.decided_at?.toISOString() ?? null,
 })
 
-const read = async (trx: Database | Transaction<DB>, id: string) =>
+const read = async (trx: Database, id: string) =>
   present(await adjustments(trx).where('j.id', '=', id).executeTakeFirstOrThrow())
 
 /** The ledger transfer of an adjustment: system 'adjustments' → user available, or back for a negative amount. */

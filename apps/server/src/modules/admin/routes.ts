@@ -6,6 +6,7 @@ import { moneyLog, solvency } from '../assets/service.ts'
 import { financeList } from '../finance/service.ts'
 import { myNodes } from '../nodes/service.ts'
 import { minerList } from '../pledge/service.ts'
+import { myOrders } from '../trade/service.ts'
 import { approveAdjustment, createAdjustment, listAdjustments, rejectAdjustment } from './adjustments.ts'
 import { listAdmins, removeAdmin, saveAdmin } from './admins.ts'
 import { listAudit } from './audit.ts'
@@ -95,6 +96,10 @@ export async function adminRoutes(
   defineRoute(app, api.adminUserFinance, {}, async ({ body }) => {
     const user = await requireUser(db, body.address)
     return financeList(db, user.id, { status: body.status, ...paged(body) })
+  })
+  defineRoute(app, api.adminUserOrders, {}, async ({ body }) => {
+    const user = await requireUser(db, body.address)
+    return myOrders(app.trade, user.id, { status: body.status, type: body.type, ...paged(body) })
   })
   defineRoute(app, api.adminUserSessions, {}, ({ body }) => userSessions(db, body.address, paged(body)))
   defineRoute(app, api.adminUserRevoke, { successKey: 'admin.sessionsRevoked' }, ({ admin, body }) =>

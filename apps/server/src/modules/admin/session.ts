@@ -3,9 +3,8 @@
 // from the allow-list on every call, so a demotion or removal applies to the next request.
 import { type AdminLoginData, type AdminRole, type AdminSession, Code, roleAtLeast } from '@solpledge/contract'
 import type { FastifyRequest } from 'fastify'
-import { sql, type Transaction } from 'kysely'
+import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
-import type { DB } from '../../db/schema.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
 import { hashToken, newToken } from '../auth/crypto.ts'
 import { issueNonce, type LoginSettings, verifySignIn } from '../auth/service.ts'
@@ -60,7 +59,7 @@ const activeAdmin = (db: Database, address: string) =>
     .executeTakeFirst()
 
 /** Whether the local chain's first sign-in may claim the console: the allow-list has never had anyone. */
-export async function isEmptyAllowList(db: Database | Transaction<DB>): Promise<boolean> {
+export async function isEmptyAllowList(db: Database): Promise<boolean> {
   const any = await db.selectFrom('admins').select('address').limit(1).executeTakeFirst()
   return !any
 }

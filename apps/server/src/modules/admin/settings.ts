@@ -9,9 +9,9 @@ import {
   Code,
   type ConfigVersion,
 } from '@solpledge/contract'
-import { type Selectable, sql, type Transaction } from 'kysely'
+import { type Selectable, sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
-import type { AssetsTable, DB } from '../../db/schema.ts'
+import type { AssetsTable } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
 import { diff } from '../../lib/diff.ts'
 import { pageOf } from '../../lib/paging.ts'
@@ -44,9 +44,12 @@ function presentVersion(row: VersionRow, previous: VersionRow | undefined): Conf
 const versions = (db: Database) =>
   db.selectFrom('config_versions').select(['id', 'value', 'changed_by', 'created_at']).orderBy('id', 'desc')
 
-/** The configuration in force with what its version changed. */
-export async function currentConfig(db: Database): Promise<ConfigVersion> {
-  const [row, previous] = await versions(db).limit(2).execute()
+/** The configuration in force (or version `id`) with what its version changed. */
+export async function currentConfig(db: Database, id?: string): Promise<ConfigVersion> {
+  const [row, previous] = await versions(db)
+    .$if(id !== undefined, (qb) => qb.where('id', '<=', id as string))
+    .limit(2)
+    .execute()
   if (!row) throw new Error('the business configuration has not been seeded')
   return presentVersion(row, previous)
 }
@@ -71,7 +74,7 @@ export async function saveConfig(
   caller: AdminCaller,
   input: { base_version: string; value: BusinessConfig },
 ): Promise<ConfigVersion> {
-  await db.transaction().execute(async (trx) => {
+  const id = await db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(${CONFIG_LOCK})`.execute(trx)
     const [latest] = await versions(trx).limit(1).execute()
     if (!latest || latest.id !== input.base_version) throw refuse('admin.staleVersion', { version: latest?.id ?? '0' })
@@ -80,8 +83,9 @@ export async function saveConfig(
       base_version: latest.id,
       changes: diff(fullConfig(latest.value), input.value),
     })
+    return id
   })
-  return currentConfig(db)
+  return currentConfig(db, id)
 }
 
 type AssetRow = Selectable<AssetsTable>
@@ -135,7 +139,7 @@ export async function saveAsset(
   const { coin, base_version, ...settings } = input
   const problem = assetSettingsProblem(settings)
   if (problem) throw invalid('admin.invalidConfig', { detail: problem })
-  return db.transaction().execute(async (trx: Transaction<DB>) => {
+  return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('assets').selectAll().where('code', '=', coin).forUpdate().executeTakeFirst()
     if (!row) throw new AppError(Code.INVALID, 'assets.unknownAsset')
     if (row.version !== base_version) throw refuse('admin.staleVersion', { version: row.version })

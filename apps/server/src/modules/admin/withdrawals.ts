@@ -19,7 +19,7 @@ type Row = Selectable<WithdrawalsTable> & {
   dual_review_threshold: string | null
 }
 
-const withdrawals = (db: Database | Transaction<DB>) =>
+const withdrawals = (db: Database) =>
   db
     .selectFrom('withdrawals as w')
     .innerJoin('users as u', 'u.id', 'w.user_id')
@@ -31,7 +31,7 @@ const columns = ['u.address as user_address', 'a.decimals', 'a.dual_review_thres
 const approvalsNeeded = (row: { amount: string; dual_review_threshold: string | null }) =>
   row.dual_review_threshold !== null && BigInt(row.amount) >= BigInt(row.dual_review_threshold) ? 2 : 1
 
-async function present(db: Database | Transaction<DB>, rows: Row[]): Promise<AdminWithdrawal[]> {
+async function present(db: Database, rows: Row[]): Promise<AdminWithdrawal[]> {
   const approvals = rows.length
     ? await db
         .selectFrom('withdrawal_approvals')

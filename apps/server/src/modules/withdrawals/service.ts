@@ -98,7 +98,7 @@ export async function listWithdrawals(
 }
 
 /** Moves a withdrawal waiting for review to the sender's queue. False when it is not (or no longer) in review. */
-export async function approveWithdrawal(db: Database | Transaction<DB>, id: string): Promise<boolean> {
+export async function approveWithdrawal(db: Database, id: string): Promise<boolean> {
   const result = await db
     .updateTable('withdrawals')
     .set({ status: 'pending', updated_at: new Date() })
