@@ -239,6 +239,23 @@ test('an operator looks a user up, adjusts the balance, revokes the sessions and
     await expect(usdt.getByTestId('asset-available')).toHaveText('25')
   })
 
+  await test.step("the user's quick-trade order shows on the orders tab", async () => {
+    await phone.goto('/quick-trade/buy')
+    await phone.getByTestId('order-price-input').fill('0.5')
+    await phone.getByTestId('order-amount-input').fill('10')
+    await phone.getByTestId('order-submit').click()
+    await expect(toast(phone, 'Order placed')).toBeVisible()
+    const orderSn = (await phone.getByTestId('order-row').first().getAttribute('data-sn')) ?? ''
+    expect(orderSn).not.toBe('')
+    await page.getByTestId('admin-user-tab-orders').click()
+    const row = page.getByTestId('admin-user-orders-row')
+    await expect(row).toHaveCount(1)
+    for (const text of [orderSn, 'Buy', 'Pending', '0.5 USDT', '10 PLG', '0 PLG']) await expect(row).toContainText(text)
+    await snap(page, testInfo, 'user orders')
+    await page.getByTestId('admin-user-orders-status').selectOption('completed')
+    await expect(row).toHaveCount(0)
+  })
+
   await test.step("revoking the user's sessions ends them", async () => {
     await page.getByTestId('admin-user-revoke-all').click()
     await page.getByTestId('admin-reason').fill('Suspicious sign-in')

@@ -1,4 +1,4 @@
-import { api } from '@solpledge/contract'
+import { api, type TradeOrderStatus, type TradeSide } from '@solpledge/contract'
 import { useQuery } from '@tanstack/react-query'
 import { adminCall, adminSend } from '../api/client.ts'
 import { adminKeys } from '../api/keys.ts'
@@ -28,6 +28,12 @@ export const useUserStakes = (address: string) =>
 
 export const useUserFinance = (address: string) =>
   useAdminPages(adminKeys.userList(address, 'finance'), (page) => adminCall(api.adminUserFinance, { address, ...page }))
+
+/** A user's quick-trade orders of a status, both sides unless `type` is given. */
+export const useUserOrders = (address: string, filter: { status: TradeOrderStatus; type?: TradeSide }) =>
+  useAdminPages(adminKeys.userList(address, 'orders', filter), (page) =>
+    adminCall(api.adminUserOrders, { address, ...filter, ...page }),
+  )
 
 export const useUserSessions = (address: string) =>
   useAdminPages(adminKeys.userList(address, 'sessions'), (page) =>

@@ -8,9 +8,9 @@ import { ReasonDialog } from '../components/reason-dialog.tsx'
 import { formatUnits, ListState, Mono, Panel, Time } from '../components/ui.tsx'
 import { AdjustDialog } from './adjust-dialog.tsx'
 import { useAdminUser, useRevokeSessions } from './api.ts'
-import { AdjustmentsTab, FinanceTab, LedgerTab, NodesTab, SessionsTab, StakesTab } from './user-tabs.tsx'
+import { AdjustmentsTab, FinanceTab, LedgerTab, NodesTab, OrdersTab, SessionsTab, StakesTab } from './user-tabs.tsx'
 
-const TABS = ['ledger', 'stakes', 'nodes', 'finance', 'sessions', 'adjustments'] as const
+const TABS = ['ledger', 'stakes', 'nodes', 'finance', 'orders', 'sessions', 'adjustments'] as const
 type Tab = (typeof TABS)[number]
 
 /** Everything about one user: referral parent and team, balances, and their records by tab; revoke and adjust. */
@@ -125,6 +125,7 @@ function LoadedUser({ user }: { user: AdminUserDetail }) {
       {tab === 'stakes' && <StakesTab address={user.address} />}
       {tab === 'nodes' && <NodesTab address={user.address} />}
       {tab === 'finance' && <FinanceTab address={user.address} />}
+      {tab === 'orders' && <OrdersTab user={user} />}
       {tab === 'sessions' && <SessionsTab address={user.address} />}
       {tab === 'adjustments' && <AdjustmentsTab address={user.address} />}
       <AdjustDialog open={adjusting} user={user} onClose={() => setAdjusting(false)} />

@@ -1,4 +1,4 @@
-import { type AdminUserDetail, api } from '@solpledge/contract'
+import { type AdminUserDetail, api, type TradeOrderStatus, type TradeSide } from '@solpledge/contract'
 import type { ReactNode } from 'react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -10,6 +10,7 @@ import { useAllowed } from '../api/client.ts'
 import { ReasonDialog } from '../components/reason-dialog.tsx'
 import { formatUnits, ListState, Time } from '../components/ui.tsx'
 import { withoutEmpty } from '../utils/filters.ts'
+import { orderAmounts } from '../utils/order-amounts.ts'
 import { bpsToPercent } from '../utils/units.ts'
 import { AdjustmentsTable } from './adjustments-table.tsx'
 import {
@@ -18,6 +19,7 @@ import {
   useUserFinance,
   useUserLedger,
   useUserNodes,
+  useUserOrders,
   useUserSessions,
   useUserStakes,
 } from './api.ts'
@@ -64,13 +66,15 @@ function RecordTable({ testId, head, rows, query, more }: TableProps) {
   )
 }
 
+const decimalsOf = (user: AdminUserDetail, coin: string) =>
+  user.balances.find((balance) => balance.coin === coin)?.decimals ?? 0
+
 /** Ledger entries, filtered by asset and type; amounts signed (negative: left the account). */
 export function LedgerTab({ user }: { user: AdminUserDetail }) {
   const { t } = useTranslation('admin')
   const [search, setSearch] = useState({ coin: '', type: '' })
   const [applied, setApplied] = useState(search)
   const { query, items } = useUserLedger(user.address, withoutEmpty(applied))
-  const decimals = (coin: string) => user.balances.find((balance) => balance.coin === coin)?.decimals ?? 0
   return (
     <>
       <form
@@ -116,7 +120,7 @@ export function LedgerTab({ user }: { user: AdminUserDetail }) {
             entry.coin,
             entry.type,
             t(`users.ledger.accounts.${entry.account}`),
-            formatUnits(entry.amount, decimals(entry.coin)),
+            formatUnits(entry.amount, decimalsOf(user, entry.coin)),
             entry.reference ?? '—',
           ],
         }))}
@@ -218,6 +222,85 @@ export function FinanceTab({ address }: { address: string }) {
         ],
       }))}
     />
+  )
+}
+
+const ORDER_STATUSES: readonly TradeOrderStatus[] = ['pending', 'completed', 'cancelled']
+
+/** Quick-trade orders of one status (pending until another is chosen), both sides or one. */
+export function OrdersTab({ user }: { user: AdminUserDetail }) {
+  const { t } = useTranslation('admin')
+  const [filter, setFilter] = useState<{ status: TradeOrderStatus; type?: TradeSide }>({ status: 'pending' })
+  const { query, items } = useUserOrders(user.address, filter)
+  const { productSymbol } = useClientConfig()
+  const product = { symbol: productSymbol, decimals: decimalsOf(user, productSymbol) }
+  const usdt = { symbol: 'USDT', decimals: USDT_DECIMALS }
+  return (
+    <>
+      <div className="admin-row">
+        <label className="admin-field">
+          <span>{t('users.orders.status')}</span>
+          <select
+            data-testid="admin-user-orders-status"
+            value={filter.status}
+            onChange={(event) => setFilter({ ...filter, status: event.target.value as TradeOrderStatus })}
+          >
+            {ORDER_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {t(`users.orders.statuses.${status}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="admin-field">
+          <span>{t('users.orders.type')}</span>
+          <select
+            value={filter.type ?? ''}
+            onChange={(event) =>
+              setFilter({ status: filter.status, ...(event.target.value && { type: event.target.value as TradeSide }) })
+            }
+          >
+            <option value="">{t('all')}</option>
+            <option value="buy">{t('users.orders.types.buy')}</option>
+            <option value="sell">{t('users.orders.types.sell')}</option>
+          </select>
+        </label>
+      </div>
+      <RecordTable
+        testId="admin-user-orders"
+        query={query}
+        more={query}
+        head={[
+          t('users.orders.number'),
+          t('users.orders.type'),
+          t('users.orders.status'),
+          t('users.orders.price'),
+          t('users.orders.amount'),
+          t('users.orders.filled'),
+          t('users.orders.remaining'),
+          t('users.orders.earnings'),
+          t('users.orders.time'),
+        ]}
+        rows={items.map((order) => {
+          const amounts = orderAmounts(order, product, usdt)
+          const side = t(`users.orders.types.${order.type}`)
+          return {
+            key: order.id,
+            cells: [
+              order.order_sn,
+              order.kind === 'swap' ? `${t('users.orders.swap')} · ${side}` : side,
+              t(`users.orders.statuses.${order.status}`),
+              amounts.price ?? t('users.orders.market'),
+              amounts.amount,
+              amounts.sold,
+              amounts.remaining,
+              amounts.earnings,
+              <Time key="at" iso={order.created_at} />,
+            ],
+          }
+        })}
+      />
+    </>
   )
 }
 
