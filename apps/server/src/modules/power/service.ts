@@ -8,14 +8,17 @@ import type { DB, PowerEventsTable } from '../../db/schema.ts'
 /**
  * CTE definitions for a `with recursive` clause: `ancestry(user_id, ancestor_id)`, one row per ancestor of each user
  * that `start` selects (a `user_id bigint` column). It walks the ancestor segments (users.ancestors, migration
- * 0009-team): one row read per 32 levels, so the ancestry of a user 10,000 levels deep costs 313 index reads.
+ * 0009-team): one row read per 32 levels, so the ancestry of a user 10,000 levels deep costs 313 index reads. Each
+ * step past the first reads the anchors by primary key, one lookup per row (a scalar subquery): a join there let the
+ * planner, estimating the recursion's rows, hash the whole users table once per step — a full scan per settlement
+ * batch at a million users.
  */
 export const ancestryOf = (start: RawBuilder<unknown>) => sql`
   segment(anc, user_id) as (
     select u.ancestors, s.user_id from (${start}) s join users u on u.id = s.user_id where cardinality(u.ancestors) > 0
     union all
-    select a.ancestors, segment.user_id from segment join users a on a.id = segment.anc[cardinality(segment.anc)]
-    where cardinality(a.ancestors) > 0
+    select (select a.ancestors from users a where a.id = segment.anc[cardinality(segment.anc)]), segment.user_id
+    from segment where cardinality(segment.anc) > 0
   ),
   ancestry(user_id, ancestor_id) as (select segment.user_id, x.id from segment, unnest(segment.anc) as x(id))`
 
