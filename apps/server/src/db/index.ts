@@ -14,6 +14,7 @@ import * as notices from './migrations/0008-notices.ts'
 import * as team from './migrations/0009-team.ts'
 import * as teamWrites from './migrations/0010-team-writes.ts'
 import * as newPowerCounters from './migrations/0011-new-power-counters.ts'
+import * as settlementPerf from './migrations/0013-settlement-perf.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0009-team': team,
   '0010-team-writes': teamWrites,
   '0011-new-power-counters': newPowerCounters,
+  '0013-settlement-perf': settlementPerf,
 }
 
 /**
