@@ -86,14 +86,14 @@ const KINDS: [string, RegExp][] = [
   ['pay: transfers + balances', /insert into ledger_transfers/],
   ['run row, settings', /settlement_runs|set_config|set local/],
 ]
-const profile = new Map<string, number>()
-let profiling = false
+/** The profile being recorded (day 1, day 2), if any. */
+let profile: Map<string, number> | undefined
 const openKysely = (name: string, max = 2) =>
   new Kysely<DB>({
     log: (event) => {
       if (event.level !== 'query') return
       const text = event.query.sql.replace(/\s+/g, ' ')
-      if (profiling) {
+      if (profile) {
         const kind = KINDS.find(([, pattern]) => pattern.test(text))?.[0] ?? 'other'
         profile.set(kind, (profile.get(kind) ?? 0) + event.queryDurationMillis)
       }
@@ -250,7 +250,8 @@ try {
   // Time per phase: from one committed batch to the next.
   const phases: Record<string, number> = {}
   let mark = performance.now()
-  profiling = true
+  const profile1 = new Map<string, number>()
+  profile = profile1
   const settlement = await sampled(() =>
     settleThrough(db, DAY, {
       product: 'PLG',
@@ -262,7 +263,7 @@ try {
       },
     }),
   )
-  profiling = false
+  profile = undefined
   const report = settlement.result
   if (report.length !== 1 || report[0]?.day !== DAY || report[0].status !== 'done')
     throw new Error(`unexpected settlement: ${JSON.stringify(report)}`)
@@ -292,7 +293,10 @@ try {
   await sql`vacuum`.execute(db)
   await sql`vacuum`.execute(baseline)
   const nextDay = addDays(DAY, 1)
+  const profile2 = new Map<string, number>()
+  profile = profile2
   const settlement2 = await sampled(() => settleThrough(db, nextDay, { product: 'PLG', batchSize }))
+  profile = undefined
   if (settlement2.result[0]?.status !== 'done') throw new Error('day 2 not settled')
   const bare2 = await sampled(bareUpdate)
   const violations2 = await checkInvariants(db)
@@ -332,23 +336,27 @@ try {
   console.table(figures)
   console.log('seconds per phase')
   console.table(Object.fromEntries(Object.entries(phases).map(([phase, ms]) => [phase, seconds(ms)])))
-  console.log('database seconds per kind of statement, and in units of the bare UPDATE')
-  console.table(
+  const perKind = (recorded: Map<string, number>, unit: number) =>
     Object.fromEntries(
-      [...profile].map(([kind, ms]) => [kind, { s: seconds(ms), 'bare UPDATEs': Number((ms / bare.ms).toFixed(2)) }]),
-    ),
-  )
+      [...recorded].map(([kind, ms]) => [kind, { s: seconds(ms), 'bare UPDATEs': Number((ms / unit).toFixed(2)) }]),
+    )
+  console.log('database seconds per kind of statement, and in units of the bare UPDATE: day 1')
+  console.table(perKind(profile1, bare.ms))
+  console.log('day 2')
+  console.table(perKind(profile2, bare2.ms))
   if (values.json) {
     fs.mkdirSync(path.dirname(values.json), { recursive: true })
     const perPhase = Object.fromEntries(Object.entries(phases).map(([phase, ms]) => [phase, seconds(ms)]))
-    const perKind = Object.fromEntries([...profile].map(([kind, ms]) => [kind, seconds(ms)]))
+    const inSeconds = (recorded: Map<string, number>) =>
+      Object.fromEntries([...recorded].map(([kind, ms]) => [kind, seconds(ms)]))
     const result = {
       date: new Date().toISOString(),
       batchSize,
       sharedBuffers,
       ...figures,
       'phase seconds': perPhase,
-      'statement seconds': perKind,
+      'statement seconds': inSeconds(profile1),
+      'day 2: statement seconds': inSeconds(profile2),
     }
     fs.writeFileSync(values.json, JSON.stringify(result, null, 2))
   }

@@ -36,12 +36,9 @@ export async function creditUsers(trx: Transaction<DB>, input: BulkCredit): Prom
   // A batch touches thousands of perhaps millions of accounts: accounts are found by per-row index lookups (scalar
   // subqueries, nested-loop joins and index scans only, for these statements), never by a hash or merge join or a
   // scan that would read every account once the planner believes the batch is large. Index scans of the primary key
-  // and a sorted outer side also keep the balance updates in account id order.
-  const { rows: planner } = await sql<{ hash: string; merge: string; seq: string; bitmap: string }>`
-    select current_setting('enable_hashjoin') as hash, current_setting('enable_mergejoin') as merge,
-      current_setting('enable_seqscan') as seq, current_setting('enable_bitmapscan') as bitmap,
-      set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true),
-      set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`.execute(trx)
+  // and a sorted outer side also keep the balance updates in account id order. Sums are sorted aggregates: hash tables
+  // of numeric sums cost a quarter of a payment batch more.
+  const restore = await planWithout(trx, ['hashjoin', 'mergejoin', 'seqscan', 'bitmapscan', 'hashagg'])
   const userAccountOf = (row: string) =>
     sql.raw(
       `(select x.id from ledger_accounts x where x.user_id = ${row}.user_id and x.asset = ${row}.asset and x.kind = 'available')`,
@@ -102,10 +99,21 @@ export async function creditUsers(trx: Transaction<DB>, input: BulkCredit): Prom
     made.count += rest.count
     made.amount += rest.amount
   }
-  await sql`
-    select set_config('enable_hashjoin', ${planner[0]?.hash ?? 'on'}, true),
-      set_config('enable_mergejoin', ${planner[0]?.merge ?? 'on'}, true),
-      set_config('enable_seqscan', ${planner[0]?.seq ?? 'on'}, true),
-      set_config('enable_bitmapscan', ${planner[0]?.bitmap ?? 'on'}, true)`.execute(trx)
+  await restore()
   return { count: made.count, amount: made.amount }
+}
+
+/**
+ * Turns the planner's `enable_<name>` settings off for the rest of the transaction; the function it returns puts back
+ * the values they had.
+ */
+async function planWithout(trx: Transaction<DB>, names: string[]): Promise<() => Promise<void>> {
+  const settings = names.map((name) => `enable_${name}`)
+  const { rows } = await sql<Record<string, string>>`
+    select ${sql.join(settings.map((s) => sql`current_setting(${s}) as ${sql.ref(s)}`))},
+      ${sql.join(settings.map((s) => sql`set_config(${s}, 'off', true)`))}`.execute(trx)
+  const before = rows[0] ?? {}
+  return async () => {
+    await sql`select ${sql.join(settings.map((s) => sql`set_config(${s}, ${before[s] ?? 'on'}, true)`))}`.execute(trx)
+  }
 }

@@ -102,29 +102,30 @@ export async function applyPower(trx: Transaction<DB>, changes: PowerChanges): P
     return
   }
   // Many users at once (the settlement's expiries, with negative changes): the changes summed per user and per
-  // ancestor, the rows locked in user id order, then one UPDATE. Every user has a row (migration 0010), so an update
-  // is all it takes, and a negative change is checked against the result, never against a proposed new row.
-  const merged = sql`
+  // ancestor once, the rows locked in user id order (`locked`, evaluated before the first row is updated: the UPDATE's
+  // condition needs it), then updated in the same statement. Every user has a row (migration 0010), so an update is
+  // all it takes, and a negative change is checked against the result, never against a proposed new row.
+  await sql`
     with recursive delta as (
       select user_id, sum(power) as power, sum(performance) as performance from (${changes}) c group by user_id
-    ), ${ancestryOf(sql`select user_id from delta`)}
-    select user_id, sum(pp) as pp, sum(tp) as tp, sum(pf) as pf, sum(tf) as tf from (
-      select user_id, power as pp, 0 as tp, performance as pf, 0 as tf from delta
-      union all
-      select a.ancestor_id, 0, d.power, 0, d.performance from ancestry a join delta d on d.user_id = a.user_id
-    ) x group by user_id`
-  await sql`
-    select user_id from user_power where user_id in (select user_id from (${merged}) m) order by user_id for update`.execute(
-    trx,
-  )
-  await sql`
+    ), ${ancestryOf(sql`select user_id from delta`)},
+    m as materialized (
+      select user_id, sum(pp) as pp, sum(tp) as tp, sum(pf) as pf, sum(tf) as tf from (
+        select user_id, power as pp, 0 as tp, performance as pf, 0 as tf from delta
+        union all
+        select a.ancestor_id, 0, d.power, 0, d.performance from ancestry a join delta d on d.user_id = a.user_id
+      ) x group by user_id
+    ),
+    locked as (
+      select user_id from user_power where user_id in (select user_id from m) order by user_id for update
+    )
     update user_power p set
       personal_power = p.personal_power + m.pp,
       team_power = p.team_power + m.tp,
       performance = p.performance + m.pf,
       team_performance = p.team_performance + m.tf
-    from (${merged}) m
-    where p.user_id = m.user_id`.execute(trx)
+    from m
+    where p.user_id = m.user_id and (select count(*) from locked) > 0`.execute(trx)
 }
 
 /** One user's change as a query for applyPower; `newOn`: the day it counts as new power (addNewPower). */

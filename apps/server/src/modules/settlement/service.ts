@@ -173,8 +173,11 @@ async function step(trx: Transaction<DB>, day: string, options: SettleOptions): 
       break
     }
     case 'referral':
-      // One pass over all of the day's pledge output: hash joins against the users, whatever the estimates say.
-      await sql`set local enable_nestloop = off`.execute(trx)
+      // One pass over all of the day's pledge output: hash joins against the users, whatever the estimates say, and
+      // sorted aggregates (streaming over the records' key order; a hash table of every member cost more).
+      await sql`select set_config('enable_nestloop', 'off', true), set_config('enable_hashagg', 'off', true)`.execute(
+        trx,
+      )
       await recordReferrals(trx, day, summary, options.product)
       next = { phase: 'pay', cursor: '0' }
       break
@@ -355,7 +358,9 @@ async function recordReferrals(trx: Transaction<DB>, day: string, summary: RunSu
  * keep the detail per stake, deposit, node and referral reward.
  */
 async function payUsers(trx: Transaction<DB>, day: string, cursor: string, size: number): Promise<string | null> {
-  // The batch is the user id range (cursor, last], `size` records long (a user's records are never split).
+  // The batch is the user id range (cursor, last], `size` records long (a user's records are never split), found by
+  // the primary key: never by a scan of the table, which the planner chose while the day's records had no statistics.
+  await sql`select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`.execute(trx)
   const bound = await sql<{ last: string | null }>`
     select max(user_id)::text as last from (
       select user_id from output_records where day = ${day}::date and user_id > ${cursor} order by user_id limit ${size}
