@@ -1,6 +1,8 @@
 import { api, type BusinessConfig, Code, type SettlementDay } from '@solpledge/contract'
+import type { Kysely } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Database } from '../src/db/index.ts'
+import * as settlementPerf from '../src/db/migrations/0013-settlement-perf.ts'
 import { addDays, daysBetween } from '../src/lib/day.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { getBusinessConfig, setBusinessConfig } from '../src/modules/config/service.ts'
@@ -311,6 +313,18 @@ describe(`daily settlement (${dbKind})`, () => {
     const config = await getBusinessConfig(db)
     expect(config.nodePoolDaily).toBe(DEFAULT_BUSINESS_CONFIG.nodePoolDaily)
     expect(config.settlementHourUtc).toBe(3)
+  })
+
+  it('the upgrade to one payment per user and day refuses to run while a day is unfinished', async () => {
+    const db = await database()
+    // A run the previous version left half-way: it paid per record, so this version must not finish it.
+    await db
+      .insertInto('settlement_runs')
+      .values({ day: DAY, phase: 'referral_pay', cursor: '7', summary: JSON.stringify({}) })
+      .execute()
+    await expect(settlementPerf.up(db as unknown as Kysely<unknown>)).rejects.toThrow(
+      `the settlement of ${DAY} is unfinished: finish it with the previous version (npm run settle) before upgrading`,
+    )
   })
 
   it('settling a day again changes nothing', async () => {
