@@ -1,8 +1,8 @@
 // bench/settlement: one day's settlement of 1,000,000 mining stakes held by 1,000,000 users in a referral tree, on a
 // throwaway PostgreSQL, against the physical baseline measured in the same run: one bare UPDATE of the same stakes
 // (`update stakes set released = released + 1 where status = 'mining'`) on an identical copy of the database.
-// Prints both times, their ratio (target ≤ 5) and the Node process's memory (flat in the row count: compare a run
-// with --users 100000).
+// Prints both times, their ratio (target ≤ 5), the PostgreSQL cluster's CPU time for both and its ratio, the time per
+// kind of statement, and the Node process's memory (flat in the row count: compare a run with --users 100000).
 // Usage: tsx bench/settlement/run.ts [--users 1000000 --batch 20000 --json bench/results/settlement.json]
 
 import { spawnSync } from 'node:child_process'

@@ -20,7 +20,7 @@ export const DEFAULT_BATCH_SIZE = 20_000
 export type Phase = 'pledge' | 'finance' | 'nodes' | 'referral' | 'pay' | 'done'
 
 /** The ledger transfer type of a user's daily payment: the sum of their output records of the day in one asset. */
-export const SETTLEMENT_TRANSFER = 'settlement'
+const SETTLEMENT_TRANSFER = 'settlement'
 
 export interface SettleOptions {
   /** Asset code of the platform token: node dividends and referral rewards are paid in it. */
