@@ -1,22 +1,4 @@
-import { expect, register, snap, test, useWallets, Wallet } from './fixtures.ts'
-
-/** The wallet's on-chain balance of a token, in base units, read straight from the local chain. */
-async function onChainBalance(owner: string, symbol: string): Promise<bigint> {
-  const rpc = async (method: string, params: unknown[]) => {
-    const res = await fetch(process.env.E2E_RPC_URL as string, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    })
-    return ((await res.json()) as { result: unknown }).result
-  }
-  const tokens = (await rpc('localnet_getTokens', [])) as { symbol: string; mint: string }[]
-  const mint = tokens.find((t) => t.symbol === symbol)?.mint
-  const accounts = (await rpc('getTokenAccountsByOwner', [owner, { mint }, { encoding: 'jsonParsed' }])) as {
-    value: { account: { data: { parsed: { info: { tokenAmount: { amount: string } } } } } }[]
-  }
-  return accounts.value.reduce((sum, a) => sum + BigInt(a.account.data.parsed.info.tokenAmount.amount), 0n)
-}
+import { expect, onChainBalance, register, snap, test, useWallets, Wallet } from './fixtures.ts'
 
 test.describe('assets', () => {
   test('the demo wallet gets test tokens and tops up 100 USDT on chain', async ({ page }, testInfo) => {

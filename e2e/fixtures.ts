@@ -28,8 +28,8 @@ export class Wallet {
   }
 }
 
-async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${baseUrl()}/api${path}`, {
+async function post(path: string, body: unknown, headers: Record<string, string> = {}, base = baseUrl()) {
+  const res = await fetch(`${base}/api${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'accept-language': 'en', ...headers },
     body: JSON.stringify(body),
@@ -63,20 +63,42 @@ export async function serverToday(session: Record<string, string>) {
 export const addDays = (day: string, days: number) =>
   new Date(Date.parse(`${day}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10)
 
-/** Registers a wallet under an inviter through the API, exactly as the web app's bind does. */
-export async function register(wallet: Wallet, inviteCode = rootAddress()) {
-  const nonce = await post(api.nonce.path, { address: wallet.address })
+/**
+ * Registers a wallet under an inviter through the API, exactly as the web app's bind does; `base`: the server, the
+ * shared one unless told.
+ */
+export async function register(wallet: Wallet, inviteCode = rootAddress(), base = baseUrl()) {
+  const nonce = await post(api.nonce.path, { address: wallet.address }, {}, base)
   const message = nonce.data.message as string
   const sign = Buffer.from(ed25519.sign(new TextEncoder().encode(message), wallet.seed)).toString('hex')
-  const res = await post(api.registerThird.path, {
-    type: LOGIN_TYPE,
-    address: wallet.address,
-    sign,
-    invite_code: inviteCode,
-    message,
-  })
+  const res = await post(
+    api.registerThird.path,
+    { type: LOGIN_TYPE, address: wallet.address, sign, invite_code: inviteCode, message },
+    {},
+    base,
+  )
   if (res.code !== 1) throw new Error(`register failed: ${res.msg}`)
   return res.data
+}
+
+/** Calls a method of the local chain's JSON-RPC. */
+async function rpc(method: string, params: unknown[]) {
+  const res = await fetch(process.env.E2E_RPC_URL as string, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return ((await res.json()) as { result: unknown }).result
+}
+
+/** The wallet's on-chain balance of a token, in base units, read straight from the local chain. */
+export async function onChainBalance(owner: string, symbol: string): Promise<bigint> {
+  const tokens = (await rpc('localnet_getTokens', [])) as { symbol: string; mint: string }[]
+  const mint = tokens.find((t) => t.symbol === symbol)?.mint
+  const accounts = (await rpc('getTokenAccountsByOwner', [owner, { mint }, { encoding: 'jsonParsed' }])) as {
+    value: { account: { data: { parsed: { info: { tokenAmount: { amount: string } } } } } }[]
+  }
+  return accounts.value.reduce((sum, a) => sum + BigInt(a.account.data.parsed.info.tokenAmount.amount), 0n)
 }
 
 /** Gives the page's demo wallet these accounts (the first active) and, optionally, a stored language. */

@@ -3,10 +3,17 @@ import { defineConfig } from '@playwright/test'
 /**
  * E2E journeys in Debian's Chromium (never a downloaded browser) at a phone viewport, against the real server,
  * a fresh PGlite database and the local chain, all started by global-setup.ts.
+ *
+ * The server has one market, and its last trade is the PLG price every other journey computes with (the 0.5 USDT
+ * reference until the first trade): the trade journey runs after all of them, as the project `market`.
  */
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
+  projects: [
+    { name: 'app', testIgnore: '**/trade.spec.ts' },
+    { name: 'market', testMatch: '**/trade.spec.ts', dependencies: ['app'] },
+  ],
   outputDir: '../test-results/e2e',
   globalSetup: './global-setup.ts',
   fullyParallel: false,

@@ -1,68 +1,9 @@
-import {
-  createAssociatedTokenAccountIdempotentInstruction,
-  createTransferCheckedInstruction,
-  getAssociatedTokenAddressSync,
-} from '@solana/spl-token'
-import { Keypair, PublicKey, Transaction } from '@solana/web3.js'
-import { api, type DataOf, type PaymentIntent } from '@solpledge/contract'
+import { api, type DataOf } from '@solpledge/contract'
 import { callAs, expect, register, snap, test, useWallets, Wallet } from './fixtures.ts'
+import { topUp } from './top-up.ts'
 
 type Session = Record<string, string>
 const PLG = 1_000_000_000n
-
-/** One JSON-RPC call to the local chain. */
-async function rpc(method: string, params: unknown[]) {
-  const res = await fetch(process.env.E2E_RPC_URL as string, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  })
-  const body = (await res.json()) as { result?: unknown; error?: { message: string } }
-  if (body.error) throw new Error(`${method}: ${body.error.message}`)
-  return body.result
-}
-
-/** Tops up the platform balance through the API and the local chain, as the web app's top-up does, but faster. */
-async function topUp(wallet: Wallet, session: Session, coin: string, amount: bigint) {
-  const faucet = await callAs(session, api.faucet.path, {})
-  if (faucet.code !== 1) throw new Error(`faucet: ${faucet.msg}`)
-  const created = await callAs(session, api.intentCreate.path, { purpose: 'recharge', coin, amount: amount.toString() })
-  if (created.code !== 1) throw new Error(`intent: ${created.msg}`)
-  const intent = created.data as unknown as PaymentIntent
-  const payer = Keypair.fromSeed(wallet.seed)
-  const mint = new PublicKey(intent.mint)
-  const owner = new PublicKey(intent.recipient)
-  const to = getAssociatedTokenAddressSync(mint, owner, true)
-  const transfer = createTransferCheckedInstruction(
-    getAssociatedTokenAddressSync(mint, payer.publicKey),
-    mint,
-    to,
-    payer.publicKey,
-    BigInt(intent.amount),
-    intent.decimals,
-  )
-  transfer.keys.push({ pubkey: new PublicKey(intent.reference), isSigner: false, isWritable: false })
-  const tx = new Transaction().add(
-    createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, to, owner, mint),
-    transfer,
-  )
-  const { blockhash } = (
-    (await rpc('getLatestBlockhash', [{ commitment: 'confirmed' }])) as { value: { blockhash: string } }
-  ).value
-  tx.recentBlockhash = blockhash
-  tx.feePayer = payer.publicKey
-  tx.sign(payer)
-  const signature = (await rpc('sendTransaction', [
-    tx.serialize().toString('base64'),
-    { encoding: 'base64' },
-  ])) as string
-  // The server verifies the payment by RPC: its answer is 'not confirmed yet' until the chain has confirmed it.
-  await expect
-    .poll(async () => (await callAs(session, api.intentSubmit.path, { id: intent.id, signature })).code, {
-      timeout: 30_000,
-    })
-    .toBe(1)
-}
 
 async function stake(wallet: Wallet, session: Session, plg: bigint) {
   await topUp(wallet, session, 'PLG', plg * PLG)

@@ -4,18 +4,13 @@
 // Usage: tsx bench/ledger/run.ts [--duration 10 --workers 16 --users 1000 --json bench/results/ledger.json]
 
 import { spawnSync } from 'node:child_process'
-import { randomInt } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
-import { migrate } from '../../apps/server/src/db/index.ts'
-import type { DB } from '../../apps/server/src/db/schema.ts'
-import { AppError } from '../../apps/server/src/lib/app-error.ts'
-import { checkInvariants, systemAccount, transfer, userAccount } from '../../apps/server/src/modules/ledger/service.ts'
 // @ts-expect-error plain ESM helper shared with the npm scripts
 import { startPostgres } from '../../scripts/postgres.mjs'
+import { measureTransfers } from './transfers.ts'
 
 const { values } = parseArgs({
   options: {
@@ -50,72 +45,6 @@ async function createDatabase(name: string) {
   await client.end()
 }
 
-/** Runs transfers between random users' available accounts from `workers` loops for `seconds`. */
-async function ledger(seconds: number) {
-  await createDatabase('ledger_bench')
-  // One connection per worker, as pgbench has one per client.
-  const pool = new pg.Pool({ connectionString: databaseUrl('ledger_bench'), max: workers })
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
-  try {
-    await migrate(db)
-    await db.insertInto('assets').values({ code: 'USDT', symbol: 'USDT', decimals: 6 }).execute()
-    const ids = await db
-      .insertInto('users')
-      .values(Array.from({ length: users }, (_, i) => ({ address: `bench-user-${i}`, parent_id: null })))
-      .returning('id')
-      .execute()
-    const chain = await systemAccount(db, 'USDT', 'chain')
-    const accounts: string[] = []
-    for (const { id } of ids) accounts.push(await userAccount(db, id, 'USDT', 'available'))
-    // Enough for every transfer of the run: no refusals, every transaction commits.
-    await db.transaction().execute(async (trx) => {
-      for (const account of accounts)
-        await transfer(trx, {
-          debit: chain,
-          credit: account,
-          asset: 'USDT',
-          amount: 10n ** 15n,
-          type: 'deposit',
-          key: `fund:${account}`,
-        })
-    })
-
-    let made = 0
-    let refused = 0
-    let sequence = 0
-    const until = Date.now() + seconds * 1000
-    const worker = async () => {
-      while (Date.now() < until) {
-        const from = randomInt(accounts.length)
-        const to = (from + 1 + randomInt(accounts.length - 1)) % accounts.length
-        const input = {
-          debit: accounts[from] as string,
-          credit: accounts[to] as string,
-          asset: 'USDT',
-          amount: BigInt(1 + randomInt(1000)),
-          type: 'bench',
-          key: `bench:${sequence++}`,
-        }
-        try {
-          await db.transaction().execute((trx) => transfer(trx, input))
-          made++
-        } catch (error) {
-          if (!(error instanceof AppError)) throw error
-          refused++
-        }
-      }
-    }
-    const started = performance.now()
-    await Promise.all(Array.from({ length: workers }, worker))
-    const elapsed = (performance.now() - started) / 1000
-    const violations = await checkInvariants(db)
-    if (violations.length > 0) throw new Error(`ledger invariants broken: ${violations.join('; ')}`)
-    return { tps: made / elapsed, made, refused }
-  } finally {
-    await db.destroy()
-  }
-}
-
 /** pgbench from the cluster's own binaries; the server binaries refuse root, so it runs as `postgres` then. */
 function pgbench(args: string[]) {
   const bin = path.join(cluster.binDir, 'pgbench')
@@ -130,7 +59,8 @@ function pgbench(args: string[]) {
 }
 
 try {
-  const result = await ledger(duration)
+  await createDatabase('ledger_bench')
+  const result = await measureTransfers({ url: databaseUrl('ledger_bench'), workers, users, seconds: duration })
   await createDatabase('pgbench')
   pgbench(['-i', '-q', '-s', '10'])
   const output = pgbench(['-c', '16', '-j', '2', '-T', String(duration)])

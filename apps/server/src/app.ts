@@ -8,6 +8,7 @@ import { API_BASE, MAX_BODY_BYTES } from '@solpledge/contract'
 import Fastify, { type FastifyServerOptions } from 'fastify'
 import { type Config, isLocalChain } from './config.ts'
 import type { Database } from './db/index.ts'
+import { adminRoutes } from './modules/admin/routes.ts'
 import { assetsRoutes } from './modules/assets/routes.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { SessionCache } from './modules/auth/session.ts'
@@ -22,6 +23,8 @@ import { rankRoutes } from './modules/rank/routes.ts'
 import { settlementRoutes } from './modules/settlement/routes.ts'
 import { systemRoutes } from './modules/system/routes.ts'
 import { teamRoutes } from './modules/team/routes.ts'
+import { TradeMarket } from './modules/trade/market.ts'
+import { tradeRoutes } from './modules/trade/routes.ts'
 import { userRoutes } from './modules/user/routes.ts'
 import { withdrawalRoutes } from './modules/withdrawals/routes.ts'
 import type { Platform } from './platform.ts'
@@ -34,6 +37,8 @@ declare module 'fastify' {
     platform: Platform
     /** Sessions checked recently (SESSION_CACHE_MS); revoking a user's sessions must call `forgetUser`. */
     sessions: SessionCache
+    /** The quick-trade market of the platform token in this process (modules/trade/market.ts). */
+    trade: TradeMarket
   }
 }
 
@@ -65,6 +70,7 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   app.decorate('config', config)
   app.decorate('platform', platform)
   app.decorate('sessions', new SessionCache(config.sessionCacheMs))
+  app.decorate('trade', new TradeMarket(db, config.productSymbol))
 
   await app.register(envelopePlugin)
   await app.register(rateLimit, { global: false })
@@ -85,21 +91,19 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
           userToken: { type: 'apiKey', in: 'header', name: 'User-Token' },
           userAddress: { type: 'apiKey', in: 'header', name: 'User-Address' },
           operatorToken: { type: 'apiKey', in: 'header', name: 'Operator-Token' },
+          adminToken: { type: 'apiKey', in: 'header', name: 'Admin-Token' },
         },
       },
     },
   })
   await app.register(swaggerUi, { routePrefix: `${API_BASE}/docs` })
 
-  const domains = config.publicUrls.map((url) => new URL(url).host)
-  await app.register(authRoutes, {
-    login: {
-      domains,
-      chainId: SIWS_CHAIN_IDS[config.cluster] ?? config.cluster,
-      sessionTtlHours: config.sessionTtlHours,
-    },
-    rateLimitPerMinute: config.loginRateLimit,
-  })
+  const login = {
+    domains: config.publicUrls.map((url) => new URL(url).host),
+    chainId: SIWS_CHAIN_IDS[config.cluster] ?? config.cluster,
+    sessionTtlHours: config.sessionTtlHours,
+  }
+  await app.register(authRoutes, { login, rateLimitPerMinute: config.loginRateLimit })
   await app.register(userRoutes)
   await app.register(assetsRoutes)
   await app.register(configRoutes)
@@ -113,7 +117,12 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   await app.register(intentRoutes)
   await app.register(withdrawalRoutes)
   await app.register(settlementRoutes)
+  await app.register(tradeRoutes)
   await app.register(systemRoutes, { demoWallet: isLocalChain(config) })
+  await app.register(adminRoutes, {
+    login: { ...login, adminSessionTtlHours: config.adminSessionTtlHours, localBootstrap: platform.localChain },
+    rateLimitPerMinute: config.loginRateLimit,
+  })
 
   const webDist = config.webDist && path.resolve(config.webDist)
   if (webDist && fs.existsSync(path.join(webDist, 'index.html'))) {

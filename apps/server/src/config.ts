@@ -1,4 +1,6 @@
 import path from 'node:path'
+import { ADMIN_ROLES, type AdminRole } from '@solpledge/contract'
+import { isWalletAddress } from './modules/auth/crypto.ts'
 
 /** Server configuration, read once from the environment (README.md lists every variable). */
 export interface Config {
@@ -35,7 +37,10 @@ export interface Config {
   senderIntervalMs: number
   /** How often the daily settlement looks for due days to settle, in ms (0 = never; docs/settlement.md). */
   settlementIntervalMs: number
-  /** How often the monthly ranking snapshots are recomputed, in ms (0 = never; default hourly; modules/rank). */
+  /**
+   * The first value of the business configuration's rankIntervalSeconds (ms; 0 = never; default hourly): the operator
+   * console changes it afterwards. The ranking job looks every min(this, 60 s).
+   */
   rankIntervalMs: number
   /**
    * Tests only (withdrawals-crash.test.ts): 'stored', 'sent' or 'confirmed' makes the server kill itself with SIGKILL
@@ -47,7 +52,25 @@ export interface Config {
   rootAddress: string | undefined
   /** Secret for operator calls (Operator-Token header); when absent one is generated under dataDir/keys. */
   operatorToken: string | undefined
+  /** The operator console's allow-list from ADMIN_ADDRESSES ("address:role,…"); set again at every start. */
+  adminAddresses: { address: string; role: AdminRole }[]
+  /** How long an operator console session lasts. */
+  adminSessionTtlHours: number
   logLevel: string
+}
+
+/** ADMIN_ADDRESSES: comma-separated `address:role` entries, role one of viewer, operator, admin. */
+export function parseAdminAddresses(value: string | undefined): { address: string; role: AdminRole }[] {
+  const entries = (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+  return entries.map((entry) => {
+    const [address = '', role = '', ...rest] = entry.split(':').map((part) => part.trim())
+    if (rest.length || !isWalletAddress(address) || !(ADMIN_ROLES as readonly string[]).includes(role))
+      throw new Error(`ADMIN_ADDRESSES: "${entry}" must be <wallet address>:<${ADMIN_ROLES.join('|')}>`)
+    return { address, role: role as AdminRole }
+  })
 }
 
 const int = (value: string | undefined, fallback: number, name: string): number => {
@@ -91,6 +114,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     crashAt: env.CRASH_AT || undefined,
     rootAddress: env.ROOT_ADDRESS || undefined,
     operatorToken: env.OPERATOR_TOKEN || undefined,
+    adminAddresses: parseAdminAddresses(env.ADMIN_ADDRESSES),
+    adminSessionTtlHours: int(env.ADMIN_SESSION_TTL_HOURS, 12, 'ADMIN_SESSION_TTL_HOURS'),
     logLevel: env.LOG_LEVEL || 'info',
   }
 }

@@ -2,7 +2,10 @@ import path from 'node:path'
 import { buildApp } from './app.ts'
 import { loadConfig } from './config.ts'
 import { migrate, openDatabase } from './db/index.ts'
+import { JOBS, recordJobRun } from './modules/admin/ops.ts'
+import { isEmptyAllowList } from './modules/admin/session.ts'
 import { purgeExpiredNonces } from './modules/auth/service.ts'
+import { getBusinessConfig } from './modules/config/service.ts'
 import { watchIntents } from './modules/intents/service.ts'
 import { RANK_CHECK_MS, refreshRankings } from './modules/rank/service.ts'
 import { crashHook, settleDue } from './modules/settlement/service.ts'
@@ -25,12 +28,12 @@ async function main() {
   // SETTLEMENT_CRASH_AFTER_BATCHES is for the crash tests only, as CRASH_AT (docs/settlement.md).
   const settlementCrash = crashHook()
   const timers = [
-    every(10 * 60_000, () => purgeExpiredNonces(db)),
-    every(config.watcherIntervalMs, async () => {
+    every(JOBS.nonces, 10 * 60_000, () => purgeExpiredNonces(db)),
+    every(JOBS.watcher, config.watcherIntervalMs, async () => {
       const pass = await watchIntents(db, platform)
       if (pass.fulfilled || pass.expired) app.log.info(pass, 'payment intents watched')
     }),
-    every(config.senderIntervalMs, async () => {
+    every(JOBS.sender, config.senderIntervalMs, async () => {
       const { errors, ...pass } = await processWithdrawals(db, platform, { onStep })
       for (const { id, error } of errors) app.log.error({ err: error, withdrawal: id }, 'withdrawal sender failed')
       // Resends of a payout waiting to confirm happen every pass: only outcomes are worth an info line.
@@ -38,29 +41,37 @@ async function main() {
       else if (pass.sent) app.log.debug(pass, 'withdrawal sender pass')
     }),
     // Settles every due day not yet settled, in order (safe with several instances: docs/settlement.md).
-    every(config.settlementIntervalMs, async () => {
+    every(JOBS.settlement, config.settlementIntervalMs, async () => {
       const days = await settleDue(db, { product: config.productSymbol, onBatch: settlementCrash })
       for (const day of days) app.log.info(day, 'settlement day done')
     }),
-    // Monthly ranking snapshots: looks every minute (at most), recomputes when the newest is RANK_INTERVAL_MS old.
-    every(Math.min(config.rankIntervalMs, RANK_CHECK_MS), () =>
-      refreshRankings(db, { intervalMs: config.rankIntervalMs }),
-    ),
+    // Monthly ranking snapshots: looks every minute (sooner when RANK_INTERVAL_MS is shorter) and recomputes when the
+    // newest is the configuration's rankIntervalSeconds old (0: never).
+    every(JOBS.rank, Math.min(config.rankIntervalMs || RANK_CHECK_MS, RANK_CHECK_MS), async () => {
+      const { rankIntervalSeconds } = await getBusinessConfig(db)
+      if (rankIntervalSeconds > 0) await refreshRankings(db, { intervalMs: rankIntervalSeconds * 1000 })
+    }),
   ]
-  /** Runs a job periodically, never two passes at once in this process; errors are logged, not fatal. */
-  function every(ms: number, job: () => Promise<unknown>) {
+  /**
+   * Runs a job periodically, never two passes at once in this process; errors are logged, not fatal. Each pass is
+   * recorded in job_heartbeats for the operator console's job status.
+   */
+  function every(name: string, ms: number, job: () => Promise<unknown>) {
     if (ms <= 0) return undefined
     let running = false
     const timer = setInterval(async () => {
       if (running) return
       running = true
+      let failure: unknown
       try {
         await job()
       } catch (error) {
+        failure = error ?? new Error('job failed')
         app.log.error({ err: error }, 'job failed')
       } finally {
         running = false
       }
+      await recordJobRun(db, name, failure).catch((error) => app.log.error({ err: error }, 'job heartbeat failed'))
     }, ms)
     timer.unref()
     return timer
@@ -83,6 +94,8 @@ async function main() {
   const url = config.publicUrls[0]
   console.log(`solpledge ready url=${url} root_invite_code=${seeded.rootAddress}`)
   console.log(`  open ${url}/?code=${seeded.rootAddress} to join as the root user's first member`)
+  if (platform.localChain && (await isEmptyAllowList(db)))
+    console.log(`  open ${url}/admin: the first wallet to sign in there becomes the operator console's admin`)
 }
 
 main().catch((error) => {

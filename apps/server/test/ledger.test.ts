@@ -3,6 +3,7 @@ import { Code } from '@solpledge/contract'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../src/db/index.ts'
+import { type AccountSpec, accountIds, accountKey, transferMany } from '../src/modules/ledger/bulk.ts'
 import {
   balances,
   checkInvariants,
@@ -268,6 +269,60 @@ describe(`ledger (${dbKind})`, () => {
     expect(outcomes.length - refused.length).toBe(33)
     for (const o of refused) expect(o.reason).toMatchObject(insufficient)
     expect(await balanceOf(available)).toBe(10n)
+    expect(await checkInvariants(db)).toEqual([])
+  })
+
+  it('accountIds finds and creates many accounts at once, the same ones userAccount and systemAccount give', async () => {
+    const [u1, u2] = [await newUser(), await newUser()]
+    const existing = await userAccount(db, u1, 'USDT', 'available')
+    const specs = [
+      { userId: u1, asset: 'USDT', kind: 'available' },
+      { userId: u1, asset: 'PLG', kind: 'locked' },
+      { userId: u2, asset: 'USDT', kind: 'locked' },
+      { userId: null, asset: 'PLG', kind: 'trade_test' },
+      { userId: u1, asset: 'USDT', kind: 'available' },
+    ]
+    const ids = await db.transaction().execute((trx) => accountIds(trx, specs))
+    expect(ids.size).toBe(4)
+    expect(ids.get(accountKey(specs[0] as AccountSpec))).toBe(existing)
+    expect(ids.get(`${u1}/PLG/locked`)).toBe(await userAccount(db, u1, 'PLG', 'locked'))
+    expect(ids.get(`${u2}/USDT/locked`)).toBe(await userAccount(db, u2, 'USDT', 'locked'))
+    expect(ids.get('/PLG/trade_test')).toBe(await systemAccount(db, 'PLG', 'trade_test'))
+    expect(await db.transaction().execute((trx) => accountIds(trx, specs))).toEqual(ids)
+  })
+
+  it('transferMany: net moves in one statement, once per key, refused as a whole below zero', async () => {
+    const a = await fundedUser(100n)
+    const b = await fundedUser(1n)
+    const fees = await systemAccount(db, 'USDT', 'fees')
+    const feesBefore = await balanceOf(fees)
+    const key = randomUUID()
+    // a pays b 100, b pays 60 of it on to a fee and 41 back to a: b ends at 0 although it starts at 1.
+    const list: TransferInput[] = [
+      { debit: a.available, credit: b.available, asset: 'USDT', amount: 100n, type: 'gift', key: `${key}:1` },
+      { debit: b.available, credit: fees, asset: 'USDT', amount: 60n, type: 'fee', key: `${key}:2` },
+      { debit: b.available, credit: a.available, asset: 'USDT', amount: 41n, type: 'gift', key: `${key}:3` },
+    ]
+    const many = (transfers: TransferInput[]) => db.transaction().execute((trx) => transferMany(trx, transfers))
+    await many(list)
+    const after = [await balanceOf(a.available), await balanceOf(b.available), await balanceOf(fees)]
+    expect(after).toEqual([41n, 0n, feesBefore + 60n])
+    // A retry changes nothing; a key reused for something else throws.
+    const count = await transferCount()
+    await many(list)
+    expect(await transferCount()).toBe(count)
+    await expect(many([{ ...(list[0] as TransferInput), amount: 99n }])).rejects.toThrow(/idempotency key .* reused/)
+    // One transfer below zero refuses them all.
+    await expect(
+      many([
+        { debit: fees, credit: a.available, asset: 'USDT', amount: 5n, type: 'gift', key: randomUUID() },
+        { debit: b.available, credit: fees, asset: 'USDT', amount: 1n, type: 'fee', key: randomUUID() },
+      ]),
+    ).rejects.toMatchObject(insufficient)
+    expect([await balanceOf(a.available), await balanceOf(b.available), await balanceOf(fees)]).toEqual(after)
+    await expect(
+      many([{ debit: a.available, credit: fees, asset: 'PLG', amount: 1n, type: 'fee', key: randomUUID() }]),
+    ).rejects.toThrow(/not of its asset/)
     expect(await checkInvariants(db)).toEqual([])
   })
 })

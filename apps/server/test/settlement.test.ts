@@ -2,7 +2,7 @@ import { api, type BusinessConfig, Code, type SettlementDay } from '@solpledge/c
 import type { Kysely } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Database } from '../src/db/index.ts'
-import * as settlementPerf from '../src/db/migrations/0013-settlement-perf.ts'
+import * as settlementPerf from '../src/db/migrations/0014-settlement-perf.ts'
 import { addDays, daysBetween } from '../src/lib/day.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { getBusinessConfig, setBusinessConfig } from '../src/modules/config/service.ts'

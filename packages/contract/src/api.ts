@@ -1,4 +1,34 @@
 import { type Static, type TSchema, Type } from 'typebox'
+import {
+  Adjustment as AdjustmentSchema,
+  AdjustmentStatus,
+  AdminAsset,
+  AdminBanner,
+  AdminLoginData,
+  AdminNotice,
+  AdminPage,
+  AdminPaged,
+  type AdminRole,
+  AdminRoleSchema,
+  AdminSession,
+  AdminUser,
+  AdminUserDetail,
+  AdminUserRow,
+  AdminWithdrawal,
+  AssetSettings,
+  AssetVersion,
+  AuditEntry,
+  BannerTranslation,
+  ConfigVersion,
+  JobStatus,
+  NoticeTranslation,
+  Reason,
+  SiteUrl,
+  UPLOAD_FIELD,
+  Upload,
+  UserSession,
+} from './admin.ts'
+import { BusinessConfig } from './business-config.ts'
 
 /** Every API path is POST under this base (SPEC §7). Paths match case-insensitively. */
 export const API_BASE = '/api'
@@ -9,19 +39,38 @@ export const LOGIN_TYPE = '3'
 /** Largest JSON body the API accepts. */
 export const MAX_BODY_BYTES = 64 * 1024
 
-export interface RouteDef<B extends TSchema = TSchema, D extends TSchema = TSchema, A extends boolean = boolean> {
+export interface RouteDef<
+  B extends TSchema = TSchema,
+  D extends TSchema = TSchema,
+  A extends boolean = boolean,
+  M extends AdminRole | undefined = AdminRole | undefined,
+> {
   /** Path below API_BASE, spelled as the spec spells it. */
   path: string
   /** True when the call needs a session (User-Token and User-Address headers). */
   auth: A
   /** True for operator calls: they need the Operator-Token header (OPERATOR_TOKEN, see README). */
   operator?: boolean
+  /**
+   * Operator console routes: the weakest admin role allowed (viewer < operator < admin). They need an admin session
+   * (Admin-Token header); anyone else is answered -403 before the handler runs.
+   */
+  admin?: M
+  /** A multipart/form-data upload instead of a JSON body: the name of its one file field. */
+  multipart?: string
   summary: string
   tag: string
   body: B
   data: D
 }
-const route = <B extends TSchema, D extends TSchema, const A extends boolean>(def: RouteDef<B, D, A>) => def
+const route = <
+  B extends TSchema,
+  D extends TSchema,
+  const A extends boolean,
+  const M extends AdminRole | undefined = undefined,
+>(
+  def: RouteDef<B, D, A, M>,
+) => def
 
 export type BodyOf<R extends RouteDef> = Static<R['body']>
 export type DataOf<R extends RouteDef> = Static<R['data']>
@@ -1023,6 +1072,459 @@ export const api = {
     data: Type.Object({ order: TradeOrder, amount_in: BaseUnits, amount_out: BaseUnits }),
   }),
   // Operator console (issue 7): admin routes go below this line.
+  adminNonce: route({
+    path: '/admin/auth/nonce',
+    auth: false,
+    tag: 'admin',
+    summary:
+      'Operator console sign-in, step 1: a single-use Sign-In-With-Solana message for an allow-listed address (the ' +
+      'same flow as the user login, with its own statement); other addresses are refused',
+    body: Type.Object({ address: Address }, { additionalProperties: false }),
+    data: Type.Object({
+      message: Type.String(),
+      nonce: Type.String(),
+      expires_at: Type.String({ format: 'date-time' }),
+    }),
+  }),
+  adminLogin: route({
+    path: '/admin/auth/login',
+    auth: false,
+    tag: 'admin',
+    summary:
+      'Operator console sign-in, step 2: the signed message gives an admin session (Admin-Token header) with the ' +
+      "address's role; it expires and can be revoked",
+    body: Type.Object(
+      {
+        address: Address,
+        sign: Type.String({ minLength: 1, maxLength: 256, description: 'Hex of the ed25519 signature of message' }),
+        message: Type.String({ minLength: 1, maxLength: 2048, description: 'The text returned by /admin/auth/nonce' }),
+      },
+      { additionalProperties: false },
+    ),
+    data: AdminLoginData,
+  }),
+  adminMe: route({
+    path: '/admin/auth/me',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: "The admin session's address, role and expiry",
+    body: Empty,
+    data: AdminSession,
+  }),
+  adminLogout: route({
+    path: '/admin/auth/logout',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: 'Ends the admin session (its token stops working at once)',
+    body: Empty,
+    data: Type.Object({}),
+  }),
+  adminAdmins: route({
+    path: '/admin/admins/list',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: 'The operator allow-list with roles',
+    body: Empty,
+    data: Type.Object({ list: Type.Array(AdminUser) }),
+  }),
+  adminAdminSave: route({
+    path: '/admin/admins/save',
+    auth: false,
+    admin: 'admin',
+    tag: 'admin',
+    summary:
+      'Add an operator or change their role; addresses from ADMIN_ADDRESSES and the caller themselves are refused',
+    body: Type.Object({ address: Address, role: AdminRoleSchema }, { additionalProperties: false }),
+    data: AdminUser,
+  }),
+  adminAdminRemove: route({
+    path: '/admin/admins/remove',
+    auth: false,
+    admin: 'admin',
+    tag: 'admin',
+    summary:
+      'Remove an operator from the allow-list and end their sessions (not one from ADMIN_ADDRESSES, not oneself)',
+    body: Type.Object({ address: Address }, { additionalProperties: false }),
+    data: Type.Object({ address: Type.String() }),
+  }),
+  adminConfig: route({
+    path: '/admin/config/get',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: 'The business configuration in force: its newest version',
+    body: Empty,
+    data: ConfigVersion,
+  }),
+  adminConfigSave: route({
+    path: '/admin/config/save',
+    auth: false,
+    admin: 'admin',
+    tag: 'admin',
+    summary:
+      'Store a new version of the whole business configuration, in force from the next request. base_version must be ' +
+      'the version the form was loaded from (refused when someone saved meanwhile)',
+    body: Type.Object({ base_version: Id, value: BusinessConfig }, { additionalProperties: false }),
+    data: ConfigVersion,
+  }),
+  adminConfigHistory: route({
+    path: '/admin/config/history',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: 'Versions of the business configuration, newest first, each with who saved it, when and what changed',
+    body: Type.Object(AdminPage, { additionalProperties: false }),
+    data: AdminPaged(ConfigVersion),
+  }),
+  adminAssets: route({
+    path: '/admin/assets/list',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: "Every asset's settings: recharge allowed, withdrawal minimum, fee and the review thresholds",
+    body: Empty,
+    data: Type.Object({ list: Type.Array(AdminAsset) }),
+  }),
+  adminAssetSave: route({
+    path: '/admin/assets/save',
+    auth: false,
+    admin: 'admin',
+    tag: 'admin',
+    summary:
+      "Store a new version of an asset's settings, in force from the next request (base_version: the version loaded)",
+    body: Type.Object({ coin: Coin, base_version: Id, ...AssetSettings.properties }, { additionalProperties: false }),
+    data: AdminAsset,
+  }),
+  adminAssetHistory: route({
+    path: '/admin/assets/history',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: "Versions of the assets' settings, newest first, with who, when and what changed",
+    body: Type.Object({ coin: Type.Optional(Coin), ...AdminPage }, { additionalProperties: false }),
+    data: AdminPaged(AssetVersion),
+  }),
+  adminNotices: route({
+    path: '/admin/notices/list',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: 'All notices (published, unpublished and scheduled), newest publication first, with every translation',
+    body: Type.Object(AdminPage, { additionalProperties: false }),
+    data: AdminPaged(AdminNotice),
+  }),
+  adminNoticeSave: route({
+    path: '/admin/notices/save',
+    auth: false,
+    admin: 'operator',
+    tag: 'admin',
+    summary:
+      'Create (no id) or replace a notice: its translations (en required, each language once), publication time, ' +
+      'published flag and event flag (setting it takes it from any other notice)',
+    body: Type.Object(
+      {
+        id: Type.Optional(Id),
+        translations: Type.Array(NoticeTranslation, { minItems: 1, maxItems: 5 }),
+        published_at: Type.Optional(Type.String({ format: 'date-time', description: 'Default: now' })),
+        visible: Type.Boolean(),
+        is_event: Type.Boolean(),
+      },
+      { additionalProperties: false },
+    ),
+    data: AdminNotice,
+  }),
+  adminNoticePublish: route({
+    path: '/admin/notices/publish',
+    auth: false,
+    admin: 'operator',
+    tag: 'admin',
+    summary: 'Publish (visible true) or unpublish a notice',
+    body: Type.Object({ id: Id, visible: Type.Boolean() }, { additionalProperties: false }),
+    data: AdminNotice,
+  }),
+  adminBanners: route({
+    path: '/admin/banners/list',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: 'All banners of a type (1: home carousel; default all types) in display order, with every translation',
+    body: Type.Object(
+      { type: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })), ...AdminPage },
+      { additionalProperties: false },
+    ),
+    data: AdminPaged(AdminBanner),
+  }),
+  adminBannerSave: route({
+    path: '/admin/banners/save',
+    auth: false,
+    admin: 'operator',
+    tag: 'admin',
+    summary:
+      'Create (no id) or replace a banner: type, order, link, published flag and per-language caption and image ' +
+      '(en required; an image URL is an uploaded /uploads/… path, another path of the site or an https URL)',
+    body: Type.Object(
+      {
+        id: Type.Optional(Id),
+        type: Type.Integer({ minimum: 1, maximum: 1000 }),
+        sort: Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 }),
+        link: Type.Union([SiteUrl, Type.Null()]),
+        visible: Type.Boolean(),
+        translations: Type.Array(BannerTranslation, { minItems: 1, maxItems: 5 }),
+      },
+      { additionalProperties: false },
+    ),
+    data: AdminBanner,
+  }),
+  adminBannerPublish: route({
+    path: '/admin/banners/publish',
+    auth: false,
+    admin: 'operator',
+    tag: 'admin',
+    summary: 'Publish (visible true) or unpublish a banner',
+    body: Type.Object({ id: Id, visible: Type.Boolean() }, { additionalProperties: false }),
+    data: AdminBanner,
+  }),
+  adminUpload: route({
+    path: '/admin/upload/image',
+    auth: false,
+    admin: 'operator',
+    multipart: UPLOAD_FIELD,
+    tag: 'admin',
+    summary:
+      "Upload an image (multipart/form-data, file field 'video'): PNG, JPEG, WebP or GIF by content, at most 2 MB; " +
+      'stored under a server-made name and served at the returned url',
+    body: Empty,
+    data: Upload,
+  }),
+  adminWithdrawals: route({
+    path: '/admin/withdrawals/list',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary:
+      'Withdrawals of a status (review: the queue waiting for a decision, oldest first; others newest first), ' +
+      'optionally of one user or asset, with their approvals',
+    body: Type.Object(
+      { status: WithdrawalStatus, coin: Type.Optional(Coin), address: Type.Optional(Address), ...AdminPage },
+      { additionalProperties: false },
+    ),
+    data: AdminPaged(AdminWithdrawal),
+  }),
+  adminWithdrawalApprove: route({
+    path: '/admin/withdrawals/approve',
+    auth: false,
+    admin: 'operator',
+    tag: 'admin',
+    summary:
+      'Approve a withdrawal in review: it goes to the sender queue, or, at or above the dual review threshold, waits ' +
+      'for the approval of a second, different operator',
+    body: Type.Object({ id: Id }, { additionalProperties: false }),
+    data: AdminWithdrawal,
+  }),
+  adminWithdrawalReject: route({
+    path: '/admin/withdrawals/reject',
+    auth: false,
+    admin: 'operator',
+    tag: 'admin',
+    summary: "Reject a withdrawal in review with a reason: the amount returns to the user's available balance",
+    body: Type.Object({ id: Id, reason: Reason }, { additionalProperties: false }),
+    data: AdminWithdrawal,
+  }),
+  adminUsers: route({
+    path: '/admin/users/list',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: 'Users, newest first; q: an address prefix (at least 3 characters) or a user id',
+    body: Type.Object(
+      { q: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), ...AdminPage },
+      { additionalProperties: false },
+    ),
+    data: AdminPaged(AdminUserRow),
+  }),
+  adminUser: route({
+    path: '/admin/users/detail',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: 'A user by wallet address: referral parent, team figures, balances and active sessions',
+    body: Type.Object({ address: Address }, { additionalProperties: false }),
+    data: AdminUserDetail,
+  }),
+  adminUserLedger: route({
+    path: '/admin/users/ledger',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: "A user's ledger entries, newest first, filtered by coin and type",
+    body: Type.Object(
+      {
+        address: Address,
+        coin: Type.Optional(Coin),
+        type: Type.Optional(Type.String({ maxLength: 32 })),
+        ...AdminPage,
+      },
+      { additionalProperties: false },
+    ),
+    data: AdminPaged(LedgerEntry),
+  }),
+  adminUserStakes: route({
+    path: '/admin/users/stakes',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: "A user's stakes, newest first (all statuses unless one is given)",
+    body: Type.Object(
+      { address: Address, status: Type.Optional(StakeStatus), ...AdminPage },
+      { additionalProperties: false },
+    ),
+    data: AdminPaged(Stake),
+  }),
+  adminUserNodes: route({
+    path: '/admin/users/nodes',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: "A user's nodes and their dividends",
+    body: Type.Object({ address: Address }, { additionalProperties: false }),
+    data: Type.Object({ list: Type.Array(UserNode) }),
+  }),
+  adminUserFinance: route({
+    path: '/admin/users/finance',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: "A user's finance deposits, newest first (all statuses unless one is given)",
+    body: Type.Object(
+      { address: Address, status: Type.Optional(FinanceStatus), ...AdminPage },
+      { additionalProperties: false },
+    ),
+    data: AdminPaged(FinanceDeposit),
+  }),
+  adminUserOrders: route({
+    path: '/admin/users/orders',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: "A user's quick-trade orders of a status (both sides unless type is given), newest first",
+    body: Type.Object(
+      { address: Address, status: TradeOrderStatus, type: Type.Optional(TradeSide), ...AdminPage },
+      { additionalProperties: false },
+    ),
+    data: AdminPaged(TradeOrder),
+  }),
+  adminUserSessions: route({
+    path: '/admin/users/sessions',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: "A user's login sessions, newest first",
+    body: Type.Object({ address: Address, ...AdminPage }, { additionalProperties: false }),
+    data: AdminPaged(UserSession),
+  }),
+  adminUserRevoke: route({
+    path: '/admin/users/revoke',
+    auth: false,
+    admin: 'admin',
+    tag: 'admin',
+    summary: "Revoke one of a user's sessions (session_id) or all of them: their next call is answered -403",
+    body: Type.Object(
+      { address: Address, session_id: Type.Optional(Id), reason: Reason },
+      { additionalProperties: false },
+    ),
+    data: Type.Object({ revoked: Type.Integer() }),
+  }),
+  adminAdjustments: route({
+    path: '/admin/adjustments/list',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: 'Manual balance adjustments, newest first, optionally of a status or a user',
+    body: Type.Object(
+      { status: Type.Optional(AdjustmentStatus), address: Type.Optional(Address), ...AdminPage },
+      { additionalProperties: false },
+    ),
+    data: AdminPaged(AdjustmentSchema),
+  }),
+  adminAdjust: route({
+    path: '/admin/adjustments/create',
+    auth: false,
+    admin: 'admin',
+    tag: 'admin',
+    summary:
+      "Adjust a user's available balance by a signed amount with a reason: a ledger transfer against the system " +
+      "account 'adjustments'. At or above the asset's adjust_dual_threshold it waits for a second, different admin",
+    body: Type.Object(
+      {
+        address: Address,
+        coin: Coin,
+        amount: Type.String({ pattern: '^-?[1-9][0-9]{0,37}$', description: 'Signed base units, not 0' }),
+        reason: Reason,
+      },
+      { additionalProperties: false },
+    ),
+    data: AdjustmentSchema,
+  }),
+  adminAdjustApprove: route({
+    path: '/admin/adjustments/approve',
+    auth: false,
+    admin: 'admin',
+    tag: 'admin',
+    summary: 'Apply a pending adjustment as the second admin (the requester cannot)',
+    body: Type.Object({ id: Id }, { additionalProperties: false }),
+    data: AdjustmentSchema,
+  }),
+  adminAdjustReject: route({
+    path: '/admin/adjustments/reject',
+    auth: false,
+    admin: 'admin',
+    tag: 'admin',
+    summary: 'Reject a pending adjustment with a reason; nothing moves',
+    body: Type.Object({ id: Id, reason: Reason }, { additionalProperties: false }),
+    data: AdjustmentSchema,
+  }),
+  adminSolvency: route({
+    path: '/admin/ops/solvency',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: 'The solvency report: per asset, what users are owed against what the platform holds on chain',
+    body: Empty,
+    data: Type.Object({ read_at: Type.String({ format: 'date-time' }), list: Type.Array(SolvencyRow) }),
+  }),
+  adminJobs: route({
+    path: '/admin/ops/jobs',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: 'Job status: the last settled day, the deposit watcher lag and the withdrawal sender queue',
+    body: Empty,
+    data: JobStatus,
+  }),
+  adminAudit: route({
+    path: '/admin/audit/list',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary:
+      'The audit log of admin actions, newest first, filtered by action (exact, or a prefix ending in ".", e.g. ' +
+      '"withdrawal."), actor address, target (exact) and time range [from, to)',
+    body: Type.Object(
+      {
+        action: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+        actor: Type.Optional(Address),
+        target: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+        from: Type.Optional(Type.String({ format: 'date-time' })),
+        to: Type.Optional(Type.String({ format: 'date-time' })),
+        ...AdminPage,
+      },
+      { additionalProperties: false },
+    ),
+    data: AdminPaged(AuditEntry),
+  }),
 } as const satisfies Record<string, RouteDef>
 
 export type Api = typeof api

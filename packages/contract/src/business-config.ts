@@ -49,6 +49,10 @@ export const BusinessConfig = Type.Object(
     fuelTiers: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1 }),
     settlementHourUtc: Type.Integer({ minimum: 0, maximum: 23 }),
     /**
+     * How often the monthly ranking snapshots are recomputed, in seconds (0 = never). RANK_INTERVAL_MS only seeds it.
+     */
+    rankIntervalSeconds: Type.Integer({ minimum: 0, maximum: 31 * 86_400 }),
+    /**
      * The node pool: {product} base units paid to node holders each settled day, shared by dividend weight (each node
      * gets floor(pool × weight / total weight); the rounding remainder is not paid).
      */

@@ -14,7 +14,9 @@ import * as notices from './migrations/0008-notices.ts'
 import * as team from './migrations/0009-team.ts'
 import * as teamWrites from './migrations/0010-team-writes.ts'
 import * as newPowerCounters from './migrations/0011-new-power-counters.ts'
-import * as settlementPerf from './migrations/0013-settlement-perf.ts'
+import * as trade from './migrations/0012-trade.ts'
+import * as admin from './migrations/0013-admin.ts'
+import * as settlementPerf from './migrations/0014-settlement-perf.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 
@@ -32,7 +34,9 @@ const migrations: Record<string, Migration> = {
   '0009-team': team,
   '0010-team-writes': teamWrites,
   '0011-new-power-counters': newPowerCounters,
-  '0013-settlement-perf': settlementPerf,
+  '0012-trade': trade,
+  '0013-admin': admin,
+  '0014-settlement-perf': settlementPerf,
 }
 
 /**

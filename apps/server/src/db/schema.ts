@@ -55,8 +55,16 @@ export interface AssetsTable {
   withdraw_fee: Generated<Numeric>
   /** Withdrawals of at least this amount wait for review; null: never. */
   review_threshold: Numeric | null
+  /** Withdrawals in review of at least this amount need two different operators' approvals; null: one suffices. */
+  dual_review_threshold: Numeric | null
+  /** Manual adjustments of at least this size (either sign) need two different admins; null: one suffices. */
+  adjust_dual_threshold: Numeric | null
   sort: Generated<number>
   created_at: Timestamp
+  /** The settings' version (0013-admin): 1 as seeded, one more per change in the console (asset_versions). */
+  version: Generated<Int8>
+  updated_by: Generated<string>
+  updated_at: Timestamp
 }
 
 export interface LedgerAccountsTable {
@@ -291,6 +299,133 @@ export interface RankEntriesTable {
   reached_at: Timestamp
 }
 
+export type AdminRoleColumn = 'viewer' | 'operator' | 'admin'
+
+export interface AdminsTable {
+  address: string
+  role: AdminRoleColumn
+  source: 'config' | 'console' | 'local'
+  added_by: string
+  created_at: Timestamp
+  updated_at: Timestamp
+  removed_at: Timestamp | null
+}
+
+export interface AdminSessionsTable {
+  id: Generated<Int8>
+  token_hash: string
+  address: string
+  ip: string | null
+  created_at: Timestamp
+  expires_at: Timestamp
+  revoked_at: Timestamp | null
+}
+
+export interface AdminAuditTable {
+  id: Generated<Int8>
+  at: Timestamp
+  actor: string
+  role: AdminRoleColumn
+  action: string
+  target: string | null
+  details: ColumnType<unknown, string, never>
+  ip: string | null
+}
+
+export interface AssetVersionsTable {
+  id: Generated<Int8>
+  asset: string
+  version: Int8
+  before: ColumnType<unknown, string, never>
+  value: ColumnType<unknown, string, never>
+  changed_by: string
+  created_at: Timestamp
+}
+
+export interface WithdrawalApprovalsTable {
+  withdrawal_id: Int8
+  admin: string
+  role: AdminRoleColumn
+  at: Timestamp
+}
+
+export type AdjustmentStatus = 'pending' | 'applied' | 'rejected'
+
+export interface AdjustmentsTable {
+  id: Generated<Int8>
+  user_id: Int8
+  asset: string
+  /** Signed base units. */
+  amount: Numeric
+  reason: string
+  status: AdjustmentStatus
+  approvals_needed: number
+  requested_by: string
+  decided_by: string | null
+  decision_reason: string | null
+  transfer_id: Int8 | null
+  created_at: Timestamp
+  decided_at: Timestamp | null
+}
+
+export interface JobHeartbeatsTable {
+  name: string
+  last_run_at: Timestamp
+  last_ok_at: Timestamp | null
+  last_error: string | null
+}
+
+export type TradeSide = 'buy' | 'sell'
+export type TradeOrderStatus = 'pending' | 'completed' | 'cancelled'
+
+export interface TradeMarketsTable {
+  symbol: string
+  /** +1 by every transaction that changes the book (docs/trade.md). */
+  seq: Generated<Int8>
+  last_price: Numeric | null
+  updated_at: Timestamp
+}
+
+export interface TradeOrdersTable {
+  id: Generated<Int8>
+  order_sn: string
+  symbol: string
+  user_id: Int8
+  side: TradeSide
+  kind: 'limit' | 'swap'
+  /** USDT base units per whole token; null for a swap. */
+  price: Numeric | null
+  amount: Numeric
+  filled: Generated<Numeric>
+  /** USDT exchanged by the fills, before fees. */
+  quote: Generated<Numeric>
+  /** In the asset received: USDT for a sell, {product} for a buy. */
+  fee: Generated<Numeric>
+  received: Generated<Numeric>
+  /** Still held in the user's locked account for this order, in the asset given. */
+  locked: Generated<Numeric>
+  status: TradeOrderStatus
+  client_order_id: string | null
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface TradeFillsTable {
+  id: Generated<Int8>
+  symbol: string
+  maker_order_id: Int8
+  taker_order_id: Int8
+  maker_user_id: Int8
+  taker_user_id: Int8
+  taker_side: TradeSide
+  price: Numeric
+  amount: Numeric
+  quote: Numeric
+  maker_fee: Numeric
+  taker_fee: Numeric
+  created_at: Timestamp
+}
+
 export interface DB {
   payment_intents: PaymentIntentsTable
   users: UsersTable
@@ -314,6 +449,16 @@ export interface DB {
   banner_translations: BannerTranslationsTable
   rank_snapshots: RankSnapshotsTable
   rank_entries: RankEntriesTable
+  admins: AdminsTable
+  admin_sessions: AdminSessionsTable
+  admin_audit: AdminAuditTable
+  asset_versions: AssetVersionsTable
+  withdrawal_approvals: WithdrawalApprovalsTable
+  adjustments: AdjustmentsTable
+  job_heartbeats: JobHeartbeatsTable
+  trade_markets: TradeMarketsTable
+  trade_orders: TradeOrdersTable
+  trade_fills: TradeFillsTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -1,7 +1,17 @@
 import { timingSafeEqual } from 'node:crypto'
-import { API_BASE, type BodyOf, Code, type DataOf, envelope, type MessageKey, type RouteDef } from '@solpledge/contract'
+import {
+  type AdminRole,
+  API_BASE,
+  type BodyOf,
+  Code,
+  type DataOf,
+  envelope,
+  type MessageKey,
+  type RouteDef,
+} from '@solpledge/contract'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
+import { type AdminCaller, requireAdmin } from '../modules/admin/session.ts'
 import { requireSession, type SessionUser } from '../modules/auth/session.ts'
 import { sendEnvelope } from '../plugins/envelope.ts'
 import { AppError } from './app-error.ts'
@@ -13,6 +23,9 @@ function isOperator(request: FastifyRequest, token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected)
 }
 
+/** The caller of each admin route's request, set by its onRequest hook. */
+const admins = new WeakMap<FastifyRequest, AdminCaller>()
+
 /** Names of the `:param` segments of a contract path. */
 const pathParams = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1] as string)
 
@@ -21,6 +34,8 @@ export interface RouteContext<R extends RouteDef> {
   request: FastifyRequest
   /** The session's user; present on every route whose contract says `auth: true`. */
   user: R['auth'] extends true ? SessionUser : null
+  /** The operator console caller; present on every route whose contract names an `admin` role. */
+  admin: [NonNullable<R['admin']>] extends [never] ? null : AdminCaller
 }
 
 export interface RouteOptions<R extends RouteDef = RouteDef> {
@@ -30,9 +45,13 @@ export interface RouteOptions<R extends RouteDef = RouteDef> {
   rateLimitPerMinute?: number
 }
 
+/** A multipart route's body as OpenAPI describes it: one file field. Fastify does not validate it (see below). */
+const multipartBody = (field: string) => Type.Object({ [field]: Type.String({ format: 'binary' }) })
+
 /**
  * Registers one contract route: POST under /api, the contract's body and response schemas, the session check when
- * the contract says so, and the success envelope. Handlers only return data or throw AppError.
+ * the contract says so (user session, Operator-Token or admin role: each answers before the handler runs), and the
+ * success envelope. Handlers only return data or throw AppError. A multipart route's handler reads its file itself.
  */
 export function defineRoute<R extends RouteDef>(
   app: FastifyInstance,
@@ -46,7 +65,9 @@ export function defineRoute<R extends RouteDef>(
       schema: {
         tags: [def.tag],
         summary: def.summary,
-        body: def.body,
+        ...(def.multipart
+          ? { body: multipartBody(def.multipart), consumes: ['multipart/form-data'] }
+          : { body: def.body }),
         ...(pathParams(def.path).length
           ? {
               params: Type.Object(
@@ -57,7 +78,18 @@ export function defineRoute<R extends RouteDef>(
         response: { 200: envelope(def.data) },
         ...(def.auth ? { security: [{ userToken: [], userAddress: [] }] } : {}),
         ...(def.operator ? { security: [{ operatorToken: [] }] } : {}),
+        ...(def.admin ? { security: [{ adminToken: [] }] } : {}),
       },
+      // The file of a multipart route is read (and checked) by its handler, after the role check.
+      ...(def.multipart ? { validatorCompiler: () => () => true } : {}),
+      // The admin role is checked first of all, before the body is read or validated: nobody else learns anything.
+      ...(def.admin
+        ? {
+            onRequest: async (request: FastifyRequest) => {
+              admins.set(request, await requireAdmin(app.db, request, def.admin as AdminRole))
+            },
+          }
+        : {}),
       ...(options.rateLimitPerMinute
         ? { config: { rateLimit: { max: options.rateLimitPerMinute, timeWindow: 60_000 } } }
         : {}),
@@ -65,8 +97,9 @@ export function defineRoute<R extends RouteDef>(
     async (request, reply) => {
       if (def.operator && !isOperator(request, app.platform.operatorToken))
         throw new AppError(Code.FAIL, 'error.operatorOnly')
+      const admin = admins.get(request) ?? null
       const user = def.auth ? await requireSession(app.db, request, app.sessions) : null
-      const data = await handler({ body: request.body, request, user } as unknown as RouteContext<R>)
+      const data = await handler({ body: request.body, request, user, admin } as unknown as RouteContext<R>)
       const key = typeof options.successKey === 'function' ? options.successKey(data) : options.successKey
       return sendEnvelope(request, reply, Code.OK, key ?? 'common.success', data)
     },

@@ -1,12 +1,12 @@
 import { LazyMotion } from 'motion/react'
-import { Component, type ReactNode, Suspense, use } from 'react'
+import { Component, type ReactNode, Suspense, use, useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
 import { RouterProvider } from 'react-router/dom'
 import { LoadingOverlay } from '../components/loading-overlay.tsx'
 import { PrimaryButton } from '../components/primary-button.tsx'
 import { Toaster } from '../components/toaster.tsx'
 import type { LoadedApp } from './bootstrap.ts'
-import { router } from './router.tsx'
+import { isConsolePath, router } from './router.tsx'
 
 interface AppProps {
   app: Promise<LoadedApp>
@@ -18,6 +18,10 @@ const loadMotionFeatures = () => import('./motion-features.ts').then((module) =>
 const goHome = () => {
   router.navigate('/').catch(console.error)
 }
+
+const subscribeToRouter = (listener: () => void) => router.subscribe(listener)
+/** Whether the router shows the operator console, which has its own login. */
+const useOnConsole = () => useSyncExternalStore(subscribeToRouter, () => isConsolePath(router.state.location.pathname))
 
 /** The shell: the loading overlay until the config and the wallet layer are there, then the routed app. */
 export function App({ app, inviteCode }: AppProps) {
@@ -35,8 +39,9 @@ export function App({ app, inviteCode }: AppProps) {
 
 function Started({ app, inviteCode }: AppProps) {
   const { config, WalletLayer } = use(app)
+  const onConsole = useOnConsole()
   return (
-    <WalletLayer config={config} inviteCode={inviteCode} onReset={goHome}>
+    <WalletLayer config={config} inviteCode={inviteCode} onReset={goHome} userLogin={!onConsole}>
       <RouterProvider router={router} />
     </WalletLayer>
   )

@@ -1,7 +1,7 @@
-import { lazy } from 'react'
+import { lazy, Suspense } from 'react'
 import { createBrowserRouter } from 'react-router'
+import { LoadingOverlay } from '../components/loading-overlay.tsx'
 import { Layout } from './layout.tsx'
-import type { ScreenKey } from './routes/placeholder.tsx'
 
 const HomeScreen = lazy(() => import('./routes/home.tsx'))
 const AssetsScreen = lazy(() =>
@@ -52,17 +52,38 @@ const TeamScreen = lazy(() =>
 const RankScreen = lazy(() =>
   import('../features/rank/components/rank-screen.tsx').then((module) => ({ default: module.RankScreen })),
 )
-const PlaceholderScreen = lazy(() => import('./routes/placeholder.tsx'))
+const QuickTradeScreen = lazy(() =>
+  import('../features/trade/components/quick-trade-screen.tsx').then((module) => ({
+    default: module.QuickTradeScreen,
+  })),
+)
+const OrderDetailScreen = lazy(() =>
+  import('../features/trade/components/order-detail-screen.tsx').then((module) => ({
+    default: module.OrderDetailScreen,
+  })),
+)
+const SwapScreen = lazy(() =>
+  import('../features/trade/components/swap-screen.tsx').then((module) => ({ default: module.SwapScreen })),
+)
 const NotFoundScreen = lazy(() => import('./routes/not-found.tsx'))
 
-/** Screens whose features are still to come (SPEC §2): each shows its title and an empty state. */
-const upcoming: [path: string, screen: ScreenKey][] = [
-  ['/swap', 'swap'],
-  ['/quick-trade/:type', 'quickTrade'],
-  ['/quick-trade/detail/:id', 'quickTradeDetail'],
-]
+/** The operator console (issue 7): its own chunk, never loaded by users' screens. */
+const AdminApp = lazy(() => import('../features/admin/admin-app.tsx'))
+
+/** Where the operator console lives: /admin and everything below it. */
+export const CONSOLE_PATH = '/admin'
+export const isConsolePath = (pathname: string) =>
+  pathname.toLowerCase() === CONSOLE_PATH || pathname.toLowerCase().startsWith(`${CONSOLE_PATH}/`)
 
 export const router = createBrowserRouter([
+  {
+    path: `${CONSOLE_PATH}/*`,
+    element: (
+      <Suspense fallback={<LoadingOverlay />}>
+        <AdminApp />
+      </Suspense>
+    ),
+  },
   {
     element: <Layout />,
     children: [
@@ -79,7 +100,9 @@ export const router = createBrowserRouter([
       { path: '/notice/detail/:id', element: <NoticeDetailScreen /> },
       { path: '/team', element: <TeamScreen /> },
       { path: '/rank', element: <RankScreen /> },
-      ...upcoming.map(([path, screen]) => ({ path, element: <PlaceholderScreen screen={screen} /> })),
+      { path: '/swap', element: <SwapScreen /> },
+      { path: '/quick-trade/:type', element: <QuickTradeScreen /> },
+      { path: '/quick-trade/detail/:id', element: <OrderDetailScreen /> },
       { path: '*', element: <NotFoundScreen /> },
     ],
   },

@@ -3,7 +3,7 @@ import { ConnectionProvider, WalletProvider } from '@solana/wallet-adapter-react
 import type { ClientConfig } from '@solpledge/contract'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { type ReactNode, useMemo } from 'react'
-import { WalletLogin } from '../features/auth/components/wallet-login.tsx'
+import { WalletConnect, WalletLogin } from '../features/auth/components/wallet-login.tsx'
 import { ClientConfigContext } from '../lib/client-config.ts'
 import { reportWalletError } from '../lib/wallet/wallet-error.ts'
 import { WalletModalProvider } from '../lib/wallet/wallet-modal.tsx'
@@ -13,14 +13,16 @@ interface WalletLayerProps {
   config: ClientConfig
   inviteCode: string
   onReset: () => void
+  /** False on the operator console: it signs in operators itself, so no user login or bind dialog runs there. */
+  userLogin: boolean
   children: ReactNode
 }
 
 /**
- * The runtime config, the data cache, the chain connection, the Phantom wallet and the login: loaded as its own chunk
- * after the config arrives.
+ * The runtime config, the data cache, the chain connection, the Phantom wallet and the user login: loaded as its own
+ * chunk after the config arrives.
  */
-export function WalletLayer({ config, inviteCode, onReset, children }: WalletLayerProps) {
+export function WalletLayer({ config, inviteCode, onReset, userLogin, children }: WalletLayerProps) {
   const wallets = useMemo(() => [new PhantomWalletAdapter()], [])
   const connection = useMemo(() => ({ commitment: 'confirmed' as const, wsEndpoint: config.wsUrl }), [config.wsUrl])
   return (
@@ -30,7 +32,8 @@ export function WalletLayer({ config, inviteCode, onReset, children }: WalletLay
           <WalletProvider wallets={wallets} autoConnect onError={reportWalletError}>
             <WalletModalProvider>
               {children}
-              <WalletLogin inviteCode={inviteCode} onReset={onReset} />
+              <WalletConnect />
+              {userLogin && <WalletLogin inviteCode={inviteCode} onReset={onReset} />}
             </WalletModalProvider>
           </WalletProvider>
         </ConnectionProvider>

@@ -2,10 +2,11 @@ import { type MessageKey, parseAmount } from '@solpledge/contract'
 import type { Notice } from './notice.ts'
 
 /** A typed amount read as base units, or what to tell the user about it. */
-export type AmountCheck = { ok: true; value: bigint } | { ok: false; notice: Notice }
+export type AmountCheck = { ok: true; value: bigint } | AmountRefusal
+export type AmountRefusal = { ok: false; notice: Notice }
 
 /** A refusal of a typed amount: a catalogue key with its placeholders. */
-export const refuseAmount = (key: MessageKey, params?: Record<string, string | number>): AmountCheck => ({
+export const refuseAmount = (key: MessageKey, params?: Record<string, string | number>): AmountRefusal => ({
   ok: false,
   notice: params ? { key, params } : { key },
 })

@@ -77,6 +77,29 @@ describe('api client', () => {
     await expect(c.call(api.isReg, { address: 'A' })).resolves.toEqual({ is_reg: 1 })
   })
 
+  it("uploads a file as multipart form data under the route's field (SPEC §7: 'video')", async () => {
+    const c = client(reply({ code: 1, msg: '', data: { url: '/uploads/a.png' } }))
+    const file = new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' })
+    await expect(c.upload(api.adminUpload, file, 'a.png')).resolves.toEqual({ url: '/uploads/a.png' })
+    const [url, init] = c.fetch.mock.calls[0] ?? []
+    expect(url).toBe(`${API_BASE}${api.adminUpload.path}`)
+    expect(init?.method).toBe('POST')
+    const form = init?.body
+    if (!(form instanceof FormData)) throw new Error('the body is not form data')
+    const sent = form.get('video')
+    expect(sent).toBeInstanceOf(File)
+    expect((sent as File).name).toBe('a.png')
+    expect((sent as File).size).toBe(4)
+    // The browser sets the multipart content type with its boundary; a JSON one would break the upload.
+    expect(init?.headers).not.toHaveProperty('content-type')
+  })
+
+  it('refuses to upload to a route that takes no file', async () => {
+    const c = client(reply({ code: 1, msg: '', data: {} }))
+    await expect(c.upload(api.isReg, new Blob(['x']), 'x.png')).rejects.toThrow(/takes no file/)
+    expect(c.fetch).not.toHaveBeenCalled()
+  })
+
   it('rejects HTTP errors', async () => {
     const c = client(reply({ code: 0, msg: 'boom', data: null }, 500))
     await expect(c.call(api.isReg, { address: 'A' })).rejects.toThrow('HTTP 500')

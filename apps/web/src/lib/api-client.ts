@@ -58,7 +58,11 @@ export function createApiClient({
 }: ApiClientOptions) {
   async function request<T>(path: string, body?: unknown): Promise<Envelope<T>> {
     const init: RequestInit = { method: 'GET', headers: headers(), signal: AbortSignal.timeout(timeoutMs) }
-    if (body !== undefined) {
+    if (body instanceof FormData) {
+      // The browser writes the multipart content type with its boundary.
+      init.method = 'POST'
+      init.body = body
+    } else if (body !== undefined) {
       init.method = 'POST'
       init.headers = { ...init.headers, 'content-type': 'application/json' }
       init.body = JSON.stringify(body)
@@ -86,6 +90,16 @@ export function createApiClient({
     /** POSTs a contract route and resolves its data. */
     call: async <R extends RouteDef>(route: R, body: BodyOf<R>, params?: PathParams) =>
       (await send(route, body, params)).data,
+    /**
+     * POSTs one file as multipart/form-data under the route's file field (SPEC §7's upload helper: 'video') and
+     * resolves its data.
+     */
+    upload: async <R extends RouteDef>(route: R, file: Blob, fileName: string) => {
+      if (!route.multipart) throw new Error(`${route.path} takes no file`)
+      const form = new FormData()
+      form.append(route.multipart, file, fileName)
+      return (await request<DataOf<R>>(route.path, form)).data
+    },
     /** GETs a path below the API base, e.g. '/config', and resolves its data. */
     get: async <T>(path: string) => (await request<T>(path)).data,
   }

@@ -1,6 +1,7 @@
 import { type Catalogue, DEFAULT_UI_LANGUAGE, LANGUAGES, type Language, messages } from '@solpledge/contract'
 import i18next from 'i18next'
 import { initReactI18next } from 'react-i18next'
+import type adminEn from '../i18n/admin/en.json'
 import en from '../i18n/en.json'
 import ja from '../i18n/ja.json'
 import ko from '../i18n/ko.json'
@@ -14,8 +15,11 @@ const ui: Record<Language, typeof en> = { en, zh, ja, ko, vi }
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'ui'
-    /** `ui`: this app's strings; `msg`: the contract's error catalogue, e.g. t('msg:wallet.signFailed'). */
-    resources: { ui: typeof en; msg: Catalogue }
+    /**
+     * `ui`: this app's strings; `msg`: the contract's error catalogue, e.g. t('msg:wallet.signFailed'); `admin`: the
+     * operator console's strings, registered by its chunk (features/admin/i18n.ts).
+     */
+    resources: { ui: typeof en; msg: Catalogue; admin: typeof adminEn }
   }
 }
 

@@ -30,8 +30,17 @@ export async function isRegistered(db: Database, address: string): Promise<0 | 1
   return row ? 1 : 0
 }
 
-/** Issues a single-use Sign-In-With-Solana message for `address` naming `requestedDomain` when it is allowed. */
-export async function issueNonce(db: Database, settings: LoginSettings, address: string, requestedDomain?: string) {
+/**
+ * Issues a single-use Sign-In-With-Solana message for `address` naming `requestedDomain` when it is allowed. The
+ * statement says what the signature opens: the app (default) or the operator console.
+ */
+export async function issueNonce(
+  db: Database,
+  settings: LoginSettings,
+  address: string,
+  requestedDomain?: string,
+  statement = SIGN_IN_STATEMENT,
+) {
   requireAddress(address)
   const domain =
     requestedDomain && settings.domains.includes(requestedDomain) ? requestedDomain : (settings.domains[0] as string)
@@ -41,7 +50,7 @@ export async function issueNonce(db: Database, settings: LoginSettings, address:
   const message = createSignInMessageText({
     domain,
     address,
-    statement: SIGN_IN_STATEMENT,
+    statement,
     version: '1',
     chainId: settings.chainId,
     nonce,
@@ -60,17 +69,22 @@ export interface LoginInput {
 }
 
 /**
- * Logs a wallet in (SPEC §4 with a server nonce): the signature must be the address's over a message this server
- * issued for that address and an allowed domain, unexpired and unused. A new address binds to its inviter for good;
- * code 2 means it cannot be bound.
+ * Checks a signed sign-in message and spends its nonce: the signature must be the address's over a message this server
+ * issued for that address, an allowed domain and `statement`, unexpired and unused. Shared by the app's login and the
+ * operator console's.
  */
-export async function login(db: Database, settings: LoginSettings, input: LoginInput): Promise<LoginData> {
+export async function verifySignIn(
+  db: Database,
+  settings: LoginSettings,
+  input: { address: string; sign: string; message: string },
+  statement = SIGN_IN_STATEMENT,
+): Promise<void> {
   requireAddress(input.address)
   const signature = parseHexSignature(input.sign)
   if (!signature) throw invalid('auth.invalidSignatureFormat')
   const parsed = parseSignInMessageText(input.message)
   if (!parsed?.nonce) throw invalid('auth.invalidMessage')
-  if (parsed.address !== input.address || !settings.domains.includes(parsed.domain))
+  if (parsed.address !== input.address || !settings.domains.includes(parsed.domain) || parsed.statement !== statement)
     throw refuse('auth.messageMismatch')
   if (!verifyWalletSignature(input.address, input.message, signature)) throw refuse('auth.invalidSignature')
 
@@ -85,6 +99,14 @@ export async function login(db: Database, settings: LoginSettings, input: LoginI
     .where('expires_at', '>', new Date())
     .executeTakeFirst()
   if (spent.numUpdatedRows !== 1n) throw refuse('auth.nonceExpired')
+}
+
+/**
+ * Logs a wallet in (SPEC §4 with a server nonce, checked by verifySignIn). A new address binds to its inviter for good;
+ * code 2 means it cannot be bound.
+ */
+export async function login(db: Database, settings: LoginSettings, input: LoginInput): Promise<LoginData> {
+  await verifySignIn(db, settings, input)
 
   let user = await findUserByAddress(db, input.address)
   if (!user) {

@@ -30,6 +30,7 @@ export const DEFAULT_BUSINESS_CONFIG: BusinessConfig = {
   ],
   fuelTiers: [3000, 10000, 20000, 50000, 100000],
   settlementHourUtc: 0,
+  rankIntervalSeconds: 3600,
   // 1000 PLG (9 decimals) a day for all nodes together.
   nodePoolDaily: (1000n * 1_000_000_000n).toString(),
   referencePrice: '500000',

@@ -3,6 +3,8 @@ import { Value } from 'typebox/value'
 import type { Database } from '../../db/index.ts'
 import { invalid } from '../../lib/app-error.ts'
 import { requireAsset } from '../assets/service.ts'
+import { lastTradePrice } from '../trade/price.ts'
+import { QUOTE, tradeConfigProblem } from '../trade/rules.ts'
 import { DEFAULT_BUSINESS_CONFIG } from './defaults.ts'
 
 /**
@@ -33,7 +35,10 @@ export async function setBusinessConfig(db: Database, value: unknown, changedBy:
     const first = Value.Errors(BusinessConfig, value)[0]
     throw invalid('error.invalidParams', { detail: `${first?.instancePath ?? ''} ${first?.message ?? ''}`.trim() })
   }
-  const problem = configProblem(value)
+  // Every asset traded against USDT must get exact fills: tick × lot a multiple of one whole token of it.
+  const traded = await db.selectFrom('assets').select('decimals').where('code', '<>', QUOTE).execute()
+  const problem =
+    configProblem(value) ?? traded.map((asset) => tradeConfigProblem(value.trade, asset.decimals)).find(Boolean)
   if (problem) throw invalid('error.invalidParams', { detail: problem })
   const row = await db
     .insertInto('config_versions')
@@ -43,16 +48,40 @@ export async function setBusinessConfig(db: Database, value: unknown, changedBy:
   return row.id
 }
 
-/** First start: the demo configuration becomes version 1. */
-export async function seedBusinessConfig(db: Database) {
-  const any = await db.selectFrom('config_versions').select('id').limit(1).executeTakeFirst()
-  if (!any) await setBusinessConfig(db, DEFAULT_BUSINESS_CONFIG, 'seed')
+/**
+ * Start-up: on the first start the demo configuration with `initial` (values the environment gives, such as
+ * RANK_INTERVAL_MS) becomes version 1. Later, a field of `initial` that the newest version does not have yet (it was
+ * stored before the field existed) is added as a new version; fields it has are the operator's and stay.
+ */
+export async function seedBusinessConfig(db: Database, initial: Partial<BusinessConfig> = {}) {
+  const row = await db.selectFrom('config_versions').select('value').orderBy('id', 'desc').limit(1).executeTakeFirst()
+  if (!row) {
+    await setBusinessConfig(db, { ...DEFAULT_BUSINESS_CONFIG, ...initial }, 'seed')
+    return
+  }
+  const stored = row.value as Partial<BusinessConfig>
+  const missing = Object.fromEntries(Object.entries(initial).filter(([key]) => !(key in stored)))
+  if (Object.keys(missing).length > 0)
+    await setBusinessConfig(db, { ...DEFAULT_BUSINESS_CONFIG, ...stored, ...missing }, 'seed')
+}
+
+/**
+ * The {product} price used everywhere (USDT base units per whole token): the last quick-trade price, or the operator's
+ * reference price before the first trade.
+ */
+export async function currentPrice(
+  db: Database,
+  symbol: string,
+): Promise<{ price: bigint; source: 'trade' | 'reference'; config: BusinessConfig }> {
+  const [config, last] = await Promise.all([getBusinessConfig(db), lastTradePrice(db, symbol)])
+  return last === null
+    ? { price: BigInt(config.referencePrice), source: 'reference', config }
+    : { price: last, source: 'trade', config }
 }
 
 /** `/invest/invest_pledge/{product}`: the staking configuration with the minimum converted at the current price. */
 export async function pledgeConfig(db: Database, symbol: string): Promise<PledgeConfig> {
-  const [config, asset] = await Promise.all([getBusinessConfig(db), requireAsset(db, symbol)])
-  const price = BigInt(config.referencePrice)
+  const [{ price, config }, asset] = await Promise.all([currentPrice(db, symbol), requireAsset(db, symbol)])
   const minUsdt = BigInt(config.pledge.minUsdt)
   const unit = 10n ** BigInt(asset.decimals)
   // Rounded up: a stake of min_amount is always worth at least min_u.

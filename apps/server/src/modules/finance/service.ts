@@ -112,13 +112,16 @@ export async function deposit(
   return present(row, decimals)
 }
 
-/** The user's deposits of a status, newest first. */
+/** The user's deposits of a status (all of them without one), newest first. */
 export async function financeList(
   db: Database,
   userId: string,
-  query: { status: 'active' | 'expired'; page: number; limit: number },
+  query: { status?: 'active' | 'expired' | undefined; page: number; limit: number },
 ): Promise<DataOf<typeof api.financeList>> {
-  const base = db.selectFrom('finance_deposits').where('user_id', '=', userId).where('status', '=', query.status)
+  const base = db
+    .selectFrom('finance_deposits')
+    .where('user_id', '=', userId)
+    .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status as 'active' | 'expired'))
   const [{ rows, total }, decimals] = await Promise.all([
     pageOf(base, query, (qb) => qb.selectAll().orderBy('id', 'desc')),
     coinDecimals(db),

@@ -1,24 +1,28 @@
 // Home figures (SPEC home data): the {product} price and trading pair, and the user's power figures of today.
 import { type api, type DataOf, formatAmount } from '@solpledge/contract'
 import type { Database } from '../../db/index.ts'
-import { pledgeConfig } from '../config/service.ts'
+import { requireAsset } from '../assets/service.ts'
+import { currentPrice } from '../config/service.ts'
 import { today } from '../pledge/service.ts'
 import { usdtDecimals } from '../team/service.ts'
-
-const QUOTE = 'USDT'
+import { QUOTE } from '../trade/rules.ts'
 
 /**
- * `/home/index/price`: the price staking uses (pledgeConfig: the operator's reference price until quick trade sets a
- * last trade price), as USDT per whole token.
+ * `/home/index/price`: the price used everywhere (the last quick-trade price, or the operator's reference price before
+ * the first trade), as USDT per whole token.
  */
 export async function homePrice(db: Database, symbol: string): Promise<DataOf<typeof api.homePrice>> {
-  const [config, decimals] = await Promise.all([pledgeConfig(db, symbol), usdtDecimals(db)])
+  const [{ price, source }, asset, decimals] = await Promise.all([
+    currentPrice(db, symbol),
+    requireAsset(db, symbol),
+    usdtDecimals(db),
+  ])
   return {
-    price: formatAmount(config.price, decimals),
-    pair: `${config.symbol}/${QUOTE}`,
-    symbol: config.symbol,
+    price: formatAmount(price, decimals),
+    pair: `${asset.symbol}/${QUOTE}`,
+    symbol: asset.symbol,
     quote: QUOTE,
-    source: 'reference',
+    source,
   }
 }
 

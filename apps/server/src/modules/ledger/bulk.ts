@@ -1,8 +1,11 @@
-// Set-based credits for the jobs that pay many users at once (the daily settlement): the same double-entry rules as
-// `transfer` in service.ts — one transfer per credit under a unique idempotency key, balances moved in the same
-// transaction, user accounts never negative — in a fixed number of statements whatever the number of credits.
+// Set-based ledger writes for work that moves money for many accounts at once (the daily settlement's credits, a batch
+// of trades): the same double-entry rules as `transfer` in service.ts — one transfer per movement under a unique
+// idempotency key, balances moved in the same transaction, user accounts never negative — in a fixed number of
+// statements whatever the number of transfers.
 import { type RawBuilder, sql, type Transaction } from 'kysely'
 import type { DB } from '../../db/schema.ts'
+import { invalid, refuse } from '../../lib/app-error.ts'
+import { isNegativeUserBalance, sameTransfer, type TransferInput } from './service.ts'
 
 export interface BulkCredit {
   /**
@@ -115,5 +118,126 @@ async function planWithout(trx: Transaction<DB>, names: string[]): Promise<() =>
   const before = rows[0] ?? {}
   return async () => {
     await sql`select ${sql.join(settings.map((s) => sql`set_config(${s}, ${before[s] ?? 'on'}, true)`))}`.execute(trx)
+  }
+}
+
+/** An account wanted by `accountIds`: a user's available or locked account, or a system account (userId null). */
+export interface AccountSpec {
+  userId: string | null
+  asset: string
+  kind: string
+}
+
+export const accountKey = (spec: AccountSpec) => `${spec.userId ?? ''}/${spec.asset}/${spec.kind}`
+
+/**
+ * The ids of many accounts at once (the same accounts `userAccount` and `systemAccount` give), created when missing,
+ * in one statement when they all exist and three otherwise, whatever their number. The map is keyed by `accountKey`.
+ */
+export async function accountIds(trx: Transaction<DB>, specs: AccountSpec[]): Promise<Map<string, string>> {
+  const ids = new Map<string, string>()
+  const find = async (list: AccountSpec[]) => {
+    const users = list.filter((spec) => spec.userId !== null)
+    const system = list.filter((spec) => spec.userId === null)
+    const column = (specs: AccountSpec[], key: keyof AccountSpec) => sql.val(specs.map((spec) => spec[key]))
+    // Users' and system accounts apart: each branch is an index lookup per wanted account.
+    const { rows } = await sql<{ id: string; user_id: string | null; asset: string; kind: string }>`
+      select a.id, a.user_id, a.asset, a.kind
+      from unnest(${column(users, 'userId')}::bigint[], ${column(users, 'asset')}::text[],
+        ${column(users, 'kind')}::text[]) as w(user_id, asset, kind)
+      join ledger_accounts a on a.user_id = w.user_id and a.asset = w.asset and a.kind = w.kind
+      union all
+      select a.id, null, a.asset, a.kind
+      from unnest(${column(system, 'asset')}::text[], ${column(system, 'kind')}::text[]) as w(asset, kind)
+      join ledger_accounts a on a.user_id is null and a.asset = w.asset and a.kind = w.kind`.execute(trx)
+    for (const row of rows) ids.set(accountKey({ userId: row.user_id, asset: row.asset, kind: row.kind }), row.id)
+  }
+  const wanted = [...new Map(specs.map((spec) => [accountKey(spec), spec])).values()]
+  if (wanted.length === 0) return ids
+  await find(wanted)
+  const missing = wanted.filter((spec) => !ids.has(accountKey(spec)))
+  if (missing.length === 0) return ids
+  // In (user, asset, kind) order, so two transactions creating overlapping accounts wait in one order; another
+  // transaction's row wins the conflict and the second look finds it.
+  await sql`
+    insert into ledger_accounts (user_id, asset, kind)
+    select * from unnest(${sql.val(missing.map((s) => s.userId))}::bigint[], ${sql.val(missing.map((s) => s.asset))}::text[],
+      ${sql.val(missing.map((s) => s.kind))}::text[]) as w(user_id, asset, kind)
+    order by 1 nulls first, 2, 3
+    on conflict do nothing`.execute(trx)
+  await find(missing)
+  const lost = missing.find((spec) => !ids.has(accountKey(spec)))
+  if (lost) throw new Error(`ledger: could not create account ${accountKey(lost)}`)
+  return ids
+}
+
+/**
+ * Many transfers in a fixed number of statements, with `transfer`'s rules: each at most once per idempotency key (a
+ * key already stored with the same content is skipped, with different content it throws), balances moved in the same
+ * transaction, user accounts never negative (a refusal 'common.insufficientBalance' — the caller's transaction must
+ * then roll back). The touched accounts are locked in ascending id order first, the order `transfer` locks in.
+ * Balances move by each account's net change: a user account may be debited before it is credited within the list.
+ */
+export async function transferMany(trx: Transaction<DB>, transfers: TransferInput[]): Promise<void> {
+  if (transfers.length === 0) return
+  for (const t of transfers) if (t.amount <= 0n) throw invalid('error.invalidParams', { detail: 'amount' })
+  const accounts = [...new Set(transfers.flatMap((t) => [BigInt(t.debit), BigInt(t.credit)]))]
+    .sort((a, b) => (a < b ? -1 : 1))
+    .map(String)
+  await sql`select id from ledger_accounts where id = any(${sql.val(accounts)}::bigint[]) order by id for update`.execute(
+    trx,
+  )
+  const column = <K extends keyof TransferInput>(key: K) => sql.val(transfers.map((t) => t[key]?.toString() ?? null))
+  let result: { made: string; moves: string; moved: string } | undefined
+  try {
+    const { rows } = await sql<{ made: string; moves: string; moved: string }>`
+      with input as (
+        select * from unnest(${column('key')}::text[], ${column('type')}::text[], ${column('asset')}::text[],
+          ${column('debit')}::bigint[], ${column('credit')}::bigint[], ${column('amount')}::numeric[],
+          ${column('reference')}::text[]) as i(key, type, asset, debit, credit, amount, reference)
+      ),
+      made as (
+        insert into ledger_transfers (idempotency_key, type, asset, debit_account_id, credit_account_id, amount, reference)
+        select key, type, asset, debit, credit, amount, reference from input
+        on conflict (idempotency_key) do nothing
+        returning asset, debit_account_id, credit_account_id, amount
+      ),
+      moves as (
+        select id, asset, sum(delta) as delta from (
+          select credit_account_id as id, asset, amount as delta from made
+          union all
+          select debit_account_id, asset, -amount from made
+        ) m group by id, asset
+      ),
+      moved as (
+        update ledger_accounts a set balance = a.balance + moves.delta
+        from moves
+        where a.id = moves.id and a.asset = moves.asset
+        returning a.id
+      )
+      select (select count(*) from made) as made, (select count(*) from moves) as moves,
+        (select count(*) from moved) as moved`.execute(trx)
+    result = rows[0]
+  } catch (error) {
+    if (isNegativeUserBalance(error)) throw refuse('common.insufficientBalance')
+    throw error
+  }
+  if (result?.moves !== result?.moved) throw new Error('ledger: a transfer names an account not of its asset')
+  if (Number(result?.made) < transfers.length) {
+    // Keys seen before: each must be the same transfer.
+    const prior = await trx
+      .selectFrom('ledger_transfers')
+      .select(['idempotency_key', 'debit_account_id', 'credit_account_id', 'asset', 'amount', 'type'])
+      .where(
+        'idempotency_key',
+        'in',
+        transfers.map((t) => t.key),
+      )
+      .execute()
+    const byKey = new Map(prior.map((p) => [p.idempotency_key, p]))
+    for (const t of transfers) {
+      const p = byKey.get(t.key)
+      if (!p || !sameTransfer(p, t)) throw new Error(`ledger: idempotency key ${t.key} reused for a different transfer`)
+    }
   }
 }

@@ -94,13 +94,8 @@ export async function transfer(trx: Transaction<DB>, input: TransferInput): Prom
       .select(['id', 'debit_account_id', 'credit_account_id', 'asset', 'amount', 'type'])
       .where('idempotency_key', '=', input.key)
       .executeTakeFirstOrThrow()
-    const same =
-      BigInt(prior.debit_account_id) === BigInt(input.debit) &&
-      BigInt(prior.credit_account_id) === BigInt(input.credit) &&
-      prior.asset === input.asset &&
-      BigInt(prior.amount) === input.amount &&
-      prior.type === input.type
-    if (!same) throw new Error(`ledger: idempotency key ${input.key} reused for a different transfer`)
+    if (!sameTransfer(prior, input))
+      throw new Error(`ledger: idempotency key ${input.key} reused for a different transfer`)
     return { id: prior.id, created: false }
   }
 
@@ -127,8 +122,22 @@ export async function transfer(trx: Transaction<DB>, input: TransferInput): Prom
   return { id: inserted.id, created: true }
 }
 
+/** A stored transfer is the one `input` describes (retrying its key changes nothing). */
+export function sameTransfer(
+  prior: { debit_account_id: string; credit_account_id: string; asset: string; amount: string; type: string },
+  input: TransferInput,
+): boolean {
+  return (
+    BigInt(prior.debit_account_id) === BigInt(input.debit) &&
+    BigInt(prior.credit_account_id) === BigInt(input.credit) &&
+    prior.asset === input.asset &&
+    BigInt(prior.amount) === input.amount &&
+    prior.type === input.type
+  )
+}
+
 /** A user account would go below zero: the CHECK constraint of the migration, on PostgreSQL and PGlite alike. */
-function isNegativeUserBalance(error: unknown): boolean {
+export function isNegativeUserBalance(error: unknown): boolean {
   const e = error as { code?: unknown; constraint?: unknown } | null
   return e?.code === '23514' && e.constraint === 'ledger_accounts_user_balance_nonnegative'
 }

@@ -5,13 +5,11 @@ import { type api, Code, type DataOf, type Language } from '@solpledge/contract'
 import { type Expression, type SqlBool, sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import { AppError } from '../../lib/app-error.ts'
+import { isStorableId } from '../../lib/id.ts'
 
 type NoticeList = DataOf<typeof api.noticeList>
 type NoticeInfo = DataOf<typeof api.noticeInfo>
 type BannerList = DataOf<typeof api.bannerList>
-
-/** The largest bigint: ids above it cannot exist (and would make PostgreSQL fail instead of finding nothing). */
-const MAX_ID = 9223372036854775807n
 
 /** Order of preference of a translation row's `lang`: the requested language, then en, then the others by name. */
 const preference = (lang: Language) => sql`case lang when ${lang} then 0 when 'en' then 1 else 2 end, lang`
@@ -72,16 +70,15 @@ export async function listNotices(
 
 /** One published notice with its body; Code.NOT_FOUND when there is none of that id (or it is hidden or scheduled). */
 export async function noticeInfo(db: Database, lang: Language, id: string): Promise<NoticeInfo> {
-  const row =
-    BigInt(id) <= MAX_ID
-      ? await notices(db, lang)
-          .innerJoin('notice_translations as t', (join) =>
-            join.onRef('t.notice_id', '=', 'n.id').onRef('t.lang', '=', 'tr.lang'),
-          )
-          .select(['n.id', 'n.is_event', 'n.published_at', 'tr.lang', 'tr.title', 't.body'])
-          .where('n.id', '=', id)
-          .executeTakeFirst()
-      : undefined
+  const row = isStorableId(id)
+    ? await notices(db, lang)
+        .innerJoin('notice_translations as t', (join) =>
+          join.onRef('t.notice_id', '=', 'n.id').onRef('t.lang', '=', 'tr.lang'),
+        )
+        .select(['n.id', 'n.is_event', 'n.published_at', 'tr.lang', 'tr.title', 't.body'])
+        .where('n.id', '=', id)
+        .executeTakeFirst()
+    : undefined
   if (!row) throw new AppError(Code.NOT_FOUND, 'notice.notFound')
   return {
     id: row.id,

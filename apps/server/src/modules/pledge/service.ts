@@ -171,13 +171,16 @@ export async function stake(
 const decimalsOf = async (db: Database) =>
   new Map((await db.selectFrom('assets').select(['code', 'decimals']).execute()).map((a) => [a.code, a.decimals]))
 
-/** The user's stakes of a status, newest first. */
+/** The user's stakes of a status (all of them without one), newest first. */
 export async function minerList(
   db: Database,
   userId: string,
-  query: { status: 'mining' | 'expired'; page: number; limit: number },
+  query: { status?: 'mining' | 'expired' | undefined; page: number; limit: number },
 ): Promise<DataOf<typeof api.minerList>> {
-  const base = db.selectFrom('stakes').where('user_id', '=', userId).where('status', '=', query.status)
+  const base = db
+    .selectFrom('stakes')
+    .where('user_id', '=', userId)
+    .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status as 'mining' | 'expired'))
   const [{ rows, total }, decimals] = await Promise.all([
     pageOf(base, query, (qb) => qb.selectAll().orderBy('id', 'desc')),
     decimalsOf(db),

@@ -1,10 +1,12 @@
 import { api } from '@solpledge/contract'
 import type { FastifyInstance } from 'fastify'
 import { defineRoute } from '../../lib/route.ts'
+import { getBusinessConfig } from '../config/service.ts'
 import { ranking } from './service.ts'
 
 export async function rankRoutes(app: FastifyInstance) {
-  defineRoute(app, api.ranking, {}, ({ user, body }) =>
-    ranking(app.db, user.id, body.type, { intervalMs: app.config.rankIntervalMs }),
-  )
+  defineRoute(app, api.ranking, {}, async ({ user, body }) => {
+    const { rankIntervalSeconds } = await getBusinessConfig(app.db)
+    return ranking(app.db, user.id, body.type, { intervalMs: rankIntervalSeconds * 1000 })
+  })
 }

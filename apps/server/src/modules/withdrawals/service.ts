@@ -110,18 +110,20 @@ export async function approveWithdrawal(db: Database, id: string): Promise<boole
 
 /** Refuses a withdrawal waiting for review and gives the locked amount back. False when it is not in review. */
 export async function rejectWithdrawal(db: Database, id: string, reason: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('withdrawals')
-      .set({ status: 'rejected', error: reason, updated_at: new Date() })
-      .where('id', '=', id)
-      .where('status', '=', 'review')
-      .returningAll()
-      .executeTakeFirst()
-    if (!row) return false
-    await refund(trx, row)
-    return true
-  })
+  return db.transaction().execute(async (trx) => (await rejectInReview(trx, id, reason)) !== undefined)
+}
+
+/** rejectWithdrawal inside the caller's transaction: the rejected row, or undefined when it was not in review. */
+export async function rejectInReview(trx: Transaction<DB>, id: string, reason: string) {
+  const row = await trx
+    .updateTable('withdrawals')
+    .set({ status: 'rejected', error: reason, updated_at: new Date() })
+    .where('id', '=', id)
+    .where('status', '=', 'review')
+    .returningAll()
+    .executeTakeFirst()
+  if (row) await refund(trx, row)
+  return row
 }
 
 async function refund(trx: Transaction<DB>, row: WithdrawalRow) {

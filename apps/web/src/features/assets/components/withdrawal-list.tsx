@@ -7,6 +7,7 @@ import { EmptyState } from '../../../components/page.tsx'
 import { formatDateTime } from '../../../lib/format.ts'
 import { flattenPages } from '../../../lib/paging.ts'
 import { useSignedInAddress } from '../../../lib/session.ts'
+import { shorten } from '../../../lib/shorten.ts'
 import {
   anyStatusChanged,
   statusById,
@@ -15,7 +16,6 @@ import {
   type WithdrawalStatuses,
 } from '../api/get-withdrawals.ts'
 import { assetsKeys } from '../api/keys.ts'
-import { shorten } from '../utils/shorten.ts'
 
 const statusTone: Record<Withdrawal['status'], string> = {
   review: 'badge-wait',

@@ -4,19 +4,23 @@ import { useLogin } from '../hooks/use-login.ts'
 import { BindDialog } from './bind-dialog.tsx'
 import { WalletModal } from './wallet-modal.tsx'
 
+/** The wallet picker and the connection at start-up: every screen has them, the user app and the console alike. */
+export function WalletConnect() {
+  useConnectAtStartup()
+  return <WalletModal />
+}
+
 interface WalletLoginProps {
   inviteCode: string
   /** Called when the account changes or the wallet disconnects: the app goes home. */
   onReset: () => void
 }
 
-/** Everything the wallet login shows: the wallet picker, the bind dialog and the overlay while signing in. */
+/** The user login: the bind dialog and the overlay while signing in. Not on the operator console's screens. */
 export function WalletLogin({ inviteCode, onReset }: WalletLoginProps) {
-  useConnectAtStartup()
   const { pending, needsBind, bind } = useLogin(onReset)
   return (
     <>
-      <WalletModal />
       <BindDialog open={needsBind} initialCode={inviteCode} onBind={bind} />
       {pending && <LoadingOverlay />}
     </>

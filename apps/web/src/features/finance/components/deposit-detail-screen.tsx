@@ -1,4 +1,5 @@
 import { type FinanceDeposit, formatAmount } from '@solpledge/contract'
+import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
 import { type Fact, Facts } from '../../../components/facts.tsx'
@@ -105,11 +106,7 @@ function RedeemButton({ deposit }: { deposit: FinanceDeposit }) {
   )
 }
 
-function depositFacts(
-  t: ReturnType<typeof useTranslation>['t'],
-  deposit: FinanceDeposit,
-  language: string | undefined,
-): Fact[] {
+function depositFacts(t: TFunction<'ui'>, deposit: FinanceDeposit, language: string | undefined): Fact[] {
   const amount = (units: string) => `${formatAmount(units, deposit.decimals)} ${deposit.coin}`
   return [
     { id: 'amount', label: t('finance.deposits.amount'), value: amount(deposit.amount), testId: 'detail-amount' },

@@ -8,9 +8,11 @@ const links = [
   { to: '/finance', key: 'finance', icon: 'M4 20V10M10 20V4M16 20v-7M22 20H2' },
   { to: '/node', key: 'node', icon: 'M12 2l8.5 5v10L12 22l-8.5-5V7zM12 22V12M3.5 7L12 12l8.5-5' },
   { to: '/assets', key: 'assets', icon: 'M3 7h18v13H3zM3 7l3-4h12l3 4M16 13.5h2' },
+  { to: '/quick-trade/buy', key: 'trade', icon: 'M3 17l6-6 4 4 8-8M15 7h6v6' },
+  { to: '/swap', key: 'swap', icon: 'M7 4v16M7 20l-4-4M7 20l4-4M17 20V4M17 4l-4 4M17 4l4 4' },
 ] as const
 
-/** Entry points to the money screens: staking, finance, nodes and assets. */
+/** Entry points to the money screens: staking, finance, nodes, assets, quick trade and swap. */
 export function HomeLinks() {
   const { t } = useTranslation()
   return (

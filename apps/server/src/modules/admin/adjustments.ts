@@ -1,0 +1,204 @@
+// Manual balance adjustments (docs/admin.md): a signed amount on a user's available balance with a mandatory reason,
+// made as one ledger transfer against the system account 'adjustments' of the asset (so the books stay balanced and
+// the solvency report shows it). At or above the asset's adjust_dual_threshold an adjustment waits for a second admin,
+// who cannot be the requester (checked here and by a CHECK constraint).
+import { type Adjustment, Code } from '@solpledge/contract'
+import type { Selectable, Transaction } from 'kysely'
+import type { Database } from '../../db/index.ts'
+import type { AdjustmentStatus, AdjustmentsTable, DB } from '../../db/schema.ts'
+import { AppError, refuse } from '../../lib/app-error.ts'
+import { storableId } from '../../lib/id.ts'
+import { pageOf } from '../../lib/paging.ts'
+import { requireAsset } from '../assets/service.ts'
+import { systemAccount, transfer, userAccount } from '../ledger/service.ts'
+import { audit, reasonText } from './audit.ts'
+import type { AdminCaller } from './session.ts'
+import { requireUser } from './users.ts'
+
+/** The system account adjustments are made against. */
+export const ADJUSTMENT_ACCOUNT = 'adjustments'
+
+type Row = Selectable<AdjustmentsTable> & { user_address: string; decimals: number }
+
+const adjustments = (db: Database) =>
+  db
+    .selectFrom('adjustments as j')
+    .innerJoin('users as u', 'u.id', 'j.user_id')
+    .innerJoin('assets as a', 'a.code', 'j.asset')
+    .selectAll('j')
+    .select(['u.address as user_address', 'a.decimals'])
+
+const present = (row: Row): Adjustment => ({
+  id: row.id,
+  user_id: row.user_id,
+  user_address: row.user_address,
+  coin: row.asset,
+  decimals: row.decimals,
+  amount: row.amount,
+  reason: row.reason,
+  status: row.status,
+  approvals_needed: row.approvals_needed,
+  requested_by: row.requested_by,
+  decided_by: row.decided_by,
+  decision_reason: row.decision_reason,
+  transfer_id: row.transfer_id,
+  created_at: row.created_at.toISOString(),
+  decided_at: row.decided_at?.toISOString() ?? null,
+})
+
+const read = async (trx: Database, id: string) =>
+  present(await adjustments(trx).where('j.id', '=', id).executeTakeFirstOrThrow())
+
+/** The ledger transfer of an adjustment: system 'adjustments' → user available, or back for a negative amount. */
+async function apply(trx: Transaction<DB>, row: Selectable<AdjustmentsTable>): Promise<string> {
+  const amount = BigInt(row.amount)
+  const user = await userAccount(trx, row.user_id, row.asset, 'available')
+  const system = await systemAccount(trx, row.asset, ADJUSTMENT_ACCOUNT)
+  const { id } = await transfer(trx, {
+    debit: amount > 0n ? system : user,
+    credit: amount > 0n ? user : system,
+    asset: row.asset,
+    amount: amount > 0n ? amount : -amount,
+    type: 'admin_adjustment',
+    key: `adjustment:${row.id}`,
+    reference: `adjustment:${row.id}`,
+  })
+  return id
+}
+
+export async function listAdjustments(
+  db: Database,
+  query: { status?: AdjustmentStatus | undefined; address?: string | undefined; page: number; limit: number },
+) {
+  const base = db
+    .selectFrom('adjustments as j')
+    .innerJoin('users as u', 'u.id', 'j.user_id')
+    .$if(query.status !== undefined, (qb) => qb.where('j.status', '=', query.status as AdjustmentStatus))
+    .$if(query.address !== undefined, (qb) => qb.where('u.address', '=', query.address as string))
+  const { rows, total } = await pageOf(base, query, (qb) => qb.select('j.id').orderBy('j.id', 'desc'))
+  const list = rows.length
+    ? await adjustments(db)
+        .where(
+          'j.id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .orderBy('j.id', 'desc')
+        .execute()
+    : []
+  return { list: list.map(present), total, page: query.page, limit: query.limit }
+}
+
+/**
+ * Requests an adjustment: applied at once when one admin suffices, else stored as pending. A debit the balance cannot
+ * cover is refused with nothing stored.
+ */
+export async function createAdjustment(
+  db: Database,
+  caller: AdminCaller,
+  input: { address: string; coin: string; amount: string; reason: string },
+): Promise<Adjustment> {
+  const reason = reasonText(input.reason)
+  const [user, asset] = await Promise.all([requireUser(db, input.address), requireAsset(db, input.coin)])
+  const amount = BigInt(input.amount)
+  const size = amount < 0n ? -amount : amount
+  const needed = asset.adjust_dual_threshold !== null && size >= BigInt(asset.adjust_dual_threshold) ? 2 : 1
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('adjustments')
+      .values({
+        user_id: user.id,
+        asset: asset.code,
+        amount: amount.toString(),
+        reason,
+        status: 'pending',
+        approvals_needed: needed,
+        requested_by: caller.address,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    if (needed === 1) {
+      const transferId = await apply(trx, row)
+      await trx
+        .updateTable('adjustments')
+        .set({ status: 'applied', transfer_id: transferId, decided_at: new Date() })
+        .where('id', '=', row.id)
+        .execute()
+    }
+    await audit(trx, caller, 'adjustment.create', `user:${user.address}`, {
+      adjustment: row.id,
+      coin: asset.code,
+      amount: amount.toString(),
+      reason,
+      approvals_needed: needed,
+      status: needed === 1 ? 'applied' : 'pending',
+    })
+    return read(trx, row.id)
+  })
+}
+
+async function lockPending(trx: Transaction<DB>, id: string) {
+  const row = await trx
+    .selectFrom('adjustments')
+    .selectAll()
+    .where('id', '=', storableId(id, 'admin.adjustmentNotFound'))
+    .forUpdate()
+    .executeTakeFirst()
+  if (!row) throw new AppError(Code.NOT_FOUND, 'admin.adjustmentNotFound')
+  if (row.status !== 'pending') throw refuse('admin.adjustmentNotPending')
+  return row
+}
+
+/** The second admin applies a pending adjustment; the requester cannot. */
+export async function approveAdjustment(db: Database, caller: AdminCaller, id: string): Promise<Adjustment> {
+  return db.transaction().execute(async (trx) => {
+    const row = await lockPending(trx, id)
+    if (row.requested_by === caller.address) throw refuse('admin.ownAdjustment')
+    const transferId = await apply(trx, row)
+    await trx
+      .updateTable('adjustments')
+      .set({ status: 'applied', transfer_id: transferId, decided_by: caller.address, decided_at: new Date() })
+      .where('id', '=', id)
+      .execute()
+    const adjustment = await read(trx, id)
+    await audit(trx, caller, 'adjustment.approve', `user:${adjustment.user_address}`, {
+      adjustment: id,
+      coin: row.asset,
+      amount: row.amount,
+      requested_by: row.requested_by,
+    })
+    return adjustment
+  })
+}
+
+/** Rejects a pending adjustment (any admin, the requester too, e.g. to withdraw a mistake); nothing moves. */
+export async function rejectAdjustment(
+  db: Database,
+  caller: AdminCaller,
+  id: string,
+  reason: string,
+): Promise<Adjustment> {
+  const text = reasonText(reason)
+  return db.transaction().execute(async (trx) => {
+    const row = await lockPending(trx, id)
+    await trx
+      .updateTable('adjustments')
+      .set({
+        status: 'rejected',
+        // The two-admin CHECK only constrains a second admin; the requester withdrawing their own leaves it null.
+        decided_by: row.requested_by === caller.address ? null : caller.address,
+        decision_reason: text,
+        decided_at: new Date(),
+      })
+      .where('id', '=', id)
+      .execute()
+    const adjustment = await read(trx, id)
+    await audit(trx, caller, 'adjustment.reject', `user:${adjustment.user_address}`, {
+      adjustment: id,
+      coin: row.asset,
+      amount: row.amount,
+      reason: text,
+    })
+    return adjustment
+  })
+}

@@ -1,0 +1,137 @@
+import multipart from '@fastify/multipart'
+import { api, UPLOAD_MAX_BYTES } from '@solpledge/contract'
+import type { FastifyInstance } from 'fastify'
+import { defineRoute } from '../../lib/route.ts'
+import { moneyLog, solvency } from '../assets/service.ts'
+import { financeList } from '../finance/service.ts'
+import { myNodes } from '../nodes/service.ts'
+import { minerList } from '../pledge/service.ts'
+import { myOrders } from '../trade/service.ts'
+import { approveAdjustment, createAdjustment, listAdjustments, rejectAdjustment } from './adjustments.ts'
+import { listAdmins, removeAdmin, saveAdmin } from './admins.ts'
+import { listAudit } from './audit.ts'
+import { adminBanners, adminNotices, publishBanner, publishNotice, saveBanner, saveNotice } from './content.ts'
+import { jobStatus } from './ops.ts'
+import { type AdminLoginSettings, adminLogin, adminLogout, adminMe, adminNonce } from './session.ts'
+import { adminAssets, assetHistory, configHistory, currentConfig, saveAsset, saveConfig } from './settings.ts'
+import { serveUploads, storeUpload } from './upload.ts'
+import { listUsers, requireUser, revokeSessions, userDetail, userSessions } from './users.ts'
+import { approve, listWithdrawals, reject } from './withdrawals.ts'
+
+/** The contract's optional page fields after their defaults. */
+const paged = (body: { page?: number | undefined; limit?: number | undefined }) => ({
+  page: body.page ?? 1,
+  limit: body.limit ?? 20,
+})
+
+/** The operator console's API (docs/admin.md): every route but the sign-in needs an admin session of its role. */
+export async function adminRoutes(
+  app: FastifyInstance,
+  opts: { login: AdminLoginSettings; rateLimitPerMinute: number },
+) {
+  const db = app.db
+  const limited = { rateLimitPerMinute: opts.rateLimitPerMinute }
+  const saved = { successKey: 'admin.saved' } as const
+
+  defineRoute(app, api.adminNonce, limited, ({ body, request }) =>
+    adminNonce(db, opts.login, body.address, request.headers.host),
+  )
+  defineRoute(app, api.adminLogin, { ...limited, successKey: 'admin.loginSuccess' }, ({ body, request }) =>
+    adminLogin(db, opts.login, body, request.ip),
+  )
+  defineRoute(app, api.adminMe, {}, ({ admin }) => adminMe(db, admin))
+  defineRoute(app, api.adminLogout, { successKey: 'admin.logoutSuccess' }, ({ admin }) => adminLogout(db, admin))
+
+  defineRoute(app, api.adminAdmins, {}, () => listAdmins(db))
+  defineRoute(app, api.adminAdminSave, saved, ({ admin, body }) => saveAdmin(db, admin, body))
+  defineRoute(app, api.adminAdminRemove, saved, ({ admin, body }) => removeAdmin(db, admin, body.address))
+
+  defineRoute(app, api.adminConfig, {}, () => currentConfig(db))
+  defineRoute(app, api.adminConfigSave, saved, ({ admin, body }) => saveConfig(db, admin, body))
+  defineRoute(app, api.adminConfigHistory, {}, ({ body }) => configHistory(db, paged(body)))
+  defineRoute(app, api.adminAssets, {}, () => adminAssets(db))
+  defineRoute(app, api.adminAssetSave, saved, ({ admin, body }) => saveAsset(db, admin, body))
+  defineRoute(app, api.adminAssetHistory, {}, ({ body }) => assetHistory(db, { coin: body.coin, ...paged(body) }))
+
+  defineRoute(app, api.adminNotices, {}, ({ body }) => adminNotices(db, paged(body)))
+  defineRoute(app, api.adminNoticeSave, saved, ({ admin, body }) => saveNotice(db, admin, body))
+  defineRoute(app, api.adminNoticePublish, saved, ({ admin, body }) => publishNotice(db, admin, body.id, body.visible))
+  defineRoute(app, api.adminBanners, {}, ({ body }) => adminBanners(db, { type: body.type, ...paged(body) }))
+  defineRoute(app, api.adminBannerSave, saved, ({ admin, body }) => saveBanner(db, admin, body))
+  defineRoute(app, api.adminBannerPublish, saved, ({ admin, body }) => publishBanner(db, admin, body.id, body.visible))
+  // Multipart parsing only for the upload route: every other route keeps refusing anything but JSON.
+  await app.register(async (scope) => {
+    // preservePath: the name as the client sent it, so a name with path parts is seen and refused, not trimmed.
+    await scope.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1 }, preservePath: true })
+    defineRoute(scope, api.adminUpload, { successKey: 'admin.uploaded' }, ({ admin, request }) =>
+      storeUpload(db, request, app.config.dataDir, admin),
+    )
+  })
+  serveUploads(app, app.config.dataDir)
+
+  defineRoute(app, api.adminWithdrawals, {}, ({ body }) =>
+    listWithdrawals(db, { status: body.status, coin: body.coin, address: body.address, ...paged(body) }),
+  )
+  defineRoute(
+    app,
+    api.adminWithdrawalApprove,
+    { successKey: (data) => (data.status === 'pending' ? 'admin.withdrawalApproved' : 'admin.approvalRecorded') },
+    ({ admin, body }) => approve(db, admin, body.id),
+  )
+  defineRoute(app, api.adminWithdrawalReject, { successKey: 'admin.withdrawalRejected' }, ({ admin, body }) =>
+    reject(db, admin, body.id, body.reason),
+  )
+
+  defineRoute(app, api.adminUsers, {}, ({ body }) => listUsers(db, { q: body.q, ...paged(body) }))
+  defineRoute(app, api.adminUser, {}, ({ body }) => userDetail(db, body.address))
+  defineRoute(app, api.adminUserLedger, {}, async ({ body }) => {
+    const user = await requireUser(db, body.address)
+    return moneyLog(db, user.id, { coin: body.coin, type: body.type, ...paged(body) })
+  })
+  defineRoute(app, api.adminUserStakes, {}, async ({ body }) => {
+    const user = await requireUser(db, body.address)
+    return minerList(db, user.id, { status: body.status, ...paged(body) })
+  })
+  defineRoute(app, api.adminUserNodes, {}, async ({ body }) => myNodes(db, (await requireUser(db, body.address)).id))
+  defineRoute(app, api.adminUserFinance, {}, async ({ body }) => {
+    const user = await requireUser(db, body.address)
+    return financeList(db, user.id, { status: body.status, ...paged(body) })
+  })
+  defineRoute(app, api.adminUserOrders, {}, async ({ body }) => {
+    const user = await requireUser(db, body.address)
+    return myOrders(app.trade, user.id, { status: body.status, type: body.type, ...paged(body) })
+  })
+  defineRoute(app, api.adminUserSessions, {}, ({ body }) => userSessions(db, body.address, paged(body)))
+  defineRoute(app, api.adminUserRevoke, { successKey: 'admin.sessionsRevoked' }, ({ admin, body }) =>
+    revokeSessions(db, app.sessions, admin, body),
+  )
+
+  defineRoute(app, api.adminAdjustments, {}, ({ body }) =>
+    listAdjustments(db, { status: body.status, address: body.address, ...paged(body) }),
+  )
+  defineRoute(
+    app,
+    api.adminAdjust,
+    { successKey: (data) => (data.status === 'applied' ? 'admin.adjustmentApplied' : 'admin.adjustmentPending') },
+    ({ admin, body }) => createAdjustment(db, admin, body),
+  )
+  defineRoute(app, api.adminAdjustApprove, { successKey: 'admin.adjustmentApplied' }, ({ admin, body }) =>
+    approveAdjustment(db, admin, body.id),
+  )
+  defineRoute(app, api.adminAdjustReject, { successKey: 'admin.adjustmentRejected' }, ({ admin, body }) =>
+    rejectAdjustment(db, admin, body.id, body.reason),
+  )
+
+  defineRoute(app, api.adminSolvency, {}, () => solvency(db, app.platform))
+  defineRoute(app, api.adminJobs, {}, () => jobStatus(db))
+  defineRoute(app, api.adminAudit, {}, ({ body }) =>
+    listAudit(db, {
+      action: body.action,
+      actor: body.actor,
+      target: body.target,
+      from: body.from,
+      to: body.to,
+      ...paged(body),
+    }),
+  )
+}

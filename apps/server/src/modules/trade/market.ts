@@ -1,0 +1,296 @@
+// One quick-trade market in this process (docs/trade.md "Concurrency"): the in-memory order book, the queue that
+// serializes every command on it, and the database transaction that persists each batch of commands together with its
+// ledger transfers. The database is the truth: each batch locks the market row and compares its `seq` with the book's,
+// and rebuilds the book from the pending orders when another process (or a failed batch) moved it on.
+import { sql, type Transaction } from 'kysely'
+import type { Database } from '../../db/index.ts'
+import type { DB } from '../../db/schema.ts'
+import { AppError, refuse } from '../../lib/app-error.ts'
+import { requireAsset } from '../assets/service.ts'
+import { getBusinessConfig } from '../config/service.ts'
+import { accountKey } from '../ledger/bulk.ts'
+import {
+  available,
+  BalanceChanged,
+  Batch,
+  type BookState,
+  type LimitInput,
+  type OrderState,
+  orderState,
+  type SwapInput,
+  type SwapOrderInput,
+  type SwapPlan,
+  type SwapResult,
+} from './batch.ts'
+import { OrderBook } from './engine.ts'
+import { type MarketRules, marketRules, QUOTE } from './rules.ts'
+
+/** A command waiting in the market's queue. */
+interface Job {
+  /** False for reads: a batch of reads only needs a current book, not a transaction. */
+  writes: boolean
+  /** How many order ids it may create. */
+  ids: number
+  /** The available balance it spends from, and its client key: both read at the start of the batch. */
+  payer?: { userId: bigint; asset: string; clientOrderId?: string | undefined }
+  run: (batch: Batch) => unknown
+  resolve: (value: unknown) => void
+  reject: (error: unknown) => void
+}
+
+/** How many commands one transaction takes at most. */
+const MAX_BATCH = 256
+/** How many times a batch is tried when the database refused it for a reason that may pass (deadlock, …). */
+const ATTEMPTS = 5
+
+const retryable = (error: unknown) => {
+  const code = (error as { code?: unknown } | null)?.code
+  return error instanceof BalanceChanged || code === '40P01' || code === '40001'
+}
+
+/**
+ * The quick-trade market of `symbol` against USDT in this process. Commands wait in one queue; whatever is waiting when
+ * the previous batch ends runs as the next batch, in order, in one database transaction (group commit), so the book
+ * changes in exactly the order the database records. A command refused by the rules is answered with its refusal and
+ * changes nothing; the others of its batch go ahead.
+ */
+export class TradeMarket {
+  private state: BookState | null = null
+  private readonly queue: Job[] = []
+  private running = false
+  private asset: { symbol: string; baseDecimals: number; quoteDecimals: number } | undefined
+
+  constructor(
+    readonly db: Database,
+    readonly symbol: string,
+  ) {}
+
+  placeLimit(input: LimitInput): Promise<OrderState> {
+    const asset = input.side === 'sell' ? this.symbol : QUOTE
+    return this.submit({
+      writes: true,
+      ids: 1,
+      payer: { userId: input.userId, asset, clientOrderId: input.clientOrderId },
+      run: (batch) => batch.placeLimit(input),
+    })
+  }
+
+  cancel(userId: bigint, orderId: bigint): Promise<OrderState> {
+    return this.submit({ writes: true, ids: 0, run: (batch) => batch.cancel(userId, orderId) })
+  }
+
+  swap(input: SwapOrderInput): Promise<SwapResult> {
+    const asset = input.side === 'sell' ? this.symbol : QUOTE
+    return this.submit({
+      writes: true,
+      ids: 1,
+      payer: { userId: input.userId, asset, clientOrderId: input.clientOrderId },
+      run: (batch) => batch.swap(input),
+    })
+  }
+
+  /** Reads the current book (as the database has it) with the market's rules. */
+  read<T>(fn: (view: { book: OrderBook; rules: MarketRules; plan: (input: SwapInput) => SwapPlan }) => T): Promise<T> {
+    return this.submit({
+      writes: false,
+      ids: 0,
+      run: (batch) => fn({ book: batch.book, rules: batch.rules, plan: (input) => batch.plan(input) }),
+    })
+  }
+
+  private submit<T>(job: Omit<Job, 'resolve' | 'reject'>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ ...job, resolve: resolve as (value: unknown) => void, reject })
+      if (!this.running) {
+        this.running = true
+        void this.drain()
+      }
+    })
+  }
+
+  /**
+   * Runs batches while commands wait. Before each batch it lets the event loop turn once, so that the commands callers
+   * send right after their previous answer (or at the same moment) join the batch instead of waiting for the next.
+   */
+  private async drain() {
+    for (;;) {
+      await new Promise((resolve) => setImmediate(resolve))
+      if (this.queue.length === 0) break
+      await this.runBatch(this.queue.splice(0, MAX_BATCH))
+    }
+    this.running = false
+  }
+
+  /** Runs the jobs as one batch and answers each of them; never throws. */
+  private async runBatch(jobs: Job[]) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const outcomes = jobs.some((job) => job.writes) ? await this.write(jobs) : await this.readOnly(jobs)
+        jobs.forEach((job, i) => {
+          const outcome = outcomes[i] as { value?: unknown; error?: unknown }
+          if ('error' in outcome) job.reject(outcome.error)
+          else job.resolve(outcome.value)
+        })
+        return
+      } catch (error) {
+        // The book may hold changes the database does not: rebuild it before the next command.
+        this.state = null
+        if (attempt < ATTEMPTS && retryable(error)) continue
+        for (const job of jobs)
+          job.reject(error instanceof BalanceChanged ? refuse('common.insufficientBalance') : error)
+        return
+      }
+    }
+  }
+
+  private static apply(jobs: Job[], batch: Batch) {
+    return jobs.map((job) => {
+      try {
+        return { value: job.run(batch) }
+      } catch (error) {
+        if (error instanceof AppError) return { error }
+        throw error
+      }
+    })
+  }
+
+  /** Reads need no transaction while the book is as current as the market row says. */
+  private async readOnly(jobs: Job[]) {
+    const [row, rules] = await Promise.all([
+      this.db.selectFrom('trade_markets').select('seq').where('symbol', '=', this.symbol).executeTakeFirst(),
+      this.rules(this.db),
+    ])
+    const state = this.state
+    if (!state || !row || BigInt(row.seq) !== state.seq || state.lot !== rules.lot) return this.write(jobs)
+    return TradeMarket.apply(jobs, new Batch(state, rules, new Date(), [], [], new Map()))
+  }
+
+  private async write(jobs: Job[]) {
+    let next: BookState | undefined
+    const outcomes = await this.db.transaction().execute(async (trx) => {
+      const batch = await this.open(trx, jobs)
+      const outcomes = TradeMarket.apply(jobs, batch)
+      next = batch.state
+      if (await batch.flush(trx, this.symbol)) next.seq += 1n
+      return outcomes
+    })
+    this.state = next ?? null
+    return outcomes
+  }
+
+  /** The token's symbol and the decimals of both assets, read once (they never change). */
+  async assets(db: Database = this.db) {
+    if (!this.asset) {
+      const [base, quote] = await Promise.all([requireAsset(db, this.symbol), requireAsset(db, QUOTE)])
+      this.asset = { symbol: base.symbol, baseDecimals: base.decimals, quoteDecimals: quote.decimals }
+    }
+    return this.asset
+  }
+
+  /** The market's rules from the configuration in force (read per batch: a change applies to the next one). */
+  private async rules(db: Database): Promise<MarketRules> {
+    const [config, assets] = await Promise.all([getBusinessConfig(db), this.assets(db)])
+    return marketRules(config, assets)
+  }
+
+  /**
+   * Starts a batch: locks the market row (batches of all processes run one at a time), brings the book up to date,
+   * and reads what the commands need: order ids, the time, the orders their client keys name, the payers' balances.
+   */
+  private async open(trx: Transaction<DB>, jobs: Job[]): Promise<Batch> {
+    const lock = () =>
+      trx
+        .selectFrom('trade_markets')
+        .select(['seq', 'updated_at'])
+        .where('symbol', '=', this.symbol)
+        .forUpdate()
+        .executeTakeFirst()
+    let market = await lock()
+    if (!market) {
+      await trx
+        .insertInto('trade_markets')
+        .values({ symbol: this.symbol })
+        .onConflict((oc) => oc.doNothing())
+        .execute()
+      market = await lock()
+      if (!market) throw new Error(`trade: market ${this.symbol} could not be created`)
+    }
+    const rules = await this.rules(trx)
+    const seq = BigInt(market.seq)
+    let state = this.state
+    // Until the batch commits, `this.state` is unknown: a failure leaves it null so the next batch rebuilds.
+    this.state = null
+    if (!state || state.seq !== seq || state.lot !== rules.lot) state = await this.rebuild(trx, rules, seq)
+
+    const count = jobs.reduce((n, job) => n + job.ids, 0)
+    const { rows } = await sql<{ id: string | null; now: Date }>`
+      select case when n > 0 then nextval('trade_orders_id_seq')::text end as id, clock_timestamp() as now
+      from generate_series(0, ${count}) as n order by n`.execute(trx)
+    const ids = rows.flatMap((row) => (row.id === null ? [] : [BigInt(row.id)]))
+    const now = rows[0]?.now ?? new Date()
+    // A batch's time never goes back, whatever the clocks of the servers: the fills stay in time order.
+    const time = new Date(Math.max(now.getTime(), market.updated_at.getTime()))
+
+    const payers = jobs.flatMap((job) => (job.payer ? [job.payer] : []))
+    const keyed = payers.filter((p) => p.clientOrderId !== undefined)
+    const clientOrders =
+      keyed.length === 0
+        ? []
+        : await trx
+            .selectFrom('trade_orders')
+            .selectAll()
+            .where(
+              'user_id',
+              'in',
+              keyed.map((p) => String(p.userId)),
+            )
+            .where(
+              'client_order_id',
+              'in',
+              keyed.map((p) => p.clientOrderId as string),
+            )
+            .execute()
+    const balances = new Map<string, bigint>()
+    if (payers.length > 0) {
+      const held = await trx
+        .selectFrom('ledger_accounts')
+        .select(['user_id', 'asset', 'balance'])
+        .where('kind', '=', 'available')
+        .where(
+          'user_id',
+          'in',
+          payers.map((p) => String(p.userId)),
+        )
+        .where('asset', 'in', [this.symbol, QUOTE])
+        .execute()
+      for (const p of payers) balances.set(accountKey(available(p.userId, p.asset)), 0n)
+      for (const row of held)
+        balances.set(accountKey({ userId: row.user_id, asset: row.asset, kind: 'available' }), BigInt(row.balance))
+    }
+    return new Batch(state, rules, time, ids, clientOrders.map(orderState), balances)
+  }
+
+  /** The book as the database has it: the pending limit orders in id (time) order. */
+  private async rebuild(trx: Transaction<DB>, rules: MarketRules, seq: bigint): Promise<BookState> {
+    const rows = await trx
+      .selectFrom('trade_orders')
+      .selectAll()
+      .where('symbol', '=', this.symbol)
+      .where('status', '=', 'pending')
+      .orderBy('id')
+      .execute()
+    const book = new OrderBook({ baseUnit: rules.baseUnit, lot: rules.lot })
+    const resting = new Map<bigint, OrderState>()
+    for (const row of rows) resting.set(BigInt(row.id), orderState(row))
+    book.load(
+      [...resting.values()].map((o) => ({
+        id: o.id,
+        userId: o.userId,
+        side: o.side,
+        price: o.price as bigint,
+        remaining: o.amount - o.filled,
+      })),
+    )
+    return { book, resting, seq, lot: rules.lot }
+  }
+}

@@ -1,0 +1,293 @@
+import { type Adjustment, type AdminAsset, type AdminWithdrawal, api, Code, type JobStatus } from '@solpledge/contract'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ownerTokenBalance } from '../src/chain/token.ts'
+import { balances, checkInvariants, systemAccount } from '../src/modules/ledger/service.ts'
+import { processWithdrawals } from '../src/modules/withdrawals/service.ts'
+import { auditCount, signedInAdmin, type TestAdmin } from './admin.ts'
+import { call, dbKind } from './helpers.ts'
+import { available, createChainApp, createIntent, fundedUser, pay } from './money.ts'
+
+const USDT = 1_000_000n // seeded USDT rules: minimum 10, fee 1, review from 10 000 USDT
+
+type Ctx = Awaited<ReturnType<typeof createChainApp>>
+type User = Awaited<ReturnType<typeof fundedUser>>
+
+describe(`operator console: withdrawal review and adjustments (${dbKind})`, () => {
+  let ctx: Ctx
+  let mint: string
+  let admin: TestAdmin
+  let admin2: TestAdmin
+  let operator: TestAdmin
+  let operator2: TestAdmin
+  let viewer: TestAdmin
+
+  beforeAll(async () => {
+    ctx = await createChainApp()
+    mint = ctx.localnet.tokens.find((t) => t.symbol === 'USDT')?.mint as string
+    admin = await signedInAdmin(ctx.app, ctx.db, 'admin')
+    admin2 = await signedInAdmin(ctx.app, ctx.db, 'admin')
+    operator = await signedInAdmin(ctx.app, ctx.db, 'operator')
+    operator2 = await signedInAdmin(ctx.app, ctx.db, 'operator')
+    viewer = await signedInAdmin(ctx.app, ctx.db, 'viewer')
+    // Two operators from 20 000 USDT; adjustments from 1 000 USDT need two admins.
+    const assets = (await call(ctx.app, api.adminAssets, {}, viewer.headers)).data as { list: AdminAsset[] }
+    const usdt = assets.list.find((a) => a.coin === 'USDT') as AdminAsset
+    const { symbol: _s, decimals: _d, mint: _m, version, updated_by: _u, updated_at: _a, ...settings } = usdt
+    const res = await call(
+      ctx.app,
+      api.adminAssetSave,
+      {
+        ...settings,
+        base_version: version,
+        dual_review_threshold: (20_000n * USDT).toString(),
+        adjust_dual_threshold: (1000n * USDT).toString(),
+      },
+      admin.headers,
+    )
+    expect(res.code, res.msg).toBe(Code.OK)
+  }, 120_000)
+  afterAll(() => ctx.close())
+
+  /** A user with `amount` USDT on the platform, topped up for real on the local chain. */
+  async function depositor(amount: bigint): Promise<User> {
+    const user = await fundedUser(ctx, { USDT: amount })
+    const intent = await createIntent(ctx, user.auth, 'USDT', amount)
+    const signature = await pay(ctx.connection, user.keypair, intent)
+    expect((await call(ctx.app, api.intentSubmit, { id: intent.id, signature }, user.auth)).code).toBe(Code.OK)
+    return user
+  }
+  const withdraw = async (user: User, amount: bigint) => {
+    const res = await call(ctx.app, api.withdraw, { coin: 'USDT', amount: amount.toString() }, user.auth)
+    expect(res.code, res.msg).toBe(Code.OK)
+    return res.data as AdminWithdrawal
+  }
+  const onChain = async (owner: string) => (await ownerTokenBalance(ctx.platform.chain, owner, mint)) ?? 0n
+  const locked = async (user: User) => {
+    const { id } = await ctx.db
+      .selectFrom('users')
+      .select('id')
+      .where('address', '=', user.wallet.address)
+      .executeTakeFirstOrThrow()
+    return (await balances(ctx.db, id)).USDT?.locked ?? 0n
+  }
+  const approve = (id: string, who: TestAdmin) => call(ctx.app, api.adminWithdrawalApprove, { id }, who.headers)
+  const queue = async () =>
+    (
+      (await call(ctx.app, api.adminWithdrawals, { status: 'review' }, viewer.headers)).data as {
+        list: AdminWithdrawal[]
+      }
+    ).list
+
+  async function sendAll() {
+    for (let i = 0; i < 200; i++) {
+      const pass = await processWithdrawals(ctx.db, ctx.platform)
+      expect(pass.errors).toEqual([])
+      if (pass.checked === 0) return
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    throw new Error('withdrawals still open')
+  }
+
+  it('an operator approves a withdrawal under review: it goes to the sender and the user is paid on chain', async () => {
+    const user = await depositor(15_000n * USDT)
+    const w = await withdraw(user, 12_000n * USDT)
+    expect(w.status).toBe('review')
+    expect((await queue()).map((q) => q.id)).toContain(w.id)
+    const jobs = (await call(ctx.app, api.adminJobs, {}, viewer.headers)).data as JobStatus
+    expect(jobs.sender.review).toBeGreaterThanOrEqual(1)
+    // Nothing is sent while it waits.
+    await processWithdrawals(ctx.db, ctx.platform)
+    const walletBefore = await onChain(user.wallet.address)
+    const res = await approve(w.id, operator)
+    expect(res).toMatchObject({
+      code: Code.OK,
+      msg: 'Withdrawal approved and queued for sending',
+      data: { status: 'pending', approvals_needed: 1, approvals: [{ admin: operator.address, role: 'operator' }] },
+    })
+    expect((await queue()).map((q) => q.id)).not.toContain(w.id)
+    await sendAll()
+    expect(await onChain(user.wallet.address)).toBe(walletBefore + 12_000n * USDT - USDT)
+    expect(await locked(user)).toBe(0n)
+    expect(await checkInvariants(ctx.db)).toEqual([])
+    // A decided withdrawal cannot be decided again.
+    expect(await approve(w.id, operator2)).toMatchObject({
+      code: Code.FAIL,
+      msg: 'This withdrawal is not waiting for review',
+    })
+    expect((await approve('999999', operator)).code).toBe(Code.NOT_FOUND)
+  }, 60_000)
+
+  it('a rejection with a reason returns the funds; nothing is sent', async () => {
+    const user = await depositor(11_000n * USDT)
+    const w = await withdraw(user, 10_500n * USDT)
+    expect(await available(ctx, user.auth, 'USDT')).toBe(500n * USDT)
+    const reject = (reason: string) => call(ctx.app, api.adminWithdrawalReject, { id: w.id, reason }, operator.headers)
+    expect((await reject('  ')).code).toBe(Code.INVALID)
+    const res = await reject('address on a sanctions list')
+    expect(res).toMatchObject({
+      code: Code.OK,
+      msg: "Withdrawal rejected; the amount is back in the user's balance",
+      data: { status: 'rejected', error: 'address on a sanctions list' },
+    })
+    expect(await available(ctx, user.auth, 'USDT')).toBe(11_000n * USDT)
+    expect(await locked(user)).toBe(0n)
+    const mine = (await call(ctx.app, api.withdrawList, { page: 1, limit: 10 }, user.auth)).data as {
+      list: { id: string; status: string }[]
+    }
+    expect(mine.list.find((x) => x.id === w.id)?.status).toBe('rejected')
+    const before = await onChain(user.wallet.address)
+    await sendAll()
+    expect(await onChain(user.wallet.address)).toBe(before)
+    expect((await reject('again, twice')).code).toBe(Code.FAIL)
+    expect(await checkInvariants(ctx.db)).toEqual([])
+  }, 60_000)
+
+  it('above the dual threshold two different operators must approve; the same one twice is refused', async () => {
+    const user = await depositor(25_000n * USDT)
+    const w = await withdraw(user, 21_000n * USDT)
+    const first = await approve(w.id, operator)
+    expect(first).toMatchObject({
+      code: Code.OK,
+      msg: 'Your approval is recorded; a second, different operator must approve too',
+      data: { status: 'review', approvals_needed: 2 },
+    })
+    const audits = await auditCount(ctx.db)
+    // The same operator again, also twice at once: refused, one approval stays.
+    const again = await Promise.all([approve(w.id, operator), approve(w.id, operator)])
+    for (const res of again)
+      expect(res).toMatchObject({
+        code: Code.FAIL,
+        msg: 'You have already approved this; a different operator must give the second approval',
+      })
+    expect(await auditCount(ctx.db)).toBe(audits)
+    const listed = (await queue()).find((q) => q.id === w.id)
+    expect(listed?.approvals.map((a) => a.admin)).toEqual([operator.address])
+    const second = await approve(w.id, operator2)
+    expect(second).toMatchObject({ code: Code.OK, data: { status: 'pending' } })
+    expect((second.data as AdminWithdrawal).approvals.map((a) => a.admin)).toEqual([
+      operator.address,
+      operator2.address,
+    ])
+    const before = await onChain(user.wallet.address)
+    await sendAll()
+    expect(await onChain(user.wallet.address)).toBe(before + 21_000n * USDT - USDT)
+  }, 60_000)
+
+  describe('adjustments', () => {
+    const adjust = (user: User, amount: bigint, who = admin, reason = 'compensation for an outage') =>
+      call(
+        ctx.app,
+        api.adminAdjust,
+        { address: user.wallet.address, coin: 'USDT', amount: amount.toString(), reason },
+        who.headers,
+      )
+    const systemBalance = async () => {
+      const id = await systemAccount(ctx.db, 'USDT', 'adjustments')
+      const row = await ctx.db
+        .selectFrom('ledger_accounts')
+        .select('balance')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+      return BigInt(row.balance)
+    }
+    const count = async () => (await ctx.db.selectFrom('adjustments').select('id').execute()).length
+
+    it('below the threshold: one admin, applied at once as a ledger transfer against the system account', async () => {
+      const user = await fundedUser(ctx)
+      const [system, start] = [await systemBalance(), await available(ctx, user.auth, 'USDT')]
+      const credit = await adjust(user, 25n * USDT)
+      expect(credit).toMatchObject({
+        code: Code.OK,
+        msg: 'Adjustment applied to the balance',
+        data: {
+          status: 'applied',
+          approvals_needed: 1,
+          requested_by: admin.address,
+          reason: 'compensation for an outage',
+        },
+      })
+      expect(await available(ctx, user.auth, 'USDT')).toBe(start + 25n * USDT)
+      const debit = await adjust(user, -5n * USDT)
+      expect(debit.data).toMatchObject({ status: 'applied', amount: (-5n * USDT).toString() })
+      expect(await available(ctx, user.auth, 'USDT')).toBe(start + 20n * USDT)
+      expect(await systemBalance()).toBe(system - 20n * USDT)
+      const ledger = (
+        await call(
+          ctx.app,
+          api.adminUserLedger,
+          { address: user.wallet.address, type: 'admin_adjustment' },
+          viewer.headers,
+        )
+      ).data as { list: { amount: string; reference: string }[] }
+      expect(ledger.list.map((e) => e.amount)).toEqual([(-5n * USDT).toString(), (25n * USDT).toString()])
+      // A debit the balance cannot cover is refused with nothing stored; so is a reason of blanks.
+      const [n, audits] = [await count(), await auditCount(ctx.db)]
+      expect(await adjust(user, -21n * USDT)).toMatchObject({ code: Code.FAIL, msg: 'Insufficient balance.' })
+      expect((await adjust(user, 1n, admin, '     ')).code).toBe(Code.INVALID)
+      expect((await adjust(user, 0n)).code).toBe(Code.INVALID)
+      expect(await count()).toBe(n)
+      expect(await auditCount(ctx.db)).toBe(audits)
+      expect(await checkInvariants(ctx.db)).toEqual([])
+    })
+
+    it('at or above the threshold: pending until a different admin approves; the requester cannot', async () => {
+      const user = await fundedUser(ctx)
+      const start = await available(ctx, user.auth, 'USDT')
+      const res = await adjust(user, 1000n * USDT)
+      expect(res).toMatchObject({
+        msg: 'Adjustment recorded; a second, different admin must approve it',
+        data: { status: 'pending', approvals_needed: 2, transfer_id: null },
+      })
+      const { id } = res.data as Adjustment
+      expect(await available(ctx, user.auth, 'USDT')).toBe(start)
+      const approveAs = (who: TestAdmin) => call(ctx.app, api.adminAdjustApprove, { id }, who.headers)
+      expect(await approveAs(admin)).toMatchObject({
+        code: Code.FAIL,
+        msg: 'The admin who requested this adjustment cannot approve it; a different admin must',
+      })
+      // An operator is not an admin: refused before anything runs.
+      expect((await approveAs(operator)).code).toBe(Code.SESSION_INVALID)
+      expect(await available(ctx, user.auth, 'USDT')).toBe(start)
+      const applied = await approveAs(admin2)
+      expect(applied).toMatchObject({ code: Code.OK, data: { status: 'applied', decided_by: admin2.address } })
+      expect((applied.data as Adjustment).transfer_id).not.toBeNull()
+      expect(await available(ctx, user.auth, 'USDT')).toBe(start + 1000n * USDT)
+      // Applied once: approving again changes nothing.
+      expect((await approveAs(admin2)).msg).toBe('This adjustment is not waiting for approval')
+      expect(await available(ctx, user.auth, 'USDT')).toBe(start + 1000n * USDT)
+      // Large debits need two admins as well; a rejection moves nothing.
+      const debit = await adjust(user, -1000n * USDT, admin2)
+      const debitId = (debit.data as Adjustment).id
+      const rejected = await call(
+        ctx.app,
+        api.adminAdjustReject,
+        { id: debitId, reason: 'duplicate request' },
+        admin.headers,
+      )
+      expect(rejected).toMatchObject({
+        code: Code.OK,
+        data: { status: 'rejected', decided_by: admin.address, decision_reason: 'duplicate request' },
+      })
+      expect(await available(ctx, user.auth, 'USDT')).toBe(start + 1000n * USDT)
+      const list = (await call(ctx.app, api.adminAdjustments, { address: user.wallet.address }, viewer.headers))
+        .data as {
+        list: Adjustment[]
+      }
+      expect(list.list.map((a) => a.status)).toEqual(['rejected', 'applied'])
+      expect(await checkInvariants(ctx.db)).toEqual([])
+    })
+  })
+
+  it('the solvency report and the job status read the books and the chain', async () => {
+    const solvency = await call(ctx.app, api.adminSolvency, {}, viewer.headers)
+    expect(solvency.code).toBe(Code.OK)
+    const usdt = (solvency.data as { list: { coin: string; liabilities: string }[] }).list.find(
+      (r) => r.coin === 'USDT',
+    )
+    expect(BigInt(usdt?.liabilities ?? -1)).toBeGreaterThan(0n)
+    const jobs = (await call(ctx.app, api.adminJobs, {}, viewer.headers)).data as JobStatus
+    expect(jobs.sender).toMatchObject({ pending: 0, sent: 0 })
+    expect(jobs.watcher.pending_intents).toBeGreaterThanOrEqual(0)
+    expect(jobs.settlement.last_done_day).toBeNull()
+  })
+})

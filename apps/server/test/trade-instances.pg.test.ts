@@ -1,0 +1,89 @@
+// Two server instances, each with its own connection pool and its own in-memory book, trading on one PostgreSQL at the
+// same moment: the market row serializes their batches, and each rebuilds its book when the other moved it on.
+// PostgreSQL only (a *.pg.test.ts file): PGlite is one session in one process.
+import { randomUUID } from 'node:crypto'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type Database, migrate, openDatabase } from '../src/db/index.ts'
+import { seedBusinessConfig } from '../src/modules/config/service.ts'
+import { TradeMarket } from '../src/modules/trade/market.ts'
+import {
+  expectSound,
+  expectTradesAccountedFor,
+  FUNDS,
+  PLG,
+  random,
+  rebuilt,
+  stream,
+  USDT,
+  wallet,
+} from './fixtures/trade.ts'
+import { addOffChainAssets, createPostgresDatabase, creditAvailable } from './helpers.ts'
+
+describe('quick trade on two instances at once (postgres)', () => {
+  let drop: () => Promise<void>
+  let pools: Database[] = []
+  let a: TradeMarket
+  let b: TradeMarket
+  // A fresh database per test, with two pools on it: the two instances.
+  beforeEach(async () => {
+    const adminUrl = process.env.TEST_DATABASE_URL
+    if (!adminUrl) throw new Error('TEST_DATABASE_URL must name a PostgreSQL cluster')
+    const created = await createPostgresDatabase(adminUrl)
+    drop = created.drop
+    pools = [await openDatabase({ url: created.url }), await openDatabase({ url: created.url })]
+    const [first, second] = pools as [Database, Database]
+    await migrate(first)
+    await addOffChainAssets(first)
+    await seedBusinessConfig(first)
+    a = new TradeMarket(first, 'PLG')
+    b = new TradeMarket(second, 'PLG')
+  })
+  afterEach(async () => {
+    for (const pool of pools) await pool.destroy()
+    await drop()
+  })
+
+  const db = () => a.db
+  async function user(funds: { PLG?: bigint; USDT?: bigint }) {
+    const { id } = await db()
+      .insertInto('users')
+      .values({ address: `trader-${randomUUID()}`, parent_id: null })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    for (const [asset, amount] of Object.entries(funds)) if (amount) await creditAvailable(db(), id, asset, amount)
+    return { id, userId: BigInt(id) }
+  }
+
+  it('two buyers on two instances race for one sell order: exactly one gets it, every time', async () => {
+    for (let round = 0; round < 10; round++) {
+      const seller = await user({ PLG: 10n * PLG })
+      const buyers = [await user({ USDT: 5n * USDT }), await user({ USDT: 5n * USDT })]
+      await (round % 2 ? a : b).placeLimit({ userId: seller.userId, side: 'sell', price: 500_000n, amount: 10n * PLG })
+      const orders = await Promise.all(
+        buyers.map((buyer, i) =>
+          (i === 0 ? a : b).placeLimit({ userId: buyer.userId, side: 'buy', price: 500_000n, amount: 10n * PLG }),
+        ),
+      )
+      expect(orders.map((o) => o.status).sort()).toEqual(['completed', 'pending'])
+      const held = await Promise.all(buyers.map((buyer) => wallet(db(), buyer)))
+      expect(held.map((h) => h.PLG.available).sort()).toEqual([0n, 10n * PLG - 10_000_000n])
+      // The loser's order rests with its USDT locked; cancel it so the next round starts from an empty book.
+      const loser = orders.find((o) => o.status === 'pending')
+      if (loser) await b.cancel(loser.userId, loser.id)
+      expect(await a.read(({ book }) => book.orders())).toEqual([])
+    }
+    await expectSound(db())
+  })
+
+  it('random streams from both instances at once leave both books equal to the database, every trade accounted for', async () => {
+    const users = []
+    for (let i = 0; i < 8; i++) users.push(await user(FUNDS))
+    await Promise.all([stream(a, users, random(11), 300), stream(b, users, random(12), 300)])
+    const [fromA, fromB] = await Promise.all([a.read(({ book }) => book.orders()), b.read(({ book }) => book.orders())])
+    expect(fromA.length).toBeGreaterThan(5)
+    expect(fromB).toEqual(fromA)
+    expect(await rebuilt(db())).toEqual(fromA)
+    await expectSound(db())
+    await expectTradesAccountedFor(db(), users)
+  })
+})

@@ -1,0 +1,12 @@
+import { type AdminAsset, api } from '@solpledge/contract'
+import { useQuery } from '@tanstack/react-query'
+import { adminCall } from './client.ts'
+import { adminKeys } from './keys.ts'
+
+/** Every asset with its decimals and operator settings: the console's source of decimals for amounts. */
+export const useAdminAssets = () =>
+  useQuery({ queryKey: adminKeys.assets(), queryFn: async () => (await adminCall(api.adminAssets, {})).list })
+
+/** The asset of `coin` among the loaded ones. */
+export const findAdminAsset = (assets: readonly AdminAsset[] | undefined, coin: string) =>
+  assets?.find((asset) => asset.coin === coin)

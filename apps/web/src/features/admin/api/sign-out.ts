@@ -1,0 +1,20 @@
+import { api } from '@solpledge/contract'
+import { useQueryClient } from '@tanstack/react-query'
+import { useCallback } from 'react'
+import { clearAdminSession } from '../session.ts'
+import { adminCall } from './client.ts'
+import { adminKeys } from './keys.ts'
+
+/** Ends the console session on the server and here (here even when the server cannot be reached), and its data. */
+export function useSignOut() {
+  const queryClient = useQueryClient()
+  return useCallback(async () => {
+    try {
+      await adminCall(api.adminLogout, {})
+    } catch (error) {
+      console.error(error)
+    }
+    clearAdminSession()
+    queryClient.removeQueries({ queryKey: adminKeys.all })
+  }, [queryClient])
+}

@@ -1,0 +1,92 @@
+import { formatAmount } from '@solpledge/contract'
+import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import { EmptyState } from '../../../components/page.tsx'
+import { ApiError } from '../../../lib/api-client.ts'
+import { formatDateTime } from '../../../lib/format.ts'
+import { shorten } from '../../../lib/shorten.ts'
+
+/** One area of the console: its title, actions at the end of the title row, and its content. */
+export function AdminPage({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  return (
+    <>
+      <div className="section-head">
+        <h1 className="admin-title" data-testid="admin-title">
+          {title}
+        </h1>
+        {actions}
+      </div>
+      {children}
+    </>
+  )
+}
+
+/** A titled block inside an area. */
+export function Panel({ title, testId, actions, children }: PanelProps) {
+  return (
+    <section className="card admin-section" data-testid={testId}>
+      <div className="section-head">
+        <h2>{title}</h2>
+        {actions}
+      </div>
+      {children}
+    </section>
+  )
+}
+
+interface PanelProps {
+  title: string
+  testId?: string
+  actions?: ReactNode
+  children: ReactNode
+}
+
+/** Base units for people: '100.5 USDT'; negative amounts keep their sign. */
+export const formatUnits = (units: string | bigint, decimals: number, symbol?: string) =>
+  symbol ? `${formatAmount(units, decimals)} ${symbol}` : formatAmount(units, decimals)
+
+/** A timestamp in the interface language, or '—'. */
+export function Time({ iso }: { iso: string | null | undefined }) {
+  const { i18n } = useTranslation()
+  if (!iso) return <>—</>
+  return <time dateTime={iso}>{formatDateTime(iso, i18n.resolvedLanguage)}</time>
+}
+
+interface ListQuery {
+  isError: boolean
+  error: unknown
+  refetch: () => unknown
+}
+
+/**
+ * What a list shows before its data is there: loading, failed (the server's refusal, e.g. of a malformed address,
+ * or a generic failure, with retry), or nothing found.
+ */
+export function ListState({ query, empty }: { query: ListQuery; empty: boolean }) {
+  const { t } = useTranslation('admin')
+  if (query.isError)
+    return (
+      <div className="admin-row">
+        <p className="admin-error" data-testid="admin-list-error">
+          {query.error instanceof ApiError ? query.error.message : t('loadFailed')}
+        </p>
+        <button type="button" className="admin-button" onClick={() => query.refetch()}>
+          {t('retry')}
+        </button>
+      </div>
+    )
+  if (empty) return <EmptyState text={t('empty')} />
+  return <p className="muted-note">{t('loading')}</p>
+}
+
+/**
+ * An address or a signature in a monospace font: shortened to its start and end (the whole one on hover), as table
+ * cells need; `full` where there is room for all of it.
+ */
+export function Mono({ text, full = false, testId }: { text: string; full?: boolean; testId?: string }) {
+  return (
+    <span className="admin-mono" title={text} data-testid={testId}>
+      {full ? text : shorten(text)}
+    </span>
+  )
+}

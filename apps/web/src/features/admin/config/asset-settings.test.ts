@@ -1,0 +1,54 @@
+import type { AdminAsset } from '@solpledge/contract'
+import { describe, expect, it } from 'vitest'
+import { assetDraft, readAssetDraft } from './asset-settings.ts'
+
+const usdt: AdminAsset = {
+  coin: 'USDT',
+  symbol: 'USDT',
+  decimals: 6,
+  mint: null,
+  is_user_recharge: true,
+  withdraw_enabled: true,
+  min_withdraw: '10000000',
+  withdraw_fee: '1000000',
+  review_threshold: '1000000000',
+  dual_review_threshold: null,
+  adjust_dual_threshold: '500000000',
+  version: '3',
+  updated_by: 'seed',
+  updated_at: '2026-01-01T00:00:00.000Z',
+}
+
+describe("an asset's settings form", () => {
+  it('shows amounts as decimals and no threshold as an empty field, and reads them back', () => {
+    const draft = assetDraft(usdt)
+    expect(draft).toMatchObject({
+      min_withdraw: '10',
+      withdraw_fee: '1',
+      review_threshold: '1000',
+      dual_review_threshold: '',
+    })
+    expect(readAssetDraft(draft, 6)).toEqual({
+      ok: true,
+      value: {
+        is_user_recharge: true,
+        withdraw_enabled: true,
+        min_withdraw: '10000000',
+        withdraw_fee: '1000000',
+        review_threshold: '1000000000',
+        dual_review_threshold: null,
+        adjust_dual_threshold: '500000000',
+      },
+    })
+  })
+
+  it('sets a threshold from a typed decimal and refuses what cannot be read', () => {
+    const draft = { ...assetDraft(usdt), dual_review_threshold: '5000.5', withdraw_fee: '', min_withdraw: '0.0000001' }
+    expect(readAssetDraft(draft, 6)).toEqual({
+      ok: false,
+      errors: { withdraw_fee: { key: 'empty' }, min_withdraw: { key: 'decimals', params: { decimals: 6 } } },
+    })
+    const fixed = readAssetDraft({ ...draft, withdraw_fee: '0', min_withdraw: '2' }, 6)
+    expect(fixed).toMatchObject({ ok: true, value: { dual_review_threshold: '5000500000', withdraw_fee: '0' } })
+  })
+})

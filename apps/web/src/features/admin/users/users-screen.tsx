@@ -1,0 +1,107 @@
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useSearchParams } from 'react-router'
+import { LoadMore } from '../../../components/load-more.tsx'
+import { AdminPage, ListState, Mono, Panel, Time } from '../components/ui.tsx'
+import { AdjustmentsTable } from './adjustments-table.tsx'
+import { useAdjustments, useUserSearch } from './api.ts'
+import { UserDetail } from './user-detail.tsx'
+
+/**
+ * Users (issue 7): look a user up by address (or id) and see everything about them; with no user chosen, the
+ * adjustments waiting for a second admin.
+ */
+export function UsersScreen() {
+  const { t } = useTranslation('admin')
+  const [params, setParams] = useSearchParams()
+  const address = params.get('address') ?? ''
+  const [text, setText] = useState(address)
+  const [q, setQ] = useState<string | null>(null)
+  const open = (next: string) => {
+    setText(next)
+    setQ(null)
+    setParams(next ? { address: next } : {})
+  }
+
+  return (
+    <AdminPage title={t('sections.users')}>
+      <form
+        className="admin-row"
+        onSubmit={(event) => {
+          event.preventDefault()
+          setQ(text.trim())
+        }}
+      >
+        <label className="admin-field">
+          <span>{t('users.search')}</span>
+          <input
+            data-testid="admin-user-search"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            placeholder={t('users.searchHint')}
+          />
+        </label>
+        <button type="submit" className="admin-button" data-testid="admin-user-search-submit">
+          {t('search')}
+        </button>
+      </form>
+      {q !== null && <SearchResults q={q} onOpen={open} />}
+      {address ? <UserDetail key={address} address={address} /> : <PendingAdjustments />}
+    </AdminPage>
+  )
+}
+
+function SearchResults({ q, onOpen }: { q: string; onOpen: (address: string) => void }) {
+  const { t } = useTranslation('admin')
+  const { query, items } = useUserSearch(q)
+  return (
+    <Panel title={t('users.results')} testId="admin-user-results">
+      {items.length === 0 ? (
+        <ListState query={query} empty={query.isSuccess} />
+      ) : (
+        <div className="admin-table-wrap">
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th>{t('users.id')}</th>
+                <th>{t('users.address')}</th>
+                <th>{t('users.parent')}</th>
+                <th>{t('users.joined')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((user) => (
+                <tr key={user.id} data-testid="admin-user-result">
+                  <td>{user.id}</td>
+                  <td>
+                    <button type="button" className="admin-button" onClick={() => onOpen(user.address)}>
+                      <Mono text={user.address} />
+                    </button>
+                  </td>
+                  <td>{user.parent_address ? <Mono text={user.parent_address} /> : '—'}</td>
+                  <td>
+                    <Time iso={user.created_at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {query.hasNextPage && (
+        <LoadMore testId="admin-users-more" loading={query.isFetchingNextPage} onLoad={() => query.fetchNextPage()} />
+      )}
+    </Panel>
+  )
+}
+
+function PendingAdjustments() {
+  const { t } = useTranslation('admin')
+  const pages = useAdjustments({ status: 'pending' })
+  return (
+    <Panel title={t('adjustments.pendingTitle')} testId="admin-pending-adjustments">
+      <p className="muted-note">{t('adjustments.pendingText')}</p>
+      <AdjustmentsTable pages={pages} showUser />
+    </Panel>
+  )
+}

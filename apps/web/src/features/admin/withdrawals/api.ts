@@ -1,0 +1,38 @@
+import { type AdminWithdrawal, api } from '@solpledge/contract'
+import { adminCall, adminSend } from '../api/client.ts'
+import { adminKeys } from '../api/keys.ts'
+import { useAdminAction } from '../api/use-admin-action.ts'
+import { useAdminPages } from '../api/use-admin-pages.ts'
+
+export type WithdrawalStatus = AdminWithdrawal['status']
+export const WITHDRAWAL_STATUSES: readonly WithdrawalStatus[] = [
+  'review',
+  'pending',
+  'sent',
+  'confirmed',
+  'failed',
+  'rejected',
+]
+
+export interface WithdrawalFilter {
+  status: WithdrawalStatus
+  coin?: string
+  address?: string
+}
+
+/** The queue changes as other operators decide and the sender sends: refreshed this often while visible. */
+const QUEUE_POLL_MS = 10_000
+
+/** Withdrawals of a status: 'review' is the queue waiting for a decision, oldest first. */
+export const useAdminWithdrawals = (filter: WithdrawalFilter) =>
+  useAdminPages(adminKeys.withdrawals(filter), (page) => adminCall(api.adminWithdrawals, { ...filter, ...page }), {
+    pollMs: QUEUE_POLL_MS,
+  })
+
+export const useApproveWithdrawal = () => useAdminAction((id: string) => adminSend(api.adminWithdrawalApprove, { id }))
+
+export const useRejectWithdrawal = (onDone: () => void) =>
+  useAdminAction(
+    ({ id, reason }: { id: string; reason: string }) => adminSend(api.adminWithdrawalReject, { id, reason }),
+    onDone,
+  )

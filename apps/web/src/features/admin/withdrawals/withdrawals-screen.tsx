@@ -1,0 +1,205 @@
+import { type AdminWithdrawal, api } from '@solpledge/contract'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { LoadMore } from '../../../components/load-more.tsx'
+import { Tabs } from '../../../components/tabs.tsx'
+import { useAdminAssets } from '../api/assets.ts'
+import { useAllowed } from '../api/client.ts'
+import { ReasonDialog } from '../components/reason-dialog.tsx'
+import { AdminPage, formatUnits, ListState, Mono, Time } from '../components/ui.tsx'
+import { useAdminSession } from '../session.ts'
+import { withoutEmpty } from '../utils/filters.ts'
+import { reviewState } from '../utils/review-state.ts'
+import {
+  useAdminWithdrawals,
+  useApproveWithdrawal,
+  useRejectWithdrawal,
+  WITHDRAWAL_STATUSES,
+  type WithdrawalStatus,
+} from './api.ts'
+
+/**
+ * Withdrawal review (issue 7): the queue waiting for a decision, oldest first, with approve and reject (with a
+ * reason: the funds go back to the user); the other statuses to follow what was sent. A withdrawal at or above the
+ * asset's dual review threshold needs the approvals of two different operators.
+ */
+export function WithdrawalsScreen() {
+  const { t } = useTranslation('admin')
+  const [status, setStatus] = useState<WithdrawalStatus>('review')
+  const [search, setSearch] = useState({ coin: '', address: '' })
+  const [applied, setApplied] = useState(search)
+  const assets = useAdminAssets()
+  const { query, items } = useAdminWithdrawals({ status, ...withoutEmpty(applied) })
+  const [rejecting, setRejecting] = useState<AdminWithdrawal | null>(null)
+  const reject = useRejectWithdrawal(() => setRejecting(null))
+
+  return (
+    <AdminPage title={t('sections.withdrawals')}>
+      <Tabs<WithdrawalStatus>
+        label={t('withdrawals.status')}
+        testId="admin-withdrawals-tab"
+        value={status}
+        onChange={setStatus}
+        options={WITHDRAWAL_STATUSES.map((value) => ({ value, label: t(`withdrawals.statuses.${value}`) }))}
+      />
+      <form
+        className="admin-row"
+        onSubmit={(event) => {
+          event.preventDefault()
+          setApplied(search)
+        }}
+      >
+        <label className="admin-field">
+          <span>{t('withdrawals.coin')}</span>
+          <select
+            value={search.coin}
+            onChange={(event) => {
+              const coin = event.target.value
+              setSearch({ ...search, coin })
+              setApplied({ ...applied, coin })
+            }}
+          >
+            <option value="">{t('all')}</option>
+            {assets.data?.map((asset) => (
+              <option key={asset.coin}>{asset.coin}</option>
+            ))}
+          </select>
+        </label>
+        <label className="admin-field">
+          <span>{t('withdrawals.user')}</span>
+          <input value={search.address} onChange={(event) => setSearch({ ...search, address: event.target.value })} />
+        </label>
+        <button type="submit" className="admin-button">
+          {t('search')}
+        </button>
+      </form>
+      {items.length === 0 ? (
+        <ListState query={query} empty={query.isSuccess} />
+      ) : (
+        <div className="admin-table-wrap">
+          <table className="admin-table" data-testid="admin-withdrawals">
+            <thead>
+              <tr>
+                <th>{t('withdrawals.user')}</th>
+                <th className="admin-num">{t('withdrawals.amount')}</th>
+                <th>{t('withdrawals.approvals')}</th>
+                {status === 'review' && <th>{t('withdrawals.decide')}</th>}
+                <th className="admin-num">{t('withdrawals.fee')}</th>
+                <th className="admin-num">{t('withdrawals.receive')}</th>
+                <th>{t('withdrawals.requested')}</th>
+                <th>{t('withdrawals.result')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((withdrawal) => (
+                <WithdrawalRow key={withdrawal.id} withdrawal={withdrawal} onReject={() => setRejecting(withdrawal)} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {query.hasNextPage && (
+        <LoadMore
+          testId="admin-withdrawals-more"
+          loading={query.isFetchingNextPage}
+          onLoad={() => query.fetchNextPage()}
+        />
+      )}
+      <ReasonDialog
+        open={rejecting !== null}
+        title={t('withdrawals.rejectTitle')}
+        confirm={t('withdrawals.reject')}
+        pending={reject.isPending}
+        onClose={() => setRejecting(null)}
+        onConfirm={(reason) => rejecting && reject.mutate({ id: rejecting.id, reason })}
+      >
+        {rejecting && (
+          <p className="muted-note">
+            {t('withdrawals.rejectText', {
+              amount: formatUnits(rejecting.amount, rejecting.decimals, rejecting.coin),
+              address: rejecting.user_address,
+            })}
+          </p>
+        )}
+      </ReasonDialog>
+    </AdminPage>
+  )
+}
+
+function WithdrawalRow({ withdrawal, onReject }: { withdrawal: AdminWithdrawal; onReject: () => void }) {
+  const { t } = useTranslation('admin')
+  const session = useAdminSession()
+  const canDecide = useAllowed(api.adminWithdrawalApprove)
+  const approve = useApproveWithdrawal()
+  const amount = (units: string) => formatUnits(units, withdrawal.decimals, withdrawal.coin)
+  const inReview = withdrawal.status === 'review'
+  const state = reviewState(withdrawal, session?.address ?? '')
+
+  return (
+    <tr
+      data-testid="admin-withdrawal-row"
+      data-id={withdrawal.id}
+      data-status={withdrawal.status}
+      data-user={withdrawal.user_address}
+    >
+      <td>
+        <Link to={`/admin/users?address=${encodeURIComponent(withdrawal.user_address)}`}>
+          <Mono text={withdrawal.user_address} />
+        </Link>
+      </td>
+      <td className="admin-num" data-testid="admin-withdrawal-amount">
+        {amount(withdrawal.amount)}
+      </td>
+      <td className="admin-wrap">
+        <span data-testid="admin-withdrawal-approvals">
+          {withdrawal.approvals.length}/{withdrawal.approvals_needed}
+        </span>
+        {withdrawal.approvals.map((approval) => (
+          <div key={approval.admin} className="muted-note">
+            <Mono text={approval.admin} testId="admin-withdrawal-approver" /> · <Time iso={approval.at} />
+          </div>
+        ))}
+        {inReview && state !== 'open' && (
+          <div className="badge badge-wait" data-testid="admin-withdrawal-review-state" data-state={state}>
+            {t(`withdrawals.reviewStates.${state}`)}
+          </div>
+        )}
+      </td>
+      {inReview && (
+        <td>
+          <div className="admin-actions">
+            <button
+              type="button"
+              className="admin-button admin-primary"
+              data-testid="admin-withdrawal-approve"
+              disabled={!canDecide || approve.isPending || state === 'approvedByMe'}
+              onClick={() => approve.mutate(withdrawal.id)}
+            >
+              {t('withdrawals.approve')}
+            </button>
+            <button
+              type="button"
+              className="admin-button admin-danger"
+              data-testid="admin-withdrawal-reject"
+              disabled={!canDecide}
+              onClick={onReject}
+            >
+              {t('withdrawals.reject')}
+            </button>
+          </div>
+        </td>
+      )}
+      <td className="admin-num">{amount(withdrawal.fee)}</td>
+      <td className="admin-num">{amount(withdrawal.receive)}</td>
+      <td>
+        <Time iso={withdrawal.created_at} />
+      </td>
+      <td className="admin-wrap">
+        <span className="badge">{t(`withdrawals.statuses.${withdrawal.status}`)}</span>
+        {withdrawal.error && <div className="admin-error">{withdrawal.error}</div>}
+        {withdrawal.signature && <Mono text={withdrawal.signature} />}
+      </td>
+    </tr>
+  )
+}

@@ -1,0 +1,23 @@
+import type { CandleInterval, TradeOrderStatus } from '@solpledge/contract'
+
+/** How many orders the list loads at a time. */
+export const ORDERS_PAGE_SIZE = 10
+
+/**
+ * Live updates by polling while the page is visible (TanStack Query pauses interval refetches in a hidden tab): the
+ * book and the last price every 2 s, the user's orders every 3 s, the chart every 5 s.
+ */
+export const MARKET_POLL_MS = 2_000
+export const ORDERS_POLL_MS = 3_000
+export const CHART_POLL_MS = 5_000
+
+/** Query keys of the trade feature; everything below `all` is refreshed after an order, a cancel or a swap. */
+export const tradeKeys = {
+  all: ['trade'] as const,
+  market: (depth: number) => ['trade', 'market', depth] as const,
+  chartInfo: ['trade', 'chart-info'] as const,
+  candles: (interval: CandleInterval) => ['trade', 'candles', interval] as const,
+  orders: (address: string, status: TradeOrderStatus) => ['trade', 'orders', address, status] as const,
+  order: (address: string, id: string) => ['trade', 'order', address, id] as const,
+  quote: (from: string, amount: string, slippageBps: number) => ['trade', 'quote', from, amount, slippageBps] as const,
+}

@@ -1,0 +1,58 @@
+import { api } from '@solpledge/contract'
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import i18next from 'i18next'
+import { call } from '../../../lib/api-client.ts'
+import { reportActionError } from '../../../lib/report-action-error.ts'
+import { toast } from '../../../lib/toast.ts'
+import { MARKET_POLL_MS, tradeKeys } from './keys.ts'
+import { refreshAfterTrade } from './refresh.ts'
+
+export interface QuoteRequest {
+  from: string
+  /** Base units of the asset given. */
+  amount: bigint
+  slippageBps: number
+}
+
+/** What swapping `amount` of `from` would give at the book now. Public. */
+export const getSwapQuote = ({ from, amount, slippageBps }: QuoteRequest) =>
+  call(api.swapQuote, { from, amount: amount.toString(), slippage_bps: slippageBps })
+
+export type SwapQuote = Awaited<ReturnType<typeof getSwapQuote>>
+
+/** The quote, refreshed as the book moves; the previous one stays shown while the next loads. */
+export const swapQuoteQueryOptions = (request: QuoteRequest | null) =>
+  queryOptions({
+    queryKey: tradeKeys.quote(request?.from ?? '', request?.amount.toString() ?? '', request?.slippageBps ?? 0),
+    queryFn: () => getSwapQuote(request as QuoteRequest),
+    enabled: request !== null,
+    refetchInterval: MARKET_POLL_MS,
+    placeholderData: keepPreviousData,
+  })
+
+export const useSwapQuote = (request: QuoteRequest | null) => useQuery(swapQuoteQueryOptions(request))
+
+export interface SwapRequest {
+  from: string
+  amount: bigint
+  /** From the quote: the swap is refused with nothing changed when it would give less. */
+  minReceived: string
+  clientOrderId: string
+}
+
+export const swap = ({ from, amount, minReceived, clientOrderId }: SwapRequest) =>
+  call(api.swap, { from, amount: amount.toString(), min_received: minReceived, client_order_id: clientOrderId })
+
+/** Swaps: 'Swap completed' or the server's refusal (slippage, liquidity, balance), then fresh balances and book. */
+export function useSwap(onDone: () => void) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: swap,
+    onSuccess: () => {
+      toast.success(i18next.t('msg:trade.swapSuccess'))
+      onDone()
+    },
+    onError: (error) => reportActionError(error),
+    onSettled: () => refreshAfterTrade(queryClient),
+  })
+}

@@ -1,0 +1,141 @@
+import { formatAmount, type MarketInfo, parseAmount, type TradeSide } from '@solpledge/contract'
+import { type FormEvent, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { AmountInput } from '../../../components/amount-input.tsx'
+import { PrimaryButton } from '../../../components/primary-button.tsx'
+import { ApiError } from '../../../lib/api-client.ts'
+import { bpsToPercent } from '../../../lib/format.ts'
+import { showNotice } from '../../../lib/notice.ts'
+import { findAsset, useUserWallet } from '../../../lib/user-wallet.ts'
+import { ORDERS_POLL_MS } from '../api/keys.ts'
+import { usePlaceOrder } from '../api/place-order.ts'
+import { submitKeys } from '../utils/idempotency.ts'
+import { maxOrderAmount, orderTotal, validateOrder } from '../utils/order-form.ts'
+import { marketUnits } from '../utils/units.ts'
+
+interface OrderFormProps {
+  side: TradeSide
+  market: MarketInfo
+  /** The price field's text, shared with the order book (a tapped level fills it). */
+  price: string
+  onPriceChange: (text: string) => void
+}
+
+/**
+ * A limit order: price and amount, the total, the available balance of the asset spent (USDT to buy, {product} to
+ * sell) and the market's steps. Checked here first with the same rules as the server.
+ */
+export function OrderForm({ side, market, price, onPriceChange }: OrderFormProps) {
+  const { t } = useTranslation()
+  const [amount, setAmount] = useState('')
+  const [keys] = useState(submitKeys)
+  const { data: assets } = useUserWallet({ pollMs: ORDERS_POLL_MS })
+  const units = marketUnits(market)
+  const spent = side === 'buy' ? market.quote : market.symbol
+  const asset = findAsset(assets, spent)
+  const available = asset ? BigInt(asset.available) : assets ? 0n : undefined
+  const place = usePlaceOrder(() => setAmount(''))
+  const pending = place.isPending
+
+  const typedPrice = parseAmount(price, market.quote_decimals)
+  const typedAmount = parseAmount(amount, market.base_decimals)
+  const priceValue = typedPrice.ok && typedPrice.value > 0n ? typedPrice.value : null
+  const total =
+    priceValue !== null && typedAmount.ok ? orderTotal(priceValue, typedAmount.value, market.base_decimals) : null
+  const max = available === undefined ? null : maxOrderAmount(side, priceValue, available, market)
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (pending) return
+    const check = validateOrder(side, price, amount, market, available)
+    if (!check.ok) return showNotice(check.notice, 'error')
+    place.mutate(
+      {
+        side,
+        price: check.price,
+        amount: check.amount,
+        clientOrderId: keys.keyFor(`${side}|${check.price}|${check.amount}`),
+      },
+      {
+        onSuccess: keys.answered,
+        // A refusal is an answer; without one (a timeout, a lost connection) a retry reuses the key.
+        onError: (error) => error instanceof ApiError && keys.answered(),
+      },
+    )
+  }
+
+  return (
+    <form className="amount-form order-form" onSubmit={submit} noValidate data-testid="order-form" data-side={side}>
+      <label className="amount-form-label" htmlFor="order-price">
+        {t('trade.form.price', { quote: market.quote })}
+      </label>
+      <AmountInput
+        id="order-price"
+        testId="order-price-input"
+        value={price}
+        onChange={onPriceChange}
+        placeholder={t('trade.form.pricePlaceholder', { symbol: market.symbol })}
+        disabled={pending}
+        suffix={market.quote}
+      />
+      <label className="amount-form-label" htmlFor="order-amount">
+        {t('trade.form.amount', { symbol: market.symbol })}
+      </label>
+      <AmountInput
+        id="order-amount"
+        testId="order-amount-input"
+        value={amount}
+        onChange={setAmount}
+        placeholder={t('trade.form.amountPlaceholder', { symbol: market.symbol })}
+        disabled={pending}
+        suffix={
+          <>
+            {market.symbol}
+            {max !== null && max > 0n && (
+              <button
+                type="button"
+                className="amount-max"
+                data-testid="order-max"
+                disabled={pending}
+                onClick={() => setAmount(formatAmount(max, market.base_decimals))}
+              >
+                {t('trade.form.max')}
+              </button>
+            )}
+          </>
+        }
+      />
+      <div className="order-figures">
+        <span data-testid="order-available">
+          {t('trade.form.available', {
+            amount: available === undefined ? '…' : side === 'buy' ? units.quote(available) : units.base(available),
+          })}
+        </span>
+        <span>
+          {t('trade.form.total')} <strong data-testid="order-total">{total === null ? '–' : units.quote(total)}</strong>
+        </span>
+      </div>
+      <p className="amount-form-note">
+        {t('trade.form.rules', {
+          tick: units.price(market.tick_size),
+          quote: market.quote,
+          lot: formatAmount(market.lot_size, market.base_decimals),
+          min: formatAmount(market.min_amount, market.base_decimals),
+          symbol: market.symbol,
+          fee: bpsToPercent(market.fee_bps),
+        })}
+      </p>
+      <PrimaryButton
+        type="submit"
+        className={`order-submit order-submit-${side}`}
+        data-testid="order-submit"
+        disabled={pending}
+        aria-busy={pending}
+      >
+        {pending
+          ? t('trade.form.submitting')
+          : t(side === 'buy' ? 'trade.form.submitBuy' : 'trade.form.submitSell', { symbol: market.symbol })}
+      </PrimaryButton>
+    </form>
+  )
+}

@@ -1,0 +1,268 @@
+import { formatAmount, type MarketInfo, parseAmount } from '@solpledge/contract'
+import { type FormEvent, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { AmountInput } from '../../../components/amount-input.tsx'
+import { Facts } from '../../../components/facts.tsx'
+import { Page } from '../../../components/page.tsx'
+import { PrimaryButton } from '../../../components/primary-button.tsx'
+import { SignedOut } from '../../../components/signed-out.tsx'
+import { Tabs } from '../../../components/tabs.tsx'
+import { ApiError } from '../../../lib/api-client.ts'
+import { bpsToPercent } from '../../../lib/format.ts'
+import { showNotice } from '../../../lib/notice.ts'
+import { useSignedInAddress } from '../../../lib/session.ts'
+import { useDebouncedValue } from '../../../lib/use-debounced-value.ts'
+import { findAsset, useUserWallet } from '../../../lib/user-wallet.ts'
+import { useMarket } from '../api/get-market.ts'
+import { type SwapQuote, useSwap, useSwapQuote } from '../api/swap.ts'
+import { submitKeys } from '../utils/idempotency.ts'
+import { HIGH_IMPACT_BPS, SLIPPAGE_OPTIONS, type Slippage, validateSwap } from '../utils/swap.ts'
+import './trade.css'
+
+/** How long the typed amount must rest before a quote is asked for. */
+const QUOTE_DEBOUNCE_MS = 400
+
+/** /swap: {product} ↔ USDT at once at the book's prices, with the expected amount, price impact and minimum. */
+export function SwapScreen() {
+  const { t } = useTranslation()
+  const address = useSignedInAddress()
+  const market = useMarket({ live: false })
+  return (
+    <Page title={t('screens.swap')}>
+      <Link className="trade-switch-link" to="/quick-trade/buy" data-testid="to-trade">
+        {t('trade.toTrade')}
+      </Link>
+      {market.data ? (
+        <SwapForm market={market.data.market} signedIn={address !== null} />
+      ) : (
+        <p className="muted-note">{market.isError ? t('trade.market.unavailable') : t('common.loading')}</p>
+      )}
+    </Page>
+  )
+}
+
+function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean }) {
+  const { t } = useTranslation(['ui', 'msg'])
+  const [from, setFrom] = useState(market.symbol)
+  const [text, setText] = useState('')
+  const [slippage, setSlippage] = useState<Slippage>(SLIPPAGE_OPTIONS[0])
+  const [keys] = useState(submitKeys)
+  const [result, setResult] = useState<{ paid: string; received: string } | null>(null)
+  const to = from === market.symbol ? market.quote : market.symbol
+  const decimals = (coin: string) => (coin === market.symbol ? market.base_decimals : market.quote_decimals)
+  const amountOf = (coin: string, units: bigint | string) => `${formatAmount(units, decimals(coin))} ${coin}`
+
+  const { data: assets } = useUserWallet()
+  const asset = findAsset(assets, from)
+  const available = asset ? BigInt(asset.available) : assets ? 0n : undefined
+
+  // The quote follows the typed amount once it rests; it is only used while it answers what is typed now.
+  const settled = parseAmount(useDebouncedValue(text, QUOTE_DEBOUNCE_MS), decimals(from))
+  const request = settled.ok && settled.value > 0n ? { from, amount: settled.value, slippageBps: slippage } : null
+  const quote = useSwapQuote(request)
+  const typed = parseAmount(text, decimals(from))
+  const current =
+    quote.data && !quote.isPlaceholderData && request && typed.ok && typed.value === request.amount ? quote.data : null
+  const awaitingQuote = typed.ok && typed.value > 0n && current === null
+
+  const swap = useSwap(() => setText(''))
+  const pending = swap.isPending
+
+  const switchAssets = () => {
+    setFrom(to)
+    setText('')
+    setResult(null)
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (pending) return
+    const check = validateSwap(text, decimals(from), available)
+    if (!check.ok) return showNotice(check.notice, 'error')
+    if (!current) return
+    if (!current.enough_liquidity) return showNotice({ key: 'trade.noLiquidity' }, 'error')
+    setResult(null)
+    swap.mutate(
+      {
+        from,
+        amount: check.value,
+        minReceived: current.minimum_received,
+        clientOrderId: keys.keyFor(`${from}|${check.value}`),
+      },
+      {
+        onSuccess: (data) => {
+          keys.answered()
+          setResult({ paid: amountOf(from, data.amount_in), received: amountOf(to, data.amount_out) })
+        },
+        // A refusal is an answer; without one (a timeout, a lost connection) a retry reuses the key.
+        onError: (error) => error instanceof ApiError && keys.answered(),
+      },
+    )
+  }
+
+  return (
+    <form className="card trade-card swap-card" onSubmit={submit} noValidate data-testid="swap-form" data-from={from}>
+      <div className="swap-leg">
+        <div className="swap-leg-head">
+          <label htmlFor="swap-amount">{t('trade.swap.pay')}</label>
+          {signedIn && (
+            <span data-testid="swap-available">
+              {t('trade.swap.available', { amount: available === undefined ? '…' : amountOf(from, available) })}
+            </span>
+          )}
+        </div>
+        <AmountInput
+          id="swap-amount"
+          testId="swap-amount"
+          value={text}
+          onChange={setText}
+          disabled={pending}
+          placeholder="0"
+          suffix={
+            <>
+              <strong className="swap-coin">{from}</strong>
+              {available !== undefined && available > 0n && (
+                <button
+                  type="button"
+                  className="amount-max"
+                  data-testid="swap-max"
+                  disabled={pending}
+                  onClick={() => setText(formatAmount(available, decimals(from)))}
+                >
+                  {t('trade.swap.max')}
+                </button>
+              )}
+            </>
+          }
+        />
+      </div>
+      <button
+        type="button"
+        className="swap-switch"
+        data-testid="swap-switch"
+        aria-label={t('trade.swap.switch')}
+        disabled={pending}
+        onClick={switchAssets}
+      >
+        <svg viewBox="0 0 24 24" aria-hidden="true">
+          <path d="M7 4v16M7 20l-4-4M7 20l4-4M17 20V4M17 4l-4 4M17 4l4 4" />
+        </svg>
+      </button>
+      <div className="swap-leg">
+        <div className="swap-leg-head">
+          <span>{t('trade.swap.receive')}</span>
+        </div>
+        <output className="swap-expected" data-testid="swap-expected" htmlFor="swap-amount">
+          {current ? formatAmount(current.amount_out, decimals(to)) : '–'} <strong className="swap-coin">{to}</strong>
+        </output>
+      </div>
+      <div className="swap-slippage">
+        <span className="amount-form-label">{t('trade.swap.slippage')}</span>
+        <Tabs<`${Slippage}`>
+          label={t('trade.swap.slippage')}
+          testId="swap-slippage"
+          value={`${slippage}`}
+          onChange={(value) => setSlippage(Number(value) as Slippage)}
+          options={SLIPPAGE_OPTIONS.map((bps) => ({ value: `${bps}` as const, label: bpsToPercent(bps) }))}
+        />
+      </div>
+      {awaitingQuote && (
+        <p className="muted-note">
+          {quote.error instanceof ApiError
+            ? quote.error.message
+            : quote.isError
+              ? t('trade.swap.quoteUnavailable')
+              : t('trade.swap.quoting')}
+        </p>
+      )}
+      {current && (
+        <QuoteFacts
+          quote={current}
+          amountOf={amountOf}
+          quoteCoin={market.quote}
+          decimals={decimals(from)}
+          onUse={setText}
+        />
+      )}
+      <p className="amount-form-note">{t('trade.swap.note')}</p>
+      {signedIn ? (
+        <PrimaryButton type="submit" data-testid="swap-submit" disabled={pending || awaitingQuote} aria-busy={pending}>
+          {pending ? t('trade.swap.submitting') : t('trade.swap.submit')}
+        </PrimaryButton>
+      ) : (
+        <SignedOut text={t('trade.signedOut')} testId="trade-signed-out" />
+      )}
+      {result && (
+        <p className="swap-result" data-testid="swap-result" role="status">
+          {t('trade.swap.done', result)}
+        </p>
+      )}
+    </form>
+  )
+}
+
+interface QuoteFactsProps {
+  quote: SwapQuote
+  amountOf: (coin: string, units: bigint | string) => string
+  /** The coin prices are counted in (USDT). */
+  quoteCoin: string
+  /** Decimals of the asset given, to offer what the book can take as the amount. */
+  decimals: number
+  onUse: (text: string) => void
+}
+
+/** The quote's figures; when the book cannot take the whole amount, what it can take and a way to swap that. */
+function QuoteFacts({ quote, amountOf, quoteCoin, decimals, onUse }: QuoteFactsProps) {
+  const { t } = useTranslation(['ui', 'msg'])
+  const high = quote.price_impact_bps >= HIGH_IMPACT_BPS
+  const canTake = BigInt(quote.amount_in) > 0n
+  return (
+    <>
+      <Facts
+        className="facts-box"
+        facts={[
+          {
+            id: 'average',
+            label: t('trade.swap.rate'),
+            value: quote.average_price === null ? '–' : amountOf(quoteCoin, quote.average_price),
+            testId: 'swap-average',
+          },
+          {
+            id: 'impact',
+            label: t('trade.swap.impact'),
+            value: (
+              <span className={high ? 'swap-impact-high' : undefined}>{bpsToPercent(quote.price_impact_bps)}</span>
+            ),
+            testId: 'swap-impact',
+          },
+          {
+            id: 'minimum',
+            label: t('trade.swap.minimum'),
+            value: amountOf(quote.to, quote.minimum_received),
+            testId: 'swap-minimum',
+          },
+          { id: 'fee', label: t('trade.swap.fee'), value: amountOf(quote.to, quote.fee), testId: 'swap-fee' },
+        ]}
+      />
+      {!quote.enough_liquidity && (
+        <div className="swap-warning" data-testid="swap-liquidity" role="alert">
+          <p>{t('msg:trade.noLiquidity')}</p>
+          {canTake && (
+            <>
+              <p>{t('trade.swap.partial', { amount: amountOf(quote.from, quote.amount_in) })}</p>
+              <button
+                type="button"
+                className="trade-outline-button"
+                data-testid="swap-use-partial"
+                onClick={() => onUse(formatAmount(quote.amount_in, decimals))}
+              >
+                {t('trade.swap.usePartial', { amount: amountOf(quote.from, quote.amount_in) })}
+              </button>
+            </>
+          )}
+        </div>
+      )}
+    </>
+  )
+}

@@ -1,0 +1,79 @@
+// The ledger-transfer measurement of bench/ledger, shared with bench/trade (which compares its persisted orders with
+// it in the same run): `transfer` between random users' available accounts, each in its own database transaction
+// (insert the transfer, update the two balances in account id order, commit), from concurrent workers with one
+// connection each, as pgbench has one per client.
+import { randomInt } from 'node:crypto'
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import { migrate } from '../../apps/server/src/db/index.ts'
+import type { DB } from '../../apps/server/src/db/schema.ts'
+import { AppError } from '../../apps/server/src/lib/app-error.ts'
+import { checkInvariants, systemAccount, transfer, userAccount } from '../../apps/server/src/modules/ledger/service.ts'
+
+/**
+ * Runs transfers on the empty database at `url` from `workers` loops for `seconds` (after migrating it and funding
+ * `users` users), checks the ledger invariants, and returns transfers per second.
+ */
+export async function measureTransfers(options: { url: string; workers: number; users: number; seconds: number }) {
+  const { workers, users, seconds } = options
+  const pool = new pg.Pool({ connectionString: options.url, max: workers })
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+  try {
+    await migrate(db)
+    await db.insertInto('assets').values({ code: 'USDT', symbol: 'USDT', decimals: 6 }).execute()
+    const ids = await db
+      .insertInto('users')
+      .values(Array.from({ length: users }, (_, i) => ({ address: `bench-user-${i}`, parent_id: null })))
+      .returning('id')
+      .execute()
+    const chain = await systemAccount(db, 'USDT', 'chain')
+    const accounts: string[] = []
+    for (const { id } of ids) accounts.push(await userAccount(db, id, 'USDT', 'available'))
+    // Enough for every transfer of the run: no refusals, every transaction commits.
+    await db.transaction().execute(async (trx) => {
+      for (const account of accounts)
+        await transfer(trx, {
+          debit: chain,
+          credit: account,
+          asset: 'USDT',
+          amount: 10n ** 15n,
+          type: 'deposit',
+          key: `fund:${account}`,
+        })
+    })
+
+    let made = 0
+    let refused = 0
+    let sequence = 0
+    const until = Date.now() + seconds * 1000
+    const worker = async () => {
+      while (Date.now() < until) {
+        const from = randomInt(accounts.length)
+        const to = (from + 1 + randomInt(accounts.length - 1)) % accounts.length
+        const input = {
+          debit: accounts[from] as string,
+          credit: accounts[to] as string,
+          asset: 'USDT',
+          amount: BigInt(1 + randomInt(1000)),
+          type: 'bench',
+          key: `bench:${sequence++}`,
+        }
+        try {
+          await db.transaction().execute((trx) => transfer(trx, input))
+          made++
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error
+          refused++
+        }
+      }
+    }
+    const started = performance.now()
+    await Promise.all(Array.from({ length: workers }, worker))
+    const elapsed = (performance.now() - started) / 1000
+    const violations = await checkInvariants(db)
+    if (violations.length > 0) throw new Error(`ledger invariants broken: ${violations.join('; ')}`)
+    return { tps: made / elapsed, made, refused }
+  } finally {
+    await db.destroy()
+  }
+}

@@ -1,0 +1,298 @@
+import type { Browser, Page, TestInfo } from '@playwright/test'
+import { test as base, expect, onChainBalance, register, snap, useWallets, Wallet } from './fixtures.ts'
+import { type StartedServer, startServer } from './server.ts'
+
+/**
+ * The operator console's journeys run against a server of their own (on the shared local chain): they change the
+ * business configuration and the asset settings, which the other journeys, running at the same time on the shared
+ * server, rely on. The operator's wallet is on that server's allow-list (ADMIN_ADDRESSES) as an admin.
+ */
+const test = base.extend<object, { server: StartedServer & { operator: Wallet } }>({
+  server: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function needs from this pattern
+    async ({}, use) => {
+      const operator = new Wallet()
+      const server = await startServer(process.env.E2E_RPC_URL as string, process.env.E2E_WS_URL as string, {
+        ADMIN_ADDRESSES: `${operator.address}:admin`,
+      })
+      await use({ ...server, operator })
+      await server.stop()
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+  baseURL: async ({ server }, use) => use(server.url),
+})
+test.describe.configure({ mode: 'serial' })
+
+const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text })
+
+/** A second phone in the same browser: the user's, beside the operator's. */
+async function userPage(browser: Browser, testInfo: TestInfo, baseURL: string) {
+  const { viewport, isMobile, hasTouch, deviceScaleFactor, locale } = testInfo.project.use
+  const context = await browser.newContext({ baseURL, viewport, isMobile, hasTouch, deviceScaleFactor, locale })
+  return context.newPage()
+}
+
+/** Opens the console and signs in with the page's demo wallet (the operator's). */
+async function signInToConsole(page: Page, operator: Wallet, testInfo: TestInfo) {
+  await useWallets(page, [operator])
+  await page.goto('/admin')
+  await expect(page.getByTestId('admin-login-address')).toHaveText(operator.address)
+  await snap(page, testInfo, 'console sign-in')
+  await page.getByTestId('admin-sign-in').click()
+  await expect(toast(page, 'Signed in to the operator console')).toBeVisible()
+  await expect(page.getByTestId('admin-role')).toHaveText('Admin')
+  // The console never runs the user login: no bind dialog for an operator wallet that is not a user.
+  await expect(page.getByTestId('bind-dialog')).toHaveCount(0)
+}
+
+test('an operator edits the pledge minimum and a user sees the new minimum', async ({
+  page,
+  browser,
+  server,
+}, testInfo) => {
+  await test.step('the operator signs in to the console on a desktop screen', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await signInToConsole(page, server.operator, testInfo)
+    await expect(page.getByTestId('admin-solvency')).toBeVisible()
+    await expect(page.getByTestId('admin-job-settlement')).toBeVisible()
+    await snap(page, testInfo, 'operations')
+  })
+
+  await test.step('a wrong minimum is refused in the form, nothing saved', async () => {
+    await page.getByTestId('admin-nav-config').click()
+    const minimum = page.getByTestId('config-pledge.minUsdt')
+    await expect(minimum).toHaveValue('100')
+    await minimum.fill('150.0000001')
+    await page.getByTestId('admin-config-save').click()
+    await expect(page.getByTestId('config-pledge.minUsdt-error')).toHaveText('At most 6 decimals')
+    await expect(page.getByTestId('admin-config-confirm')).toHaveCount(0)
+  })
+
+  await test.step('the operator sets the minimum to 150 USDT', async () => {
+    await page.getByTestId('config-pledge.minUsdt').fill('150')
+    await page.getByTestId('admin-config-save').click()
+    const change = page.getByTestId('admin-config-confirm').getByTestId('admin-change')
+    await expect(change).toHaveCount(1)
+    await expect(change).toHaveAttribute('data-path', 'pledge.minUsdt')
+    await expect(change).toContainText('100 USDT → 150 USDT')
+    await snap(page, testInfo, 'confirm the change')
+    await page.getByTestId('admin-config-confirm-save').click()
+    await expect(toast(page, 'Saved')).toBeVisible()
+    await expect(page.getByTestId('admin-config-version')).toContainText(server.operator.address)
+    await expect(page.getByTestId('config-pledge.minUsdt')).toHaveValue('150')
+  })
+
+  await test.step('the history says who changed what', async () => {
+    await page.getByTestId('admin-config-tab-history').click()
+    const newest = page.getByTestId('admin-config-version-row').first()
+    await expect(newest.getByTestId('admin-version-by')).toHaveText(server.operator.address)
+    await expect(newest.getByTestId('admin-change')).toContainText('100 USDT → 150 USDT')
+    await snap(page, testInfo, 'configuration history')
+  })
+
+  await test.step('a user sees the new minimum at once', async () => {
+    const user = new Wallet()
+    await register(user, server.rootAddress, server.url)
+    const phone = await userPage(browser, testInfo, server.url)
+    await useWallets(phone, [user])
+    await phone.goto('/pledge')
+    // 150 USDT at the reference price of 0.5 USDT.
+    await expect(phone.getByTestId('pledge-minimum')).toHaveText('300 PLG (worth 150 USDT)')
+    await phone.getByTestId('pledge-amount').fill('200')
+    await phone.getByTestId('pledge-submit').click()
+    await expect(toast(phone, 'The amount of the pledge cannot be less than 300PLG')).toBeVisible()
+    await snap(phone, testInfo, 'the user sees the new minimum')
+    await phone.context().close()
+  })
+
+  await test.step('the audit log has the change', async () => {
+    await page.getByTestId('admin-nav-audit').click()
+    await page.getByTestId('admin-audit-action').fill('config.')
+    await page.getByTestId('admin-audit-search').click()
+    await expect(page.getByTestId('admin-audit-row').first()).toHaveAttribute('data-action', 'config.save')
+    await snap(page, testInfo, 'audit log')
+  })
+})
+
+test('an operator approves a withdrawal under review and the user receives it on chain', async ({
+  page,
+  browser,
+  server,
+}, testInfo) => {
+  // This time on a phone.
+  await signInToConsole(page, server.operator, testInfo)
+
+  await test.step('the operator makes USDT withdrawals from 100 USDT wait for review', async () => {
+    await page.getByTestId('admin-nav-config').click()
+    await page.getByTestId('admin-config-tab-assets').click()
+    await page.getByTestId('asset-USDT-review_threshold').fill('100')
+    await page.getByTestId('asset-USDT-save').click()
+    await expect(toast(page, 'Saved')).toBeVisible()
+    await expect(page.getByTestId('asset-USDT-review_threshold')).toHaveValue('100')
+    await snap(page, testInfo, 'asset settings')
+  })
+
+  const user = new Wallet()
+  await register(user, server.rootAddress, server.url)
+  const phone = await userPage(browser, testInfo, server.url)
+  const usdt = phone.locator('[data-testid="asset-row"][data-coin="USDT"]')
+
+  await test.step('the user tops up 200 USDT and asks to withdraw 150 USDT', async () => {
+    await useWallets(phone, [user])
+    await phone.goto('/assets')
+    await phone.getByTestId('faucet-button').click()
+    await expect(phone.locator('[data-testid="wallet-balance"][data-coin="USDT"]')).toContainText('1000')
+    await usdt.getByTestId('recharge-button').click()
+    await phone.getByTestId('recharge-amount').fill('200')
+    await phone.getByTestId('recharge-submit').click()
+    await expect(usdt.getByTestId('asset-available')).toHaveText('200', { timeout: 30_000 })
+    await usdt.getByTestId('withdraw-button').click()
+    await phone.getByTestId('withdraw-amount').fill('150')
+    await phone.getByTestId('withdraw-submit').click()
+    await expect(toast(phone, 'Withdrawal requested')).toBeVisible()
+    await usdt.getByTestId('asset-detail-link').click()
+    await expect(phone.getByTestId('withdrawal-row').first()).toHaveAttribute('data-status', 'review')
+    await snap(phone, testInfo, 'withdrawal waiting for review')
+  })
+  const before = await onChainBalance(user.address, 'USDT')
+
+  await test.step('the operator approves it in the queue', async () => {
+    await page.getByTestId('admin-nav-withdrawals').click()
+    const row = page.locator(`[data-testid="admin-withdrawal-row"][data-user="${user.address}"]`)
+    await expect(row).toHaveAttribute('data-status', 'review')
+    await expect(row.getByTestId('admin-withdrawal-amount')).toHaveText('150 USDT')
+    await expect(row.getByTestId('admin-withdrawal-approvals')).toHaveText('0/1')
+    await snap(page, testInfo, 'review queue')
+    await row.getByTestId('admin-withdrawal-approve').click()
+    await expect(toast(page, 'Withdrawal approved and queued for sending')).toBeVisible()
+    await expect(row).toHaveCount(0)
+  })
+
+  await test.step("the user's wallet receives 150 USDT less the 1 USDT fee", async () => {
+    await expect(phone.getByTestId('withdrawal-row').first()).toHaveAttribute('data-status', 'confirmed', {
+      timeout: 30_000,
+    })
+    expect(await onChainBalance(user.address, 'USDT')).toBe(before + 149_000_000n)
+    await snap(phone, testInfo, 'withdrawal received')
+  })
+
+  await test.step('the queue shows it confirmed', async () => {
+    await page.getByTestId('admin-withdrawals-tab-confirmed').click()
+    const row = page.locator(`[data-testid="admin-withdrawal-row"][data-user="${user.address}"]`)
+    await expect(row).toHaveAttribute('data-status', 'confirmed')
+    await expect(row.getByTestId('admin-withdrawal-approver')).toHaveAttribute('title', server.operator.address)
+    await snap(page, testInfo, 'confirmed withdrawals')
+  })
+  await phone.context().close()
+})
+
+/** A 1×1 PNG: the smallest image the upload accepts. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+)
+
+test('an operator looks a user up, adjusts the balance, revokes the sessions and publishes a notice', async ({
+  page,
+  browser,
+  server,
+}, testInfo) => {
+  const user = new Wallet()
+  await register(user, server.rootAddress, server.url)
+  const phone = await userPage(browser, testInfo, server.url)
+  await useWallets(phone, [user])
+  await phone.goto('/assets')
+  const usdt = phone.locator('[data-testid="asset-row"][data-coin="USDT"]')
+  await expect(usdt.getByTestId('asset-available')).toHaveText('0')
+
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await signInToConsole(page, server.operator, testInfo)
+
+  await test.step('the operator finds the user by the start of the address', async () => {
+    await page.getByTestId('admin-nav-users').click()
+    await page.getByTestId('admin-user-search').fill(user.address.slice(0, 8))
+    await page.getByTestId('admin-user-search-submit').click()
+    await page.getByTestId('admin-user-result').first().getByRole('button').click()
+    await expect(page.getByTestId('admin-user-address')).toHaveText(user.address)
+    await expect(page.getByTestId('admin-user-balance-USDT')).toHaveText('0 available · 0 locked')
+    // One from registering through the API, one from the phone's sign-in.
+    await expect(page.getByTestId('admin-user-active-sessions')).toHaveText('2')
+  })
+
+  await test.step('a credit of 25 USDT needs a reason, then lands in the balance and the ledger', async () => {
+    await page.getByTestId('admin-user-adjust').click()
+    await page.getByTestId('admin-adjust-coin').selectOption('USDT')
+    await page.getByTestId('admin-adjust-amount').fill('25')
+    await page.getByTestId('admin-adjust-submit').click()
+    await expect(page.getByTestId('admin-adjust-error')).toHaveText('Please give a reason')
+    await page.getByTestId('admin-adjust-reason').fill('Refund of a lost top-up')
+    await snap(page, testInfo, 'balance adjustment')
+    await page.getByTestId('admin-adjust-submit').click()
+    await expect(toast(page, 'Adjustment applied to the balance')).toBeVisible()
+    await expect(page.getByTestId('admin-user-balance-USDT')).toHaveText('25 available · 0 locked')
+    await expect(page.getByTestId('admin-user-ledger-row').first()).toContainText('25')
+    await page.getByTestId('admin-user-tab-adjustments').click()
+    await expect(page.getByTestId('admin-adjustment-row').first()).toHaveAttribute('data-status', 'applied')
+    await snap(page, testInfo, 'user after the adjustment')
+    await phone.reload()
+    await expect(usdt.getByTestId('asset-available')).toHaveText('25')
+  })
+
+  await test.step("the user's quick-trade order shows on the orders tab", async () => {
+    await phone.goto('/quick-trade/buy')
+    await phone.getByTestId('order-price-input').fill('0.5')
+    await phone.getByTestId('order-amount-input').fill('10')
+    await phone.getByTestId('order-submit').click()
+    await expect(toast(phone, 'Order placed')).toBeVisible()
+    const orderSn = (await phone.getByTestId('order-row').first().getAttribute('data-sn')) ?? ''
+    expect(orderSn).not.toBe('')
+    await page.getByTestId('admin-user-tab-orders').click()
+    const row = page.getByTestId('admin-user-orders-row')
+    await expect(row).toHaveCount(1)
+    for (const text of [orderSn, 'Buy', 'Pending', '0.5 USDT', '10 PLG', '0 PLG']) await expect(row).toContainText(text)
+    await snap(page, testInfo, 'user orders')
+    await page.getByTestId('admin-user-orders-status').selectOption('completed')
+    await expect(row).toHaveCount(0)
+  })
+
+  await test.step("revoking the user's sessions ends them", async () => {
+    await page.getByTestId('admin-user-revoke-all').click()
+    await page.getByTestId('admin-reason').fill('Suspicious sign-in')
+    await page.getByTestId('admin-reason-confirm').click()
+    await expect(toast(page, 'The sessions were revoked')).toBeVisible()
+    await expect(page.getByTestId('admin-user-active-sessions')).toHaveText('0')
+  })
+
+  await test.step('the operator publishes an event notice with an uploaded image', async () => {
+    await page.getByTestId('admin-nav-content').click()
+    await page.getByTestId('admin-notice-new').click()
+    await page.getByTestId('admin-notice-save').click()
+    await expect(page.getByTestId('admin-notice-error')).toHaveText('The English text is required')
+    await page.getByTestId('admin-notice-title').fill('Console notice')
+    await page.getByTestId('admin-notice-body').fill('<p>Published from the console.</p>')
+    await page.getByTestId('admin-notice-image').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG })
+    await expect(toast(page, 'Image uploaded')).toBeVisible()
+    await expect(page.getByTestId('admin-notice-body')).toHaveValue(/<img src="\/uploads\/[^"]+\.png"/)
+    await page.getByTestId('admin-notice-visible').check()
+    await page.getByTestId('admin-notice-event').check()
+    await snap(page, testInfo, 'notice editor')
+    await page.getByTestId('admin-notice-save').click()
+    await expect(page.getByTestId('admin-notice-editor')).toHaveCount(0)
+    const row = page.getByTestId('admin-notice-row').filter({ hasText: 'Console notice' })
+    await expect(row).toHaveAttribute('data-visible', 'true')
+    await snap(page, testInfo, 'notices')
+  })
+
+  await test.step('a user sees the notice and its image', async () => {
+    await phone.goto('/')
+    await expect(phone.getByTestId('event-notice')).toContainText('Console notice')
+    await phone.goto('/notice')
+    await phone.getByTestId('notice-item').filter({ hasText: 'Console notice' }).click()
+    const image = phone.locator('img[src^="/uploads/"]')
+    await expect(image).toBeVisible()
+    expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1)
+    await snap(phone, testInfo, 'the user reads the notice')
+  })
+  await phone.context().close()
+})

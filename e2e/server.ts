@@ -1,0 +1,44 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+// @ts-expect-error plain ESM helpers shared with the npm scripts
+import { bin, freePort, root, startService, stopChild } from '../scripts/lib.mjs'
+
+export interface StartedServer {
+  url: string
+  /** The root user's address: the invite code of the first users. */
+  rootAddress: string
+  stop: () => Promise<void>
+}
+
+/**
+ * Starts the server (serving the built web app) on a free port with a throwaway DATA_DIR, against the local chain at
+ * `rpcUrl`/`wsUrl`, with `env` added to its environment.
+ */
+export async function startServer(rpcUrl: string, wsUrl: string, env: Record<string, string> = {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-e2e-'))
+  const port = await freePort()
+  const server = await startService('server', bin('tsx'), ['apps/server/src/server.ts'], {
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      WEB_DIST: path.join(root, 'apps/web/dist'),
+      SOLANA_CLUSTER: 'localnet',
+      SOLANA_RPC_URL: rpcUrl,
+      SOLANA_WS_URL: wsUrl,
+      LOGIN_RATE_LIMIT: '100000',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    ready: /solpledge ready url=(\S+) root_invite_code=(\S+)/,
+    quiet: true,
+  })
+  return {
+    url: `http://127.0.0.1:${port}`,
+    rootAddress: server.match[2] as string,
+    stop: async () => {
+      await stopChild(server.child)
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  } satisfies StartedServer
+}

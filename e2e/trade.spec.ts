@@ -1,0 +1,266 @@
+import type { Browser, Page } from '@playwright/test'
+import { api } from '@solpledge/contract'
+import { baseUrl, callAs, expect, register, snap, test, useWallets, Wallet } from './fixtures.ts'
+import { topUp } from './top-up.ts'
+
+const PLG = 1_000_000_000n
+const USDT = 1_000_000n
+
+const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text })
+
+/** A second phone in its own browser context: another user signed in beside the first. */
+async function secondPhone(browser: Browser, wallet: Wallet) {
+  const context = await browser.newContext({
+    baseURL: baseUrl(),
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 2,
+    locale: 'en-US',
+  })
+  const page = await context.newPage()
+  await useWallets(page, [wallet])
+  return page
+}
+
+/** Opens a side of the quick-trade screen signed in, with the market loaded. */
+async function openTrade(page: Page, side: 'buy' | 'sell') {
+  await page.goto(`/quick-trade/${side}`)
+  await expect(page.getByTestId('page-title')).toHaveText('Quick trade')
+  await expect(page.getByTestId('order-form')).toHaveAttribute('data-side', side)
+}
+
+/** Fills the order form and submits it. */
+async function submitOrder(page: Page, price: string, amount: string) {
+  await page.getByTestId('order-price-input').fill(price)
+  await page.getByTestId('order-amount-input').fill(amount)
+  await page.getByTestId('order-submit').click()
+}
+
+test.describe('quick trade and swap', () => {
+  // One journey on the one market of the e2e server: A sells PLG, B buys part of it, A cancels the rest; then B swaps.
+  test('sell, partial fill, cancel with confirmation, chart and swap', async ({ page, browser }, testInfo) => {
+    test.setTimeout(240_000)
+    const a = new Wallet()
+    const b = new Wallet()
+    const sessionA = await register(a)
+    const sessionB = await register(b)
+    await topUp(a, sessionA, 'PLG', 100n * PLG)
+    await topUp(b, sessionB, 'USDT', 50n * USDT)
+    await useWallets(page, [a])
+    const pageB = await secondPhone(browser, b)
+
+    const sellerOrder = page.getByTestId('order-row').first()
+
+    await test.step('before any trade the market shows the reference price and an empty chart', async () => {
+      await openTrade(page, 'sell')
+      await expect(page.getByTestId('market-price')).toHaveText('0.5')
+      await expect(page.getByTestId('market-price')).toHaveAttribute('data-source', 'reference')
+      await expect(page.getByTestId('trend-chart')).toHaveAttribute('data-candles', '0')
+      await expect(page.getByTestId('trend-chart')).toContainText('No trades in this interval yet.')
+      await expect(page.getByTestId('book-ask')).toHaveCount(0)
+      await expect(page.getByTestId('order-available')).toHaveText('Available: 100 PLG')
+    })
+
+    await test.step('the order form refuses what the market does not accept', async () => {
+      const submit = page.getByTestId('order-submit')
+      await submit.click()
+      await expect(toast(page, 'Please enter the price')).toBeVisible()
+      await submitOrder(page, '0.60005', '20')
+      await expect(toast(page, 'The price must be a multiple of 0.0001 USDT')).toBeVisible()
+      await submitOrder(page, '0.6', '')
+      await expect(toast(page, 'Please enter the amount')).toBeVisible()
+      await submitOrder(page, '0.6', '1.005')
+      await expect(toast(page, 'The amount must be a multiple of 0.01 PLG')).toBeVisible()
+      await submitOrder(page, '0.6', '1.0000000001')
+      await expect(toast(page, 'Too many decimal places (at most 9)')).toBeVisible()
+      await submitOrder(page, '0.6', '0.5')
+      await expect(toast(page, 'The amount cannot be less than 1 PLG')).toBeVisible()
+      await submitOrder(page, '0.6', '100.01')
+      await expect(toast(page, 'Insufficient balance')).toBeVisible()
+      await expect(page.getByTestId('order-row')).toHaveCount(0)
+    })
+
+    let orderSn = ''
+    await test.step('A sells 20 PLG at 0.6 USDT: the order rests on the book', async () => {
+      await page.getByTestId('order-price-input').fill('0.6')
+      await page.getByTestId('order-amount-input').fill('20')
+      await expect(page.getByTestId('order-total')).toHaveText('12 USDT')
+      await page.getByTestId('order-submit').click()
+      await expect(toast(page, 'Order placed')).toBeVisible()
+      // The amount is cleared for the next order; the price stays.
+      await expect(page.getByTestId('order-amount-input')).toHaveValue('')
+      await expect(page.getByTestId('order-price-input')).toHaveValue('0.6')
+      await expect(sellerOrder).toHaveAttribute('data-status', 'pending')
+      await expect(sellerOrder.getByTestId('order-sold')).toHaveText('0 PLG')
+      await expect(sellerOrder.getByTestId('order-remaining')).toHaveText('20 PLG')
+      orderSn = (await sellerOrder.getAttribute('data-sn')) ?? ''
+      expect(orderSn).not.toBe('')
+      await expect(page.getByTestId('order-available')).toHaveText('Available: 80 PLG')
+      const ask = page.getByTestId('book-ask')
+      await expect(ask).toHaveCount(1)
+      await expect(ask.getByTestId('book-price')).toHaveText('0.6')
+      await expect(ask.getByTestId('book-amount')).toHaveText('20')
+      await snap(page, testInfo, 'sell order on the book')
+    })
+
+    await test.step('B buys 8 PLG of it from the book', async () => {
+      await openTrade(pageB, 'buy')
+      await expect(pageB.getByTestId('order-available')).toHaveText('Available: 50 USDT')
+      const ask = pageB.getByTestId('book-ask')
+      await expect(ask.getByTestId('book-amount')).toHaveText('20')
+      await ask.click()
+      await expect(pageB.getByTestId('order-price-input')).toHaveValue('0.6')
+      await pageB.getByTestId('order-amount-input').fill('8')
+      await expect(pageB.getByTestId('order-total')).toHaveText('4.8 USDT')
+      await snap(pageB, testInfo, 'buy from the book')
+      await pageB.getByTestId('order-submit').click()
+      await expect(toast(pageB, 'Order placed')).toBeVisible()
+      // Filled at once: nothing of it rests on the book.
+      await expect(pageB.getByTestId('order-row')).toHaveCount(0)
+      await pageB.getByTestId('orders-tab-completed').click()
+      const bought = pageB.getByTestId('order-row').first()
+      await expect(bought).toHaveAttribute('data-status', 'completed')
+      await expect(bought.getByTestId('order-earnings')).toHaveText('7.992 PLG')
+      await expect(pageB.getByTestId('order-available')).toHaveText('Available: 45.2 USDT')
+      await expect(ask.getByTestId('book-amount')).toHaveText('12')
+    })
+
+    await test.step('A sees the partial fill, the last price and the chart move without reloading', async () => {
+      await expect(sellerOrder.getByTestId('order-sold')).toHaveText('8 PLG')
+      await expect(sellerOrder.getByTestId('order-remaining')).toHaveText('12 PLG')
+      await expect(page.getByTestId('market-price')).toHaveText('0.6')
+      await expect(page.getByTestId('market-price')).toHaveAttribute('data-source', 'trade')
+      await expect(page.getByTestId('market-change')).toHaveText('0%')
+      await expect(page.getByTestId('book-last-price')).toContainText('0.6')
+      await expect(page.getByTestId('book-ask').getByTestId('book-amount')).toHaveText('12')
+      const chart = page.getByTestId('trend-chart')
+      await expect(chart).toHaveAttribute('data-candles', '1')
+      await expect(chart).toHaveAttribute('data-last-close', '600000')
+      await expect(chart.locator('canvas').first()).toBeVisible()
+      await snap(page, testInfo, 'partial fill')
+
+      await sellerOrder.getByTestId('order-link').click()
+      await expect(page).toHaveURL(/\/quick-trade\/detail\/\d+$/)
+      await expect(page.getByTestId('order-sn')).toHaveText(orderSn)
+      await expect(page.getByTestId('order-detail-status')).toHaveText('Pending')
+      await expect(page.getByTestId('order-status')).toHaveText('Pending')
+      await expect(page.getByTestId('order-type')).toHaveText('Sell')
+      await expect(page.getByTestId('order-price')).toHaveText('0.6 USDT')
+      await expect(page.getByTestId('order-amount')).toHaveText('20 PLG')
+      await expect(page.getByTestId('order-sold')).toHaveText('8 PLG')
+      await expect(page.getByTestId('order-remaining')).toHaveText('12 PLG')
+      await expect(page.getByTestId('order-earnings')).toHaveText('4.7952 USDT')
+      const fill = page.getByTestId('fill-row')
+      await expect(fill).toHaveCount(1)
+      await expect(fill).toHaveAttribute('data-role', 'maker')
+      await expect(fill.getByTestId('fill-amount')).toHaveText('8 PLG')
+      await snap(page, testInfo, 'order detail')
+      await page.getByTestId('order-back').click()
+      await expect(page).toHaveURL(/\/quick-trade\/sell$/)
+    })
+
+    await test.step('A cancels the rest after the confirmation naming the order number', async () => {
+      await sellerOrder.getByTestId('order-cancel').click()
+      const dialog = page.getByTestId('cancel-dialog')
+      await expect(dialog.getByTestId('cancel-question')).toHaveText(`Cancel order ${orderSn}?`)
+      await snap(page, testInfo, 'cancel confirmation')
+      // Keeping it changes nothing.
+      await dialog.getByTestId('cancel-keep').click()
+      await expect(dialog).toHaveCount(0)
+      await expect(sellerOrder).toHaveAttribute('data-status', 'pending')
+
+      await sellerOrder.getByTestId('order-cancel').click()
+      await page.getByTestId('cancel-confirm').click()
+      await expect(toast(page, 'Revocation successfully')).toBeVisible()
+      await expect(page.getByTestId('order-row')).toHaveCount(0)
+      await expect(page.getByTestId('book-ask')).toHaveCount(0)
+      // The unsold 12 PLG are back: 100 - 8.
+      await expect(page.getByTestId('order-available')).toHaveText('Available: 92 PLG')
+      await page.getByTestId('orders-tab-cancelled').click()
+      await expect(sellerOrder).toHaveAttribute('data-status', 'cancelled')
+      await expect(sellerOrder.getByTestId('order-sold')).toHaveText('8 PLG')
+      await snap(page, testInfo, 'cancelled')
+      await sellerOrder.getByTestId('order-link').click()
+      await expect(page.getByTestId('order-detail-status')).toHaveText('Cancelled')
+      await expect(page.getByTestId('order-remaining')).toHaveText('12 PLG')
+      await expect(page.getByTestId('order-cancel')).toHaveCount(0)
+      await page.getByTestId('order-back').click()
+      await page.getByTestId('orders-tab-cancelled').click()
+
+      // Cancelling it again is refused by the server.
+      const again = await callAs(sessionA, api.tradeCancel.path, { id: await sellerOrder.getAttribute('data-id') })
+      expect(again.msg).toBe('Failed to withdraw order.')
+
+      await page.getByTestId('trade-side-buy').click()
+      await expect(page.getByTestId('order-available')).toHaveText('Available: 4.7952 USDT')
+    })
+
+    await test.step('B swaps USDT for PLG across two levels of the book', async () => {
+      for (const [price, amount] of [
+        [700_000n, 5n * PLG],
+        [800_000n, 5n * PLG],
+      ]) {
+        const placed = await callAs(sessionA, api.tradeSell.path, { price: `${price}`, amount: `${amount}` })
+        expect(placed.code).toBe(1)
+      }
+      await pageB.getByTestId('bottom-nav').getByText('Home').click()
+      await pageB.getByTestId('home-link-swap').click()
+      await expect(pageB.getByTestId('page-title')).toHaveText('Swap')
+      await pageB.getByTestId('swap-switch').click()
+      await expect(pageB.getByTestId('swap-form')).toHaveAttribute('data-from', 'USDT')
+      await expect(pageB.getByTestId('swap-available')).toHaveText('Available: 45.2 USDT')
+
+      // More than the book holds: what it can take is offered instead.
+      await pageB.getByTestId('swap-amount').fill('20')
+      await expect(pageB.getByTestId('swap-liquidity')).toContainText('There are not enough orders on the book')
+      await expect(pageB.getByTestId('swap-liquidity')).toContainText('The book can take 7.5 USDT now.')
+
+      await pageB.getByTestId('swap-amount').fill('5.5')
+      await expect(pageB.getByTestId('swap-liquidity')).toHaveCount(0)
+      // 5 PLG at 0.7 and 2.5 PLG at 0.8 = 7.5 PLG, less the 0.1 % fee.
+      await expect(pageB.getByTestId('swap-expected')).toHaveText('7.4925 PLG')
+      await expect(pageB.getByTestId('swap-impact')).toHaveText('4.76%')
+      await expect(pageB.getByTestId('swap-minimum')).toHaveText('7.4550375 PLG')
+      await pageB.getByTestId('swap-slippage-100').click()
+      await expect(pageB.getByTestId('swap-minimum')).toHaveText('7.417575 PLG')
+      await snap(pageB, testInfo, 'swap quote')
+      await pageB.getByTestId('swap-submit').click()
+      await expect(toast(pageB, 'Swap completed')).toBeVisible()
+      await expect(pageB.getByTestId('swap-result')).toHaveText('Swapped 5.5 USDT for 7.4925 PLG')
+      await expect(pageB.getByTestId('swap-available')).toHaveText('Available: 39.7 USDT')
+      await snap(pageB, testInfo, 'swap done')
+    })
+
+    await test.step('a swap the book moved against after its quote is refused with nothing changed', async () => {
+      await pageB.getByTestId('swap-amount').fill('1')
+      // 1.25 PLG at 0.8 less the fee, 1 % tolerance.
+      await expect(pageB.getByTestId('swap-minimum')).toHaveText('1.2362625 PLG')
+      // The quote stops refreshing (a lost connection) while A replaces the 0.8 ask with one at 1 USDT.
+      await pageB.route('**/api/trade/swap/quote', (route) => route.abort())
+      const pending = await callAs(sessionA, api.tradeMyOrders.path, { status: 'pending' })
+      const list = (pending.data as unknown as { list: { id: string }[] }).list
+      expect(list).toHaveLength(1)
+      expect((await callAs(sessionA, api.tradeCancel.path, { id: list[0]?.id })).code).toBe(1)
+      expect((await callAs(sessionA, api.tradeSell.path, { price: '1000000', amount: `${5n * PLG}` })).code).toBe(1)
+      await pageB.getByTestId('swap-submit').click()
+      await expect(
+        toast(pageB, 'The price has moved: you would receive less than the minimum of 1.2362625 PLG'),
+      ).toBeVisible()
+      await expect(pageB.getByTestId('swap-available')).toHaveText('Available: 39.7 USDT')
+      await snap(pageB, testInfo, 'swap refused')
+      await pageB.unroute('**/api/trade/swap/quote')
+    })
+
+    await test.step('the last price and the chart follow the swap', async () => {
+      await openTrade(page, 'sell')
+      await expect(page.getByTestId('market-price')).toHaveText('0.8')
+      await expect(page.getByTestId('trend-chart')).toHaveAttribute('data-last-close', '800000')
+      await expect(page.getByTestId('book-ask').getByTestId('book-price')).toHaveText('1')
+      await expect(page.getByTestId('book-ask').getByTestId('book-amount')).toHaveText('5')
+      await expect(page.getByTestId('trend-chart').locator('canvas').first()).toBeVisible()
+      await snap(page, testInfo, 'market after the swap')
+      await pageB.context().close()
+    })
+  })
+})

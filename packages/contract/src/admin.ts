@@ -1,0 +1,332 @@
+// The operator console's schemas (issue 7, docs/admin.md). The routes are in api.ts, below the operator console line;
+// every one of them needs an admin session (Admin-Token header) of at least the route's `admin` role, except the
+// sign-in calls. Amounts are base units as decimal strings, as everywhere in the API.
+import { type Static, Type } from 'typebox'
+import { BusinessConfig } from './business-config.ts'
+import { LANGUAGES } from './i18n.ts'
+
+/** Operator roles, weakest first: viewer reads; operator also edits content and reviews withdrawals; admin all. */
+export const ADMIN_ROLES = ['viewer', 'operator', 'admin'] as const
+export type AdminRole = (typeof ADMIN_ROLES)[number]
+export const AdminRoleSchema = Type.Union([Type.Literal('viewer'), Type.Literal('operator'), Type.Literal('admin')])
+
+/** True when `role` is `required` or stronger. */
+export const roleAtLeast = (role: AdminRole, required: AdminRole): boolean =>
+  ADMIN_ROLES.indexOf(role) >= ADMIN_ROLES.indexOf(required)
+
+/** The header that carries the admin session token. */
+export const ADMIN_TOKEN_HEADER = 'Admin-Token'
+/** The upload helper's multipart field name (SPEC §7). */
+export const UPLOAD_FIELD = 'video'
+/** Largest image the console accepts, bytes. */
+export const UPLOAD_MAX_BYTES = 2 * 1024 * 1024
+/** Image types the console accepts (checked by their first bytes, not by the name). */
+export const UPLOAD_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const
+/** Where uploaded files are served: GET <UPLOAD_PATH>/<name>. */
+export const UPLOAD_PATH = '/uploads'
+
+const Units = Type.String({ pattern: '^(0|[1-9][0-9]{0,37})$', description: 'Amount in base units' })
+const NullableUnits = Type.Union([Units, Type.Null()])
+const AdminId = Type.String({ pattern: '^[1-9][0-9]{0,18}$', description: 'Numeric id' })
+const Time = Type.String({ format: 'date-time' })
+/** Every decision that changes money or access states why (stored in the audit log). */
+export const Reason = Type.String({ minLength: 3, maxLength: 500, description: 'Why (kept in the audit log)' })
+export const AdminPage = {
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+}
+export const AdminPaged = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
+  Type.Object({ list: Type.Array(item), total: Type.Integer(), page: Type.Integer(), limit: Type.Integer() })
+
+export const AdminSession = Type.Object({
+  address: Type.String(),
+  role: AdminRoleSchema,
+  expires_at: Time,
+})
+export type AdminSession = Static<typeof AdminSession>
+export const AdminLoginData = Type.Object({
+  ...AdminSession.properties,
+  token: Type.String({ description: 'Admin session token: send it as the Admin-Token header' }),
+})
+export type AdminLoginData = Static<typeof AdminLoginData>
+
+/**
+ * An operator of the allow-list. source: 'config' = listed in ADMIN_ADDRESSES (set again at every start, not
+ * editable in the console), 'console' = added by an admin, 'local' = the first sign-in on the local chain.
+ */
+export const AdminUser = Type.Object({
+  address: Type.String(),
+  role: AdminRoleSchema,
+  source: Type.Union([Type.Literal('config'), Type.Literal('console'), Type.Literal('local')]),
+  added_by: Type.String(),
+  created_at: Time,
+  updated_at: Time,
+})
+export type AdminUser = Static<typeof AdminUser>
+
+/** One changed leaf between two versions: a JSON path ('pledge.minUsdt', 'finance[1].outputBps') and its values. */
+export const ConfigChange = Type.Object({
+  path: Type.String(),
+  before: Type.Unknown(),
+  after: Type.Unknown(),
+})
+export type ConfigChange = Static<typeof ConfigChange>
+
+export const ConfigVersion = Type.Object({
+  id: AdminId,
+  changed_by: Type.String({ description: "The admin's wallet address, or 'seed'" }),
+  created_at: Time,
+  value: BusinessConfig,
+  /** What this version changed against the one before it (empty for the first). */
+  changes: Type.Array(ConfigChange),
+})
+export type ConfigVersion = Static<typeof ConfigVersion>
+
+/** An asset's operator settings (the withdrawal, recharge and review rules), in the asset's base units. */
+export const AssetSettings = Type.Object({
+  /** Users may top up this asset (the recharge-allowed list). */
+  is_user_recharge: Type.Boolean(),
+  withdraw_enabled: Type.Boolean(),
+  /** The smallest withdrawal, fee included. */
+  min_withdraw: Units,
+  withdraw_fee: Units,
+  /** Withdrawals of at least this amount wait for review; null: none do. */
+  review_threshold: NullableUnits,
+  /** Withdrawals of at least this amount need the approvals of two different operators; null: one suffices. */
+  dual_review_threshold: NullableUnits,
+  /** Manual balance adjustments of at least this size (either sign) need two different admins; null: one suffices. */
+  adjust_dual_threshold: NullableUnits,
+})
+export type AssetSettings = Static<typeof AssetSettings>
+
+export const AdminAsset = Type.Object({
+  coin: Type.String(),
+  symbol: Type.String(),
+  decimals: Type.Integer(),
+  mint: Type.Union([Type.String(), Type.Null()]),
+  ...AssetSettings.properties,
+  /** The settings' version: send it back as base_version when saving. */
+  version: AdminId,
+  updated_by: Type.String(),
+  updated_at: Time,
+})
+export type AdminAsset = Static<typeof AdminAsset>
+
+export const AssetVersion = Type.Object({
+  id: AdminId,
+  coin: Type.String(),
+  changed_by: Type.String(),
+  created_at: Time,
+  value: AssetSettings,
+  changes: Type.Array(ConfigChange),
+})
+export type AssetVersion = Static<typeof AssetVersion>
+
+/** The five languages, as LANGUAGES in i18n.ts. */
+export const LANGUAGE_CODES = LANGUAGES
+export const LanguageCode = Type.Union([
+  Type.Literal('en'),
+  Type.Literal('zh'),
+  Type.Literal('ja'),
+  Type.Literal('ko'),
+  Type.Literal('vi'),
+])
+
+/** A notice's text in one language. The body is restricted rich text (the same subset the app renders). */
+export const NoticeTranslation = Type.Object(
+  {
+    lang: LanguageCode,
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    body: Type.String({ maxLength: 100_000 }),
+  },
+  { additionalProperties: false },
+)
+export const AdminNotice = Type.Object({
+  id: AdminId,
+  slug: Type.Union([Type.String(), Type.Null()]),
+  /** The event notice (opened as a dialog on the home screen); at most one notice has it. */
+  is_event: Type.Boolean(),
+  /** Published: shown to users once published_at has come. */
+  visible: Type.Boolean(),
+  published_at: Time,
+  created_at: Time,
+  translations: Type.Array(NoticeTranslation),
+})
+export type AdminNotice = Static<typeof AdminNotice>
+
+/** A path of this site ('/uploads/….png', '/pledge') or an https URL. */
+export const SiteUrl = Type.String({ pattern: '^(/[^/\\\\]|/$|https://)', maxLength: 2000 })
+export const BannerTranslation = Type.Object(
+  {
+    lang: LanguageCode,
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    image_url: SiteUrl,
+  },
+  { additionalProperties: false },
+)
+export const AdminBanner = Type.Object({
+  id: AdminId,
+  slug: Type.Union([Type.String(), Type.Null()]),
+  /** Where it shows: 1 the home carousel. */
+  type: Type.Integer(),
+  sort: Type.Integer(),
+  link: Type.Union([SiteUrl, Type.Null()]),
+  visible: Type.Boolean(),
+  created_at: Time,
+  translations: Type.Array(BannerTranslation),
+})
+export type AdminBanner = Static<typeof AdminBanner>
+
+export const Upload = Type.Object({
+  /** The path to use as an image URL: /uploads/<name>. */
+  url: Type.String(),
+  /** Generated by the server; the client's file name is never used. */
+  name: Type.String(),
+  content_type: Type.String(),
+  size: Type.Integer(),
+})
+export type Upload = Static<typeof Upload>
+
+export const Approval = Type.Object({ admin: Type.String(), role: AdminRoleSchema, at: Time })
+
+export const AdminWithdrawal = Type.Object({
+  id: AdminId,
+  user_id: AdminId,
+  user_address: Type.String(),
+  coin: Type.String(),
+  decimals: Type.Integer(),
+  amount: Units,
+  fee: Units,
+  receive: Units,
+  address: Type.String(),
+  status: Type.Union([
+    Type.Literal('review'),
+    Type.Literal('pending'),
+    Type.Literal('sent'),
+    Type.Literal('confirmed'),
+    Type.Literal('failed'),
+    Type.Literal('rejected'),
+  ]),
+  signature: Type.Union([Type.String(), Type.Null()]),
+  /** The reason of a rejection, or the last sending error. */
+  error: Type.Union([Type.String(), Type.Null()]),
+  /** 2 when the amount reaches the asset's dual_review_threshold, else 1. */
+  approvals_needed: Type.Integer(),
+  approvals: Type.Array(Approval),
+  created_at: Time,
+  updated_at: Time,
+})
+export type AdminWithdrawal = Static<typeof AdminWithdrawal>
+
+export const AdjustmentStatus = Type.Union([Type.Literal('pending'), Type.Literal('applied'), Type.Literal('rejected')])
+export const Adjustment = Type.Object({
+  id: AdminId,
+  user_id: AdminId,
+  user_address: Type.String(),
+  coin: Type.String(),
+  decimals: Type.Integer(),
+  /** Signed: positive credits the user's available balance, negative debits it. */
+  amount: Type.String({ pattern: '^-?[1-9][0-9]{0,37}$' }),
+  reason: Type.String(),
+  status: AdjustmentStatus,
+  /** 2 when |amount| reaches the asset's adjust_dual_threshold (the requester and a different admin), else 1. */
+  approvals_needed: Type.Integer(),
+  requested_by: Type.String(),
+  /** The second admin who applied or rejected it; null while pending or when one admin sufficed. */
+  decided_by: Type.Union([Type.String(), Type.Null()]),
+  decision_reason: Type.Union([Type.String(), Type.Null()]),
+  /** The ledger transfer that applied it. */
+  transfer_id: Type.Union([AdminId, Type.Null()]),
+  created_at: Time,
+  decided_at: Type.Union([Time, Type.Null()]),
+})
+export type Adjustment = Static<typeof Adjustment>
+
+export const AdminUserRow = Type.Object({
+  id: AdminId,
+  address: Type.String(),
+  parent_address: Type.Union([Type.String(), Type.Null()]),
+  created_at: Time,
+})
+
+export const AdminUserDetail = Type.Object({
+  ...AdminUserRow.properties,
+  /** Distance from the root of the referral tree. */
+  depth: Type.Integer(),
+  /** Team figures, USDT base units (usdt_decimals). */
+  team: Type.Object({
+    usdt_decimals: Type.Integer(),
+    team_count: Type.Integer(),
+    direct_count: Type.Integer(),
+    performance: Units,
+    team_performance: Units,
+    personal_power: Units,
+    team_power: Units,
+  }),
+  balances: Type.Array(Type.Object({ coin: Type.String(), decimals: Type.Integer(), available: Units, locked: Units })),
+  active_sessions: Type.Integer(),
+})
+export type AdminUserDetail = Static<typeof AdminUserDetail>
+
+export const UserSession = Type.Object({
+  id: AdminId,
+  created_at: Time,
+  expires_at: Time,
+  revoked_at: Type.Union([Time, Type.Null()]),
+  active: Type.Boolean(),
+})
+
+export const AuditEntry = Type.Object({
+  id: AdminId,
+  at: Time,
+  /** The admin's wallet address. */
+  actor: Type.String(),
+  role: AdminRoleSchema,
+  /** What was done, e.g. 'config.save', 'withdrawal.approve', 'user.adjust'. */
+  action: Type.String(),
+  /** What it was done to, e.g. 'withdrawal:12', 'user:<address>', 'asset:USDT', 'notice:3'. */
+  target: Type.Union([Type.String(), Type.Null()]),
+  /** Before/after values or the decision's details. */
+  details: Type.Unknown(),
+  ip: Type.Union([Type.String(), Type.Null()]),
+})
+export type AuditEntry = Static<typeof AuditEntry>
+
+export const JobStatus = Type.Object({
+  now: Time,
+  settlement: Type.Object({
+    /** The newest settled day, null before the first. */
+    last_done_day: Type.Union([Type.String(), Type.Null()]),
+    last_finished_at: Type.Union([Time, Type.Null()]),
+    /** A day being settled now (or left half done by a crash), null when none. */
+    running_day: Type.Union([Type.String(), Type.Null()]),
+    /** The newest day that is due by the settlement hour. */
+    latest_due_day: Type.String(),
+    /** Due days not settled yet. */
+    days_behind: Type.Integer(),
+  }),
+  watcher: Type.Object({
+    pending_intents: Type.Integer(),
+    oldest_pending_at: Type.Union([Time, Type.Null()]),
+    /** Seconds since the watcher last finished a pass without error (null: never in this database). */
+    lag_seconds: Type.Union([Type.Integer(), Type.Null()]),
+  }),
+  sender: Type.Object({
+    review: Type.Integer(),
+    pending: Type.Integer(),
+    sent: Type.Integer(),
+    failed: Type.Integer(),
+    oldest_open_at: Type.Union([Time, Type.Null()]),
+    lag_seconds: Type.Union([Type.Integer(), Type.Null()]),
+  }),
+  /** Every periodic job's last pass as recorded by the server instances. */
+  jobs: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      last_run_at: Type.Union([Time, Type.Null()]),
+      last_ok_at: Type.Union([Time, Type.Null()]),
+      last_error: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+})
+export type JobStatus = Static<typeof JobStatus>
