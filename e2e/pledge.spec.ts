@@ -208,8 +208,12 @@ test.describe('staking, finance and node payments', () => {
       const expected = plgUnits(plgBefore) + 2n * 7_066_666_666n + dividends
       expect(await available(page, 'PLG')).toBe(formatAmount(expected, 9))
       await page.locator('[data-testid="asset-row"][data-coin="PLG"]').getByTestId('asset-detail-link').click()
-      await expect(page.locator('[data-testid="money-log-row"][data-type="pledge_output"]')).toHaveCount(2)
-      await expect(page.locator('[data-testid="money-log-row"][data-type="node_dividend"]')).toHaveCount(1)
+      // One payment for the day: both stakes' output and the node dividend in one ledger transfer.
+      const paid = page.locator('[data-testid="money-log-row"][data-type="settlement"]')
+      await expect(paid).toHaveCount(1)
+      await expect(paid.getByTestId('money-log-amount')).toHaveText(
+        `+${formatAmount(2n * 7_066_666_666n + dividends, 9)}`,
+      )
       await snap(page, testInfo, 'balance with the output')
     })
 

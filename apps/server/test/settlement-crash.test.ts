@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { type Database, migrate, openDatabase } from '../src/db/index.ts'
 import { checkInvariants } from '../src/modules/ledger/service.ts'
 import { settleThrough } from '../src/modules/settlement/service.ts'
-import { PLG, seedScenario, settlementState } from './fixtures/settlement.ts'
+import { PLG, paymentsFor, seedScenario, settlementState } from './fixtures/settlement.ts'
 import { addOffChainAssets, createPostgresDatabase, dbKind } from './helpers.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../../..')
@@ -116,6 +116,7 @@ describe(`settlement crash safety (${dbKind})`, () => {
         return settlementState(db)
       })
       expect(actual.outputs.length).toBeGreaterThan(100)
+      expect(actual.transfers).toEqual(paymentsFor(actual.outputs))
       expect(actual).toEqual(expected)
     } finally {
       await crashed.drop()

@@ -1,6 +1,8 @@
 import { api, type BusinessConfig, Code, type SettlementDay } from '@solpledge/contract'
+import type { Kysely } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Database } from '../src/db/index.ts'
+import * as settlementPerf from '../src/db/migrations/0014-settlement-perf.ts'
 import { addDays, daysBetween } from '../src/lib/day.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { getBusinessConfig, setBusinessConfig } from '../src/modules/config/service.ts'
@@ -14,6 +16,8 @@ import {
   addUser,
   PLG,
   PLG_UNIT,
+  paymentsFor,
+  type Scenario,
   seedScenario,
   settlementState,
   USDT,
@@ -50,6 +54,47 @@ const outputs = (db: Database, type: string, parentId?: string) =>
     .execute()
 const sumOf = (rows: { amount: string }[]) => rows.reduce((s, r) => s + BigInt(r.amount), 0n)
 const expectSound = async (db: Database) => expect(await checkInvariants(db)).toEqual([])
+
+/**
+ * Checks day `day`'s pledge output and referral reward records against a plain computation from the scenario alone:
+ * each member's output from its stakes' terms, then floor(output × rate / 10000) to the ancestor at each configured
+ * level (walking the parents one by one), summed per ancestor. Returns how many users were rewarded.
+ */
+async function expectReferralsAsReference(
+  db: Database,
+  scenario: Scenario,
+  day: string,
+  rates: { level: number; rateBps: number }[],
+): Promise<number> {
+  const parent = new Map(scenario.users.map((u) => [u.id, u.parent]))
+  const output = new Map<string, bigint>()
+  for (const s of scenario.stakes) {
+    const index = daysBetween(s.startDay, day)
+    if (index < 1 || index > s.days) continue
+    const share = s.totalOutput / BigInt(s.days)
+    const amount = index < s.days ? share : s.totalOutput - share * BigInt(s.days - 1)
+    output.set(s.userId, (output.get(s.userId) ?? 0n) + amount)
+  }
+  const expected = new Map<string, bigint>()
+  for (const [member, amount] of output) {
+    let ancestor = parent.get(member) ?? null
+    for (let level = 1; ancestor !== null; level++) {
+      const rate = rates.find((r) => r.level === level)
+      if (rate) {
+        const reward = (amount * BigInt(rate.rateBps)) / 10_000n
+        if (reward > 0n) expected.set(ancestor, (expected.get(ancestor) ?? 0n) + reward)
+      }
+      ancestor = parent.get(ancestor) ?? null
+    }
+  }
+  const perMember = new Map<string, bigint>()
+  for (const r of await outputs(db, 'pledge_output'))
+    if (r.day === day) perMember.set(r.user_id, (perMember.get(r.user_id) ?? 0n) + BigInt(r.amount))
+  expect(perMember, day).toEqual(new Map([...output].filter(([, v]) => v > 0n)))
+  const rewards = (await outputs(db, 'referral_reward')).filter((r) => r.day === day)
+  expect(new Map(rewards.map((r) => [r.user_id, BigInt(r.amount)])), day).toEqual(expected)
+  return expected.size
+}
 
 describe(`daily settlement (${dbKind})`, () => {
   it('releases floor(total/days) a day and the remainder on the last day: exact, never above the total', async () => {
@@ -105,48 +150,38 @@ describe(`daily settlement (${dbKind})`, () => {
     expect(days.map((d) => d.day)).toEqual(days.map((_, i) => addDays(DAY, i - days.length + 1)))
     expect(days.length).toBeGreaterThanOrEqual(5)
 
-    const parent = new Map(scenario.users.map((u) => [u.id, u.parent]))
-    const rates = DEFAULT_BUSINESS_CONFIG.referralRewards
     for (const { day } of days) {
-      // The day's pledge output per member, from the stakes' terms alone.
-      const output = new Map<string, bigint>()
-      for (const s of scenario.stakes) {
-        const index = daysBetween(s.startDay, day)
-        if (index < 1 || index > s.days) continue
-        const share = s.totalOutput / BigInt(s.days)
-        const amount = index < s.days ? share : s.totalOutput - share * BigInt(s.days - 1)
-        output.set(s.userId, (output.get(s.userId) ?? 0n) + amount)
-      }
-      const expected = new Map<string, bigint>()
-      for (const [member, amount] of output) {
-        let ancestor = parent.get(member) ?? null
-        for (let level = 1; ancestor !== null; level++) {
-          const rate = rates.find((r) => r.level === level)
-          if (rate) {
-            const reward = (amount * BigInt(rate.rateBps)) / 10_000n
-            if (reward > 0n) expected.set(ancestor, (expected.get(ancestor) ?? 0n) + reward)
-          }
-          ancestor = parent.get(ancestor) ?? null
-        }
-      }
-      const pledged = await db
-        .selectFrom('output_records')
-        .selectAll()
-        .where('day', '=', day)
-        .where('type', '=', 'pledge_output')
-        .execute()
-      const perMember = new Map<string, bigint>()
-      for (const r of pledged) perMember.set(r.user_id, (perMember.get(r.user_id) ?? 0n) + BigInt(r.amount))
-      expect(perMember, day).toEqual(new Map([...output].filter(([, v]) => v > 0n)))
-      const rewards = await db
-        .selectFrom('output_records')
-        .selectAll()
-        .where('day', '=', day)
-        .where('type', '=', 'referral_reward')
-        .execute()
-      expect(new Map(rewards.map((r) => [r.user_id, BigInt(r.amount)])), day).toEqual(expected)
-      if (day >= addDays(DAY, -3)) expect(expected.size, day).toBeGreaterThan(10)
+      const rewarded = await expectReferralsAsReference(db, scenario, day, DEFAULT_BUSINESS_CONFIG.referralRewards)
+      if (day >= addDays(DAY, -3)) expect(rewarded, day).toBeGreaterThan(10)
     }
+    // Each user is paid once a day per asset: one ledger transfer of the sum of their output records of that day.
+    const state = await settlementState(db)
+    expect(state.transfers.length).toBeLessThan(state.outputs.length)
+    expect(state.transfers).toEqual(paymentsFor(state.outputs))
+    await expectSound(db)
+  })
+
+  it('pays referral rewards beyond an ancestor segment (32 levels): a 40-deep chain with rates down to level 34', async () => {
+    const rates = [1, 2, 3, 5, 34].map((level) => ({ level, rateBps: 100 + level }))
+    const db = await database({ referralRewards: rates })
+    const scenario: Scenario = { users: [], stakes: [] }
+    let parent: string | null = null
+    for (let depth = 0; depth < 40; depth++) {
+      const id = await addUser(db, parent)
+      scenario.users.push({ id, parent })
+      parent = id
+    }
+    // The members at depths 30-39 stake: those at depths 33-37 find some of their first five levels past their own
+    // segment (it ends at the anchor at depth 32), and level 34 is always past it.
+    const startDay = addDays(DAY, -1)
+    for (const { id } of scenario.users.slice(30)) {
+      const amount = 1000n * PLG_UNIT + BigInt(id)
+      const stakeId = await addStake(db, { userId: id, amount, days: 30, startDay })
+      scenario.stakes.push({ id: stakeId, userId: id, totalOutput: (amount * 12_000n) / 10_000n, days: 30, startDay })
+    }
+    await settle(db, DAY, 4)
+    // Levels 1, 2, 3 and 5 reward depths 25-38; level 34 (members at depths 34-39) depths 0-5.
+    expect(await expectReferralsAsReference(db, scenario, DAY, rates)).toBe(14 + 6)
     await expectSound(db)
   })
 
@@ -278,6 +313,18 @@ describe(`daily settlement (${dbKind})`, () => {
     const config = await getBusinessConfig(db)
     expect(config.nodePoolDaily).toBe(DEFAULT_BUSINESS_CONFIG.nodePoolDaily)
     expect(config.settlementHourUtc).toBe(3)
+  })
+
+  it('the upgrade to one payment per user and day refuses to run while a day is unfinished', async () => {
+    const db = await database()
+    // A run the previous version left half-way: it paid per record, so this version must not finish it.
+    await db
+      .insertInto('settlement_runs')
+      .values({ day: DAY, phase: 'referral_pay', cursor: '7', summary: JSON.stringify({}) })
+      .execute()
+    await expect(settlementPerf.up(db as unknown as Kysely<unknown>)).rejects.toThrow(
+      `the settlement of ${DAY} is unfinished: finish it with the previous version (npm run settle) before upgrading`,
+    )
   })
 
   it('settling a day again changes nothing', async () => {

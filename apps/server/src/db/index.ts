@@ -16,6 +16,7 @@ import * as teamWrites from './migrations/0010-team-writes.ts'
 import * as newPowerCounters from './migrations/0011-new-power-counters.ts'
 import * as trade from './migrations/0012-trade.ts'
 import * as admin from './migrations/0013-admin.ts'
+import * as settlementPerf from './migrations/0014-settlement-perf.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0011-new-power-counters': newPowerCounters,
   '0012-trade': trade,
   '0013-admin': admin,
+  '0014-settlement-perf': settlementPerf,
 }
 
 /**

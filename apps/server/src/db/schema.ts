@@ -245,12 +245,6 @@ export interface SettlementRunsTable {
   finished_at: Timestamp | null
 }
 
-export interface ReferralAccrualsTable {
-  day: Day
-  user_id: Int8
-  amount: Numeric
-}
-
 export interface NoticesTable {
   id: Generated<Int8>
   slug: string | null
@@ -449,7 +443,6 @@ export interface DB {
   user_power: UserPowerTable
   power_events: PowerEventsTable
   settlement_runs: SettlementRunsTable
-  referral_accruals: ReferralAccrualsTable
   notices: NoticesTable
   notice_translations: NoticeTranslationsTable
   banners: BannersTable

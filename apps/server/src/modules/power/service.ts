@@ -8,14 +8,17 @@ import type { DB, PowerEventsTable } from '../../db/schema.ts'
 /**
  * CTE definitions for a `with recursive` clause: `ancestry(user_id, ancestor_id)`, one row per ancestor of each user
  * that `start` selects (a `user_id bigint` column). It walks the ancestor segments (users.ancestors, migration
- * 0009-team): one row read per 32 levels, so the ancestry of a user 10,000 levels deep costs 313 index reads.
+ * 0009-team): one row read per 32 levels, so the ancestry of a user 10,000 levels deep costs 313 index reads. Each
+ * step past the first reads the anchors by primary key, one lookup per row (a scalar subquery): a join there let the
+ * planner, estimating the recursion's rows, hash the whole users table once per step — a full scan per settlement
+ * batch at a million users.
  */
 export const ancestryOf = (start: RawBuilder<unknown>) => sql`
   segment(anc, user_id) as (
     select u.ancestors, s.user_id from (${start}) s join users u on u.id = s.user_id where cardinality(u.ancestors) > 0
     union all
-    select a.ancestors, segment.user_id from segment join users a on a.id = segment.anc[cardinality(segment.anc)]
-    where cardinality(a.ancestors) > 0
+    select (select a.ancestors from users a where a.id = segment.anc[cardinality(segment.anc)]), segment.user_id
+    from segment where cardinality(segment.anc) > 0
   ),
   ancestry(user_id, ancestor_id) as (select segment.user_id, x.id from segment, unnest(segment.anc) as x(id))`
 
@@ -99,29 +102,30 @@ export async function applyPower(trx: Transaction<DB>, changes: PowerChanges): P
     return
   }
   // Many users at once (the settlement's expiries, with negative changes): the changes summed per user and per
-  // ancestor, the rows locked in user id order, then one UPDATE. Every user has a row (migration 0010), so an update
-  // is all it takes, and a negative change is checked against the result, never against a proposed new row.
-  const merged = sql`
+  // ancestor once, the rows locked in user id order (`locked`, evaluated before the first row is updated: the UPDATE's
+  // condition needs it), then updated in the same statement. Every user has a row (migration 0010), so an update is
+  // all it takes, and a negative change is checked against the result, never against a proposed new row.
+  await sql`
     with recursive delta as (
       select user_id, sum(power) as power, sum(performance) as performance from (${changes}) c group by user_id
-    ), ${ancestryOf(sql`select user_id from delta`)}
-    select user_id, sum(pp) as pp, sum(tp) as tp, sum(pf) as pf, sum(tf) as tf from (
-      select user_id, power as pp, 0 as tp, performance as pf, 0 as tf from delta
-      union all
-      select a.ancestor_id, 0, d.power, 0, d.performance from ancestry a join delta d on d.user_id = a.user_id
-    ) x group by user_id`
-  await sql`
-    select user_id from user_power where user_id in (select user_id from (${merged}) m) order by user_id for update`.execute(
-    trx,
-  )
-  await sql`
+    ), ${ancestryOf(sql`select user_id from delta`)},
+    m as materialized (
+      select user_id, sum(pp) as pp, sum(tp) as tp, sum(pf) as pf, sum(tf) as tf from (
+        select user_id, power as pp, 0 as tp, performance as pf, 0 as tf from delta
+        union all
+        select a.ancestor_id, 0, d.power, 0, d.performance from ancestry a join delta d on d.user_id = a.user_id
+      ) x group by user_id
+    ),
+    locked as (
+      select user_id from user_power where user_id in (select user_id from m) order by user_id for update
+    )
     update user_power p set
       personal_power = p.personal_power + m.pp,
       team_power = p.team_power + m.tp,
       performance = p.performance + m.pf,
       team_performance = p.team_performance + m.tf
-    from (${merged}) m
-    where p.user_id = m.user_id`.execute(trx)
+    from m
+    where p.user_id = m.user_id and (select count(*) from locked) > 0`.execute(trx)
 }
 
 /** One user's change as a query for applyPower; `newOn`: the day it counts as new power (addNewPower). */

@@ -1,8 +1,9 @@
-// The daily settlement (docs/settlement.md): for each UTC day, in order, it releases the day's output of every mining
-// stake and active finance deposit, pays the node pool by dividend weight and the referral rewards by level, and
-// expires the positions whose last day it is. Set-based SQL in batches by id cursor: memory stays flat whatever the
-// number of positions, and every batch commits its credits together with the run's progress, so a day is settled
-// exactly once even when two instances run it at the same time or a process dies half-way.
+// The daily settlement (docs/settlement.md): for each UTC day, in order, it records the day's output of every mining
+// stake and active finance deposit, the node pool's dividends by weight and the referral rewards by level, expires the
+// positions whose last day it is, and then pays each user the day's sum of their records, per asset, in one ledger
+// transfer. Set-based SQL in batches by id cursor: memory stays flat whatever the number of positions, and every batch
+// commits its writes together with the run's progress, so a day is settled exactly once even when two instances run
+// it at the same time or a process dies half-way.
 import type { BusinessConfig, OutputType, SettlementDay } from '@solpledge/contract'
 import { type RawBuilder, sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
@@ -15,8 +16,11 @@ import { applyPower } from '../power/service.ts'
 /** Positions per batch transaction. */
 export const DEFAULT_BATCH_SIZE = 20_000
 
-/** Where a day's run is: the phases run in this order, each by id cursor. */
-export type Phase = 'pledge' | 'finance' | 'nodes' | 'referral' | 'referral_pay' | 'done'
+/** Where a day's run is: the phases run in this order, each by id cursor ('pay' by user id). */
+export type Phase = 'pledge' | 'finance' | 'nodes' | 'referral' | 'pay' | 'done'
+
+/** The ledger transfer type of a user's daily payment: the sum of their output records of the day in one asset. */
+const SETTLEMENT_TRANSFER = 'settlement'
 
 export interface SettleOptions {
   /** Asset code of the platform token: node dividends and referral rewards are paid in it. */
@@ -44,12 +48,6 @@ const initialSummary = (config: BusinessConfig): RunSummary => ({
   referral: config.referralRewards.filter((r) => r.rateBps > 0),
   expired: { stakes: 0, finance: 0 },
 })
-
-/**
- * The id in an idempotency key, zero-padded to 19 digits ('pledge_output:2026-01-31:0000000000000012345'): keys then
- * sort as their ids do, so a batch's transfers go to adjacent places in the unique index instead of all over it.
- */
-const paddedId = sql`lpad(parent_id::text, 19, '0')`
 
 /** Midnight UTC at the start of `day`, as timestamptz: nodes bought before it share that day's pool. */
 const startOf = (day: string) => sql`(${day}::date::timestamp at time zone 'UTC')`
@@ -138,8 +136,9 @@ async function retryOnConflict<T>(work: () => Promise<T>, attempts = 5): Promise
 
 /** One batch of the run of `day`; returns the phase it worked on, or null when the day is done. */
 async function step(trx: Transaction<DB>, day: string, options: SettleOptions): Promise<Phase | null> {
-  // Batches sort and aggregate tens of thousands of rows: room to do it in memory, for this transaction only.
-  await sql`set local work_mem = '64MB'`.execute(trx)
+  // Batches sort and aggregate tens of thousands of rows: room to do it in memory, for this transaction only. And no
+  // JIT compilation: it took up to a tenth of a batch's statement and saves nothing on these plans.
+  await sql`select set_config('work_mem', '64MB', true), set_config('jit', 'off', true)`.execute(trx)
   const run = await trx
     .selectFrom('settlement_runs')
     .select(['status', 'phase', 'cursor', 'summary'])
@@ -174,13 +173,16 @@ async function step(trx: Transaction<DB>, day: string, options: SettleOptions): 
       break
     }
     case 'referral':
-      // One pass over all of the day's pledge output: hash joins against the users, whatever the estimates say.
-      await sql`set local enable_nestloop = off`.execute(trx)
-      await accrueReferrals(trx, day, summary)
-      next = { phase: 'referral_pay', cursor: '0' }
+      // One pass over all of the day's pledge output: hash joins against the users, whatever the estimates say, and
+      // sorted aggregates (streaming over the records' key order; a hash table of every member cost more).
+      await sql`select set_config('enable_nestloop', 'off', true), set_config('enable_hashagg', 'off', true)`.execute(
+        trx,
+      )
+      await recordReferrals(trx, day, summary, options.product)
+      next = { phase: 'pay', cursor: '0' }
       break
-    case 'referral_pay': {
-      const last = await payReferrals(trx, day, cursor, size, options.product)
+    case 'pay': {
+      const last = await payUsers(trx, day, cursor, size)
       next = last === null ? { phase: 'done', cursor: '0' } : { phase, cursor: last }
       break
     }
@@ -206,8 +208,6 @@ interface PositionKind {
   table: 'stakes' | 'finance_deposits'
   live: string
   type: OutputType
-  /** The ledger reference prefix: 'stake:<id>'. */
-  reference: string
   /** The performance the position gave (removed with its power at expiry). */
   performance: RawBuilder<unknown>
 }
@@ -215,22 +215,20 @@ const STAKES: PositionKind = {
   table: 'stakes',
   live: 'mining',
   type: 'pledge_output',
-  reference: 'stake',
   performance: sql.ref('usdt_value'),
 }
 const FINANCE: PositionKind = {
   table: 'finance_deposits',
   live: 'active',
   type: 'finance_output',
-  reference: 'finance',
   performance: sql.lit(0),
 }
 
 /**
  * Day D's release of the next `size` positions in force after `cursor` (start_day < D <= end_day): floor(total/days)
  * on each day before the last, never past the total, and on the last day (end_day) whatever remains, so the releases
- * add up to total_output exactly. The last day also expires the position and removes its power (./power.ts). Every release is an
- * output record and a ledger credit from 'emission', keyed '<type>:<day>:<id>'.
+ * add up to total_output exactly. The last day also expires the position and removes its power (modules/power). Every
+ * release is an output record; the 'pay' phase credits the records.
  */
 async function releasePositions(
   trx: Transaction<DB>,
@@ -240,28 +238,23 @@ async function releasePositions(
   size: number,
 ): Promise<{ last: string | null; expired: number }> {
   const table = sql.table(kind.table)
-  const inForce = sql`status = ${kind.live} and start_day < ${day}::date and end_day >= ${day}::date`
-  // The batch is the id range (cursor, last]: its bounds first, so that every statement below reads the range by
-  // index whatever the planner's estimates, and never scans the whole table.
-  const bound = await sql<{ last: string | null }>`
-    select max(id)::text as last from (
-      select id from ${table} where ${inForce} and id > ${cursor} order by id limit ${size}) b`.execute(trx)
-  const last = bound.rows[0]?.last ?? null
-  if (last === null) return { last, expired: 0 }
-  // The output record is written first and the release only for the records actually written: a day's release of a
-  // position can never be added twice, even if the run's cursor were wrong.
-  const { rows } = await sql<{ expired: string }>`
-    with batch as (
+  // The batch is the next `size` positions in force by id; the update reads the positions by the batch's id range
+  // (cursor, last] (an index range whatever the planner's estimates), never by a scan of the whole table. The output
+  // record is written first, and a release is added only with its record: a position's record of a day can be written
+  // once (primary key), so a second release of the same day would fail the batch rather than pay twice.
+  const { rows } = await sql<{ last: string | null; expired: number; ids: string | null }>`
+    with batch as materialized (
       select id, user_id, asset, end_day = ${day}::date as last,
         case when end_day = ${day}::date then total_output - released
           else least(div(total_output, days), total_output - released) end as amount
       from ${table}
-      where ${inForce} and id > ${cursor} and id <= ${last}
+      where status = ${kind.live} and start_day < ${day}::date and end_day >= ${day}::date and id > ${cursor}
+      order by id
+      limit ${size}
     ),
     recorded as (
       insert into output_records (user_id, day, type, parent_id, asset, amount)
       select user_id, ${day}::date, ${kind.type}, id, asset, amount from batch where amount > 0 order by id
-      on conflict do nothing
       returning parent_id, amount
     ),
     changed as (
@@ -270,27 +263,17 @@ async function releasePositions(
         status = case when b.last then 'expired' else p.status end,
         expired_at = case when b.last then now() else p.expired_at end
       from batch b left join recorded r on r.parent_id = b.id
-      where p.id = b.id and p.id > ${cursor} and p.id <= ${last}
-      returning b.last
+      where p.id = b.id and p.id > ${cursor} and p.id <= (select max(id) from batch)
+      returning p.id, b.last
     )
-    select count(*) filter (where last) as expired from changed`.execute(trx)
-  const expired = Number(rows[0]?.expired ?? 0)
-  await creditUsers(trx, {
-    from: 'emission',
-    type: kind.type,
-    credits: sql`
-      select user_id, asset, amount, ${`${kind.type}:${day}:`} || ${paddedId} as key,
-        ${`${kind.reference}:`} || parent_id as reference
-      from output_records
-      where day = ${day}::date and type = ${kind.type} and parent_id > ${cursor} and parent_id <= ${last}`,
-  })
-  // After the ledger: position services move money before power too, so the two never wait on each other in a cycle.
-  if (expired > 0)
+    select (select max(id)::text from batch) as last, count(*)::int as expired, array_agg(id)::text as ids
+    from changed where last`.execute(trx)
+  const { last = null, expired = 0, ids = null } = rows[0] ?? {}
+  // The expired positions' power leaves their holders and every ancestor (found by id: a few of the batch's rows).
+  if (ids !== null)
     await applyPower(
       trx,
-      sql`
-        select user_id, -power as power, -${kind.performance} as performance from ${table}
-        where id > ${cursor} and id <= ${last} and end_day = ${day}::date and status = 'expired'`,
+      sql`select user_id, -power as power, -${kind.performance} as performance from ${table} where id = any(${ids}::bigint[])`,
     )
   return { last, expired }
 }
@@ -324,84 +307,76 @@ async function payNodes(
     recorded as (
       insert into output_records (user_id, day, type, parent_id, asset, amount)
       select user_id, ${day}::date, 'node_dividend', id, ${product}, amount from batch where amount > 0 order by id
-      on conflict do nothing
       returning parent_id, amount
     ),
     changed as (
       update user_nodes n set dividends = n.dividends + r.amount from recorded r where n.id = r.parent_id
     )
     select max(id)::text as last from batch`.execute(trx)
-  const last = rows[0]?.last ?? null
-  if (last === null) return null
-  await creditUsers(trx, {
-    from: 'emission',
-    type: 'node_dividend',
-    credits: sql`
-      select user_id, asset, amount, ${`node_dividend:${day}:`} || ${paddedId} as key, 'node:' || parent_id as reference
-      from output_records
-      where day = ${day}::date and type = 'node_dividend' and parent_id > ${cursor} and parent_id <= ${last}`,
-  })
-  return last
+  return rows[0]?.last ?? null
 }
 
 /**
  * Referral rewards of day D in one set-based pass: for each member with pledge output that day, the ancestor at depth
- * L gets floor(output × rate(L) / 10000); one accrual per ancestor, the sum over its members and levels.
+ * L gets floor(output × rate(L) / 10000); one output record per ancestor, the sum over its members and levels (its
+ * parent_id is the ancestor itself: the sum of many members has no one member). A member's ancestors up to the
+ * deepest level are read from its ancestor segment (users.ancestors: parent first, up to 32 of them; migration
+ * 0009-team) in one join of the members with the users, and continued from the anchor's segment, one index lookup
+ * each, only for the few members less than that many levels below an anchor.
  */
-async function accrueReferrals(trx: Transaction<DB>, day: string, summary: RunSummary): Promise<void> {
+async function recordReferrals(trx: Transaction<DB>, day: string, summary: RunSummary, product: string): Promise<void> {
   if (summary.referral.length === 0) return
-  const rates = sql.join(summary.referral.map((r) => sql`(${r.level}::int, ${r.rateBps}::numeric)`))
   const depth = Math.max(...summary.referral.map((r) => r.level))
+  // rate[L]: the rate of level L in basis points (0 for a level without one).
+  const rates = Array.from({ length: depth }, (_, i) => summary.referral.find((r) => r.level === i + 1)?.rateBps ?? 0)
   await sql`
-    with recursive rates(level, rate_bps) as (values ${rates}),
-    member as (
+    with recursive member as (
       select user_id, sum(amount) as output from output_records
       where day = ${day}::date and type = 'pledge_output' group by user_id
     ),
-    up(ancestor_id, level, output) as (
-      select u.parent_id, 1, m.output from member m join users u on u.id = m.user_id where u.parent_id is not null
+    segment(output, anc, base) as (
+      select m.output, u.ancestors, 0 from member m join users u on u.id = m.user_id
       union all
-      select u.parent_id, up.level + 1, up.output from up join users u on u.id = up.ancestor_id
-      where u.parent_id is not null and up.level < ${depth}
+      select s.output, (select a.ancestors from users a where a.id = s.anc[cardinality(s.anc)]), s.base + cardinality(s.anc)
+      from segment s where cardinality(s.anc) > 0 and s.base + cardinality(s.anc) < ${depth}
+    ),
+    reward(ancestor_id, amount) as (
+      select x.id, div(s.output * (${`{${rates.join(',')}}`}::numeric[])[s.base + x.n], 10000)
+      from segment s, unnest(s.anc[1:${depth} - s.base]) with ordinality x(id, n)
     )
-    insert into referral_accruals (day, user_id, amount)
-    select ${day}::date, ancestor_id, sum(div(output * rate_bps, 10000)) from up join rates using (level)
+    insert into output_records (user_id, day, type, parent_id, asset, amount)
+    select ancestor_id, ${day}::date, 'referral_reward', ancestor_id, ${product}, sum(amount) from reward
     group by ancestor_id
-    having sum(div(output * rate_bps, 10000)) > 0
-    order by ancestor_id
-    on conflict do nothing`.execute(trx)
+    having sum(amount) > 0
+    order by ancestor_id`.execute(trx)
 }
 
-/** Pays the next batch of day D's referral accruals (in user id order): output record and credit per ancestor. */
-async function payReferrals(
-  trx: Transaction<DB>,
-  day: string,
-  cursor: string,
-  size: number,
-  product: string,
-): Promise<string | null> {
-  // One credit per ancestor: its record's parent is the ancestor itself (the sum of many members has no one member).
-  const { rows } = await sql<{ last: string | null }>`
-    with batch as (
-      select user_id, amount from referral_accruals
-      where day = ${day}::date and user_id > ${cursor} order by user_id limit ${size}
-    ),
-    recorded as (
-      insert into output_records (user_id, day, type, parent_id, asset, amount)
-      select user_id, ${day}::date, 'referral_reward', user_id, ${product}, amount from batch order by user_id
-      on conflict do nothing
-    )
-    select max(user_id)::text as last from batch`.execute(trx)
-  const last = rows[0]?.last ?? null
+/**
+ * Pays the next batch of users (in user id order) what their output records of day D add up to, per asset: one
+ * ledger transfer from 'emission' per user and asset, keyed 'settlement:<day>:<user id>:<asset>' (the id zero-padded
+ * to 19 digits, so a batch's keys sort as its users do and land next to each other in the unique index). The records
+ * keep the detail per stake, deposit, node and referral reward.
+ */
+async function payUsers(trx: Transaction<DB>, day: string, cursor: string, size: number): Promise<string | null> {
+  // The batch is the user id range (cursor, last], `size` records long (a user's records are never split), found by
+  // the primary key: never by a scan of the table, which the planner chose while the day's records had no statistics.
+  await sql`select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`.execute(trx)
+  const bound = await sql<{ last: string | null }>`
+    select max(user_id)::text as last from (
+      select user_id from output_records where day = ${day}::date and user_id > ${cursor} order by user_id limit ${size}
+    ) b`.execute(trx)
+  const last = bound.rows[0]?.last ?? null
   if (last === null) return null
   await creditUsers(trx, {
     from: 'emission',
-    type: 'referral_reward',
+    type: SETTLEMENT_TRANSFER,
     credits: sql`
-      select user_id, asset, amount, ${`referral_reward:${day}:`} || ${paddedId} as key,
+      select user_id, asset, sum(amount) as amount,
+        ${`${SETTLEMENT_TRANSFER}:${day}:`} || lpad(user_id::text, 19, '0') || ':' || asset as key,
         ${`settlement:${day}`} as reference
       from output_records
-      where day = ${day}::date and type = 'referral_reward' and parent_id > ${cursor} and parent_id <= ${last}`,
+      where day = ${day}::date and user_id > ${cursor} and user_id <= ${last}
+      group by user_id, asset`,
   })
   return last
 }

@@ -22,6 +22,7 @@ const entryTypes = new Set<string>([
   'finance_redeem',
   'node_dividend',
   'referral_reward',
+  'settlement',
 ] satisfies EntryType[])
 const isKnownType = (type: string): type is EntryType => entryTypes.has(type)
 
