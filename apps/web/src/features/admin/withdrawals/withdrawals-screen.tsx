@@ -2,12 +2,11 @@ import { type AdminWithdrawal, api } from '@solpledge/contract'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { LoadMore } from '../../../components/load-more.tsx'
 import { Tabs } from '../../../components/tabs.tsx'
 import { useAdminAssets } from '../api/assets.ts'
 import { useAllowed } from '../api/client.ts'
 import { ReasonDialog } from '../components/reason-dialog.tsx'
-import { AdminPage, formatUnits, ListState, Mono, Time } from '../components/ui.tsx'
+import { AdminPage, formatUnits, Mono, PagedTable, Time } from '../components/ui.tsx'
 import { useAdminSession } from '../session.ts'
 import { withoutEmpty } from '../utils/filters.ts'
 import { reviewState } from '../utils/review-state.ts'
@@ -74,38 +73,27 @@ export function WithdrawalsScreen() {
           {t('search')}
         </button>
       </form>
-      {items.length === 0 ? (
-        <ListState query={query} empty={query.isSuccess} />
-      ) : (
-        <div className="admin-table-wrap">
-          <table className="admin-table" data-testid="admin-withdrawals">
-            <thead>
-              <tr>
-                <th>{t('withdrawals.user')}</th>
-                <th className="admin-num">{t('withdrawals.amount')}</th>
-                <th>{t('withdrawals.approvals')}</th>
-                {status === 'review' && <th>{t('withdrawals.decide')}</th>}
-                <th className="admin-num">{t('withdrawals.fee')}</th>
-                <th className="admin-num">{t('withdrawals.receive')}</th>
-                <th>{t('withdrawals.requested')}</th>
-                <th>{t('withdrawals.result')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((withdrawal) => (
-                <WithdrawalRow key={withdrawal.id} withdrawal={withdrawal} onReject={() => setRejecting(withdrawal)} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {query.hasNextPage && (
-        <LoadMore
-          testId="admin-withdrawals-more"
-          loading={query.isFetchingNextPage}
-          onLoad={() => query.fetchNextPage()}
-        />
-      )}
+      <PagedTable
+        testId="admin-withdrawals"
+        query={query}
+        count={items.length}
+        head={
+          <>
+            <th>{t('withdrawals.user')}</th>
+            <th className="admin-num">{t('withdrawals.amount')}</th>
+            <th>{t('withdrawals.approvals')}</th>
+            {status === 'review' && <th>{t('withdrawals.decide')}</th>}
+            <th className="admin-num">{t('withdrawals.fee')}</th>
+            <th className="admin-num">{t('withdrawals.receive')}</th>
+            <th>{t('withdrawals.requested')}</th>
+            <th>{t('withdrawals.result')}</th>
+          </>
+        }
+      >
+        {items.map((withdrawal) => (
+          <WithdrawalRow key={withdrawal.id} withdrawal={withdrawal} onReject={() => setRejecting(withdrawal)} />
+        ))}
+      </PagedTable>
       <ReasonDialog
         open={rejecting !== null}
         title={t('withdrawals.rejectTitle')}
