@@ -149,3 +149,54 @@ export function Mono({ text, full = false, testId }: { text: string; full?: bool
     </span>
   )
 }
+
+/** A row of search fields and 'search': `onSearch` when submitted. */
+export function SearchForm({
+  onSearch,
+  submitTestId,
+  children,
+}: {
+  onSearch: () => void
+  submitTestId?: string
+  children: ReactNode
+}) {
+  const { t } = useTranslation('admin')
+  return (
+    <form
+      className="admin-row"
+      onSubmit={(event) => {
+        event.preventDefault()
+        onSearch()
+      }}
+    >
+      {children}
+      <button type="submit" className="admin-button" data-testid={submitTestId}>
+        {t('search')}
+      </button>
+    </form>
+  )
+}
+
+/** A choice of one asset or all of them (''). */
+export function CoinField({
+  coins,
+  value,
+  onChange,
+}: {
+  coins: readonly string[]
+  value: string
+  onChange: (coin: string) => void
+}) {
+  const { t } = useTranslation('admin')
+  return (
+    <label className="admin-field">
+      <span>{t('withdrawals.coin')}</span>
+      <select value={value} onChange={(event) => onChange(event.target.value)}>
+        <option value="">{t('all')}</option>
+        {coins.map((coin) => (
+          <option key={coin}>{coin}</option>
+        ))}
+      </select>
+    </label>
+  )
+}

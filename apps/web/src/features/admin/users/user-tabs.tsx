@@ -7,7 +7,7 @@ import { USDT_DECIMALS } from '../../../lib/format.ts'
 import { findAdminAsset, useAdminAssets } from '../api/assets.ts'
 import { useAllowed } from '../api/client.ts'
 import { ReasonDialog } from '../components/reason-dialog.tsx'
-import { formatUnits, type PagedQuery, PagedTable, Time } from '../components/ui.tsx'
+import { CoinField, formatUnits, type PagedQuery, PagedTable, SearchForm, Time } from '../components/ui.tsx'
 import { withoutEmpty } from '../utils/filters.ts'
 import { orderAmounts } from '../utils/order-amounts.ts'
 import { bpsToPercent } from '../utils/units.ts'
@@ -65,30 +65,17 @@ export function LedgerTab({ user }: { user: AdminUserDetail }) {
   const { query, items } = useUserLedger(user.address, withoutEmpty(applied))
   return (
     <>
-      <form
-        className="admin-row"
-        onSubmit={(event) => {
-          event.preventDefault()
-          setApplied(search)
-        }}
-      >
-        <label className="admin-field">
-          <span>{t('withdrawals.coin')}</span>
-          <select value={search.coin} onChange={(event) => setSearch({ ...search, coin: event.target.value })}>
-            <option value="">{t('all')}</option>
-            {user.balances.map((balance) => (
-              <option key={balance.coin}>{balance.coin}</option>
-            ))}
-          </select>
-        </label>
+      <SearchForm onSearch={() => setApplied(search)}>
+        <CoinField
+          coins={user.balances.map((balance) => balance.coin)}
+          value={search.coin}
+          onChange={(coin) => setSearch({ ...search, coin })}
+        />
         <label className="admin-field">
           <span>{t('users.ledger.type')}</span>
           <input value={search.type} onChange={(event) => setSearch({ ...search, type: event.target.value })} />
         </label>
-        <button type="submit" className="admin-button">
-          {t('search')}
-        </button>
-      </form>
+      </SearchForm>
       <RecordTable
         testId="admin-user-ledger"
         query={query}

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
-import { AdminPage, Mono, PagedTable, Panel, Time } from '../components/ui.tsx'
+import { AdminPage, Mono, PagedTable, Panel, SearchForm, Time } from '../components/ui.tsx'
 import { AdjustmentsTable } from './adjustments-table.tsx'
 import { useAdjustments, useUserSearch } from './api.ts'
 import { UserDetail } from './user-detail.tsx'
@@ -24,13 +24,7 @@ export function UsersScreen() {
 
   return (
     <AdminPage title={t('sections.users')}>
-      <form
-        className="admin-row"
-        onSubmit={(event) => {
-          event.preventDefault()
-          setQ(text.trim())
-        }}
-      >
+      <SearchForm onSearch={() => setQ(text.trim())} submitTestId="admin-user-search-submit">
         <label className="admin-field">
           <span>{t('users.search')}</span>
           <input
@@ -40,10 +34,7 @@ export function UsersScreen() {
             placeholder={t('users.searchHint')}
           />
         </label>
-        <button type="submit" className="admin-button" data-testid="admin-user-search-submit">
-          {t('search')}
-        </button>
-      </form>
+      </SearchForm>
       {q !== null && <SearchResults q={q} onOpen={open} />}
       {address ? <UserDetail key={address} address={address} /> : <PendingAdjustments />}
     </AdminPage>

@@ -6,7 +6,7 @@ import { Tabs } from '../../../components/tabs.tsx'
 import { useAdminAssets } from '../api/assets.ts'
 import { useAllowed } from '../api/client.ts'
 import { ReasonDialog } from '../components/reason-dialog.tsx'
-import { AdminPage, formatUnits, Mono, PagedTable, Time } from '../components/ui.tsx'
+import { AdminPage, CoinField, formatUnits, Mono, PagedTable, SearchForm, Time } from '../components/ui.tsx'
 import { useAdminSession } from '../session.ts'
 import { withoutEmpty } from '../utils/filters.ts'
 import { reviewState } from '../utils/review-state.ts'
@@ -42,37 +42,20 @@ export function WithdrawalsScreen() {
         onChange={setStatus}
         options={WITHDRAWAL_STATUSES.map((value) => ({ value, label: t(`withdrawals.statuses.${value}`) }))}
       />
-      <form
-        className="admin-row"
-        onSubmit={(event) => {
-          event.preventDefault()
-          setApplied(search)
-        }}
-      >
-        <label className="admin-field">
-          <span>{t('withdrawals.coin')}</span>
-          <select
-            value={search.coin}
-            onChange={(event) => {
-              const coin = event.target.value
-              setSearch({ ...search, coin })
-              setApplied({ ...applied, coin })
-            }}
-          >
-            <option value="">{t('all')}</option>
-            {assets.data?.map((asset) => (
-              <option key={asset.coin}>{asset.coin}</option>
-            ))}
-          </select>
-        </label>
+      <SearchForm onSearch={() => setApplied(search)}>
+        <CoinField
+          coins={assets.data?.map((asset) => asset.coin) ?? []}
+          value={search.coin}
+          onChange={(coin) => {
+            setSearch({ ...search, coin })
+            setApplied({ ...applied, coin })
+          }}
+        />
         <label className="admin-field">
           <span>{t('withdrawals.user')}</span>
           <input value={search.address} onChange={(event) => setSearch({ ...search, address: event.target.value })} />
         </label>
-        <button type="submit" className="admin-button">
-          {t('search')}
-        </button>
-      </form>
+      </SearchForm>
       <PagedTable
         testId="admin-withdrawals"
         query={query}
