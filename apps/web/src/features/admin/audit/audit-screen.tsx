@@ -1,11 +1,10 @@
 import { api } from '@solpledge/contract'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LoadMore } from '../../../components/load-more.tsx'
 import { adminCall } from '../api/client.ts'
 import { adminKeys } from '../api/keys.ts'
 import { useAdminPages } from '../api/use-admin-pages.ts'
-import { AdminPage, ListState, Mono, Time } from '../components/ui.tsx'
+import { AdminPage, Mono, PagedTable, Time } from '../components/ui.tsx'
 import { type AuditSearch, auditQuery } from '../utils/audit-search.ts'
 
 const EMPTY: AuditSearch = { action: '', actor: '', target: '', from: '', to: '' }
@@ -64,49 +63,42 @@ export function AuditScreen() {
           </button>
         </div>
       </form>
-      {items.length === 0 ? (
-        <ListState query={query} empty={query.isSuccess} />
-      ) : (
-        <div className="admin-table-wrap">
-          <table className="admin-table" data-testid="admin-audit">
-            <thead>
-              <tr>
-                <th>{t('audit.at')}</th>
-                <th>{t('audit.actor')}</th>
-                <th>{t('audit.action')}</th>
-                <th>{t('audit.target')}</th>
-                <th>{t('audit.details')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((entry) => (
-                <tr key={entry.id} data-testid="admin-audit-row" data-action={entry.action}>
-                  <td>
-                    <Time iso={entry.at} />
-                  </td>
-                  <td>
-                    <Mono text={entry.actor} />
-                    <div className="muted-note">
-                      {t(`roles.${entry.role}`)}
-                      {entry.ip && ` · ${entry.ip}`}
-                    </div>
-                  </td>
-                  <td>{entry.action}</td>
-                  <td className="admin-wrap">{entry.target ?? '—'}</td>
-                  <td className="admin-wrap">
-                    {entry.details !== null && entry.details !== undefined && (
-                      <pre className="admin-pre">{JSON.stringify(entry.details, null, 2)}</pre>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {query.hasNextPage && (
-        <LoadMore testId="admin-audit-more" loading={query.isFetchingNextPage} onLoad={() => query.fetchNextPage()} />
-      )}
+      <PagedTable
+        testId="admin-audit"
+        query={query}
+        count={items.length}
+        head={
+          <>
+            <th>{t('audit.at')}</th>
+            <th>{t('audit.actor')}</th>
+            <th>{t('audit.action')}</th>
+            <th>{t('audit.target')}</th>
+            <th>{t('audit.details')}</th>
+          </>
+        }
+      >
+        {items.map((entry) => (
+          <tr key={entry.id} data-testid="admin-audit-row" data-action={entry.action}>
+            <td>
+              <Time iso={entry.at} />
+            </td>
+            <td>
+              <Mono text={entry.actor} />
+              <div className="muted-note">
+                {t(`roles.${entry.role}`)}
+                {entry.ip && ` · ${entry.ip}`}
+              </div>
+            </td>
+            <td>{entry.action}</td>
+            <td className="admin-wrap">{entry.target ?? '—'}</td>
+            <td className="admin-wrap">
+              {entry.details !== null && entry.details !== undefined && (
+                <pre className="admin-pre">{JSON.stringify(entry.details, null, 2)}</pre>
+              )}
+            </td>
+          </tr>
+        ))}
+      </PagedTable>
     </AdminPage>
   )
 }

@@ -1,6 +1,7 @@
 import { formatAmount } from '@solpledge/contract'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { LoadMore } from '../../../components/load-more.tsx'
 import { EmptyState } from '../../../components/page.tsx'
 import { ApiError } from '../../../lib/api-client.ts'
 import { formatDateTime } from '../../../lib/format.ts'
@@ -79,6 +80,64 @@ export function ListState({ query, empty }: { query: ListQuery; empty: boolean }
   return <p className="muted-note">{t('loading')}</p>
 }
 
+export interface PagedQuery extends ListQuery {
+  isSuccess: boolean
+  /** Absent on a list that is not paged. */
+  hasNextPage?: boolean
+  isFetchingNextPage?: boolean
+  fetchNextPage?: () => unknown
+}
+
+interface PagedListProps {
+  query: PagedQuery
+  /** How many items are loaded: none shows the list's state instead of `children`. */
+  count: number
+  moreTestId: string
+  children: ReactNode
+}
+
+/** A paged list: its state (loading, failed, empty) until it has items, then the items and 'load more'. */
+export function PagedList({ query, count, moreTestId, children }: PagedListProps) {
+  if (count === 0) return <ListState query={query} empty={query.isSuccess} />
+  return (
+    <>
+      {children}
+      {query.hasNextPage && (
+        <LoadMore
+          testId={moreTestId}
+          loading={query.isFetchingNextPage ?? false}
+          onLoad={() => query.fetchNextPage?.()}
+        />
+      )}
+    </>
+  )
+}
+
+interface PagedTableProps extends Omit<PagedListProps, 'moreTestId'> {
+  /** The table's test id; its 'load more' is `${testId}-more`. */
+  testId: string
+  /** The header cells. */
+  head: ReactNode
+  /** The rows. */
+  children: ReactNode
+}
+
+/** A paged list as a console table. */
+export function PagedTable({ testId, head, children, ...list }: PagedTableProps) {
+  return (
+    <PagedList {...list} moreTestId={`${testId}-more`}>
+      <div className="admin-table-wrap">
+        <table className="admin-table" data-testid={testId}>
+          <thead>
+            <tr>{head}</tr>
+          </thead>
+          <tbody>{children}</tbody>
+        </table>
+      </div>
+    </PagedList>
+  )
+}
+
 /**
  * An address or a signature in a monospace font: shortened to its start and end (the whole one on hover), as table
  * cells need; `full` where there is room for all of it.
@@ -88,5 +147,56 @@ export function Mono({ text, full = false, testId }: { text: string; full?: bool
     <span className="admin-mono" title={text} data-testid={testId}>
       {full ? text : shorten(text)}
     </span>
+  )
+}
+
+/** A row of search fields and 'search': `onSearch` when submitted. */
+export function SearchForm({
+  onSearch,
+  submitTestId,
+  children,
+}: {
+  onSearch: () => void
+  submitTestId?: string
+  children: ReactNode
+}) {
+  const { t } = useTranslation('admin')
+  return (
+    <form
+      className="admin-row"
+      onSubmit={(event) => {
+        event.preventDefault()
+        onSearch()
+      }}
+    >
+      {children}
+      <button type="submit" className="admin-button" data-testid={submitTestId}>
+        {t('search')}
+      </button>
+    </form>
+  )
+}
+
+/** A choice of one asset or all of them (''). */
+export function CoinField({
+  coins,
+  value,
+  onChange,
+}: {
+  coins: readonly string[]
+  value: string
+  onChange: (coin: string) => void
+}) {
+  const { t } = useTranslation('admin')
+  return (
+    <label className="admin-field">
+      <span>{t('withdrawals.coin')}</span>
+      <select value={value} onChange={(event) => onChange(event.target.value)}>
+        <option value="">{t('all')}</option>
+        {coins.map((coin) => (
+          <option key={coin}>{coin}</option>
+        ))}
+      </select>
+    </label>
   )
 }

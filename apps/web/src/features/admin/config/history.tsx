@@ -1,8 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LoadMore } from '../../../components/load-more.tsx'
 import { useAdminAssets } from '../api/assets.ts'
-import { formatUnits, ListState, Mono, Panel, Time } from '../components/ui.tsx'
+import { formatUnits, Mono, PagedList, Panel, Time } from '../components/ui.tsx'
 import { useAssetHistory, useConfigHistory } from './api.ts'
 import { ASSET_AMOUNTS, ASSET_THRESHOLDS } from './asset-settings.ts'
 import { ChangeList, type Units } from './business-form.tsx'
@@ -16,9 +15,7 @@ export function ConfigHistory({ units }: { units: Units }) {
   const { query, items } = useConfigHistory()
   return (
     <Panel title={t('config.history')} testId="admin-config-history">
-      {items.length === 0 ? (
-        <ListState query={query} empty={query.isSuccess} />
-      ) : (
+      <PagedList query={query} count={items.length} moreTestId="admin-config-history-more">
         <ol className="admin-versions">
           {items.map((version) => (
             <li key={version.id} className="admin-version" data-testid="admin-config-version-row" data-id={version.id}>
@@ -34,14 +31,7 @@ export function ConfigHistory({ units }: { units: Units }) {
             </li>
           ))}
         </ol>
-      )}
-      {query.hasNextPage && (
-        <LoadMore
-          testId="admin-config-history-more"
-          loading={query.isFetchingNextPage}
-          onLoad={() => query.fetchNextPage()}
-        />
-      )}
+      </PagedList>
     </Panel>
   )
 }
@@ -75,9 +65,7 @@ export function AssetHistory() {
         </select>
       }
     >
-      {items.length === 0 ? (
-        <ListState query={query} empty={query.isSuccess} />
-      ) : (
+      <PagedList query={query} count={items.length} moreTestId="admin-asset-history-more">
         <ol className="admin-versions">
           {items.map((version) => (
             <li key={version.id} className="admin-version">
@@ -97,14 +85,7 @@ export function AssetHistory() {
             </li>
           ))}
         </ol>
-      )}
-      {query.hasNextPage && (
-        <LoadMore
-          testId="admin-asset-history-more"
-          loading={query.isFetchingNextPage}
-          onLoad={() => query.fetchNextPage()}
-        />
-      )}
+      </PagedList>
     </Panel>
   )
 }

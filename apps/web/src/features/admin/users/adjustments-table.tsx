@@ -1,11 +1,10 @@
 import { type Adjustment, api } from '@solpledge/contract'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LoadMore } from '../../../components/load-more.tsx'
 import { useAllowed } from '../api/client.ts'
 import type { useAdminPages } from '../api/use-admin-pages.ts'
 import { ReasonDialog } from '../components/reason-dialog.tsx'
-import { formatUnits, ListState, Mono, Time } from '../components/ui.tsx'
+import { formatUnits, Mono, PagedTable, Time } from '../components/ui.tsx'
 import { useAdminSession } from '../session.ts'
 import { useApproveAdjustment, useRejectAdjustment } from './api.ts'
 
@@ -27,93 +26,85 @@ export function AdjustmentsTable({ pages: { query, items }, showUser = false }: 
   const [rejecting, setRejecting] = useState<Adjustment | null>(null)
   const reject = useRejectAdjustment(() => setRejecting(null))
 
-  if (items.length === 0) return <ListState query={query} empty={query.isSuccess} />
   return (
     <>
-      <div className="admin-table-wrap">
-        <table className="admin-table" data-testid="admin-adjustments">
-          <thead>
-            <tr>
-              <th>{t('adjustments.requested')}</th>
-              {showUser && <th>{t('users.address')}</th>}
-              <th className="admin-num">{t('adjustments.amount')}</th>
-              <th>{t('adjustments.reason')}</th>
-              <th>{t('adjustments.requestedBy')}</th>
-              <th>{t('adjustments.status')}</th>
-              <th>{t('withdrawals.decide')}</th>
+      <PagedTable
+        testId="admin-adjustments"
+        query={query}
+        count={items.length}
+        head={
+          <>
+            <th>{t('adjustments.requested')}</th>
+            {showUser && <th>{t('users.address')}</th>}
+            <th className="admin-num">{t('adjustments.amount')}</th>
+            <th>{t('adjustments.reason')}</th>
+            <th>{t('adjustments.requestedBy')}</th>
+            <th>{t('adjustments.status')}</th>
+            <th>{t('withdrawals.decide')}</th>
+          </>
+        }
+      >
+        {items.map((adjustment) => {
+          const own = adjustment.requested_by === session?.address
+          return (
+            <tr
+              key={adjustment.id}
+              data-testid="admin-adjustment-row"
+              data-id={adjustment.id}
+              data-status={adjustment.status}
+            >
+              <td>
+                <Time iso={adjustment.created_at} />
+              </td>
+              {showUser && (
+                <td>
+                  <Mono text={adjustment.user_address} />
+                </td>
+              )}
+              <td className="admin-num">{formatUnits(adjustment.amount, adjustment.decimals, adjustment.coin)}</td>
+              <td className="admin-wrap">{adjustment.reason}</td>
+              <td>
+                <Mono text={adjustment.requested_by} />
+              </td>
+              <td className="admin-wrap">
+                <span className="badge">{t(`adjustments.statuses.${adjustment.status}`)}</span>
+                {adjustment.decided_by && (
+                  <div className="muted-note">
+                    <Mono text={adjustment.decided_by} /> · <Time iso={adjustment.decided_at} />
+                  </div>
+                )}
+                {adjustment.decision_reason && <div className="muted-note">{adjustment.decision_reason}</div>}
+              </td>
+              <td>
+                {adjustment.status === 'pending' && (
+                  <div className="admin-actions">
+                    <button
+                      type="button"
+                      className="admin-button admin-primary"
+                      data-testid="admin-adjustment-approve"
+                      disabled={!canDecide || own || approve.isPending}
+                      title={own ? t('adjustments.notOwn') : undefined}
+                      onClick={() => approve.mutate(adjustment.id)}
+                    >
+                      {t('withdrawals.approve')}
+                    </button>
+                    <button
+                      type="button"
+                      className="admin-button admin-danger"
+                      data-testid="admin-adjustment-reject"
+                      disabled={!canDecide}
+                      onClick={() => setRejecting(adjustment)}
+                    >
+                      {t('withdrawals.reject')}
+                    </button>
+                    {own && <span className="muted-note">{t('adjustments.notOwn')}</span>}
+                  </div>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {items.map((adjustment) => {
-              const own = adjustment.requested_by === session?.address
-              return (
-                <tr
-                  key={adjustment.id}
-                  data-testid="admin-adjustment-row"
-                  data-id={adjustment.id}
-                  data-status={adjustment.status}
-                >
-                  <td>
-                    <Time iso={adjustment.created_at} />
-                  </td>
-                  {showUser && (
-                    <td>
-                      <Mono text={adjustment.user_address} />
-                    </td>
-                  )}
-                  <td className="admin-num">{formatUnits(adjustment.amount, adjustment.decimals, adjustment.coin)}</td>
-                  <td className="admin-wrap">{adjustment.reason}</td>
-                  <td>
-                    <Mono text={adjustment.requested_by} />
-                  </td>
-                  <td className="admin-wrap">
-                    <span className="badge">{t(`adjustments.statuses.${adjustment.status}`)}</span>
-                    {adjustment.decided_by && (
-                      <div className="muted-note">
-                        <Mono text={adjustment.decided_by} /> · <Time iso={adjustment.decided_at} />
-                      </div>
-                    )}
-                    {adjustment.decision_reason && <div className="muted-note">{adjustment.decision_reason}</div>}
-                  </td>
-                  <td>
-                    {adjustment.status === 'pending' && (
-                      <div className="admin-actions">
-                        <button
-                          type="button"
-                          className="admin-button admin-primary"
-                          data-testid="admin-adjustment-approve"
-                          disabled={!canDecide || own || approve.isPending}
-                          title={own ? t('adjustments.notOwn') : undefined}
-                          onClick={() => approve.mutate(adjustment.id)}
-                        >
-                          {t('withdrawals.approve')}
-                        </button>
-                        <button
-                          type="button"
-                          className="admin-button admin-danger"
-                          data-testid="admin-adjustment-reject"
-                          disabled={!canDecide}
-                          onClick={() => setRejecting(adjustment)}
-                        >
-                          {t('withdrawals.reject')}
-                        </button>
-                        {own && <span className="muted-note">{t('adjustments.notOwn')}</span>}
-                      </div>
-                    )}
-                  </td>
-                </tr>
-              )
-            })}
-          </tbody>
-        </table>
-      </div>
-      {query.hasNextPage && (
-        <LoadMore
-          testId="admin-adjustments-more"
-          loading={query.isFetchingNextPage}
-          onLoad={() => query.fetchNextPage()}
-        />
-      )}
+          )
+        })}
+      </PagedTable>
       <ReasonDialog
         open={rejecting !== null}
         title={t('adjustments.rejectTitle')}

@@ -2,13 +2,12 @@ import { type AdminUserDetail, api, type TradeOrderStatus, type TradeSide } from
 import type { ReactNode } from 'react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LoadMore } from '../../../components/load-more.tsx'
 import { useClientConfig } from '../../../lib/client-config.ts'
 import { USDT_DECIMALS } from '../../../lib/format.ts'
 import { findAdminAsset, useAdminAssets } from '../api/assets.ts'
 import { useAllowed } from '../api/client.ts'
 import { ReasonDialog } from '../components/reason-dialog.tsx'
-import { formatUnits, ListState, Time } from '../components/ui.tsx'
+import { CoinField, formatUnits, type PagedQuery, PagedTable, SearchForm, Time } from '../components/ui.tsx'
 import { withoutEmpty } from '../utils/filters.ts'
 import { orderAmounts } from '../utils/order-amounts.ts'
 import { bpsToPercent } from '../utils/units.ts'
@@ -28,41 +27,30 @@ interface TableProps {
   testId: string
   head: readonly ReactNode[]
   rows: readonly { key: string; cells: readonly ReactNode[] }[]
-  query: { isError: boolean; isSuccess: boolean; error: unknown; refetch: () => unknown }
-  more?: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown }
+  query: PagedQuery
 }
 
 /** A table of a user's records, with its loading, failure and empty states and 'load more'. */
-function RecordTable({ testId, head, rows, query, more }: TableProps) {
-  if (rows.length === 0) return <ListState query={query} empty={query.isSuccess} />
+function RecordTable({ testId, head, rows, query }: TableProps) {
   return (
-    <>
-      <div className="admin-table-wrap">
-        <table className="admin-table" data-testid={testId}>
-          <thead>
-            <tr>
-              {head.map((cell, index) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed
-                <th key={index}>{cell}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.key} data-testid={`${testId}-row`}>
-                {row.cells.map((cell, index) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed
-                  <td key={index}>{cell}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {more?.hasNextPage && (
-        <LoadMore testId={`${testId}-more`} loading={more.isFetchingNextPage} onLoad={() => more.fetchNextPage()} />
-      )}
-    </>
+    <PagedTable
+      testId={testId}
+      query={query}
+      count={rows.length}
+      head={head.map((cell, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed
+        <th key={index}>{cell}</th>
+      ))}
+    >
+      {rows.map((row) => (
+        <tr key={row.key} data-testid={`${testId}-row`}>
+          {row.cells.map((cell, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed
+            <td key={index}>{cell}</td>
+          ))}
+        </tr>
+      ))}
+    </PagedTable>
   )
 }
 
@@ -77,34 +65,20 @@ export function LedgerTab({ user }: { user: AdminUserDetail }) {
   const { query, items } = useUserLedger(user.address, withoutEmpty(applied))
   return (
     <>
-      <form
-        className="admin-row"
-        onSubmit={(event) => {
-          event.preventDefault()
-          setApplied(search)
-        }}
-      >
-        <label className="admin-field">
-          <span>{t('withdrawals.coin')}</span>
-          <select value={search.coin} onChange={(event) => setSearch({ ...search, coin: event.target.value })}>
-            <option value="">{t('all')}</option>
-            {user.balances.map((balance) => (
-              <option key={balance.coin}>{balance.coin}</option>
-            ))}
-          </select>
-        </label>
+      <SearchForm onSearch={() => setApplied(search)}>
+        <CoinField
+          coins={user.balances.map((balance) => balance.coin)}
+          value={search.coin}
+          onChange={(coin) => setSearch({ ...search, coin })}
+        />
         <label className="admin-field">
           <span>{t('users.ledger.type')}</span>
           <input value={search.type} onChange={(event) => setSearch({ ...search, type: event.target.value })} />
         </label>
-        <button type="submit" className="admin-button">
-          {t('search')}
-        </button>
-      </form>
+      </SearchForm>
       <RecordTable
         testId="admin-user-ledger"
         query={query}
-        more={query}
         head={[
           t('users.ledger.time'),
           t('withdrawals.coin'),
@@ -136,7 +110,6 @@ export function StakesTab({ address }: { address: string }) {
     <RecordTable
       testId="admin-user-stakes"
       query={query}
-      more={query}
       head={[
         t('users.stakes.created'),
         t('users.stakes.amount'),
@@ -201,7 +174,6 @@ export function FinanceTab({ address }: { address: string }) {
     <RecordTable
       testId="admin-user-finance"
       query={query}
-      more={query}
       head={[
         t('users.stakes.created'),
         t('users.stakes.amount'),
@@ -269,7 +241,6 @@ export function OrdersTab({ user }: { user: AdminUserDetail }) {
       <RecordTable
         testId="admin-user-orders"
         query={query}
-        more={query}
         head={[
           t('users.orders.number'),
           t('users.orders.type'),
@@ -316,7 +287,6 @@ export function SessionsTab({ address }: { address: string }) {
       <RecordTable
         testId="admin-user-sessions"
         query={query}
-        more={query}
         head={[t('users.sessions.created'), t('users.sessions.expires'), t('users.sessions.state'), '']}
         rows={items.map((session) => ({
           key: session.id,

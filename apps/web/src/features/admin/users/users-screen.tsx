@@ -1,8 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
-import { LoadMore } from '../../../components/load-more.tsx'
-import { AdminPage, ListState, Mono, Panel, Time } from '../components/ui.tsx'
+import { AdminPage, Mono, PagedTable, Panel, SearchForm, Time } from '../components/ui.tsx'
 import { AdjustmentsTable } from './adjustments-table.tsx'
 import { useAdjustments, useUserSearch } from './api.ts'
 import { UserDetail } from './user-detail.tsx'
@@ -25,13 +24,7 @@ export function UsersScreen() {
 
   return (
     <AdminPage title={t('sections.users')}>
-      <form
-        className="admin-row"
-        onSubmit={(event) => {
-          event.preventDefault()
-          setQ(text.trim())
-        }}
-      >
+      <SearchForm onSearch={() => setQ(text.trim())} submitTestId="admin-user-search-submit">
         <label className="admin-field">
           <span>{t('users.search')}</span>
           <input
@@ -41,10 +34,7 @@ export function UsersScreen() {
             placeholder={t('users.searchHint')}
           />
         </label>
-        <button type="submit" className="admin-button" data-testid="admin-user-search-submit">
-          {t('search')}
-        </button>
-      </form>
+      </SearchForm>
       {q !== null && <SearchResults q={q} onOpen={open} />}
       {address ? <UserDetail key={address} address={address} /> : <PendingAdjustments />}
     </AdminPage>
@@ -56,41 +46,34 @@ function SearchResults({ q, onOpen }: { q: string; onOpen: (address: string) => 
   const { query, items } = useUserSearch(q)
   return (
     <Panel title={t('users.results')} testId="admin-user-results">
-      {items.length === 0 ? (
-        <ListState query={query} empty={query.isSuccess} />
-      ) : (
-        <div className="admin-table-wrap">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th>{t('users.id')}</th>
-                <th>{t('users.address')}</th>
-                <th>{t('users.parent')}</th>
-                <th>{t('users.joined')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((user) => (
-                <tr key={user.id} data-testid="admin-user-result">
-                  <td>{user.id}</td>
-                  <td>
-                    <button type="button" className="admin-button" onClick={() => onOpen(user.address)}>
-                      <Mono text={user.address} />
-                    </button>
-                  </td>
-                  <td>{user.parent_address ? <Mono text={user.parent_address} /> : '—'}</td>
-                  <td>
-                    <Time iso={user.created_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {query.hasNextPage && (
-        <LoadMore testId="admin-users-more" loading={query.isFetchingNextPage} onLoad={() => query.fetchNextPage()} />
-      )}
+      <PagedTable
+        testId="admin-users"
+        query={query}
+        count={items.length}
+        head={
+          <>
+            <th>{t('users.id')}</th>
+            <th>{t('users.address')}</th>
+            <th>{t('users.parent')}</th>
+            <th>{t('users.joined')}</th>
+          </>
+        }
+      >
+        {items.map((user) => (
+          <tr key={user.id} data-testid="admin-user-result">
+            <td>{user.id}</td>
+            <td>
+              <button type="button" className="admin-button" onClick={() => onOpen(user.address)}>
+                <Mono text={user.address} />
+              </button>
+            </td>
+            <td>{user.parent_address ? <Mono text={user.parent_address} /> : '—'}</td>
+            <td>
+              <Time iso={user.created_at} />
+            </td>
+          </tr>
+        ))}
+      </PagedTable>
     </Panel>
   )
 }

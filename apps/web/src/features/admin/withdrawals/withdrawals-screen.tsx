@@ -2,12 +2,11 @@ import { type AdminWithdrawal, api } from '@solpledge/contract'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { LoadMore } from '../../../components/load-more.tsx'
 import { Tabs } from '../../../components/tabs.tsx'
 import { useAdminAssets } from '../api/assets.ts'
 import { useAllowed } from '../api/client.ts'
 import { ReasonDialog } from '../components/reason-dialog.tsx'
-import { AdminPage, formatUnits, ListState, Mono, Time } from '../components/ui.tsx'
+import { AdminPage, CoinField, formatUnits, Mono, PagedTable, SearchForm, Time } from '../components/ui.tsx'
 import { useAdminSession } from '../session.ts'
 import { withoutEmpty } from '../utils/filters.ts'
 import { reviewState } from '../utils/review-state.ts'
@@ -43,69 +42,41 @@ export function WithdrawalsScreen() {
         onChange={setStatus}
         options={WITHDRAWAL_STATUSES.map((value) => ({ value, label: t(`withdrawals.statuses.${value}`) }))}
       />
-      <form
-        className="admin-row"
-        onSubmit={(event) => {
-          event.preventDefault()
-          setApplied(search)
-        }}
-      >
-        <label className="admin-field">
-          <span>{t('withdrawals.coin')}</span>
-          <select
-            value={search.coin}
-            onChange={(event) => {
-              const coin = event.target.value
-              setSearch({ ...search, coin })
-              setApplied({ ...applied, coin })
-            }}
-          >
-            <option value="">{t('all')}</option>
-            {assets.data?.map((asset) => (
-              <option key={asset.coin}>{asset.coin}</option>
-            ))}
-          </select>
-        </label>
+      <SearchForm onSearch={() => setApplied(search)}>
+        <CoinField
+          coins={assets.data?.map((asset) => asset.coin) ?? []}
+          value={search.coin}
+          onChange={(coin) => {
+            setSearch({ ...search, coin })
+            setApplied({ ...applied, coin })
+          }}
+        />
         <label className="admin-field">
           <span>{t('withdrawals.user')}</span>
           <input value={search.address} onChange={(event) => setSearch({ ...search, address: event.target.value })} />
         </label>
-        <button type="submit" className="admin-button">
-          {t('search')}
-        </button>
-      </form>
-      {items.length === 0 ? (
-        <ListState query={query} empty={query.isSuccess} />
-      ) : (
-        <div className="admin-table-wrap">
-          <table className="admin-table" data-testid="admin-withdrawals">
-            <thead>
-              <tr>
-                <th>{t('withdrawals.user')}</th>
-                <th className="admin-num">{t('withdrawals.amount')}</th>
-                <th>{t('withdrawals.approvals')}</th>
-                {status === 'review' && <th>{t('withdrawals.decide')}</th>}
-                <th className="admin-num">{t('withdrawals.fee')}</th>
-                <th className="admin-num">{t('withdrawals.receive')}</th>
-                <th>{t('withdrawals.requested')}</th>
-                <th>{t('withdrawals.result')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((withdrawal) => (
-                <WithdrawalRow key={withdrawal.id} withdrawal={withdrawal} onReject={() => setRejecting(withdrawal)} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {query.hasNextPage && (
-        <LoadMore
-          testId="admin-withdrawals-more"
-          loading={query.isFetchingNextPage}
-          onLoad={() => query.fetchNextPage()}
-        />
-      )}
+      </SearchForm>
+      <PagedTable
+        testId="admin-withdrawals"
+        query={query}
+        count={items.length}
+        head={
+          <>
+            <th>{t('withdrawals.user')}</th>
+            <th className="admin-num">{t('withdrawals.amount')}</th>
+            <th>{t('withdrawals.approvals')}</th>
+            {status === 'review' && <th>{t('withdrawals.decide')}</th>}
+            <th className="admin-num">{t('withdrawals.fee')}</th>
+            <th className="admin-num">{t('withdrawals.receive')}</th>
+            <th>{t('withdrawals.requested')}</th>
+            <th>{t('withdrawals.result')}</th>
+          </>
+        }
+      >
+        {items.map((withdrawal) => (
+          <WithdrawalRow key={withdrawal.id} withdrawal={withdrawal} onReject={() => setRejecting(withdrawal)} />
+        ))}
+      </PagedTable>
       <ReasonDialog
         open={rejecting !== null}
         title={t('withdrawals.rejectTitle')}
