@@ -32,7 +32,7 @@ export async function tradeRoutes(app: FastifyInstance) {
   defineRoute(app, api.trendChart, {}, ({ body }) =>
     trendChart(app.db, market.symbol, { interval: body.interval, limit: body.limit ?? 200, before: body.before }),
   )
-  defineRoute(app, api.trendChartPageInfo, {}, () => trendChartPageInfo(app.db, market.symbol))
+  defineRoute(app, api.trendChartPageInfo, {}, () => trendChartPageInfo(market))
   defineRoute(app, api.swapQuote, {}, ({ body }) => swapQuote(market, body))
   defineRoute(app, api.swap, { successKey: 'trade.swapSuccess' }, ({ user, body }) => swap(market, user.id, body))
 }

@@ -15,12 +15,11 @@ import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import { AppError, invalid } from '../../lib/app-error.ts'
 import { pageOf } from '../../lib/paging.ts'
-import { requireAsset } from '../assets/service.ts'
 import { currentPrice } from '../config/service.ts'
 import { type OrderState, orderState, type SwapResult } from './batch.ts'
 import type { Side } from './engine.ts'
 import type { TradeMarket } from './market.ts'
-import { type MarketRules, marketRules, QUOTE } from './rules.ts'
+import { marketRules, QUOTE } from './rules.ts'
 
 /** The largest id PostgreSQL's bigint holds: a larger one names no order. */
 const MAX_ID = 2n ** 63n - 1n
@@ -191,11 +190,11 @@ export async function orderDetail(
 }
 
 /** The market's rules, price and figures of the last 24 hours (a rolling window ending now). */
-export async function marketInfo(db: Database, symbol: string): Promise<MarketInfo> {
-  const [{ price, source, config }, base, quote, day] = await Promise.all([
+async function marketInfo(market: TradeMarket): Promise<MarketInfo> {
+  const { db, symbol } = market
+  const [{ price, source, config }, assets, day] = await Promise.all([
     currentPrice(db, symbol),
-    requireAsset(db, symbol),
-    requireAsset(db, QUOTE),
+    market.assets(),
     sql<{
       open: string | null
       high: string | null
@@ -209,20 +208,16 @@ export async function marketInfo(db: Database, symbol: string): Promise<MarketIn
         max(price) as high, min(price) as low, sum(amount) as volume, sum(quote) as quote_volume
       from trade_fills where symbol = ${symbol} and created_at > now() - interval '24 hours'`.execute(db),
   ])
-  const rules: MarketRules = marketRules(config, {
-    symbol: base.symbol,
-    baseDecimals: base.decimals,
-    quoteDecimals: quote.decimals,
-  })
+  const rules = marketRules(config, assets)
   const figures = day.rows[0]
   const open = figures?.open ? BigInt(figures.open) : null
   const last = source === 'trade' ? price : null
   return {
-    pair: `${base.symbol}/${QUOTE}`,
-    symbol: base.symbol,
+    pair: `${assets.symbol}/${QUOTE}`,
+    symbol: assets.symbol,
     quote: QUOTE,
-    base_decimals: base.decimals,
-    quote_decimals: quote.decimals,
+    base_decimals: assets.baseDecimals,
+    quote_decimals: assets.quoteDecimals,
     tick_size: rules.tick.toString(),
     lot_size: rules.lot.toString(),
     min_amount: rules.min.toString(),
@@ -257,7 +252,7 @@ export async function tradeHome(market: TradeMarket, depth: number): Promise<Dat
         asks: levels('sell'),
       }
     }),
-    marketInfo(market.db, market.symbol),
+    marketInfo(market),
   ])
   return { market: info, ...book }
 }
@@ -327,9 +322,9 @@ export async function trendChart(
 const DEFAULT_INTERVAL: CandleInterval = '15m'
 
 /** POST trendChartPageInfo: the chart page's header. */
-export async function trendChartPageInfo(db: Database, symbol: string): Promise<DataOf<typeof api.trendChartPageInfo>> {
+export async function trendChartPageInfo(market: TradeMarket): Promise<DataOf<typeof api.trendChartPageInfo>> {
   return {
-    market: await marketInfo(db, symbol),
+    market: await marketInfo(market),
     intervals: Object.keys(CANDLE_INTERVALS) as CandleInterval[],
     default_interval: DEFAULT_INTERVAL,
   }
