@@ -1,4 +1,4 @@
-import { api, Code, type TradeFill, type TradeOrder } from '@solpledge/contract'
+import { api, Code, parseAmount, type TradeFill, type TradeOrder } from '@solpledge/contract'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   bookOf,
@@ -16,8 +16,12 @@ import {
 } from './fixtures/trade.ts'
 import { call, dbKind } from './helpers.ts'
 
-/** Prices: USDT base units per whole PLG. */
-const P = (usdt: string) => BigInt(Math.round(Number(usdt) * 1_000_000))
+/** Prices: USDT base units per whole PLG, parsed exactly (no floats). */
+const P = (usdt: string) => {
+  const parsed = parseAmount(usdt, 6)
+  if (!parsed.ok) throw new Error(`bad price ${usdt}`)
+  return parsed.value
+}
 
 describe(`quick trade: orders, matching and money (${dbKind})`, () => {
   let t: Awaited<ReturnType<typeof createTradeApp>>
