@@ -7,10 +7,10 @@ import { USDT_DECIMALS } from '../../../lib/format.ts'
 import { findAdminAsset, useAdminAssets } from '../api/assets.ts'
 import { useAllowed } from '../api/client.ts'
 import { ReasonDialog } from '../components/reason-dialog.tsx'
-import { CoinField, formatUnits, type PagedQuery, PagedTable, SearchForm, Time } from '../components/ui.tsx'
+import { CoinField, type PagedQuery, PagedTable, SearchForm, Time } from '../components/ui.tsx'
 import { withoutEmpty } from '../utils/filters.ts'
 import { orderAmounts } from '../utils/order-amounts.ts'
-import { bpsToPercent } from '../utils/units.ts'
+import { bpsToPercent, formatUnits } from '../utils/units.ts'
 import { AdjustmentsTable } from './adjustments-table.tsx'
 import {
   useAdjustments,
