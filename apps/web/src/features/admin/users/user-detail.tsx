@@ -124,7 +124,7 @@ function LoadedUser({ user }: { user: AdminUserDetail }) {
       />
       {tab === 'ledger' && <LedgerTab user={user} />}
       {tab === 'stakes' && <StakesTab address={user.address} />}
-      {tab === 'nodes' && <NodesTab address={user.address} />}
+      {tab === 'nodes' && <NodesTab user={user} />}
       {tab === 'finance' && <FinanceTab address={user.address} />}
       {tab === 'orders' && <OrdersTab user={user} />}
       {tab === 'sessions' && <SessionsTab address={user.address} />}
