@@ -1,4 +1,3 @@
-import { formatAmount } from '@solpledge/contract'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LoadMore } from '../../../components/load-more.tsx'
@@ -41,10 +40,6 @@ interface PanelProps {
   actions?: ReactNode
   children: ReactNode
 }
-
-/** Base units for people: '100.5 USDT'; negative amounts keep their sign. */
-export const formatUnits = (units: string | bigint, decimals: number, symbol?: string) =>
-  symbol ? `${formatAmount(units, decimals)} ${symbol}` : formatAmount(units, decimals)
 
 /** A timestamp in the interface language, or '—'. */
 export function Time({ iso }: { iso: string | null | undefined }) {

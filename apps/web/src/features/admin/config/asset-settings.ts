@@ -1,5 +1,4 @@
-import { type AdminAsset, type AssetSettings, formatAmount } from '@solpledge/contract'
-import { parseUnits } from '../utils/units.ts'
+import { type AdminAsset, type AssetSettings, formatAmount, parseAmount } from '@solpledge/contract'
 import type { FieldError } from './draft.ts'
 
 /** The amounts of an asset's settings; the thresholds may be empty, meaning none. */
@@ -32,7 +31,7 @@ export function readAssetDraft(
   const errors: Partial<Record<AmountField, FieldError>> = {}
   const read = (field: AmountField, optional: boolean) => {
     if (optional && draft[field].trim() === '') return null
-    const parsed = parseUnits(draft[field], decimals)
+    const parsed = parseAmount(draft[field], decimals)
     if (parsed.ok) return parsed.value.toString()
     errors[field] = parsed.error === 'decimals' ? { key: 'decimals', params: { decimals } } : { key: parsed.error }
     return null

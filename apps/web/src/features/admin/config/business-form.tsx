@@ -76,7 +76,8 @@ interface EditorProps {
 export function BusinessForm({ version, units }: { version: ConfigVersion; units: Units }) {
   const { t } = useTranslation('admin')
   const canSave = useAllowed(api.adminConfigSave)
-  const initial = toDraft(version.value, units.decimals)
+  // The version as the form shows it: built on mount and on reset, not on every keystroke's render.
+  const initial = () => toDraft(version.value, units.decimals)
   const [draft, setDraft] = useState(initial)
   const [errors, setErrors] = useState<FieldErrors>({})
   const [pending, setPending] = useState<{ changes: Change[]; value: ConfigVersion['value'] } | null>(null)

@@ -1,7 +1,7 @@
-import { BusinessConfig, formatAmount } from '@solpledge/contract'
+import { BusinessConfig, formatAmount, parseAmount } from '@solpledge/contract'
 import type { TSchema } from 'typebox'
 import { Value } from 'typebox/value'
-import { bpsToPercent, parseInteger, parsePercent, parseUnits } from '../utils/units.ts'
+import { bpsToPercent, parseInteger, parsePercent } from '../utils/units.ts'
 
 /**
  * The business configuration form (issue 7), driven by the contract's schema: every leaf of BusinessConfig becomes a
@@ -128,7 +128,7 @@ function readLeaf(leaf: Leaf, text: Draft, decimals: Decimals): { value: unknown
   if (leaf.kind === 'text') return { value: typed.trim() }
   const parsed =
     leaf.kind === 'amount'
-      ? parseUnits(typed, decimals[leaf.asset])
+      ? parseAmount(typed, decimals[leaf.asset])
       : leaf.kind === 'percent'
         ? parsePercent(typed)
         : parseInteger(typed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)

@@ -12,9 +12,9 @@ type Tab = 'notices' | 'banners'
 /** What the editor is open on: a new item (null) or an existing one. */
 type Editing<T> = { item: T | null } | null
 
-/** The English title, else the first one. */
-const titleOf = (translations: readonly { lang: string; title: string }[]) =>
-  (translations.find((item) => item.lang === 'en') ?? translations[0])?.title ?? ''
+/** The English translation, else the first one: what a list row shows. */
+const englishOf = <T extends { lang: string }>(translations: readonly T[]): T | undefined =>
+  translations.find((item) => item.lang === 'en') ?? translations[0]
 
 /** Content (issue 7): notices and banners in five languages, with images, publish/unpublish and the event flag. */
 export function ContentScreen() {
@@ -144,7 +144,7 @@ function Notices() {
       }
       cells={(notice) => (
         <>
-          <td className="admin-wrap">{titleOf(notice.translations)}</td>
+          <td className="admin-wrap">{englishOf(notice.translations)?.title}</td>
           <td>{notice.translations.map((item) => item.lang).join(' ')}</td>
           <td>
             <Time iso={notice.published_at} />
@@ -178,11 +178,11 @@ function Banners() {
         </>
       }
       cells={(banner) => {
-        const image = (banner.translations.find((item) => item.lang === 'en') ?? banner.translations[0])?.image_url
+        const shown = englishOf(banner.translations)
         return (
           <>
-            <td>{image && <img className="admin-image-preview" src={image} alt="" />}</td>
-            <td className="admin-wrap">{titleOf(banner.translations)}</td>
+            <td>{shown?.image_url && <img className="admin-image-preview" src={shown.image_url} alt="" />}</td>
+            <td className="admin-wrap">{shown?.title}</td>
             <td>{banner.sort}</td>
             <td>{banner.link ?? '—'}</td>
             <td>

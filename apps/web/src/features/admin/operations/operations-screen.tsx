@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next'
 import { Facts } from '../../../components/facts.tsx'
 import { adminCall } from '../api/client.ts'
 import { adminKeys } from '../api/keys.ts'
-import { AdminPage, formatUnits, ListState, Panel, Time } from '../components/ui.tsx'
+import { AdminPage, ListState, Panel, Time } from '../components/ui.tsx'
+import { formatUnits } from '../utils/units.ts'
 
 /** The figures move by themselves (deposits, the sender, the jobs): refreshed this often while visible. */
 const OPERATIONS_POLL_MS = 15_000

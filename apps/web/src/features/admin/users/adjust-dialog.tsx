@@ -5,9 +5,9 @@ import { AmountInput } from '../../../components/amount-input.tsx'
 import { Modal } from '../../../components/modal.tsx'
 import { Tabs } from '../../../components/tabs.tsx'
 import { findAdminAsset, useAdminAssets } from '../api/assets.ts'
-import { formatUnits } from '../components/ui.tsx'
 import { checkAdjustment, type Direction } from '../utils/adjustment.ts'
 import { REASON_MAX } from '../utils/reason.ts'
+import { formatUnits } from '../utils/units.ts'
 import { useAdjust } from './api.ts'
 
 interface AdjustDialogProps {

@@ -4,8 +4,9 @@ import { useTranslation } from 'react-i18next'
 import { useAllowed } from '../api/client.ts'
 import type { useAdminPages } from '../api/use-admin-pages.ts'
 import { ReasonDialog } from '../components/reason-dialog.tsx'
-import { formatUnits, Mono, PagedTable, Time } from '../components/ui.tsx'
+import { Mono, PagedTable, Time } from '../components/ui.tsx'
 import { useAdminSession } from '../session.ts'
+import { formatUnits } from '../utils/units.ts'
 import { useApproveAdjustment, useRejectAdjustment } from './api.ts'
 
 interface AdjustmentsTableProps {

@@ -5,7 +5,8 @@ import { Facts } from '../../../components/facts.tsx'
 import { Tabs } from '../../../components/tabs.tsx'
 import { useAllowed } from '../api/client.ts'
 import { ReasonDialog } from '../components/reason-dialog.tsx'
-import { formatUnits, ListState, Mono, Panel, Time } from '../components/ui.tsx'
+import { ListState, Mono, Panel, Time } from '../components/ui.tsx'
+import { formatUnits } from '../utils/units.ts'
 import { AdjustDialog } from './adjust-dialog.tsx'
 import { useAdminUser, useRevokeSessions } from './api.ts'
 import { AdjustmentsTab, FinanceTab, LedgerTab, NodesTab, OrdersTab, SessionsTab, StakesTab } from './user-tabs.tsx'
@@ -123,7 +124,7 @@ function LoadedUser({ user }: { user: AdminUserDetail }) {
       />
       {tab === 'ledger' && <LedgerTab user={user} />}
       {tab === 'stakes' && <StakesTab address={user.address} />}
-      {tab === 'nodes' && <NodesTab address={user.address} />}
+      {tab === 'nodes' && <NodesTab user={user} />}
       {tab === 'finance' && <FinanceTab address={user.address} />}
       {tab === 'orders' && <OrdersTab user={user} />}
       {tab === 'sessions' && <SessionsTab address={user.address} />}

@@ -4,13 +4,12 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useClientConfig } from '../../../lib/client-config.ts'
 import { USDT_DECIMALS } from '../../../lib/format.ts'
-import { findAdminAsset, useAdminAssets } from '../api/assets.ts'
 import { useAllowed } from '../api/client.ts'
 import { ReasonDialog } from '../components/reason-dialog.tsx'
-import { CoinField, formatUnits, type PagedQuery, PagedTable, SearchForm, Time } from '../components/ui.tsx'
+import { CoinField, type PagedQuery, PagedTable, SearchForm, Time } from '../components/ui.tsx'
 import { withoutEmpty } from '../utils/filters.ts'
 import { orderAmounts } from '../utils/order-amounts.ts'
-import { bpsToPercent } from '../utils/units.ts'
+import { bpsToPercent, formatUnits } from '../utils/units.ts'
 import { AdjustmentsTable } from './adjustments-table.tsx'
 import {
   useAdjustments,
@@ -54,6 +53,7 @@ function RecordTable({ testId, head, rows, query }: TableProps) {
   )
 }
 
+/** Decimals of an asset: the user's balances list every asset, so the detail already loaded has them. */
 const decimalsOf = (user: AdminUserDetail, coin: string) =>
   user.balances.find((balance) => balance.coin === coin)?.decimals ?? 0
 
@@ -135,11 +135,10 @@ export function StakesTab({ address }: { address: string }) {
   )
 }
 
-export function NodesTab({ address }: { address: string }) {
+export function NodesTab({ user }: { user: AdminUserDetail }) {
   const { t } = useTranslation('admin')
-  const nodes = useUserNodes(address)
+  const nodes = useUserNodes(user.address)
   const { productSymbol } = useClientConfig()
-  const product = findAdminAsset(useAdminAssets().data, productSymbol)
   return (
     <RecordTable
       testId="admin-user-nodes"
@@ -160,7 +159,7 @@ export function NodesTab({ address }: { address: string }) {
           formatUnits(node.price_usdt, USDT_DECIMALS, 'USDT'),
           `${bpsToPercent(node.power_bonus_bps)} %`,
           node.dividend_weight,
-          product ? formatUnits(node.dividends, product.decimals, productSymbol) : node.dividends,
+          formatUnits(node.dividends, decimalsOf(user, productSymbol), productSymbol),
         ],
       }))}
     />

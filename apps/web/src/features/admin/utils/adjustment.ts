@@ -1,5 +1,5 @@
+import { parseAmount } from '@solpledge/contract'
 import { checkReason } from './reason.ts'
-import { parseUnits } from './units.ts'
 
 export type Direction = 'credit' | 'debit'
 
@@ -28,7 +28,7 @@ export function checkAdjustment(input: {
   reason: string
   decimals: number
 }): AdjustmentCheck {
-  const parsed = parseUnits(input.amount, input.decimals)
+  const parsed = parseAmount(input.amount, input.decimals)
   if (!parsed.ok) {
     if (parsed.error === 'empty') return { ok: false, error: 'amountEmpty' }
     if (parsed.error === 'decimals') return { ok: false, error: 'amountDecimals', params: { decimals: input.decimals } }

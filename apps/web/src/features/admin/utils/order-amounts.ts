@@ -1,11 +1,12 @@
-import { formatAmount, type TradeOrder } from '@solpledge/contract'
+import type { TradeOrder } from '@solpledge/contract'
+import { formatUnits } from './units.ts'
 
 export interface OrderAsset {
   symbol: string
   decimals: number
 }
 
-const show = (units: string, asset: OrderAsset) => `${formatAmount(units, asset.decimals)} ${asset.symbol}`
+const show = (units: string, asset: OrderAsset) => formatUnits(units, asset.decimals, asset.symbol)
 
 /**
  * A quick-trade order's amounts as the console shows them: the limit price in USDT per whole token (null for a swap,

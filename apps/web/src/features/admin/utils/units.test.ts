@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { bpsToPercent, parseInteger, parsePercent, parseUnits } from './units.ts'
+import { bpsToPercent, formatUnits, parseInteger, parsePercent } from './units.ts'
 
 describe('console units', () => {
-  it('reads decimal amounts as base units exactly, refusing more decimals than the asset has', () => {
-    expect(parseUnits('100.5', 6)).toEqual({ ok: true, value: 100_500_000n })
-    expect(parseUnits('0.000000001', 9)).toEqual({ ok: true, value: 1n })
-    expect(parseUnits('1.0000001', 6)).toEqual({ ok: false, error: 'decimals' })
-    expect(parseUnits('-1', 6)).toEqual({ ok: false, error: 'format' })
-    expect(parseUnits(' ', 6)).toEqual({ ok: false, error: 'empty' })
+  it('shows base units as decimals of the asset, to the last unit, signed, with the symbol when given', () => {
+    expect(formatUnits('100500000', 6, 'USDT')).toBe('100.5 USDT')
+    expect(formatUnits(1n, 9)).toBe('0.000000001')
+    expect(formatUnits('-12000000001', 9, 'PLG')).toBe('-12.000000001 PLG')
+    expect(formatUnits('123456789012345678901234567890', 6)).toBe('123456789012345678901234.56789')
   })
 
   it('shows basis points as percentages and reads them back', () => {

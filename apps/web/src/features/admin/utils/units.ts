@@ -10,8 +10,9 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: AmountError
 /** Decimals of a percentage: one basis point is 0.01 %. */
 const PERCENT_DECIMALS = 2
 
-/** Base units of a typed decimal amount ('100.5' with 6 decimals → 100500000n). */
-export const parseUnits = (text: string, decimals: number): Parsed<bigint> => parseAmount(text, decimals)
+/** Base units for people: '100.5 USDT'; negative amounts keep their sign. */
+export const formatUnits = (units: string | bigint, decimals: number, symbol?: string) =>
+  symbol ? `${formatAmount(units, decimals)} ${symbol}` : formatAmount(units, decimals)
 
 /** Basis points as a typed percentage: 150 → '1.5', 10600 → '106'. */
 export const bpsToPercent = (bps: number) => formatAmount(BigInt(bps), PERCENT_DECIMALS)

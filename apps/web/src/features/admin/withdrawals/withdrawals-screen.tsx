@@ -6,10 +6,11 @@ import { Tabs } from '../../../components/tabs.tsx'
 import { useAdminAssets } from '../api/assets.ts'
 import { useAllowed } from '../api/client.ts'
 import { ReasonDialog } from '../components/reason-dialog.tsx'
-import { AdminPage, CoinField, formatUnits, Mono, PagedTable, SearchForm, Time } from '../components/ui.tsx'
+import { AdminPage, CoinField, Mono, PagedTable, SearchForm, Time } from '../components/ui.tsx'
 import { useAdminSession } from '../session.ts'
 import { withoutEmpty } from '../utils/filters.ts'
 import { reviewState } from '../utils/review-state.ts'
+import { formatUnits } from '../utils/units.ts'
 import {
   useAdminWithdrawals,
   useApproveWithdrawal,
