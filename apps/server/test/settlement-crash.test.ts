@@ -105,6 +105,13 @@ describe(`settlement crash safety (${dbKind})`, () => {
       for (const kill of kills) expect(kill.signal, kill.output).toBe('SIGKILL')
       expect(kills[0]?.batches).toBe(3)
       expect(kills.length).toBeGreaterThanOrEqual(3)
+      // Some kill came in the payment phase, where money moves (its last committed batch was a 'pay' batch).
+      const lastPhase = (run: ChildRun) =>
+        run.output
+          .match(/^batch \S+ (\w+)$/gm)
+          ?.at(-1)
+          ?.split(' ')[2]
+      expect(kills.map(lastPhase)).toContain('pay')
       expect(last.output).toMatch(/settled .*2025-06-20/)
 
       const expected = await using(reference, async (db) => {

@@ -3,6 +3,7 @@
 // idempotency key, balances moved in the same transaction, user accounts never negative — in a fixed number of
 // statements whatever the number of transfers.
 import { type RawBuilder, sql, type Transaction } from 'kysely'
+import { planWithout } from '../../db/planner.ts'
 import type { DB } from '../../db/schema.ts'
 import { invalid, refuse } from '../../lib/app-error.ts'
 import { isNegativeUserBalance, sameTransfer, type TransferInput } from './service.ts'
@@ -16,14 +17,13 @@ export interface BulkCredit {
   credits: RawBuilder<unknown>
   /** The system account each amount leaves, per asset ('emission', …). */
   from: string
-  /** The transfers' type ('pledge_output', …). */
+  /** The transfers' type ('settlement', …). */
   type: string
 }
 
 /**
  * Moves each credit's amount from the system account `from` of its asset to the user's available account of that
- * asset, at most once per key: a key that already exists is skipped (its transfer was made before). Returns how many
- * transfers were made and their sum.
+ * asset, at most once per key: a key that already exists is skipped (its transfer was made before).
  *
  * One statement finds each credit's two accounts (one index lookup per credit), inserts the transfers
  * (`on conflict (idempotency_key) do nothing returning`) and applies to each account the sum of what it received or
@@ -34,7 +34,7 @@ export interface BulkCredit {
  *
  * Runs inside the caller's transaction (pass `trx`), which must roll back if this throws.
  */
-export async function creditUsers(trx: Transaction<DB>, input: BulkCredit): Promise<{ count: number; amount: bigint }> {
+export async function creditUsers(trx: Transaction<DB>, input: BulkCredit): Promise<void> {
   const { credits, from, type } = input
   // A batch touches thousands of perhaps millions of accounts: accounts are found by per-row index lookups (scalar
   // subqueries, nested-loop joins and index scans only, for these statements), never by a hash or merge join or a
@@ -48,8 +48,9 @@ export async function creditUsers(trx: Transaction<DB>, input: BulkCredit): Prom
     )
   const systemAccountOf = (row: string) =>
     sql`(select x.id from ledger_accounts x where x.user_id is null and x.asset = ${sql.raw(row)}.asset and x.kind = ${from})`
+  /** Makes the transfers whose accounts exist; returns how many credits lack an account. */
   const transfers = async () => {
-    const { rows } = await sql<{ count: string; amount: string; missing: string }>`
+    const { rows } = await sql<{ missing: string }>`
       with system as materialized (
         select asset, id from ledger_accounts where user_id is null and kind = ${from}
       ),
@@ -78,16 +79,10 @@ export async function creditUsers(trx: Transaction<DB>, input: BulkCredit): Prom
         from moves
         where a.id = moves.id
       )
-      select (select count(*) from made) as count, (select coalesce(sum(amount), 0) from made) as amount,
-        (select count(*) from c where debit_id is null or credit_id is null) as missing`.execute(trx)
-    return {
-      count: Number(rows[0]?.count ?? 0),
-      amount: BigInt(rows[0]?.amount ?? 0),
-      missing: Number(rows[0]?.missing),
-    }
+      select count(*) as missing from c where debit_id is null or credit_id is null`.execute(trx)
+    return Number(rows[0]?.missing)
   }
-  const made = await transfers()
-  if (made.missing > 0) {
+  if ((await transfers()) > 0) {
     // In user id order: two jobs creating overlapping accounts wait on each other in one order.
     await sql`
       insert into ledger_accounts (user_id, asset, kind)
@@ -97,28 +92,10 @@ export async function creditUsers(trx: Transaction<DB>, input: BulkCredit): Prom
       where ${userAccountOf('u')} is null
       order by 1 nulls first, 2
       on conflict do nothing`.execute(trx)
-    const rest = await transfers()
-    if (rest.missing > 0) throw new Error(`ledger: ${rest.missing} credits still lack an account`)
-    made.count += rest.count
-    made.amount += rest.amount
+    const missing = await transfers()
+    if (missing > 0) throw new Error(`ledger: ${missing} credits still lack an account`)
   }
   await restore()
-  return { count: made.count, amount: made.amount }
-}
-
-/**
- * Turns the planner's `enable_<name>` settings off for the rest of the transaction; the function it returns puts back
- * the values they had.
- */
-async function planWithout(trx: Transaction<DB>, names: string[]): Promise<() => Promise<void>> {
-  const settings = names.map((name) => `enable_${name}`)
-  const { rows } = await sql<Record<string, string>>`
-    select ${sql.join(settings.map((s) => sql`current_setting(${s}) as ${sql.ref(s)}`))},
-      ${sql.join(settings.map((s) => sql`set_config(${s}, 'off', true)`))}`.execute(trx)
-  const before = rows[0] ?? {}
-  return async () => {
-    await sql`select ${sql.join(settings.map((s) => sql`set_config(${s}, ${before[s] ?? 'on'}, true)`))}`.execute(trx)
-  }
 }
 
 /** An account wanted by `accountIds`: a user's available or locked account, or a system account (userId null). */

@@ -3,6 +3,7 @@
 // those of the positions in force. Units: USDT base units.
 import { type RawBuilder, sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
+import { planWithout } from '../../db/planner.ts'
 import type { DB, PowerEventsTable } from '../../db/schema.ts'
 
 /**
@@ -40,9 +41,7 @@ export async function updateAncestry(
   withSelf: boolean,
   assignments: RawBuilder<unknown>,
 ): Promise<void> {
-  const { rows: planner } = await sql<{ seq: string; bitmap: string }>`
-    select current_setting('enable_seqscan') as seq, current_setting('enable_bitmapscan') as bitmap,
-      set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`.execute(trx)
+  const restore = await planWithout(trx, ['seqscan', 'bitmapscan'])
   const { rows } = await sql<{ changed: string; expected: string | null }>`
     with recursive ${ancestryOf(sql`select ${userId}::bigint as user_id`)},
     changed as (
@@ -54,9 +53,7 @@ export async function updateAncestry(
     )
     select (select count(*) from changed) as changed,
       (select (depth + ${withSelf ? 1 : 0})::text from users where id = ${userId}) as expected`.execute(trx)
-  await sql`
-    select set_config('enable_seqscan', ${planner[0]?.seq ?? 'on'}, true),
-      set_config('enable_bitmapscan', ${planner[0]?.bitmap ?? 'on'}, true)`.execute(trx)
+  await restore()
   if (String(rows[0]?.changed) !== String(rows[0]?.expected))
     throw new Error(`user_power rows missing on the path of user ${userId}: ${JSON.stringify(rows[0])}`)
 }

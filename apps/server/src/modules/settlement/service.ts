@@ -64,12 +64,7 @@ export async function settleThrough(db: Database, target: string, options: Settl
     const report = await dayReport(db, target)
     return report ? [report] : []
   }
-  const list: SettlementDay[] = []
-  for (let day = first; day <= target; day = addDays(day, 1)) {
-    await settleDay(db, day, options)
-    list.push((await dayReport(db, day)) as SettlementDay)
-  }
-  return list
+  return settleDays(db, first, target, options)
 }
 
 /** The timer's job: settles every day due at `now` (settlementHourUtc of the configuration) not yet settled. */
@@ -77,7 +72,17 @@ export async function settleDue(db: Database, options: SettleOptions, now = new 
   const config = await getBusinessConfig(db)
   const target = latestDueDay(now, config.settlementHourUtc)
   const first = await firstUnsettledDay(db, target)
-  return first > target ? [] : settleThrough(db, target, options)
+  return first > target ? [] : settleDays(db, first, target, options)
+}
+
+/** Settles the days `first` … `target` in order and reports each. */
+async function settleDays(db: Database, first: string, target: string, options: SettleOptions) {
+  const list: SettlementDay[] = []
+  for (let day = first; day <= target; day = addDays(day, 1)) {
+    await settleDay(db, day, options)
+    list.push((await dayReport(db, day)) as SettlementDay)
+  }
+  return list
 }
 
 /** The next day to settle (may be after `target`). */

@@ -228,10 +228,10 @@ export class OrderBook {
     const order = this.byId.get(key)
     if (!order) return undefined
     this.byId.delete(key)
-    const remaining = order.remaining
+    const cancelled = publicOrder(order)
     order.live = false
-    ;(order.side === 'buy' ? this.bids : this.asks).reduce(order, remaining)
-    return { id: order.id, userId: order.userId, side: order.side, price: order.price, remaining }
+    ;(order.side === 'buy' ? this.bids : this.asks).reduce(order, cancelled.remaining)
+    return cancelled
   }
 
   get(id: bigint): BookOrder | undefined {
