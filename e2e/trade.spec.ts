@@ -1,4 +1,4 @@
-import type { Browser, Page } from '@playwright/test'
+import type { Browser, Page, TestInfo } from '@playwright/test'
 import { api } from '@solpledge/contract'
 import { baseUrl, callAs, expect, register, snap, test, useWallets, Wallet } from './fixtures.ts'
 import { topUp } from './top-up.ts'
@@ -8,15 +8,16 @@ const USDT = 1_000_000n
 
 const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text })
 
-/** A second phone in its own browser context: another user signed in beside the first. */
-async function secondPhone(browser: Browser, wallet: Wallet) {
+/** A second phone in its own browser context, set up as the project's: another user signed in beside the first. */
+async function secondPhone(browser: Browser, testInfo: TestInfo, wallet: Wallet) {
+  const { viewport, isMobile, hasTouch, deviceScaleFactor, locale } = testInfo.project.use
   const context = await browser.newContext({
     baseURL: baseUrl(),
-    viewport: { width: 390, height: 844 },
-    isMobile: true,
-    hasTouch: true,
-    deviceScaleFactor: 2,
-    locale: 'en-US',
+    viewport,
+    isMobile,
+    hasTouch,
+    deviceScaleFactor,
+    locale,
   })
   const page = await context.newPage()
   await useWallets(page, [wallet])
@@ -48,7 +49,7 @@ test.describe('quick trade and swap', () => {
     await topUp(a, sessionA, 'PLG', 100n * PLG)
     await topUp(b, sessionB, 'USDT', 50n * USDT)
     await useWallets(page, [a])
-    const pageB = await secondPhone(browser, b)
+    const pageB = await secondPhone(browser, testInfo, b)
 
     const sellerOrder = page.getByTestId('order-row').first()
 
