@@ -1,4 +1,4 @@
-import type { Browser, Page } from '@playwright/test'
+import type { Browser, Page, TestInfo } from '@playwright/test'
 import { api } from '@solpledge/contract'
 import { baseUrl, callAs, expect, register, snap, test, useWallets, Wallet } from './fixtures.ts'
 import { topUp } from './top-up.ts'
@@ -8,15 +8,16 @@ const USDT = 1_000_000n
 
 const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text })
 
-/** A second phone in its own browser context: another user signed in beside the first. */
-async function secondPhone(browser: Browser, wallet: Wallet) {
+/** A second phone in its own browser context, set up as the project's: another user signed in beside the first. */
+async function secondPhone(browser: Browser, testInfo: TestInfo, wallet: Wallet) {
+  const { viewport, isMobile, hasTouch, deviceScaleFactor, locale } = testInfo.project.use
   const context = await browser.newContext({
     baseURL: baseUrl(),
-    viewport: { width: 390, height: 844 },
-    isMobile: true,
-    hasTouch: true,
-    deviceScaleFactor: 2,
-    locale: 'en-US',
+    viewport,
+    isMobile,
+    hasTouch,
+    deviceScaleFactor,
+    locale,
   })
   const page = await context.newPage()
   await useWallets(page, [wallet])
@@ -48,7 +49,7 @@ test.describe('quick trade and swap', () => {
     await topUp(a, sessionA, 'PLG', 100n * PLG)
     await topUp(b, sessionB, 'USDT', 50n * USDT)
     await useWallets(page, [a])
-    const pageB = await secondPhone(browser, b)
+    const pageB = await secondPhone(browser, testInfo, b)
 
     const sellerOrder = page.getByTestId('order-row').first()
 
@@ -82,6 +83,7 @@ test.describe('quick trade and swap', () => {
     })
 
     let orderSn = ''
+    let orderId = ''
     await test.step('A sells 20 PLG at 0.6 USDT: the order rests on the book', async () => {
       await page.getByTestId('order-price-input').fill('0.6')
       await page.getByTestId('order-amount-input').fill('20')
@@ -96,6 +98,7 @@ test.describe('quick trade and swap', () => {
       await expect(sellerOrder.getByTestId('order-remaining')).toHaveText('20 PLG')
       orderSn = (await sellerOrder.getAttribute('data-sn')) ?? ''
       expect(orderSn).not.toBe('')
+      orderId = (await sellerOrder.getAttribute('data-id')) ?? ''
       await expect(page.getByTestId('order-available')).toHaveText('Available: 80 PLG')
       const ask = page.getByTestId('book-ask')
       await expect(ask).toHaveCount(1)
@@ -105,7 +108,10 @@ test.describe('quick trade and swap', () => {
     })
 
     await test.step('B buys 8 PLG of it from the book', async () => {
-      await openTrade(pageB, 'buy')
+      await pageB.goto('/')
+      await pageB.getByTestId('home-link-trade').click()
+      await expect(pageB).toHaveURL(/\/quick-trade\/buy$/)
+      await expect(pageB.getByTestId('order-form')).toHaveAttribute('data-side', 'buy')
       await expect(pageB.getByTestId('order-available')).toHaveText('Available: 50 USDT')
       const ask = pageB.getByTestId('book-ask')
       await expect(ask.getByTestId('book-amount')).toHaveText('20')
@@ -186,14 +192,24 @@ test.describe('quick trade and swap', () => {
       await expect(page.getByTestId('order-remaining')).toHaveText('12 PLG')
       await expect(page.getByTestId('order-cancel')).toHaveCount(0)
       await page.getByTestId('order-back').click()
-      await page.getByTestId('orders-tab-cancelled').click()
 
       // Cancelling it again is refused by the server.
-      const again = await callAs(sessionA, api.tradeCancel.path, { id: await sellerOrder.getAttribute('data-id') })
+      const again = await callAs(sessionA, api.tradeCancel.path, { id: orderId })
       expect(again.msg).toBe('Failed to withdraw order.')
 
       await page.getByTestId('trade-side-buy').click()
       await expect(page.getByTestId('order-available')).toHaveText('Available: 4.7952 USDT')
+    })
+
+    await test.step("another user's order, an unknown id and an unknown side are not shown", async () => {
+      await pageB.goto(`/quick-trade/detail/${orderId}`)
+      await expect(pageB.getByTestId('empty-state')).toHaveText('This order does not exist')
+      await expect(pageB.getByTestId('order-detail')).toHaveCount(0)
+      await pageB.goto('/quick-trade/detail/999999999')
+      await expect(pageB.getByTestId('empty-state')).toHaveText('This order does not exist')
+      await pageB.goto('/quick-trade/anything')
+      await expect(pageB).toHaveURL(/\/quick-trade\/buy$/)
+      await expect(pageB.getByTestId('order-form')).toHaveAttribute('data-side', 'buy')
     })
 
     await test.step('B swaps USDT for PLG across two levels of the book', async () => {

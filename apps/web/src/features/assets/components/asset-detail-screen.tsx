@@ -34,7 +34,7 @@ function AssetDetail() {
   if (!asset) return <EmptyState text={t('msg:assets.unknownAsset')} />
   return (
     <>
-      <div className="card asset-card asset-detail-card" data-testid="asset-detail" data-coin={asset.coin}>
+      <div className="card card-glow asset-card asset-detail-card" data-testid="asset-detail" data-coin={asset.coin}>
         <AssetBalances asset={asset} />
       </div>
       <WithdrawalList asset={asset} />

@@ -18,7 +18,7 @@ export function AssetList({ assets, onTopUp, onWithdraw }: AssetListProps) {
   return (
     <ul className="asset-list" data-testid="asset-list">
       {assets.map((asset) => (
-        <li key={asset.coin} className="card asset-card" data-testid="asset-row" data-coin={asset.coin}>
+        <li key={asset.coin} className="card card-glow asset-card" data-testid="asset-row" data-coin={asset.coin}>
           <AssetBalances asset={asset} />
           <div className="asset-actions">
             <button

@@ -11,7 +11,11 @@ export function MarketSummary({ market }: { market: MarketInfo }) {
   const tone = change > 0 ? 'up' : change < 0 ? 'down' : 'flat'
   const orDash = (value: string | null) => (value === null ? '–' : units.price(value))
   return (
-    <section className="card market-summary" data-testid="market-summary" aria-label={t('trade.market.title')}>
+    <section
+      className="card card-glow market-summary"
+      data-testid="market-summary"
+      aria-label={t('trade.market.title')}
+    >
       <div className="market-head">
         <span className="market-pair">{market.pair}</span>
         <span className={`market-change market-${tone}`} data-testid="market-change">

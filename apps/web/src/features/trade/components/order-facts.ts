@@ -4,11 +4,13 @@ import type { Fact } from '../../../components/facts.tsx'
 import { formatDateTime } from '../../../lib/format.ts'
 import { marketUnits } from '../utils/units.ts'
 
+const STATUS_TONE = { pending: 'wait', completed: 'ok', cancelled: 'bad' } as const
+
 /** An order's status as a badge. */
-export function orderStatus(t: TFunction, order: Pick<TradeOrder, 'status'>) {
-  const tone = { pending: 'wait', completed: 'ok', cancelled: 'bad' } as const
-  return { value: order.status, label: t(`trade.status.${order.status}`), tone: tone[order.status] }
-}
+export const orderStatus = (t: TFunction, order: Pick<TradeOrder, 'status'>) => ({
+  label: t(`trade.status.${order.status}`),
+  tone: STATUS_TONE[order.status],
+})
 
 /** 'Buy' or 'Sell', and 'Swap · Buy' for a swap. */
 export const orderType = (t: TFunction, order: Pick<TradeOrder, 'type' | 'kind'>) =>
