@@ -1,5 +1,15 @@
-import type { Browser, Page, TestInfo } from '@playwright/test'
-import { test as base, expect, onChainBalance, register, snap, useWallets, Wallet } from './fixtures.ts'
+import type { Page, TestInfo } from '@playwright/test'
+import {
+  test as base,
+  expect,
+  onChainBalance,
+  register,
+  secondPhone,
+  snap,
+  toast,
+  useWallets,
+  Wallet,
+} from './fixtures.ts'
 import { type StartedServer, startServer } from './server.ts'
 
 /**
@@ -23,15 +33,6 @@ const test = base.extend<object, { server: StartedServer & { operator: Wallet } 
   baseURL: async ({ server }, use) => use(server.url),
 })
 test.describe.configure({ mode: 'serial' })
-
-const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text })
-
-/** A second phone in the same browser: the user's, beside the operator's. */
-async function userPage(browser: Browser, testInfo: TestInfo, baseURL: string) {
-  const { viewport, isMobile, hasTouch, deviceScaleFactor, locale } = testInfo.project.use
-  const context = await browser.newContext({ baseURL, viewport, isMobile, hasTouch, deviceScaleFactor, locale })
-  return context.newPage()
-}
 
 /** Opens the console and signs in with the page's demo wallet (the operator's). */
 async function signInToConsole(page: Page, operator: Wallet, testInfo: TestInfo) {
@@ -94,7 +95,7 @@ test('an operator edits the pledge minimum and a user sees the new minimum', asy
   await test.step('a user sees the new minimum at once', async () => {
     const user = new Wallet()
     await register(user, server.rootAddress, server.url)
-    const phone = await userPage(browser, testInfo, server.url)
+    const phone = await secondPhone(browser, testInfo, server.url)
     await useWallets(phone, [user])
     await phone.goto('/pledge')
     // 150 USDT at the reference price of 0.5 USDT.
@@ -135,7 +136,7 @@ test('an operator approves a withdrawal under review and the user receives it on
 
   const user = new Wallet()
   await register(user, server.rootAddress, server.url)
-  const phone = await userPage(browser, testInfo, server.url)
+  const phone = await secondPhone(browser, testInfo, server.url)
   const usdt = phone.locator('[data-testid="asset-row"][data-coin="USDT"]')
 
   await test.step('the user tops up 200 USDT and asks to withdraw 150 USDT', async () => {
@@ -200,7 +201,7 @@ test('an operator looks a user up, adjusts the balance, revokes the sessions and
 }, testInfo) => {
   const user = new Wallet()
   await register(user, server.rootAddress, server.url)
-  const phone = await userPage(browser, testInfo, server.url)
+  const phone = await secondPhone(browser, testInfo, server.url)
   await useWallets(phone, [user])
   await phone.goto('/assets')
   const usdt = phone.locator('[data-testid="asset-row"][data-coin="USDT"]')

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import { ed25519 } from '@noble/curves/ed25519'
-import { test as base, expect, type Page, type TestInfo } from '@playwright/test'
+import { type Browser, test as base, expect, type Page, type TestInfo } from '@playwright/test'
 import { api, LOGIN_TYPE } from '@solpledge/contract'
 import { createDemoWalletStorageValue, DEMO_WALLET_STORAGE_KEY, encodeBase58 } from '@solpledge/demo-wallet'
 
@@ -81,14 +81,16 @@ export async function register(wallet: Wallet, inviteCode = rootAddress(), base 
   return res.data
 }
 
-/** Calls a method of the local chain's JSON-RPC. */
-async function rpc(method: string, params: unknown[]) {
+/** Calls a method of the local chain's JSON-RPC; an RPC error throws. */
+export async function rpc(method: string, params: unknown[]) {
   const res = await fetch(process.env.E2E_RPC_URL as string, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   })
-  return ((await res.json()) as { result: unknown }).result
+  const body = (await res.json()) as { result?: unknown; error?: { message: string } }
+  if (body.error) throw new Error(`${method}: ${body.error.message}`)
+  return body.result
 }
 
 /** The wallet's on-chain balance of a token, in base units, read straight from the local chain. */
@@ -144,4 +146,14 @@ export async function expectLoggedIn(page: Page, wallet: Wallet) {
   expect(stored.token).toBeTruthy()
   expect(JSON.parse(stored.userinfo ?? '{}')).toMatchObject({ address: wallet.address, token: stored.token })
   expect(JSON.parse(stored.root ?? '{}')).toMatchObject({ loginStatus: true, isBind: true })
+}
+
+/** The toast showing `text`. */
+export const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text })
+
+/** Another phone in its own browser context, set up as the project's (viewport, touch, locale): a second person. */
+export async function secondPhone(browser: Browser, testInfo: TestInfo, baseURL = baseUrl()) {
+  const { viewport, isMobile, hasTouch, deviceScaleFactor, locale } = testInfo.project.use
+  const context = await browser.newContext({ baseURL, viewport, isMobile, hasTouch, deviceScaleFactor, locale })
+  return context.newPage()
 }

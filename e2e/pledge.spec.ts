@@ -1,8 +1,17 @@
 import type { Page } from '@playwright/test'
 import { formatAmount, parseAmount } from '@solpledge/contract'
-import { addDays, expect, register, serverToday, settleThrough, snap, test, useWallets, Wallet } from './fixtures.ts'
-
-const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text })
+import {
+  addDays,
+  expect,
+  register,
+  serverToday,
+  settleThrough,
+  snap,
+  test,
+  toast,
+  useWallets,
+  Wallet,
+} from './fixtures.ts'
 
 /** PLG base units of a shown amount such as '7.066666666 PLG'. */
 function plgUnits(text: string | null) {

@@ -5,19 +5,7 @@ import {
 } from '@solana/spl-token'
 import { Keypair, PublicKey, Transaction } from '@solana/web3.js'
 import { api, type PaymentIntent } from '@solpledge/contract'
-import { callAs, expect, type Wallet } from './fixtures.ts'
-
-/** One JSON-RPC call to the local chain. */
-async function rpc(method: string, params: unknown[]) {
-  const res = await fetch(process.env.E2E_RPC_URL as string, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  })
-  const body = (await res.json()) as { result?: unknown; error?: { message: string } }
-  if (body.error) throw new Error(`${method}: ${body.error.message}`)
-  return body.result
-}
+import { callAs, expect, rpc, type Wallet } from './fixtures.ts'
 
 /** Tops up the platform balance through the API and the local chain, as the web app's top-up does, but faster. */
 export async function topUp(wallet: Wallet, session: Record<string, string>, coin: string, amount: bigint) {

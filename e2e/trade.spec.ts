@@ -1,28 +1,10 @@
-import type { Browser, Page, TestInfo } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { api } from '@solpledge/contract'
-import { baseUrl, callAs, expect, register, snap, test, useWallets, Wallet } from './fixtures.ts'
+import { callAs, expect, register, secondPhone, snap, test, toast, useWallets, Wallet } from './fixtures.ts'
 import { topUp } from './top-up.ts'
 
 const PLG = 1_000_000_000n
 const USDT = 1_000_000n
-
-const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text })
-
-/** A second phone in its own browser context, set up as the project's: another user signed in beside the first. */
-async function secondPhone(browser: Browser, testInfo: TestInfo, wallet: Wallet) {
-  const { viewport, isMobile, hasTouch, deviceScaleFactor, locale } = testInfo.project.use
-  const context = await browser.newContext({
-    baseURL: baseUrl(),
-    viewport,
-    isMobile,
-    hasTouch,
-    deviceScaleFactor,
-    locale,
-  })
-  const page = await context.newPage()
-  await useWallets(page, [wallet])
-  return page
-}
 
 /** Opens a side of the quick-trade screen signed in, with the market loaded. */
 async function openTrade(page: Page, side: 'buy' | 'sell') {
@@ -49,7 +31,8 @@ test.describe('quick trade and swap', () => {
     await topUp(a, sessionA, 'PLG', 100n * PLG)
     await topUp(b, sessionB, 'USDT', 50n * USDT)
     await useWallets(page, [a])
-    const pageB = await secondPhone(browser, testInfo, b)
+    const pageB = await secondPhone(browser, testInfo)
+    await useWallets(pageB, [b])
 
     const sellerOrder = page.getByTestId('order-row').first()
 
