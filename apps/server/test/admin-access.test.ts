@@ -536,18 +536,10 @@ describe(`operator console with the session cache on (${dbKind})`, () => {
   it('revoking a user session drops it from the cache: the next call is -403 at once', async () => {
     const t = await createTestApp({ sessionCacheMs: 60_000 })
     try {
-      const root = await seedRoot(t.db)
-      const wallet = new TestWallet()
-      const { token } = (await login(t.app, wallet, root.address)).data as { token: string }
-      const auth = { token, address: wallet.address }
+      const { address, auth } = await member(t.app, (await seedRoot(t.db)).address)
       expect((await call(t.app, api.userIndex, {}, auth)).code).toBe(Code.OK)
       const admin = await signedInAdmin(t.app, t.db, 'admin')
-      const res = await call(
-        t.app,
-        api.adminUserRevoke,
-        { address: wallet.address, reason: 'account takeover' },
-        admin.headers,
-      )
+      const res = await call(t.app, api.adminUserRevoke, { address, reason: 'account takeover' }, admin.headers)
       expect(res.data).toEqual({ revoked: 1 })
       expect((await call(t.app, api.userIndex, {}, auth)).code).toBe(Code.SESSION_INVALID)
     } finally {
