@@ -22,6 +22,7 @@ import {
   creditAvailable,
   dbKind,
   login,
+  member,
   seedRoot,
   type TestContext,
   TestWallet,
@@ -66,7 +67,7 @@ describe(`operator console access (${dbKind})`, () => {
   let admin: TestAdmin
   let operator: TestAdmin
   let viewer: TestAdmin
-  let member: { id: string; address: string; auth: { token: string; address: string } }
+  let user: Awaited<ReturnType<typeof member>>
   let fixture: {
     withdrawal: string
     withdrawal2: string
@@ -97,23 +98,17 @@ describe(`operator console access (${dbKind})`, () => {
       })
       .where('code', '=', 'USDT')
       .execute()
-    const root = await seedRoot(t.db)
-    const wallet = new TestWallet()
-    const { token } = (await login(t.app, wallet, root.address)).data as { token: string }
-    const id = (
-      await t.db.selectFrom('users').select('id').where('address', '=', wallet.address).executeTakeFirstOrThrow()
-    ).id
-    member = { id, address: wallet.address, auth: { token, address: wallet.address } }
-    await creditAvailable(t.db, id, 'USDT', 10_000n * USDT)
+    user = await member(t.app, (await seedRoot(t.db)).address)
+    await creditAvailable(t.db, user.id, 'USDT', 10_000n * USDT)
     // A resting buy order: 1 PLG at 0.5 USDT.
-    const order = await call(t.app, api.tradeBuy, { price: '500000', amount: '1000000000' }, member.auth)
+    const order = await call(t.app, api.tradeBuy, { price: '500000', amount: '1000000000' }, user.auth)
     expect(order.code, order.msg).toBe(Code.OK)
     admin = await signedInAdmin(t.app, t.db, 'admin')
     operator = await signedInAdmin(t.app, t.db, 'operator')
     viewer = await signedInAdmin(t.app, t.db, 'viewer')
     const second = await signedInAdmin(t.app, t.db, 'admin')
     const withdraw = async (amount: bigint) => {
-      const res = await call(t.app, api.withdraw, { coin: 'USDT', amount: amount.toString() }, member.auth)
+      const res = await call(t.app, api.withdraw, { coin: 'USDT', amount: amount.toString() }, user.auth)
       expect(res.data, res.msg).toMatchObject({ status: 'review' })
       return (res.data as { id: string }).id
     }
@@ -121,7 +116,7 @@ describe(`operator console access (${dbKind})`, () => {
       const res = await call(
         t.app,
         api.adminAdjust,
-        { address: member.address, coin: 'USDT', amount: (2000n * USDT).toString(), reason: 'goodwill credit' },
+        { address: user.address, coin: 'USDT', amount: (2000n * USDT).toString(), reason: 'goodwill credit' },
         second.headers,
       )
       expect(res.data).toMatchObject({ status: 'pending' })
@@ -182,17 +177,17 @@ describe(`operator console access (${dbKind})`, () => {
       adminWithdrawals: { status: 'review' },
       adminWithdrawalApprove: { id: fixture.withdrawal },
       adminWithdrawalReject: { id: fixture.withdrawal2, reason },
-      adminUsers: { q: member.address.slice(0, 6) },
-      adminUser: { address: member.address },
-      adminUserLedger: { address: member.address },
-      adminUserStakes: { address: member.address },
-      adminUserNodes: { address: member.address },
-      adminUserFinance: { address: member.address },
-      adminUserSessions: { address: member.address },
-      adminUserOrders: { address: member.address, status: 'pending' },
-      adminUserRevoke: { address: member.address, reason },
+      adminUsers: { q: user.address.slice(0, 6) },
+      adminUser: { address: user.address },
+      adminUserLedger: { address: user.address },
+      adminUserStakes: { address: user.address },
+      adminUserNodes: { address: user.address },
+      adminUserFinance: { address: user.address },
+      adminUserSessions: { address: user.address },
+      adminUserOrders: { address: user.address, status: 'pending' },
+      adminUserRevoke: { address: user.address, reason },
       adminAdjustments: { status: 'pending' },
-      adminAdjust: { address: member.address, coin: 'USDT', amount: (5n * USDT).toString(), reason },
+      adminAdjust: { address: user.address, coin: 'USDT', amount: (5n * USDT).toString(), reason },
       adminAdjustApprove: { id: fixture.pendingAdjustment },
       adminAdjustReject: { id: fixture.pendingAdjustment2, reason },
       adminAudit: { action: 'admin.' },
@@ -233,8 +228,8 @@ describe(`operator console access (${dbKind})`, () => {
       const weaker = (['viewer', 'operator'] as const).filter((role) => !roleAtLeast(role, required))
       const callers: [string, Record<string, string>][] = [
         ['no session', {}],
-        ['user session', { 'user-token': member.auth.token, 'user-address': member.address }],
-        ['user token as admin token', { 'admin-token': member.auth.token }],
+        ['user session', { 'user-token': user.auth.token, 'user-address': user.address }],
+        ['user token as admin token', { 'admin-token': user.auth.token }],
         ['forged token', { 'admin-token': 'x'.repeat(43) }],
         ...weaker.map((role): [string, Record<string, string>] => [
           `${role} session`,
@@ -257,21 +252,21 @@ describe(`operator console access (${dbKind})`, () => {
       expect(res.code, res.msg).toBe(Code.OK)
       return res.data as { list: Record<string, unknown>[] }
     }
-    const detail = (await call(t.app, api.adminUser, { address: member.address }, viewer.headers)).data
-    expect(detail).toMatchObject({ address: member.address, active_sessions: 1, team: { team_count: 0 } })
+    const detail = (await call(t.app, api.adminUser, { address: user.address }, viewer.headers)).data
+    expect(detail).toMatchObject({ address: user.address, active_sessions: 1, team: { team_count: 0 } })
     const usdt = (detail as { balances: { coin: string; available: string; locked: string }[] }).balances.find(
       (b) => b.coin === 'USDT',
     )
     // 10 000 in, two withdrawals (200 + 300) and the order's 0.5 locked, the pending adjustments not applied.
     expect(usdt).toEqual({ coin: 'USDT', decimals: 6, available: '9499500000', locked: '500500000' })
-    const orders = await read(api.adminUserOrders, { address: member.address, status: 'pending' })
+    const orders = await read(api.adminUserOrders, { address: user.address, status: 'pending' })
     expect(orders.list).toMatchObject([{ type: 'buy', price: '500000', amount: '1000000000', status: 'pending' }])
-    const withdrawals = await read(api.adminWithdrawals, { status: 'review', address: member.address })
+    const withdrawals = await read(api.adminWithdrawals, { status: 'review', address: user.address })
     expect(withdrawals.list.map((w) => w.amount)).toEqual(['200000000', '300000000'])
-    const adjustments = await read(api.adminAdjustments, { address: member.address })
+    const adjustments = await read(api.adminAdjustments, { address: user.address })
     expect(adjustments.list.map((a) => a.status)).toEqual(['pending', 'pending'])
-    const found = await read(api.adminUsers, { q: member.address.slice(0, 5) })
-    expect(found.list.map((u) => u.address)).toContain(member.address)
+    const found = await read(api.adminUsers, { q: user.address.slice(0, 5) })
+    expect(found.list.map((u) => u.address)).toContain(user.address)
     expect((await call(t.app, api.adminUsers, { q: 'ab' }, viewer.headers)).code).toBe(Code.INVALID)
     expect((await call(t.app, api.adminUser, { address: new TestWallet().address }, viewer.headers)).code).toBe(
       Code.NOT_FOUND,
@@ -541,18 +536,10 @@ describe(`operator console with the session cache on (${dbKind})`, () => {
   it('revoking a user session drops it from the cache: the next call is -403 at once', async () => {
     const t = await createTestApp({ sessionCacheMs: 60_000 })
     try {
-      const root = await seedRoot(t.db)
-      const wallet = new TestWallet()
-      const { token } = (await login(t.app, wallet, root.address)).data as { token: string }
-      const auth = { token, address: wallet.address }
+      const { address, auth } = await member(t.app, (await seedRoot(t.db)).address)
       expect((await call(t.app, api.userIndex, {}, auth)).code).toBe(Code.OK)
       const admin = await signedInAdmin(t.app, t.db, 'admin')
-      const res = await call(
-        t.app,
-        api.adminUserRevoke,
-        { address: wallet.address, reason: 'account takeover' },
-        admin.headers,
-      )
+      const res = await call(t.app, api.adminUserRevoke, { address, reason: 'account takeover' }, admin.headers)
       expect(res.data).toEqual({ revoked: 1 })
       expect((await call(t.app, api.userIndex, {}, auth)).code).toBe(Code.SESSION_INVALID)
     } finally {

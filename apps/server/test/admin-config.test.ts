@@ -16,7 +16,7 @@ import {
   createTestApp,
   creditAvailable,
   dbKind,
-  login,
+  member,
   seedRoot,
   type TestContext,
   TestWallet,
@@ -29,7 +29,7 @@ describe(`operator console configuration (${dbKind})`, () => {
   let t: TestContext
   let admin: TestAdmin
   let viewer: TestAdmin
-  let user: { auth: { token: string; address: string } }
+  let user: Awaited<ReturnType<typeof member>>
 
   beforeAll(async () => {
     t = await createTestApp()
@@ -40,17 +40,9 @@ describe(`operator console configuration (${dbKind})`, () => {
       .where('code', '=', 'USDT')
       .execute()
     await seedBusinessConfig(t.db)
-    const root = await seedRoot(t.db)
-    const wallet = new TestWallet()
-    const { token } = (await login(t.app, wallet, root.address)).data as { token: string }
-    const { id } = await t.db
-      .selectFrom('users')
-      .select('id')
-      .where('address', '=', wallet.address)
-      .executeTakeFirstOrThrow()
-    await creditAvailable(t.db, id, 'PLG', 10_000n * PLG)
-    await creditAvailable(t.db, id, 'USDT', 10_000n * USDT)
-    user = { auth: { token, address: wallet.address } }
+    user = await member(t.app, (await seedRoot(t.db)).address)
+    await creditAvailable(t.db, user.id, 'PLG', 10_000n * PLG)
+    await creditAvailable(t.db, user.id, 'USDT', 10_000n * USDT)
     admin = await signedInAdmin(t.app, t.db, 'admin')
     viewer = await signedInAdmin(t.app, t.db, 'viewer')
   })

@@ -3,7 +3,15 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { ed25519 } from '@noble/curves/ed25519'
-import { API_BASE, api, type BodyOf, type Envelope, LOGIN_TYPE, type RouteDef } from '@solpledge/contract'
+import {
+  API_BASE,
+  api,
+  type BodyOf,
+  type Envelope,
+  LOGIN_TYPE,
+  type LoginData,
+  type RouteDef,
+} from '@solpledge/contract'
 import pg from 'pg'
 import { type App, buildApp } from '../src/app.ts'
 import { type Config, loadConfig } from '../src/config.ts'
@@ -147,6 +155,15 @@ export async function login(app: App, wallet: TestWallet, inviteCode = '') {
     invite_code: inviteCode,
     message,
   })
+}
+
+/** A new wallet logged in under `inviteCode`: its user id, address, wallet and the session to call with. */
+export async function member(app: App, inviteCode: string) {
+  const wallet = new TestWallet()
+  const res = await login(app, wallet, inviteCode)
+  const { id, token } = (res.data ?? {}) as Partial<LoginData>
+  if (!id || !token) throw new Error(`login failed: ${res.msg}`)
+  return { id, address: wallet.address, wallet, auth: { token, address: wallet.address } }
 }
 
 /** Registers a root user directly (as the first-start seed does) and returns its wallet. */

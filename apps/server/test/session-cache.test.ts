@@ -1,6 +1,6 @@
-import { api, Code, type LoginData } from '@solpledge/contract'
+import { api, Code } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { call, createTestApp, dbKind, login, seedRoot, type TestContext, TestWallet } from './helpers.ts'
+import { call, createTestApp, dbKind, member, seedRoot, type TestContext, type TestWallet } from './helpers.ts'
 
 // The production default trusts a checked session for SESSION_CACHE_MS; the other API tests turn it off.
 const TTL_MS = 400
@@ -15,52 +15,48 @@ describe(`session cache (${dbKind})`, () => {
   })
   afterAll(() => t.close())
 
-  const signIn = async () => {
-    const wallet = new TestWallet()
-    const data = (await login(t.app, wallet, root.address)).data as LoginData
-    return { wallet, token: data.token, userId: data.id }
-  }
-  const index = (token: string, address: string) => call(t.app, api.userIndex, {}, { token, address })
+  const signIn = () => member(t.app, root.address)
+  const index = (auth: { token: string; address: string }) => call(t.app, api.userIndex, {}, auth)
   const revokeInDatabase = (userId: string) =>
     t.db.updateTable('sessions').set({ revoked_at: new Date() }).where('user_id', '=', userId).execute()
 
   it('trusts a checked session for the cache time, then checks the database again', async () => {
-    const { wallet, token, userId } = await signIn()
-    expect((await index(token, wallet.address)).code).toBe(Code.OK)
+    const { id, auth } = await signIn()
+    expect((await index(auth)).code).toBe(Code.OK)
     // Revoked by another server instance: this one still trusts its check until the cache time has passed.
-    await revokeInDatabase(userId)
-    expect((await index(token, wallet.address)).code).toBe(Code.OK)
+    await revokeInDatabase(id)
+    expect((await index(auth)).code).toBe(Code.OK)
     await sleep(TTL_MS + 100)
-    expect((await index(token, wallet.address)).code).toBe(Code.SESSION_INVALID)
+    expect((await index(auth)).code).toBe(Code.SESSION_INVALID)
   })
 
   it('forgets a user at once when this server revokes their sessions', async () => {
-    const { wallet, token, userId } = await signIn()
+    const { id, auth } = await signIn()
     const other = await signIn()
-    expect((await index(token, wallet.address)).code).toBe(Code.OK)
-    expect((await index(other.token, other.wallet.address)).code).toBe(Code.OK)
-    await revokeInDatabase(userId)
-    t.app.sessions.forgetUser(userId)
-    expect((await index(token, wallet.address)).code).toBe(Code.SESSION_INVALID)
-    expect((await index(other.token, other.wallet.address)).code).toBe(Code.OK)
+    expect((await index(auth)).code).toBe(Code.OK)
+    expect((await index(other.auth)).code).toBe(Code.OK)
+    await revokeInDatabase(id)
+    t.app.sessions.forgetUser(id)
+    expect((await index(auth)).code).toBe(Code.SESSION_INVALID)
+    expect((await index(other.auth)).code).toBe(Code.OK)
   })
 
   it('still refuses a cached token sent with another address', async () => {
-    const { wallet, token } = await signIn()
-    expect((await index(token, wallet.address)).code).toBe(Code.OK)
-    expect((await index(token, root.address)).code).toBe(Code.SESSION_INVALID)
-    expect((await index(token, wallet.address)).code).toBe(Code.OK)
+    const { auth } = await signIn()
+    expect((await index(auth)).code).toBe(Code.OK)
+    expect((await index({ ...auth, address: root.address })).code).toBe(Code.SESSION_INVALID)
+    expect((await index(auth)).code).toBe(Code.OK)
   })
 
   it('never trusts a session past its expiry', async () => {
-    const { wallet, token, userId } = await signIn()
+    const { id, auth } = await signIn()
     await t.db
       .updateTable('sessions')
       .set({ expires_at: new Date(Date.now() + 150) })
-      .where('user_id', '=', userId)
+      .where('user_id', '=', id)
       .execute()
-    expect((await index(token, wallet.address)).code).toBe(Code.OK)
+    expect((await index(auth)).code).toBe(Code.OK)
     await sleep(200)
-    expect((await index(token, wallet.address)).code).toBe(Code.SESSION_INVALID)
+    expect((await index(auth)).code).toBe(Code.SESSION_INVALID)
   })
 })

@@ -25,8 +25,9 @@ const adjustments = (db: Database) =>
     .selectFrom('adjustments as j')
     .innerJoin('users as u', 'u.id', 'j.user_id')
     .innerJoin('assets as a', 'a.code', 'j.asset')
-    .selectAll('j')
-    .select(['u.address as user_address', 'a.decimals'])
+
+const withColumns = (qb: ReturnType<typeof adjustments>) =>
+  qb.selectAll('j').select(['u.address as user_address', 'a.decimals'])
 
 const present = (row: Row): Adjustment => ({
   id: row.id,
@@ -47,7 +48,7 @@ const present = (row: Row): Adjustment => ({
 })
 
 const read = async (trx: Database, id: string) =>
-  present(await adjustments(trx).where('j.id', '=', id).executeTakeFirstOrThrow())
+  present(await withColumns(adjustments(trx)).where('j.id', '=', id).executeTakeFirstOrThrow())
 
 /** The ledger transfer of an adjustment: system 'adjustments' → user available, or back for a negative amount. */
 async function apply(trx: Transaction<DB>, row: Selectable<AdjustmentsTable>): Promise<string> {
@@ -70,23 +71,11 @@ export async function listAdjustments(
   db: Database,
   query: { status?: AdjustmentStatus | undefined; address?: string | undefined; page: number; limit: number },
 ) {
-  const base = db
-    .selectFrom('adjustments as j')
-    .innerJoin('users as u', 'u.id', 'j.user_id')
+  const base = adjustments(db)
     .$if(query.status !== undefined, (qb) => qb.where('j.status', '=', query.status as AdjustmentStatus))
     .$if(query.address !== undefined, (qb) => qb.where('u.address', '=', query.address as string))
-  const { rows, total } = await pageOf(base, query, (qb) => qb.select('j.id').orderBy('j.id', 'desc'))
-  const list = rows.length
-    ? await adjustments(db)
-        .where(
-          'j.id',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .orderBy('j.id', 'desc')
-        .execute()
-    : []
-  return { list: list.map(present), total, page: query.page, limit: query.limit }
+  const { rows, total } = await pageOf(base, query, (qb) => withColumns(qb).orderBy('j.id', 'desc'))
+  return { list: rows.map(present), total, page: query.page, limit: query.limit }
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
 import { invalid } from '../../lib/app-error.ts'
+import { startingWith } from '../../lib/like.ts'
 import { pageOf } from '../../lib/paging.ts'
 
 /** A decision's reason as stored: trimmed, and still at least 3 characters (the contract counts the spaces too). */
@@ -59,7 +60,7 @@ export async function listAudit(db: Database, query: AuditQuery) {
     .selectFrom('admin_audit')
     .$if(action !== undefined, (qb) =>
       (action as string).endsWith('.')
-        ? qb.where('action', 'like', `${(action as string).replace(/[\\%_]/g, '\\$&')}%`)
+        ? qb.where('action', 'like', startingWith(action as string))
         : qb.where('action', '=', action as string),
     )
     .$if(actor !== undefined, (qb) => qb.where('actor', '=', actor as string))

@@ -1,7 +1,9 @@
 // Notices and banners in the operator console: every row whatever its state, with all its translations; saves replace
 // a row's translations as a whole. The app's reads (modules/notices) pick what is published.
 import { type AdminBanner, type AdminNotice, Code, LANGUAGES } from '@solpledge/contract'
+import type { Selectable } from 'kysely'
 import type { Database } from '../../db/index.ts'
+import type { BannersTable, NoticesTable } from '../../db/schema.ts'
 import { AppError, invalid } from '../../lib/app-error.ts'
 import { storableId } from '../../lib/id.ts'
 import { pageOf } from '../../lib/paging.ts'
@@ -28,52 +30,46 @@ function checkTexts(translations: { lang: Lang; title: string }[]) {
 const byLang = (a: { lang: string }, b: { lang: string }) =>
   LANGUAGES.indexOf(a.lang as Lang) - LANGUAGES.indexOf(b.lang as Lang)
 
-async function presentNotices(db: Database, ids: string[]): Promise<AdminNotice[]> {
-  if (ids.length === 0) return []
-  for (const id of ids) storableId(id, 'notice.notFound')
-  const [rows, texts] = await Promise.all([
-    db.selectFrom('notices').selectAll().where('id', 'in', ids).execute(),
-    db.selectFrom('notice_translations').selectAll().where('notice_id', 'in', ids).execute(),
-  ])
-  const byId = new Map(rows.map((row) => [row.id, row]))
-  return ids.map((id) => {
-    const row = byId.get(id)
-    if (!row) throw new AppError(Code.NOT_FOUND, 'notice.notFound')
-    return {
-      id: row.id,
-      slug: row.slug,
-      is_event: row.is_event,
-      visible: row.visible,
-      published_at: row.published_at.toISOString(),
-      created_at: row.created_at.toISOString(),
-      translations: texts
-        .filter((t) => t.notice_id === id)
-        .sort(byLang)
-        .map((t) => ({ lang: t.lang as Lang, title: t.title, body: t.body })),
-    }
-  })
+async function presentNotices(db: Database, rows: Selectable<NoticesTable>[]): Promise<AdminNotice[]> {
+  if (rows.length === 0) return []
+  const ids = rows.map((row) => row.id)
+  const texts = await db.selectFrom('notice_translations').selectAll().where('notice_id', 'in', ids).execute()
+  return rows.map((row) => ({
+    id: row.id,
+    slug: row.slug,
+    is_event: row.is_event,
+    visible: row.visible,
+    published_at: row.published_at.toISOString(),
+    created_at: row.created_at.toISOString(),
+    translations: texts
+      .filter((t) => t.notice_id === row.id)
+      .sort(byLang)
+      .map((t) => ({ lang: t.lang as Lang, title: t.title, body: t.body })),
+  }))
+}
+
+async function noticeById(db: Database, id: string): Promise<AdminNotice> {
+  const row = await db
+    .selectFrom('notices')
+    .selectAll()
+    .where('id', '=', storableId(id, 'notice.notFound'))
+    .executeTakeFirst()
+  if (!row) throw new AppError(Code.NOT_FOUND, 'notice.notFound')
+  return (await presentNotices(db, [row]))[0] as AdminNotice
 }
 
 export async function adminNotices(db: Database, query: { page: number; limit: number }) {
   const { rows, total } = await pageOf(db.selectFrom('notices'), query, (qb) =>
-    qb.select('id').orderBy('published_at', 'desc').orderBy('id', 'desc'),
+    qb.selectAll().orderBy('published_at', 'desc').orderBy('id', 'desc'),
   )
-  return {
-    list: await presentNotices(
-      db,
-      rows.map((r) => r.id),
-    ),
-    total,
-    page: query.page,
-    limit: query.limit,
-  }
+  return { list: await presentNotices(db, rows), total, page: query.page, limit: query.limit }
 }
 
 /** Creates or replaces a notice; the event flag moves to it from any other notice. */
 export async function saveNotice(db: Database, caller: AdminCaller, input: NoticeInput): Promise<AdminNotice> {
   checkTexts(input.translations)
   const id = await db.transaction().execute(async (trx) => {
-    const before = input.id ? (await presentNotices(trx, [input.id]))[0] : null
+    const before = input.id ? await noticeById(trx, input.id) : null
     if (input.is_event)
       await trx
         .updateTable('notices')
@@ -100,7 +96,7 @@ export async function saveNotice(db: Database, caller: AdminCaller, input: Notic
     await audit(trx, caller, 'notice.save', `notice:${id}`, { before, after: input })
     return id
   })
-  return (await presentNotices(db, [id]))[0] as AdminNotice
+  return noticeById(db, id)
 }
 
 export async function publishNotice(db: Database, caller: AdminCaller, id: string, visible: boolean) {
@@ -115,34 +111,36 @@ export async function publishNotice(db: Database, caller: AdminCaller, id: strin
     if (!row) throw new AppError(Code.NOT_FOUND, 'notice.notFound')
     await audit(trx, caller, visible ? 'notice.publish' : 'notice.unpublish', `notice:${id}`, { visible })
   })
-  return (await presentNotices(db, [id]))[0] as AdminNotice
+  return noticeById(db, id)
 }
 
-async function presentBanners(db: Database, ids: string[]): Promise<AdminBanner[]> {
-  if (ids.length === 0) return []
-  for (const id of ids) storableId(id, 'admin.bannerNotFound')
-  const [rows, texts] = await Promise.all([
-    db.selectFrom('banners').selectAll().where('id', 'in', ids).execute(),
-    db.selectFrom('banner_translations').selectAll().where('banner_id', 'in', ids).execute(),
-  ])
-  const byId = new Map(rows.map((row) => [row.id, row]))
-  return ids.map((id) => {
-    const row = byId.get(id)
-    if (!row) throw new AppError(Code.NOT_FOUND, 'admin.bannerNotFound')
-    return {
-      id: row.id,
-      slug: row.slug,
-      type: row.type,
-      sort: row.sort,
-      link: row.link,
-      visible: row.visible,
-      created_at: row.created_at.toISOString(),
-      translations: texts
-        .filter((t) => t.banner_id === id)
-        .sort(byLang)
-        .map((t) => ({ lang: t.lang as Lang, title: t.title, image_url: t.image_url })),
-    }
-  })
+async function presentBanners(db: Database, rows: Selectable<BannersTable>[]): Promise<AdminBanner[]> {
+  if (rows.length === 0) return []
+  const ids = rows.map((row) => row.id)
+  const texts = await db.selectFrom('banner_translations').selectAll().where('banner_id', 'in', ids).execute()
+  return rows.map((row) => ({
+    id: row.id,
+    slug: row.slug,
+    type: row.type,
+    sort: row.sort,
+    link: row.link,
+    visible: row.visible,
+    created_at: row.created_at.toISOString(),
+    translations: texts
+      .filter((t) => t.banner_id === row.id)
+      .sort(byLang)
+      .map((t) => ({ lang: t.lang as Lang, title: t.title, image_url: t.image_url })),
+  }))
+}
+
+async function bannerById(db: Database, id: string): Promise<AdminBanner> {
+  const row = await db
+    .selectFrom('banners')
+    .selectAll()
+    .where('id', '=', storableId(id, 'admin.bannerNotFound'))
+    .executeTakeFirst()
+  if (!row) throw new AppError(Code.NOT_FOUND, 'admin.bannerNotFound')
+  return (await presentBanners(db, [row]))[0] as AdminBanner
 }
 
 export async function adminBanners(db: Database, query: { type?: number | undefined; page: number; limit: number }) {
@@ -150,23 +148,15 @@ export async function adminBanners(db: Database, query: { type?: number | undefi
     .selectFrom('banners')
     .$if(query.type !== undefined, (qb) => qb.where('type', '=', query.type as number))
   const { rows, total } = await pageOf(base, query, (qb) =>
-    qb.select('id').orderBy('type').orderBy('sort').orderBy('id'),
+    qb.selectAll().orderBy('type').orderBy('sort').orderBy('id'),
   )
-  return {
-    list: await presentBanners(
-      db,
-      rows.map((r) => r.id),
-    ),
-    total,
-    page: query.page,
-    limit: query.limit,
-  }
+  return { list: await presentBanners(db, rows), total, page: query.page, limit: query.limit }
 }
 
 export async function saveBanner(db: Database, caller: AdminCaller, input: BannerInput): Promise<AdminBanner> {
   checkTexts(input.translations)
   const id = await db.transaction().execute(async (trx) => {
-    const before = input.id ? (await presentBanners(trx, [input.id]))[0] : null
+    const before = input.id ? await bannerById(trx, input.id) : null
     const fields = { type: input.type, sort: input.sort, link: input.link, visible: input.visible }
     const id = input.id
       ? input.id
@@ -184,7 +174,7 @@ export async function saveBanner(db: Database, caller: AdminCaller, input: Banne
     await audit(trx, caller, 'banner.save', `banner:${id}`, { before, after: input })
     return id
   })
-  return (await presentBanners(db, [id]))[0] as AdminBanner
+  return bannerById(db, id)
 }
 
 export async function publishBanner(db: Database, caller: AdminCaller, id: string, visible: boolean) {
@@ -199,5 +189,5 @@ export async function publishBanner(db: Database, caller: AdminCaller, id: strin
     if (!row) throw new AppError(Code.NOT_FOUND, 'admin.bannerNotFound')
     await audit(trx, caller, visible ? 'banner.publish' : 'banner.unpublish', `banner:${id}`, { visible })
   })
-  return (await presentBanners(db, [id]))[0] as AdminBanner
+  return bannerById(db, id)
 }

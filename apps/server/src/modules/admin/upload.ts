@@ -64,7 +64,8 @@ export async function storeUpload(
   caller: AdminCaller,
 ): Promise<Upload> {
   if (!request.isMultipart()) throw invalid('admin.uploadMissing', { field: UPLOAD_FIELD })
-  const part = await request.file({ limits: { fileSize: UPLOAD_MAX_BYTES, files: 1 } })
+  // The size and count limits are the multipart plugin's (registered for this route in routes.ts).
+  const part = await request.file()
   if (!part || part.fieldname !== UPLOAD_FIELD) throw invalid('admin.uploadMissing', { field: UPLOAD_FIELD })
   const extension = plainNameExtension(part.filename)
   if (extension === undefined) {

@@ -5,6 +5,7 @@ import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import { AppError, invalid } from '../../lib/app-error.ts'
 import { isStorableId, storableId } from '../../lib/id.ts'
+import { startingWith } from '../../lib/like.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { listAssets } from '../assets/service.ts'
 import type { SessionCache } from '../auth/session.ts'
@@ -35,7 +36,7 @@ export async function listUsers(db: Database, query: { q?: string | undefined; p
     .clearSelect()
     .$if(q !== undefined, (qb) =>
       qb.where((eb) => {
-        const prefix = eb('u.address', 'like', `${(q as string).replace(/[\\%_]/g, '\\$&')}%`)
+        const prefix = eb('u.address', 'like', startingWith(q as string))
         return byId ? eb.or([prefix, eb('u.id', '=', q as string)]) : prefix
       }),
     )

@@ -9,7 +9,7 @@ import type { DB, WithdrawalStatus, WithdrawalsTable } from '../../db/schema.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
 import { storableId } from '../../lib/id.ts'
 import { pageOf } from '../../lib/paging.ts'
-import { approveWithdrawal, rejectInReview } from '../withdrawals/service.ts'
+import { approveWithdrawal, presentWithdrawal, rejectInReview } from '../withdrawals/service.ts'
 import { audit, reasonText } from './audit.ts'
 import type { AdminCaller } from './session.ts'
 
@@ -45,24 +45,14 @@ async function present(db: Database, rows: Row[]): Promise<AdminWithdrawal[]> {
         .execute()
     : []
   return rows.map((row) => ({
-    id: row.id,
+    ...presentWithdrawal(row, row.decimals),
     user_id: row.user_id,
     user_address: row.user_address,
-    coin: row.asset,
-    decimals: row.decimals,
-    amount: row.amount,
-    fee: row.fee,
-    receive: (BigInt(row.amount) - BigInt(row.fee)).toString(),
-    address: row.to_address,
-    status: row.status,
-    signature: row.signature,
     error: row.error,
     approvals_needed: approvalsNeeded(row),
     approvals: approvals
       .filter((a) => a.withdrawal_id === row.id)
       .map((a) => ({ admin: a.admin, role: a.role, at: a.at.toISOString() })),
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
   }))
 }
 

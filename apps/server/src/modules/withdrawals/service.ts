@@ -14,7 +14,8 @@ import { systemAccount, transfer, userAccount } from '../ledger/service.ts'
 
 type WithdrawalRow = Selectable<WithdrawalsTable>
 
-function present(row: WithdrawalRow, decimals: number): Withdrawal {
+/** A withdrawal as the API shows it (the operator console adds who asked and the review's state). */
+export function presentWithdrawal(row: WithdrawalRow, decimals: number): Withdrawal {
   return {
     id: row.id,
     coin: row.asset,
@@ -73,7 +74,7 @@ export async function requestWithdrawal(
     })
     return row
   })
-  return present(row, asset.decimals)
+  return presentWithdrawal(row, asset.decimals)
 }
 
 /** The user's withdrawals, newest first: one page and how many there are in all. */
@@ -90,7 +91,7 @@ export async function listWithdrawals(
     qb.innerJoin('assets as a', 'a.code', 'w.asset').selectAll('w').select('a.decimals').orderBy('w.id', 'desc'),
   )
   return {
-    list: rows.map(({ decimals, ...row }) => present(row, decimals)),
+    list: rows.map(({ decimals, ...row }) => presentWithdrawal(row, decimals)),
     total,
     page: query.page,
     limit: query.limit,
