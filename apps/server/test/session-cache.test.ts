@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { call, createTestApp, dbKind, member, seedRoot, type TestContext, type TestWallet } from './helpers.ts'
 
 // The production default trusts a checked session for SESSION_CACHE_MS; the other API tests turn it off.
-const TTL_MS = 400
+const TTL_MS = 1500
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe(`session cache (${dbKind})`, () => {
@@ -52,11 +52,11 @@ describe(`session cache (${dbKind})`, () => {
     const { id, auth } = await signIn()
     await t.db
       .updateTable('sessions')
-      .set({ expires_at: new Date(Date.now() + 150) })
+      .set({ expires_at: new Date(Date.now() + 500) })
       .where('user_id', '=', id)
       .execute()
     expect((await index(auth)).code).toBe(Code.OK)
-    await sleep(200)
+    await sleep(600)
     expect((await index(auth)).code).toBe(Code.SESSION_INVALID)
   })
 })

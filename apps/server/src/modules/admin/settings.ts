@@ -15,8 +15,7 @@ import type { AssetsTable } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
 import { diff } from '../../lib/diff.ts'
 import { pageOf } from '../../lib/paging.ts'
-import { DEFAULT_BUSINESS_CONFIG } from '../config/defaults.ts'
-import { setBusinessConfig } from '../config/service.ts'
+import { setBusinessConfig, withDefaults } from '../config/service.ts'
 import { audit } from './audit.ts'
 import type { AdminCaller } from './session.ts'
 
@@ -25,19 +24,14 @@ const CONFIG_LOCK = 0x636667
 
 type VersionRow = { id: string; value: unknown; changed_by: string; created_at: Date }
 
-const fullConfig = (value: unknown): BusinessConfig => ({
-  ...DEFAULT_BUSINESS_CONFIG,
-  ...(value as Partial<BusinessConfig>),
-})
-
 function presentVersion(row: VersionRow, previous: VersionRow | undefined): ConfigVersion {
-  const value = fullConfig(row.value)
+  const value = withDefaults(row.value)
   return {
     id: row.id,
     changed_by: row.changed_by,
     created_at: row.created_at.toISOString(),
     value,
-    changes: previous ? diff(fullConfig(previous.value), value) : [],
+    changes: previous ? diff(withDefaults(previous.value), value) : [],
   }
 }
 
@@ -81,7 +75,7 @@ export async function saveConfig(
     const id = await setBusinessConfig(trx, input.value, caller.address)
     await audit(trx, caller, 'config.save', `config:${id}`, {
       base_version: latest.id,
-      changes: diff(fullConfig(latest.value), input.value),
+      changes: diff(withDefaults(latest.value), input.value),
     })
     return id
   })

@@ -13,8 +13,14 @@ import { DEFAULT_BUSINESS_CONFIG } from './defaults.ts'
  */
 export async function getBusinessConfig(db: Database): Promise<BusinessConfig> {
   const row = await db.selectFrom('config_versions').select('value').orderBy('id', 'desc').limit(1).executeTakeFirst()
-  return { ...DEFAULT_BUSINESS_CONFIG, ...(row?.value as Partial<BusinessConfig> | undefined) }
+  return withDefaults(row?.value)
 }
+
+/** A stored version as the full configuration: top-level fields it predates come from the defaults. */
+export const withDefaults = (value: unknown): BusinessConfig => ({
+  ...DEFAULT_BUSINESS_CONFIG,
+  ...(value as Partial<BusinessConfig> | undefined),
+})
 
 const duplicates = (values: (string | number)[]) => values.length !== new Set(values).size
 
