@@ -25,15 +25,15 @@ export function must(command, args, options) {
 }
 
 /**
- * Installs the locked dependencies when node_modules is missing or older than the lockfile. `npm install` rather
- * than `npm ci`: some registries lack other platforms' optional binaries (biome's), which `npm ci` refuses.
+ * Installs exactly the locked dependencies (`npm ci`) when node_modules is missing or older than the lockfile, so
+ * every test run proves the committed lockfile installs on a fresh clone (and nothing rewrites it).
  */
 export function ensureDependencies() {
   const marker = path.join(root, 'node_modules', '.package-lock.json')
   const lock = path.join(root, 'package-lock.json')
   if (fs.existsSync(marker) && fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs) return
-  log('installing dependencies (npm install)')
-  must('npm', ['install', '--no-audit', '--no-fund'])
+  log('installing dependencies (npm ci)')
+  must('npm', ['ci', '--no-audit', '--no-fund'])
 }
 
 const newestMtime = (dir) => {
