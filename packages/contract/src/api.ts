@@ -38,6 +38,12 @@ export const APP_KEY = 'solpledge-web'
 export const LOGIN_TYPE = '3'
 /** Largest JSON body the API accepts. */
 export const MAX_BODY_BYTES = 64 * 1024
+/**
+ * The request header that makes a money call safe to repeat (IETF httpapi Idempotency-Key draft): on routes whose
+ * contract says `idempotent: true`, the same key from the same caller with the same body answers the first answer
+ * again and does nothing twice. Optional: calls without it keep working.
+ */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key'
 
 export interface RouteDef<
   B extends TSchema = TSchema,
@@ -58,6 +64,8 @@ export interface RouteDef<
   admin?: M
   /** A multipart/form-data upload instead of a JSON body: the name of its one file field. */
   multipart?: string
+  /** The call moves money or money state: it accepts the IDEMPOTENCY_HEADER and replays its first answer. */
+  idempotent?: boolean
   summary: string
   tag: string
   body: B
@@ -538,6 +546,7 @@ export const api = {
   }),
   intentCreate: route({
     path: '/assets/intent/create',
+    idempotent: true,
     auth: true,
     tag: 'assets',
     summary:
@@ -557,6 +566,7 @@ export const api = {
   }),
   intentSubmit: route({
     path: '/assets/intent/submit',
+    idempotent: true,
     auth: true,
     tag: 'assets',
     summary: 'Report the transaction that paid an intent; it is verified on chain and credited exactly once',
@@ -568,6 +578,7 @@ export const api = {
   }),
   faucet: route({
     path: '/assets/faucet',
+    idempotent: true,
     auth: true,
     tag: 'assets',
     summary: 'Local chain only: send SOL, PLG and USDT to the wallet to try the product',
@@ -576,6 +587,7 @@ export const api = {
   }),
   withdraw: route({
     path: '/user/Withdraw/atm',
+    idempotent: true,
     auth: true,
     tag: 'assets',
     summary:
@@ -606,6 +618,7 @@ export const api = {
   }),
   pledgeStake: route({
     path: '/invest/invest_pledge/stake',
+    idempotent: true,
     auth: true,
     tag: 'pledge',
     summary:
@@ -682,6 +695,7 @@ export const api = {
   }),
   nodeBuy: route({
     path: '/invest/invest_pledge/node',
+    idempotent: true,
     auth: true,
     tag: 'node',
     summary: 'Buy a node of a level, paid in USDT from the asset balance (on chain: a payment intent, purpose node)',
@@ -709,6 +723,7 @@ export const api = {
   }),
   financeDeposit: route({
     path: '/invest/finance/deposit',
+    idempotent: true,
     auth: true,
     tag: 'finance',
     summary: 'Deposit from the asset balance into a finance product for its period',
@@ -738,6 +753,7 @@ export const api = {
   }),
   financeRedeem: route({
     path: '/invest/finance/redeem',
+    idempotent: true,
     auth: true,
     tag: 'finance',
     summary: 'Redeem a matured (expired) deposit to the asset balance; refused before maturity',
@@ -932,6 +948,7 @@ export const api = {
   }),
   tradeSell: route({
     path: '/Trade/Trade_Order/sell',
+    idempotent: true,
     auth: true,
     tag: 'trade',
     summary:
@@ -942,6 +959,7 @@ export const api = {
   }),
   tradeBuy: route({
     path: '/Trade/Trade_Order/buy',
+    idempotent: true,
     auth: true,
     tag: 'trade',
     summary:
@@ -971,6 +989,7 @@ export const api = {
   }),
   tradeCancel: route({
     path: '/Trade/Trade_Order/cancelOrder',
+    idempotent: true,
     auth: true,
     tag: 'trade',
     summary:
@@ -1060,6 +1079,7 @@ export const api = {
   }),
   swap: route({
     path: '/trade/swap/swap',
+    idempotent: true,
     auth: true,
     tag: 'trade',
     summary:
@@ -1132,6 +1152,7 @@ export const api = {
   }),
   adminAdminSave: route({
     path: '/admin/admins/save',
+    idempotent: true,
     auth: false,
     admin: 'admin',
     tag: 'admin',
@@ -1142,6 +1163,7 @@ export const api = {
   }),
   adminAdminRemove: route({
     path: '/admin/admins/remove',
+    idempotent: true,
     auth: false,
     admin: 'admin',
     tag: 'admin',
@@ -1161,6 +1183,7 @@ export const api = {
   }),
   adminConfigSave: route({
     path: '/admin/config/save',
+    idempotent: true,
     auth: false,
     admin: 'admin',
     tag: 'admin',
@@ -1190,6 +1213,7 @@ export const api = {
   }),
   adminAssetSave: route({
     path: '/admin/assets/save',
+    idempotent: true,
     auth: false,
     admin: 'admin',
     tag: 'admin',
@@ -1315,6 +1339,7 @@ export const api = {
   }),
   adminWithdrawalApprove: route({
     path: '/admin/withdrawals/approve',
+    idempotent: true,
     auth: false,
     admin: 'operator',
     tag: 'admin',
@@ -1326,6 +1351,7 @@ export const api = {
   }),
   adminWithdrawalReject: route({
     path: '/admin/withdrawals/reject',
+    idempotent: true,
     auth: false,
     admin: 'operator',
     tag: 'admin',
@@ -1451,6 +1477,7 @@ export const api = {
   }),
   adminAdjust: route({
     path: '/admin/adjustments/create',
+    idempotent: true,
     auth: false,
     admin: 'admin',
     tag: 'admin',
@@ -1470,6 +1497,7 @@ export const api = {
   }),
   adminAdjustApprove: route({
     path: '/admin/adjustments/approve',
+    idempotent: true,
     auth: false,
     admin: 'admin',
     tag: 'admin',
@@ -1479,6 +1507,7 @@ export const api = {
   }),
   adminAdjustReject: route({
     path: '/admin/adjustments/reject',
+    idempotent: true,
     auth: false,
     admin: 'admin',
     tag: 'admin',
