@@ -546,6 +546,18 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
     }
   })
 
+  it('the header sent twice is refused, nothing done', async () => {
+    const who = await user()
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: API_BASE + api.withdraw.path,
+      payload: withdrawBody,
+      headers: { ...who.headers, [IDEMPOTENCY_HEADER]: ['one', 'two'] },
+    })
+    expect(res.json()).toMatchObject({ code: Code.INVALID, data: null })
+    expect(await withdrawals(who)).toBe(0)
+  })
+
   it('a route that does not move money ignores the header', async () => {
     const res = await send(api.userWallet, {}, await user(), { [IDEMPOTENCY_HEADER]: 'not a key' })
     expect(res.json().code).toBe(Code.OK)
