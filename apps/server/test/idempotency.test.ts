@@ -20,6 +20,9 @@ import { allowAdmin, signedInAdmin, type TestAdmin } from './admin.ts'
 import { creditAvailable, dbKind, login, TestWallet } from './helpers.ts'
 import { createChainApp, createIntent, pay } from './money.ts'
 
+// Idempotency-Key (docs/money.md): every route the contract flags idempotent, through the real app, database and local
+// chain; then the mechanism's own cases (waiting, takeover, faults, several instances, retention, OpenAPI).
+
 const PLG = 1_000_000_000n
 const USDT = 1_000_000n
 
@@ -40,7 +43,7 @@ interface Case {
   callers: () => Promise<[Caller, Caller]>
   body: (who: Caller) => Promise<Body>
   /** Another request the caller may send: another body of the route, or (empty bodies) another route. */
-  other?: (who: Caller) => Promise<{ route: RouteDef; body: Body }>
+  other: (who: Caller) => Promise<{ route: RouteDef; body: Body }>
   /**
    * The same body sent twice without a key takes effect twice (true: a withdrawal may be asked for twice), once
    * (false: a deposit is redeemed once), or the second call has this effect.
@@ -78,8 +81,8 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
   let operators: TestAdmin[]
   /** Asks for adjustments that wait for a second admin (it never approves them itself). */
   let requester: TestAdmin
-  /** Rests a large bid at 0.2 USDT that the swaps sell into. */
-  let maker: Caller
+  /** Rests a large bid at 0.2 USDT that the swaps sell into; asks for the withdrawals the operators decide. */
+  let maker: Caller & { id: string }
 
   beforeAll(async () => {
     ctx = await createChainApp()
@@ -100,14 +103,14 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
   afterAll(() => ctx.close())
 
   /** A logged-in user holding 100 000 PLG and USDT on the platform (and SOL, tokens on chain with `onChain`). */
-  async function user(onChain = false): Promise<Caller> {
+  async function user(onChain = false): Promise<Caller & { id: string }> {
     const wallet = new TestWallet()
     const { id, token } = (await login(ctx.app, wallet, ctx.root.address)).data as { id: string; token: string }
     await creditAvailable(ctx.db, id, 'PLG', 100_000n * PLG)
     await creditAvailable(ctx.db, id, 'USDT', 100_000n * USDT)
     const keypair = Keypair.fromSeed(wallet.secret)
     if (onChain) await ctx.localnet.faucet(wallet.address, { sol: 1_000_000_000n, tokens: { USDT: 1000n * USDT } })
-    return { headers: { 'user-token': token, 'user-address': wallet.address }, address: wallet.address, keypair }
+    return { id, headers: { 'user-token': token, 'user-address': wallet.address }, address: wallet.address, keypair }
   }
   const users = async (onChain = false): Promise<[Caller, Caller]> => [await user(onChain), await user(onChain)]
   const asCaller = (a: TestAdmin): Caller => ({ headers: a.headers.headers, address: a.address })
@@ -126,20 +129,19 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
     return res.data as { id: string }
   }
 
-  /** Row counts of the money tables, and a digest of everything a money call may write. */
-  async function snapshot(outside?: () => Promise<bigint>) {
+  /** Row counts of the money tables, and with `digest` a digest of everything a money call may write. */
+  async function snapshot(outside?: () => Promise<bigint>, digest = false) {
+    const hash = digest ? sql`md5(coalesce(string_agg(x::text, '|' order by x::text), ''))` : sql`''`
     const { rows } = await sql<{ t: string; n: number; h: string }>`${sql.join(
-      COMPARED.map(
-        (t) =>
-          sql`select ${t} as t, count(*)::int as n, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h
-            from ${sql.table(t)} x`,
+      (digest ? COMPARED : COUNTED).map(
+        (t) => sql`select ${t} as t, count(*)::int as n, ${hash} as h from ${sql.table(t)} x`,
       ),
       sql` union all `,
     )}`.execute(ctx.db)
     const counts: Record<string, number> = {}
     for (const row of rows) if ((COUNTED as readonly string[]).includes(row.t)) counts[row.t] = row.n
     if (outside) counts.outside = Number(await outside())
-    return { counts, digest: rows.map((r) => r.h).join(), outside: counts.outside }
+    return { counts, digest: rows.map((r) => r.h).join() }
   }
   type Snapshot = Awaited<ReturnType<typeof snapshot>>
   /** What changed between two snapshots, per counted table. */
@@ -163,14 +165,14 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
   const restingSell = async (who: Caller) => ({
     id: (await ok(api.tradeSell, { price: '900000', amount: String(PLG) }, who)).id,
   })
-  /** A withdrawal of someone else's, waiting for review (the operators decide it). */
+  /** A withdrawal of the maker's, waiting for review (the operators decide it). */
   const inReview = async () => {
-    const { id } = await ok(api.withdraw, { coin: 'USDT', amount: String(10_000n * USDT) }, await user())
+    await creditAvailable(ctx.db, maker.id, 'USDT', 10_000n * USDT)
+    const { id } = await ok(api.withdraw, { coin: 'USDT', amount: String(10_000n * USDT) }, maker)
     return { id }
   }
   const pendingAdjustment = async () => {
-    const someone = await user()
-    const body = { address: someone.address, coin: 'USDT', amount: String(2000n * USDT), reason: 'goodwill credit' }
+    const body = { address: maker.address, coin: 'USDT', amount: String(2000n * USDT), reason: 'goodwill credit' }
     const { id } = await ok(api.adminAdjust, body, asCaller(requester))
     return id
   }
@@ -374,7 +376,8 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
       const next = async () => {
         if (c.oncePerCaller) [a, b] = await c.callers()
       }
-      const snap = (who: Caller) => snapshot(c.outside && (() => (c.outside as Case['outside'] & {})(who)))
+      const { outside } = c
+      const snap = (who: Caller, digest = false) => snapshot(outside && (() => outside(who)), digest)
       const keyed = (body: Body, who: Caller, key: string) => send(route, body, who, { [IDEMPOTENCY_HEADER]: key })
 
       // (1) A retry answers the first answer again, byte for byte, and does nothing.
@@ -385,7 +388,7 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
       const first = a
       expect(answer.json().code, answer.json().msg).toBe(Code.OK)
       expect(answer.headers[IDEMPOTENT_REPLAYED_HEADER.toLowerCase()]).toBeUndefined()
-      const afterFirst = await snap(a)
+      const afterFirst = await snap(a, true)
       const effect = delta(before, afterFirst)
       expect(Object.keys(effect).length, 'the call has an effect').toBeGreaterThan(0)
       for (const lang of ['en', 'zh']) {
@@ -394,7 +397,7 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
         expect(again.body).toBe(answer.body)
         expect(again.headers[IDEMPOTENT_REPLAYED_HEADER.toLowerCase()]).toBe('true')
       }
-      unchanged(afterFirst, await snap(a))
+      unchanged(afterFirst, await snap(a, true))
 
       // (2) Concurrent repeats of a new key: one runs, all get its answer, one effect.
       await next()
@@ -408,19 +411,17 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
       expect(delta(beforeBurst, await snap(a))).toEqual(effect)
 
       // (3) The key of another request: refused, nothing done.
-      const other = await (c.other as NonNullable<Case['other']>)(first)
-      const beforeOther = await snap(first)
+      const other = await c.other(first)
+      const badBody = await c.body(a)
+      const beforeRefusals = await snap(first, true)
       const reused = await send(other.route, other.body, first, { [IDEMPOTENCY_HEADER]: key })
       expect(reused.json()).toEqual({
         code: Code.INVALID,
         msg: 'This Idempotency-Key was already used for a different request',
         data: null,
       })
-      unchanged(beforeOther, await snap(first))
 
       // (4) Keys that are not 1–255 visible ASCII characters: refused, nothing done.
-      const badBody = await c.body(a)
-      const beforeBad = await snap(a)
       for (const bad of ['', 'two words', 'k'.repeat(256), 'clé']) {
         const res = await keyed(badBody, a, bad)
         expect(res.json(), JSON.stringify(bad)).toEqual({
@@ -429,7 +430,7 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
           data: null,
         })
       }
-      unchanged(beforeBad, await snap(a))
+      unchanged(beforeRefusals, await snap(first, true))
 
       // (5) Without a key the call works as before: the same body twice takes effect twice where the business allows.
       await next()
@@ -464,14 +465,12 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
 
   /** A withdrawal request with a key: the way a user's double tap arrives. */
   const withdrawBody = { coin: 'USDT', amount: String(20n * USDT) }
-  const userIdOf = async (who: Caller) =>
-    (await ctx.db.selectFrom('users').select('id').where('address', '=', who.address).executeTakeFirstOrThrow()).id
   const withdrawals = async (who: Caller) =>
     (await ctx.db.selectFrom('withdrawals').select('id').where('to_address', '=', who.address).execute()).length
 
   it('a repeat waits while the first request runs, then gets its answer', async () => {
     const who = await user()
-    const caller = `user:${await userIdOf(who)}`
+    const caller = `user:${who.id}`
     const key = randomUUID()
     // Another instance claimed the key and is still working on it.
     expect(await claim(ctx.db, caller, key, requestHash(api.withdraw.path, {}, withdrawBody))).toEqual({ run: true })
@@ -484,9 +483,9 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
     expect(await withdrawals(who)).toBe(0)
   })
 
-  it('a claim left running by a dead process is taken over after TAKEOVER_MS; a live one is not', async () => {
+  it('a claim left running by a dead process is taken over after TAKEOVER_MS, by one of the repeats', async () => {
     const who = await user()
-    const caller = `user:${await userIdOf(who)}`
+    const caller = `user:${who.id}`
     const key = randomUUID()
     await claim(ctx.db, caller, key, requestHash(api.withdraw.path, {}, withdrawBody))
     await ctx.db
@@ -544,6 +543,21 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
     } finally {
       await second.close()
     }
+  })
+
+  it('a refusal is the answer to its key: replayed after the balance would allow it, nothing done', async () => {
+    const who = await user()
+    const key = randomUUID()
+    const tooMuch = { coin: 'USDT', amount: String(200_000n * USDT) }
+    const refused = await send(api.withdraw, tooMuch, who, { [IDEMPOTENCY_HEADER]: key })
+    expect(refused.json()).toMatchObject({ code: Code.FAIL, msg: 'Insufficient balance.' })
+    await creditAvailable(ctx.db, who.id, 'USDT', 200_000n * USDT)
+    const again = await send(api.withdraw, tooMuch, who, { [IDEMPOTENCY_HEADER]: key })
+    expect(again.body).toBe(refused.body)
+    expect(again.headers[IDEMPOTENT_REPLAYED_HEADER.toLowerCase()]).toBe('true')
+    expect(await withdrawals(who)).toBe(0)
+    // A new action takes a new key.
+    expect((await send(api.withdraw, tooMuch, who, { [IDEMPOTENCY_HEADER]: randomUUID() })).json().code).toBe(Code.OK)
   })
 
   it('the header sent twice is refused, nothing done', async () => {
