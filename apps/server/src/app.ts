@@ -84,7 +84,11 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
           'Every call is POST under /api with a JSON body and answers HTTP 200 with {code, msg, data}: code 1 is ' +
           'success, 0 a refusal, 2 not bound, -1 invalid input, -2 not found, -102 rate limited, -406 unreadable ' +
           'request, -403 session invalid. msg is in the accept-language of the request (default zh). Paths match ' +
-          'case-insensitively.',
+          'case-insensitively. Calls that move money or money state take an optional Idempotency-Key header (IETF ' +
+          'httpapi draft): the same key from the same caller with the same body answers the first answer again, byte ' +
+          'for byte, with Idempotent-Replayed: true, and does nothing twice, also when the repeats arrive at once; ' +
+          'the key with another body is refused (code -1), as is a key that is not 1–255 visible ASCII characters. ' +
+          'Keys are per caller and kept at least 24 h (docs/money.md).',
       },
       components: {
         securitySchemes: {

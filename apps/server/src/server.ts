@@ -2,6 +2,7 @@ import path from 'node:path'
 import { buildApp } from './app.ts'
 import { loadConfig } from './config.ts'
 import { migrate, openDatabase } from './db/index.ts'
+import { purgeIdempotencyKeys } from './lib/idempotency.ts'
 import { JOBS, recordJobRun } from './modules/admin/ops.ts'
 import { isEmptyAllowList } from './modules/admin/session.ts'
 import { purgeExpiredNonces } from './modules/auth/service.ts'
@@ -28,7 +29,11 @@ async function main() {
   // SETTLEMENT_CRASH_AFTER_BATCHES is for the crash tests only, as CRASH_AT (docs/settlement.md).
   const settlementCrash = crashHook()
   const timers = [
-    every(JOBS.nonces, 10 * 60_000, () => purgeExpiredNonces(db)),
+    // Also forgets Idempotency-Keys past their retention (lib/idempotency.ts): one indexed delete each.
+    every(JOBS.nonces, 10 * 60_000, async () => {
+      await purgeExpiredNonces(db)
+      await purgeIdempotencyKeys(db)
+    }),
     every(JOBS.watcher, config.watcherIntervalMs, async () => {
       const pass = await watchIntents(db, platform)
       if (pass.fulfilled || pass.expired) app.log.info(pass, 'payment intents watched')

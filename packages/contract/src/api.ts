@@ -44,6 +44,8 @@ export const MAX_BODY_BYTES = 64 * 1024
  * again and does nothing twice. Optional: calls without it keep working.
  */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key'
+/** Set ('true') on an answer replayed from an earlier request with the same Idempotency-Key. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed'
 
 export interface RouteDef<
   B extends TSchema = TSchema,

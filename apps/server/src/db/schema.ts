@@ -375,6 +375,17 @@ export interface JobHeartbeatsTable {
   last_error: string | null
 }
 
+/** A money call's Idempotency-Key (0015-idempotency, lib/idempotency.ts). */
+export interface IdempotencyKeysTable {
+  caller: string
+  key: string
+  request_hash: string
+  state: 'running' | 'done'
+  status: number | null
+  response: string | null
+  created_at: Timestamp
+}
+
 export type TradeSide = 'buy' | 'sell'
 export type TradeOrderStatus = 'pending' | 'completed' | 'cancelled'
 
@@ -459,6 +470,7 @@ export interface DB {
   trade_markets: TradeMarketsTable
   trade_orders: TradeOrdersTable
   trade_fills: TradeFillsTable
+  idempotency_keys: IdempotencyKeysTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -6,15 +6,18 @@ import {
   Code,
   type DataOf,
   envelope,
+  IDEMPOTENCY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
   type MessageKey,
   type RouteDef,
 } from '@solpledge/contract'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { type AdminCaller, requireAdmin } from '../modules/admin/session.ts'
 import { requireSession, type SessionUser } from '../modules/auth/session.ts'
 import { sendEnvelope } from '../plugins/envelope.ts'
 import { AppError } from './app-error.ts'
+import { claim, finish, parseKey, release, requestHash } from './idempotency.ts'
 
 /** The request carries the operator secret (compared in constant time). */
 function isOperator(request: FastifyRequest, token: string): boolean {
@@ -25,6 +28,21 @@ function isOperator(request: FastifyRequest, token: string): boolean {
 
 /** The caller of each admin route's request, set by its onRequest hook. */
 const admins = new WeakMap<FastifyRequest, AdminCaller>()
+
+/** The Idempotency-Key each request of an idempotent route claimed, until its answer is stored (onSend). */
+const claims = new WeakMap<FastifyRequest, { caller: string; key: string }>()
+
+/** The Idempotency-Key header as OpenAPI describes it; the handler checks it (lib/idempotency.ts). */
+const idempotencyHeaders = Type.Object({
+  [IDEMPOTENCY_HEADER.toLowerCase()]: Type.Optional(
+    Type.String({
+      description:
+        '1–255 visible ASCII characters, unique per user action (e.g. a UUID). The same key with the same body ' +
+        'answers the first answer again (header Idempotent-Replayed: true) and does nothing twice; with another body ' +
+        'it is refused. Kept at least 24 h, per caller. Optional.',
+    }),
+  ),
+})
 
 /** Names of the `:param` segments of a contract path. */
 const pathParams = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1] as string)
@@ -75,7 +93,19 @@ export function defineRoute<R extends RouteDef>(
               ),
             }
           : {}),
-        response: { 200: envelope(def.data) },
+        ...(def.idempotent ? { headers: idempotencyHeaders } : {}),
+        response: {
+          200: def.idempotent
+            ? {
+                ...envelope(def.data),
+                headers: {
+                  [IDEMPOTENT_REPLAYED_HEADER]: Type.Literal('true', {
+                    description: 'Present on an answer replayed for a repeated Idempotency-Key',
+                  }),
+                },
+              }
+            : envelope(def.data),
+        },
         ...(def.auth ? { security: [{ userToken: [], userAddress: [] }] } : {}),
         ...(def.operator ? { security: [{ operatorToken: [] }] } : {}),
         ...(def.admin ? { security: [{ adminToken: [] }] } : {}),
@@ -90,6 +120,25 @@ export function defineRoute<R extends RouteDef>(
             },
           }
         : {}),
+      // Stores the answer of a claimed Idempotency-Key exactly as sent; an unexpected fault frees the key instead.
+      ...(def.idempotent
+        ? {
+            onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+              const claimed = claims.get(request)
+              if (!claimed) return payload
+              claims.delete(request)
+              const { caller, key } = claimed
+              try {
+                if (reply.statusCode >= 500) await release(app.db, caller, key)
+                else await finish(app.db, caller, key, reply.statusCode, String(payload))
+              } catch (error) {
+                // The answer still goes out; the key stays running and is taken over after TAKEOVER_MS.
+                request.log.error({ err: error }, 'idempotency key not stored')
+              }
+              return payload
+            },
+          }
+        : {}),
       ...(options.rateLimitPerMinute
         ? { config: { rateLimit: { max: options.rateLimitPerMinute, timeWindow: 60_000 } } }
         : {}),
@@ -99,6 +148,20 @@ export function defineRoute<R extends RouteDef>(
         throw new AppError(Code.FAIL, 'error.operatorOnly')
       const admin = admins.get(request) ?? null
       const user = def.auth ? await requireSession(app.db, request, app.sessions) : null
+      const header = request.headers[IDEMPOTENCY_HEADER.toLowerCase()]
+      if (def.idempotent && header !== undefined) {
+        const key = parseKey(header)
+        const caller = user ? `user:${user.id}` : admin ? `admin:${admin.address}` : 'operator'
+        const hash = requestHash(def.path, request.params, request.body)
+        const first = await claim(app.db, caller, key, hash)
+        if (!first.run)
+          return reply
+            .status(first.status as 200) // an envelope answer: 200 (faults are never stored)
+            .header(IDEMPOTENT_REPLAYED_HEADER, 'true')
+            .type('application/json; charset=utf-8')
+            .send(first.response)
+        claims.set(request, { caller, key })
+      }
       const data = await handler({ body: request.body, request, user, admin } as unknown as RouteContext<R>)
       const key = typeof options.successKey === 'function' ? options.successKey(data) : options.successKey
       return sendEnvelope(request, reply, Code.OK, key ?? 'common.success', data)

@@ -13,6 +13,9 @@ export const en = {
   'error.rateLimited': 'Too many requests, please try again in a moment',
   'error.internal': 'Something went wrong, please try again',
   'error.sessionInvalid': 'Your session has expired, please log in again',
+  'error.idempotencyKeyInvalid': 'The Idempotency-Key header must be 1 to 255 visible ASCII characters',
+  'error.idempotencyKeyReused': 'This Idempotency-Key was already used for a different request',
+  'error.idempotencyInProgress': 'The same request is still being processed, please try again in a moment',
   // Server: login
   'auth.loginSuccess': 'Login successful',
   'auth.invalidAddress': 'Invalid wallet address',
