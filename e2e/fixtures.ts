@@ -1,6 +1,14 @@
 import fs from 'node:fs'
 import { ed25519 } from '@noble/curves/ed25519'
-import { type Browser, test as base, expect, type Locator, type Page, type TestInfo } from '@playwright/test'
+import {
+  type Browser,
+  test as base,
+  expect,
+  type Locator,
+  type Page,
+  type Request,
+  type TestInfo,
+} from '@playwright/test'
 import { API_BASE, api, LOGIN_TYPE, type RouteDef } from '@solpledge/contract'
 import { createDemoWalletStorageValue, DEMO_WALLET_STORAGE_KEY, encodeBase58 } from '@solpledge/demo-wallet'
 
@@ -195,7 +203,7 @@ export const takeToasts = (page: Page) =>
  * Taps `button` twice, faster than the app can re-render it disabled: 'dblclick' is the pointer's double click,
  * 'clicks' two clicks in one task of the page (no answer, no render and no timer can come between them).
  */
-export async function doubleTap(button: Locator, how: 'dblclick' | 'clicks') {
+async function doubleTap(button: Locator, how: 'dblclick' | 'clicks') {
   if (how === 'dblclick') await button.dblclick()
   else
     await button.evaluate((element: HTMLElement) => {
@@ -215,7 +223,7 @@ export async function doubleTapOnce(
 ) {
   const path = `${API_BASE}${route.path}`
   let calls = 0
-  const count = (request: { method: () => string; url: () => string }) => {
+  const count = (request: Request) => {
     if (request.method() === 'POST' && new URL(request.url()).pathname === path) calls++
   }
   page.on('request', count)
