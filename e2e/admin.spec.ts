@@ -1,6 +1,8 @@
 import type { Page, TestInfo } from '@playwright/test'
+import { api } from '@solpledge/contract'
 import {
   test as base,
+  doubleTapOnce,
   expect,
   onChainBalance,
   register,
@@ -78,8 +80,12 @@ test('an operator edits the pledge minimum and a user sees the new minimum', asy
     await expect(change).toHaveAttribute('data-path', 'pledge.minUsdt')
     await expect(change).toContainText('100 USDT → 150 USDT')
     await snap(page, testInfo, 'confirm the change')
-    await page.getByTestId('admin-config-confirm-save').click()
-    await expect(toast(page, 'Saved')).toBeVisible()
+    // A double tap saves one version: no refusal of a second save against the old version beside the success.
+    await doubleTapOnce(page, page.getByTestId('admin-config-confirm-save'), {
+      route: api.adminConfigSave,
+      how: 'dblclick',
+      answer: 'Saved',
+    })
     await expect(page.getByTestId('admin-config-version')).toContainText(server.operator.address)
     await expect(page.getByTestId('config-pledge.minUsdt')).toHaveValue('150')
   })
@@ -165,8 +171,11 @@ test('an operator approves a withdrawal under review and the user receives it on
     await expect(row.getByTestId('admin-withdrawal-amount')).toHaveText('150 USDT')
     await expect(row.getByTestId('admin-withdrawal-approvals')).toHaveText('0/1')
     await snap(page, testInfo, 'review queue')
-    await row.getByTestId('admin-withdrawal-approve').click()
-    await expect(toast(page, 'Withdrawal approved and queued for sending')).toBeVisible()
+    await doubleTapOnce(page, row.getByTestId('admin-withdrawal-approve'), {
+      route: api.adminWithdrawalApprove,
+      how: 'clicks',
+      answer: 'Withdrawal approved and queued for sending',
+    })
     await expect(row).toHaveCount(0)
   })
 

@@ -1,4 +1,5 @@
-import { expect, onChainBalance, register, snap, test, useWallets, Wallet } from './fixtures.ts'
+import { api } from '@solpledge/contract'
+import { doubleTapOnce, expect, onChainBalance, register, snap, test, useWallets, Wallet } from './fixtures.ts'
 
 test.describe('assets', () => {
   test('the demo wallet gets test tokens and tops up 100 USDT on chain', async ({ page }, testInfo) => {
@@ -21,11 +22,14 @@ test.describe('assets', () => {
     await expect(page.getByTestId('toast').filter({ hasText: 'Please enter the recharge quantity' })).toBeVisible()
     await page.getByTestId('recharge-amount').fill('100')
     await snap(page, testInfo, 'top-up dialog')
-    await page.getByTestId('recharge-submit').click()
-    await expect(page.getByTestId('toast').filter({ hasText: 'Recharge successfully' })).toBeVisible({
+    // A double tap pays once: one intent, 100 USDT out of the wallet.
+    await doubleTapOnce(page, page.getByTestId('recharge-submit'), {
+      route: api.intentCreate,
+      how: 'clicks',
+      answer: 'Recharge successfully',
       timeout: 30_000,
     })
-    await expect(usdt.getByTestId('asset-available')).toContainText('100')
+    await expect(usdt.getByTestId('asset-available')).toHaveText('100')
     expect(await onChainBalance(wallet.address, 'USDT')).toBe(before - 100_000_000n)
     await expect(walletUsdt).toContainText('900')
     await expect(page.locator('[data-testid="solvency-row"][data-coin="USDT"]')).toHaveAttribute('data-covered', 'true')
@@ -65,11 +69,16 @@ test.describe('assets', () => {
     await page.getByTestId('withdraw-amount').fill('50')
     await expect(page.getByTestId('withdraw-receive')).toContainText('49')
     await snap(page, testInfo, 'withdraw dialog')
-    await page.getByTestId('withdraw-submit').click()
-    await expect(page.getByTestId('toast').filter({ hasText: 'Withdrawal requested' })).toBeVisible()
-    await expect(usdt.getByTestId('asset-available')).toContainText('50')
+    // A double tap withdraws once.
+    await doubleTapOnce(page, page.getByTestId('withdraw-submit'), {
+      route: api.withdraw,
+      how: 'dblclick',
+      answer: 'Withdrawal requested',
+    })
+    await expect(usdt.getByTestId('asset-available')).toHaveText('50')
 
     await usdt.getByTestId('asset-detail-link').click()
+    await expect(page.getByTestId('withdrawal-row')).toHaveCount(1)
     const row = page.getByTestId('withdrawal-row').first()
     await expect(row).toHaveAttribute('data-status', 'confirmed', { timeout: 30_000 })
     expect(await onChainBalance(wallet.address, 'USDT')).toBe(beforeWithdrawal + 49_000_000n)

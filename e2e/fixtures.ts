@@ -1,17 +1,52 @@
 import fs from 'node:fs'
 import { ed25519 } from '@noble/curves/ed25519'
-import { type Browser, test as base, expect, type Page, type TestInfo } from '@playwright/test'
-import { api, LOGIN_TYPE } from '@solpledge/contract'
+import {
+  type Browser,
+  test as base,
+  expect,
+  type Locator,
+  type Page,
+  type Request,
+  type TestInfo,
+} from '@playwright/test'
+import { API_BASE, api, LOGIN_TYPE, type RouteDef } from '@solpledge/contract'
 import { createDemoWalletStorageValue, DEMO_WALLET_STORAGE_KEY, encodeBase58 } from '@solpledge/demo-wallet'
 
 export const baseUrl = () => process.env.E2E_BASE_URL as string
 export const rootAddress = () => process.env.E2E_ROOT_ADDRESS as string
 export const operatorToken = () => process.env.E2E_OPERATOR_TOKEN as string
 
-/** Playwright's test with the base URL of the server that global-setup.ts started. */
+/**
+ * Records the text of every success and error toast as it appears (information on the way, e.g. during a payment, is
+ * left out), so that a check misses none that came and went (see takeToasts).
+ */
+function recordToasts() {
+  const seen: string[] = []
+  Object.assign(window, { e2eToasts: seen })
+  const record = (element: Element) => {
+    if (!element.classList.contains('toast-info')) seen.push(element.textContent ?? '')
+  }
+  new MutationObserver((records) => {
+    for (const { addedNodes } of records)
+      addedNodes.forEach((node) => {
+        if (!(node instanceof Element)) return
+        if (node.matches('[data-testid="toast"]')) record(node)
+        node.querySelectorAll('[data-testid="toast"]').forEach(record)
+      })
+  }).observe(document, { childList: true, subtree: true })
+}
+
+/**
+ * Playwright's test with the base URL of the server that global-setup.ts started; its page records every toast it
+ * shows.
+ */
 export const test = base.extend({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function needs from this pattern
   baseURL: async ({}, use) => use(baseUrl()),
+  page: async ({ page }, use) => {
+    await page.addInitScript(recordToasts)
+    await use(page)
+  },
 })
 export { expect }
 
@@ -155,5 +190,47 @@ export const toast = (page: Page, text: string) => page.getByTestId('toast').fil
 export async function secondPhone(browser: Browser, testInfo: TestInfo, baseURL = baseUrl()) {
   const { viewport, isMobile, hasTouch, deviceScaleFactor, locale } = testInfo.project.use
   const context = await browser.newContext({ baseURL, viewport, isMobile, hasTouch, deviceScaleFactor, locale })
-  return context.newPage()
+  const page = await context.newPage()
+  await page.addInitScript(recordToasts)
+  return page
+}
+
+/** The texts of the success and error toasts the page showed since it loaded or since the last call, in order. */
+export const takeToasts = (page: Page) =>
+  page.evaluate(() => (window as unknown as { e2eToasts: string[] }).e2eToasts.splice(0))
+
+/**
+ * Taps `button` twice, faster than the app can re-render it disabled: 'dblclick' is the pointer's double click,
+ * 'clicks' two clicks in one task of the page (no answer, no render and no timer can come between them).
+ */
+async function doubleTap(button: Locator, how: 'dblclick' | 'clicks') {
+  if (how === 'dblclick') await button.dblclick()
+  else
+    await button.evaluate((element: HTMLElement) => {
+      element.click()
+      element.click()
+    })
+}
+
+/**
+ * Double-taps a money button (issue 12) and checks that it made exactly one call of `route` and showed exactly one
+ * toast, `answer`: nothing twice, no error beside a success. The effect is the caller's to check.
+ */
+export async function doubleTapOnce(
+  page: Page,
+  button: Locator,
+  { route, how, answer, timeout }: { route: RouteDef; how: 'dblclick' | 'clicks'; answer: string; timeout?: number },
+) {
+  const path = `${API_BASE}${route.path}`
+  let calls = 0
+  const count = (request: Request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === path) calls++
+  }
+  page.on('request', count)
+  await takeToasts(page)
+  await doubleTap(button, how)
+  await expect(toast(page, answer)).toBeVisible({ timeout })
+  page.off('request', count)
+  expect(calls, `calls of ${route.path}`).toBe(1)
+  expect(await takeToasts(page)).toEqual([answer])
 }

@@ -1,7 +1,8 @@
 import type { Page } from '@playwright/test'
-import { formatAmount, parseAmount } from '@solpledge/contract'
+import { api, formatAmount, parseAmount } from '@solpledge/contract'
 import {
   addDays,
+  doubleTapOnce,
   expect,
   register,
   serverToday,
@@ -108,6 +109,7 @@ test.describe('staking, finance and node payments', () => {
       await snap(page, testInfo, 'stake refused')
     })
 
+    // Every money button of this journey is double-tapped (issue 12): each time one call, one effect, one toast.
     await test.step('stake 200 PLG from the balance and 200 PLG on chain, for 30 days', async () => {
       await openPledge(page)
       await page.locator('[data-testid="pledge-period"][data-value="30"]').click()
@@ -115,16 +117,23 @@ test.describe('staking, finance and node payments', () => {
       await page.getByTestId('pledge-amount').fill('200')
       await expect(page.getByTestId('pledge-estimate-output')).toHaveText('212 PLG')
       await snap(page, testInfo, 'stake form')
-      await page.getByTestId('pledge-submit').click()
-      await expect(toast(page, 'Staking Successful')).toBeVisible()
+      await doubleTapOnce(page, page.getByTestId('pledge-submit'), {
+        route: api.pledgeStake,
+        how: 'dblclick',
+        answer: 'Staking Successful',
+      })
       await expect(page.getByTestId('stake-row')).toHaveCount(1)
       await expect(page.getByTestId('pledge-spendable')).toHaveText('Available balance: 100 PLG')
 
       await page.getByTestId('pledge-pay-chain').click()
       await page.getByTestId('pledge-amount').fill('200')
       await expect(toast(page, 'Staking Successful')).toHaveCount(0)
-      await page.getByTestId('pledge-submit').click()
-      await expect(toast(page, 'Staking Successful')).toBeVisible({ timeout: 30_000 })
+      await doubleTapOnce(page, page.getByTestId('pledge-submit'), {
+        route: api.intentCreate,
+        how: 'clicks',
+        answer: 'Staking Successful',
+        timeout: 30_000,
+      })
       await expect(page.getByTestId('stake-row')).toHaveCount(2)
       await expect(page.getByTestId('pledge-spendable')).toHaveText('Wallet balance: 500 PLG')
       const first = page.getByTestId('stake-row').first()
@@ -146,8 +155,12 @@ test.describe('staking, finance and node payments', () => {
       await junior.getByTestId('node-buy').click()
       await expect(page.getByTestId('node-confirm-wallet')).toHaveText('900 USDT')
       await snap(page, testInfo, 'node payment')
-      await page.getByTestId('node-confirm-chain').click()
-      await expect(toast(page, 'Node purchased.')).toBeVisible({ timeout: 30_000 })
+      await doubleTapOnce(page, page.getByTestId('node-confirm-chain'), {
+        route: api.intentCreate,
+        how: 'dblclick',
+        answer: 'Node purchased.',
+        timeout: 30_000,
+      })
       await expect(page.getByTestId('my-node')).toHaveCount(1)
       await expect(page.getByTestId('node-payment-refusal')).toHaveCount(0)
     })
@@ -164,8 +177,11 @@ test.describe('staking, finance and node payments', () => {
       await expect(toast(page, 'Insufficient balance')).toBeVisible()
       await page.getByTestId('finance-amount').fill('100')
       await expect(page.getByTestId('finance-estimate-output')).toHaveText('0.5 USDT')
-      await page.getByTestId('finance-submit').click()
-      await expect(toast(page, 'Deposit successful')).toBeVisible()
+      await doubleTapOnce(page, page.getByTestId('finance-submit'), {
+        route: api.financeDeposit,
+        how: 'dblclick',
+        answer: 'Deposit successful',
+      })
       const row = page.getByTestId('deposit-row')
       await expect(row).toHaveCount(1)
       await expect(row).toHaveAttribute('data-status', 'active')
@@ -240,8 +256,12 @@ test.describe('staking, finance and node payments', () => {
       const redeem = page.getByTestId('finance-redeem')
       await expect(redeem).toBeEnabled()
       await snap(page, testInfo, 'deposit matured')
-      await redeem.click()
-      await expect(toast(page, 'Successfully redeemed to asset balance')).toBeVisible()
+      // No 'already redeemed' beside the success.
+      await doubleTapOnce(page, redeem, {
+        route: api.financeRedeem,
+        how: 'clicks',
+        answer: 'Successfully redeemed to asset balance',
+      })
       await expect(page.getByTestId('deposit-detail')).toHaveAttribute('data-status', 'redeemed')
       await expect(redeem).toBeDisabled()
       await snap(page, testInfo, 'deposit redeemed')

@@ -1,6 +1,17 @@
 import type { Page } from '@playwright/test'
 import { api } from '@solpledge/contract'
-import { callAs, expect, register, secondPhone, snap, test, toast, useWallets, Wallet } from './fixtures.ts'
+import {
+  callAs,
+  doubleTapOnce,
+  expect,
+  register,
+  secondPhone,
+  snap,
+  test,
+  toast,
+  useWallets,
+  Wallet,
+} from './fixtures.ts'
 import { topUp } from './top-up.ts'
 
 const PLG = 1_000_000_000n
@@ -71,8 +82,12 @@ test.describe('quick trade and swap', () => {
       await page.getByTestId('order-price-input').fill('0.6')
       await page.getByTestId('order-amount-input').fill('20')
       await expect(page.getByTestId('order-total')).toHaveText('12 USDT')
-      await page.getByTestId('order-submit').click()
-      await expect(toast(page, 'Order placed')).toBeVisible()
+      // A double tap places one order.
+      await doubleTapOnce(page, page.getByTestId('order-submit'), {
+        route: api.tradeSell,
+        how: 'clicks',
+        answer: 'Order placed',
+      })
       // The amount is cleared for the next order; the price stays.
       await expect(page.getByTestId('order-amount-input')).toHaveValue('')
       await expect(page.getByTestId('order-price-input')).toHaveValue('0.6')
@@ -160,8 +175,12 @@ test.describe('quick trade and swap', () => {
       await expect(sellerOrder).toHaveAttribute('data-status', 'pending')
 
       await sellerOrder.getByTestId('order-cancel').click()
-      await page.getByTestId('cancel-confirm').click()
-      await expect(toast(page, 'Revocation successfully')).toBeVisible()
+      // A double tap cancels once: no 'Failed to withdraw order.' beside the success.
+      await doubleTapOnce(page, page.getByTestId('cancel-confirm'), {
+        route: api.tradeCancel,
+        how: 'dblclick',
+        answer: 'Revocation successfully',
+      })
       await expect(page.getByTestId('order-row')).toHaveCount(0)
       await expect(page.getByTestId('book-ask')).toHaveCount(0)
       // The unsold 12 PLG are back: 100 - 8.
@@ -224,8 +243,12 @@ test.describe('quick trade and swap', () => {
       await pageB.getByTestId('swap-slippage-100').click()
       await expect(pageB.getByTestId('swap-minimum')).toHaveText('7.417575 PLG')
       await snap(pageB, testInfo, 'swap quote')
-      await pageB.getByTestId('swap-submit').click()
-      await expect(toast(pageB, 'Swap completed')).toBeVisible()
+      // A double tap swaps once.
+      await doubleTapOnce(pageB, pageB.getByTestId('swap-submit'), {
+        route: api.swap,
+        how: 'dblclick',
+        answer: 'Swap completed',
+      })
       await expect(pageB.getByTestId('swap-result')).toHaveText('Swapped 5.5 USDT for 7.4925 PLG')
       await expect(pageB.getByTestId('swap-available')).toHaveText('Available: 39.7 USDT')
       await snap(pageB, testInfo, 'swap done')

@@ -1,4 +1,4 @@
-import { API_BASE, api, SILENT_REJECT_CODES } from '@solpledge/contract'
+import { API_BASE, api, IDEMPOTENCY_HEADER, SILENT_REJECT_CODES } from '@solpledge/contract'
 import { describe, expect, it, vi } from 'vitest'
 import { ApiError, createApiClient, expandPath } from './api-client.ts'
 
@@ -6,6 +6,10 @@ const reply =
   (body: unknown, status = 200) =>
   async () =>
     new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+
+/** The Idempotency-Key each call sent. */
+const sentKeys = (fetch: { mock: { calls: Parameters<typeof globalThis.fetch>[] } }) =>
+  fetch.mock.calls.map(([, init]) => new Headers(init?.headers).get(IDEMPOTENCY_HEADER))
 
 function client(fetch: typeof globalThis.fetch, timeoutMs?: number) {
   const onSessionInvalid = vi.fn<(msg: string) => void>()
@@ -43,10 +47,34 @@ describe('api client', () => {
 
   it('fills the path segments of a route, e.g. the product of the pledge configuration', async () => {
     const c = client(reply({ code: 1, msg: '', data: { symbol: 'PLG' } }))
-    await expect(c.call(api.pledgeConfig, {}, { product: 'PLG' })).resolves.toEqual({ symbol: 'PLG' })
+    await expect(c.call(api.pledgeConfig, {}, { params: { product: 'PLG' } })).resolves.toEqual({ symbol: 'PLG' })
     const [url, init] = c.fetch.mock.calls[0] ?? []
     expect(url).toBe(`${API_BASE}/invest/invest_pledge/PLG`)
     expect(init?.body).toBe('{}')
+  })
+
+  it("sends the action's Idempotency-Key on a route that moves money", async () => {
+    const c = client(reply({ code: 1, msg: 'Withdrawal requested', data: {} }))
+    const body = { coin: 'USDT', amount: '1000' }
+    await c.send(api.withdraw, body, { idempotencyKey: 'action-1' })
+    await c.send(api.withdraw, body, { idempotencyKey: 'action-1' })
+    expect(sentKeys(c.fetch)).toEqual(['action-1', 'action-1'])
+  })
+
+  it('gives each call of such a route a fresh key when the caller has none', async () => {
+    const c = client(reply({ code: 1, msg: '', data: {} }))
+    await c.call(api.intentSubmit, { id: '1', signature: 's' })
+    await c.call(api.intentSubmit, { id: '1', signature: 's' })
+    const [a, b] = sentKeys(c.fetch)
+    expect(a).toMatch(/^[0-9a-f]{32}$/)
+    expect(b).toMatch(/^[0-9a-f]{32}$/)
+    expect(b).not.toBe(a)
+  })
+
+  it('sends no key on a route that does not take one, even when given one', async () => {
+    const c = client(reply({ code: 1, msg: '', data: { is_reg: 1 } }))
+    await c.call(api.isReg, { address: 'A' }, { idempotencyKey: 'action-1' })
+    expect(sentKeys(c.fetch)).toEqual([null])
   })
 
   it('GETs a path without a body', async () => {

@@ -5,9 +5,11 @@ import {
   Code,
   type DataOf,
   type Envelope,
+  IDEMPOTENCY_HEADER,
   type RouteDef,
   SILENT_REJECT_CODES,
 } from '@solpledge/contract'
+import { newIdempotencyKey } from './idempotency.ts'
 import { requestLanguage } from './language.ts'
 import { clearSession, getToken, getWalletAddress } from './session.ts'
 import { toast } from './toast.ts'
@@ -41,6 +43,17 @@ export function expandPath(path: string, params: PathParams = {}) {
   })
 }
 
+export interface CallOptions {
+  /** Values of the route's `:name` path segments. */
+  params?: PathParams
+  /**
+   * The Idempotency-Key of the user action this call belongs to (see idempotency.ts): a retry of the action sends the
+   * same one. Sent only on routes that accept one (`idempotent` in the contract); those get a fresh key per call
+   * without it.
+   */
+  idempotencyKey?: string
+}
+
 export interface ApiClientOptions {
   fetch: typeof fetch
   /** Headers sent on every request. */
@@ -56,8 +69,12 @@ export function createApiClient({
   onSessionInvalid,
   timeoutMs = REQUEST_TIMEOUT_MS,
 }: ApiClientOptions) {
-  async function request<T>(path: string, body?: unknown): Promise<Envelope<T>> {
-    const init: RequestInit = { method: 'GET', headers: headers(), signal: AbortSignal.timeout(timeoutMs) }
+  async function request<T>(path: string, body?: unknown, extra: Record<string, string> = {}): Promise<Envelope<T>> {
+    const init: RequestInit = {
+      method: 'GET',
+      headers: { ...headers(), ...extra },
+      signal: AbortSignal.timeout(timeoutMs),
+    }
     if (body instanceof FormData) {
       // The browser writes the multipart content type with its boundary.
       init.method = 'POST'
@@ -78,18 +95,19 @@ export function createApiClient({
     return envelope
   }
 
-  /**
-   * POSTs a contract route; resolves the whole envelope (for callers that show the server's msg). `params` fill the
-   * route's `:name` path segments.
-   */
-  const send = <R extends RouteDef>(route: R, body: BodyOf<R>, params?: PathParams) =>
-    request<DataOf<R>>(expandPath(route.path, params), body)
+  /** POSTs a contract route; resolves the whole envelope (for callers that show the server's msg). */
+  const send = <R extends RouteDef>(route: R, body: BodyOf<R>, { params, idempotencyKey }: CallOptions = {}) =>
+    request<DataOf<R>>(
+      expandPath(route.path, params),
+      body,
+      route.idempotent ? { [IDEMPOTENCY_HEADER]: idempotencyKey ?? newIdempotencyKey() } : {},
+    )
 
   return {
     send,
     /** POSTs a contract route and resolves its data. */
-    call: async <R extends RouteDef>(route: R, body: BodyOf<R>, params?: PathParams) =>
-      (await send(route, body, params)).data,
+    call: async <R extends RouteDef>(route: R, body: BodyOf<R>, options?: CallOptions) =>
+      (await send(route, body, options)).data,
     /**
      * POSTs one file as multipart/form-data under the route's file field (SPEC §7's upload helper: 'video') and
      * resolves its data.

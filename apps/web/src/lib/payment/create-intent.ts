@@ -7,5 +7,9 @@ import { call } from '../api-client.ts'
  */
 export type IntentRequest = BodyOf<typeof api.intentCreate>
 
-/** Asks the server what to pay on chain, to whom, with which reference key: a payment intent. */
-export const createIntent = (request: IntentRequest) => call(api.intentCreate, request)
+/**
+ * Asks the server what to pay on chain, to whom, with which reference key: a payment intent. The same
+ * `idempotencyKey` again answers the same intent.
+ */
+export const createIntent = (request: IntentRequest, idempotencyKey?: string) =>
+  call(api.intentCreate, request, { idempotencyKey })

@@ -16,22 +16,30 @@ export type PaymentStep = 'preparing' | 'signing' | 'confirming' | 'crediting'
 /**
  * Ends a payment with something to tell the user. `sent`: the payment may be on chain, balances should refresh.
  * `refused`: the payment arrived but the server refused it for good, e.g. the node level sold out meanwhile (the money
- * is then in the asset balance): the notice says why.
+ * is then in the asset balance): the notice says why. `unanswered`: asking for the intent got no answer (a timeout, a
+ * lost connection), so a retry asks again with the same Idempotency-Key.
  */
 export class PaymentError extends Error {
   readonly notice: Notice
   readonly sent: boolean
   readonly refused: boolean
+  readonly unanswered: boolean
 
   constructor(
     notice: Notice,
-    { cause, sent = false, refused = false }: { cause?: unknown; sent?: boolean; refused?: boolean } = {},
+    {
+      cause,
+      sent = false,
+      refused = false,
+      unanswered = false,
+    }: { cause?: unknown; sent?: boolean; refused?: boolean; unanswered?: boolean } = {},
   ) {
     super('key' in notice ? notice.key : notice.text, { cause })
     this.name = 'PaymentError'
     this.notice = notice
     this.sent = sent || refused
     this.refused = refused
+    this.unanswered = unanswered
   }
 }
 
@@ -73,16 +81,21 @@ const serverNotice = (error: unknown, fallback: Notice): Notice =>
  * payment intent; the wallet pays it on chain with a TransferChecked carrying the intent's reference; once confirmed,
  * the signature is reported and the server fulfils the intent (credits the balance, makes the stake or the node).
  * Resolves the fulfilled intent (its `refusal` says when the stake or node could not be made); rejects with a
- * PaymentError saying what to tell the user.
+ * PaymentError saying what to tell the user. `idempotencyKey`: the user action's, for asking for the intent.
  */
-export async function runPayment(ctx: PaymentContext, request: PaymentRequest): Promise<PaymentIntent> {
+export async function runPayment(
+  ctx: PaymentContext,
+  request: PaymentRequest,
+  idempotencyKey?: string,
+): Promise<PaymentIntent> {
   const { connection, owner } = ctx
   ctx.onStep('preparing')
   let intent: PaymentIntent
   try {
-    intent = await createIntent(request.intent)
+    intent = await createIntent(request.intent, idempotencyKey)
   } catch (cause) {
-    throw new PaymentError(serverNotice(cause, { key: 'error.internal' }), { cause })
+    const unanswered = !(cause instanceof ApiError)
+    throw new PaymentError(serverNotice(cause, { key: 'error.internal' }), { cause, unanswered })
   }
   const pending = {
     id: intent.id,

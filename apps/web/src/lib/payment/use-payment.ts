@@ -1,9 +1,10 @@
 import { useConnection, useWallet } from '@solana/wallet-adapter-react'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import i18next from 'i18next'
 import { useState } from 'react'
 import { type Notice, noticeText, showNotice } from '../notice.ts'
 import { toast } from '../toast.ts'
+import { useMoneyAction } from '../use-money-action.ts'
 import { paymentOutcome } from './payment-outcome.ts'
 import { PaymentError, type PaymentRequest, type PaymentStep, runPayment } from './run-payment.ts'
 
@@ -18,7 +19,9 @@ interface UsePaymentOptions {
 
 /**
  * Pays a payment intent from the connected wallet (see runPayment): top-up, stake or node purchase. Reports every
- * outcome as a toast and refreshes everything shown afterwards (balances, stakes, nodes).
+ * outcome as a toast and refreshes everything shown afterwards (balances, stakes, nodes). One payment at a time; a
+ * retry reuses the action's Idempotency-Key only while the intent was asked for without an answer: once there is an
+ * intent, the pending payment (resumed after a reload) is what remembers it.
  */
 export function usePayment({ onDone }: UsePaymentOptions = {}) {
   const { connection } = useConnection()
@@ -26,12 +29,13 @@ export function usePayment({ onDone }: UsePaymentOptions = {}) {
   const queryClient = useQueryClient()
   const [step, setStep] = useState<PaymentStep | null>(null)
 
-  const mutation = useMutation({
-    mutationFn: (request: PaymentRequest) => {
+  const mutation = useMoneyAction({
+    mutationFn: async (request: PaymentRequest, key) => {
       if (!publicKey) throw new PaymentError({ key: 'wallet.sendFailed' })
       const onInfo = (notice: Notice) => showNotice(notice, 'info')
-      return runPayment({ connection, owner: publicKey, sendTransaction, onStep: setStep, onInfo }, request)
+      return runPayment({ connection, owner: publicKey, sendTransaction, onStep: setStep, onInfo }, request, key)
     },
+    unanswered: (error) => error instanceof PaymentError && error.unanswered,
     onSuccess: (intent) => {
       const outcome = paymentOutcome(intent)
       showNotice(outcome.notice, outcome.ok ? 'success' : 'error')

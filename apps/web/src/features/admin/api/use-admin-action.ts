@@ -1,19 +1,20 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import type { BodyOf, DataOf, RouteDef } from '@solpledge/contract'
+import { useQueryClient } from '@tanstack/react-query'
 import { reportActionError } from '../../../lib/report-action-error.ts'
 import { toast } from '../../../lib/toast.ts'
+import { useMoneyAction } from '../../../lib/use-money-action.ts'
+import { adminSend } from './client.ts'
 import { adminKeys } from './keys.ts'
 
 /**
- * A console write: the server's msg as a toast either way (e.g. 'Withdrawal approved…' or 'a second operator must
- * approve too'), then every console list refreshed, since one decision shows in several (queue, user, audit log).
+ * A console write of `route`, its variables the body: the server's msg as a toast either way (e.g. 'Withdrawal
+ * approved…' or 'a second operator must approve too'), then every console list refreshed, since one decision shows in
+ * several (queue, user, audit log). Like every money action, one call at a time with one Idempotency-Key per action.
  */
-export function useAdminAction<V, D>(
-  act: (variables: V) => Promise<{ msg: string; data: D }>,
-  onDone?: (data: D) => void,
-) {
+export function useAdminAction<R extends RouteDef>(route: R, onDone?: (data: DataOf<R>) => void) {
   const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: act,
+  return useMoneyAction({
+    mutationFn: (body: BodyOf<R>, idempotencyKey) => adminSend(route, body, { idempotencyKey }),
     onSuccess: ({ msg, data }) => {
       toast.success(msg)
       onDone?.(data)

@@ -1,9 +1,9 @@
-import { type AdminRole, type AssetSettings, api, type BusinessConfig } from '@solpledge/contract'
+import { api } from '@solpledge/contract'
 import { useQuery } from '@tanstack/react-query'
 import { useClientConfig } from '../../../lib/client-config.ts'
 import { USDT_DECIMALS } from '../../../lib/format.ts'
 import { findAdminAsset, useAdminAssets } from '../api/assets.ts'
-import { adminCall, adminSend } from '../api/client.ts'
+import { adminCall } from '../api/client.ts'
 import { adminKeys } from '../api/keys.ts'
 import { useAdminAction } from '../api/use-admin-action.ts'
 import { useAdminPages } from '../api/use-admin-pages.ts'
@@ -13,20 +13,12 @@ import type { Decimals } from './draft.ts'
 export const useBusinessConfig = () =>
   useQuery({ queryKey: adminKeys.config(), queryFn: () => adminCall(api.adminConfig, {}) })
 
-export const useSaveConfig = (onDone: () => void) =>
-  useAdminAction(
-    (body: { base_version: string; value: BusinessConfig }) => adminSend(api.adminConfigSave, body),
-    onDone,
-  )
+export const useSaveConfig = (onDone: () => void) => useAdminAction(api.adminConfigSave, onDone)
 
 export const useConfigHistory = () =>
   useAdminPages(adminKeys.configHistory(), (page) => adminCall(api.adminConfigHistory, page))
 
-export const useSaveAsset = (onDone: () => void) =>
-  useAdminAction(
-    (body: AssetSettings & { coin: string; base_version: string }) => adminSend(api.adminAssetSave, body),
-    onDone,
-  )
+export const useSaveAsset = (onDone: () => void) => useAdminAction(api.adminAssetSave, onDone)
 
 export const useAssetHistory = (coin: string) =>
   useAdminPages(adminKeys.assetHistory(coin), (page) =>
@@ -36,10 +28,9 @@ export const useAssetHistory = (coin: string) =>
 export const useOperators = () =>
   useQuery({ queryKey: adminKeys.operators(), queryFn: async () => (await adminCall(api.adminAdmins, {})).list })
 
-export const useSaveOperator = (onDone: () => void) =>
-  useAdminAction((body: { address: string; role: AdminRole }) => adminSend(api.adminAdminSave, body), onDone)
+export const useSaveOperator = (onDone: () => void) => useAdminAction(api.adminAdminSave, onDone)
 
-export const useRemoveOperator = () => useAdminAction((address: string) => adminSend(api.adminAdminRemove, { address }))
+export const useRemoveOperator = () => useAdminAction(api.adminAdminRemove)
 
 /**
  * The decimals and symbols amounts of the configuration are counted in: USDT and the platform's token. Undefined

@@ -64,7 +64,7 @@ export function Operators() {
                         type="button"
                         className="admin-button admin-danger"
                         disabled={!canEdit || fixed || remove.isPending}
-                        onClick={() => remove.mutate(operator.address)}
+                        onClick={() => remove.mutate({ address: operator.address })}
                       >
                         {t('operators.remove')}
                       </button>

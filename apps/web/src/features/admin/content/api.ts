@@ -1,21 +1,17 @@
-import { type AdminBanner, type AdminNotice, api, type BodyOf } from '@solpledge/contract'
-import { adminCall, adminSend } from '../api/client.ts'
+import { type AdminBanner, type AdminNotice, api } from '@solpledge/contract'
+import { adminCall } from '../api/client.ts'
 import { adminKeys } from '../api/keys.ts'
 import { useAdminAction } from '../api/use-admin-action.ts'
 import { useAdminPages } from '../api/use-admin-pages.ts'
 
 export const useAdminNotices = () => useAdminPages(adminKeys.notices(), (page) => adminCall(api.adminNotices, page))
 
-export const useSaveNotice = (onDone: (notice: AdminNotice) => void) =>
-  useAdminAction((body: BodyOf<typeof api.adminNoticeSave>) => adminSend(api.adminNoticeSave, body), onDone)
+export const useSaveNotice = (onDone: (notice: AdminNotice) => void) => useAdminAction(api.adminNoticeSave, onDone)
 
-export const usePublishNotice = () =>
-  useAdminAction((body: { id: string; visible: boolean }) => adminSend(api.adminNoticePublish, body))
+export const usePublishNotice = () => useAdminAction(api.adminNoticePublish)
 
 export const useAdminBanners = () => useAdminPages(adminKeys.banners(), (page) => adminCall(api.adminBanners, page))
 
-export const useSaveBanner = (onDone: (banner: AdminBanner) => void) =>
-  useAdminAction((body: BodyOf<typeof api.adminBannerSave>) => adminSend(api.adminBannerSave, body), onDone)
+export const useSaveBanner = (onDone: (banner: AdminBanner) => void) => useAdminAction(api.adminBannerSave, onDone)
 
-export const usePublishBanner = () =>
-  useAdminAction((body: { id: string; visible: boolean }) => adminSend(api.adminBannerPublish, body))
+export const usePublishBanner = () => useAdminAction(api.adminBannerPublish)

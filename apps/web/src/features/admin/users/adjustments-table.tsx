@@ -85,7 +85,7 @@ export function AdjustmentsTable({ pages: { query, items }, showUser = false }: 
                       data-testid="admin-adjustment-approve"
                       disabled={!canDecide || own || approve.isPending}
                       title={own ? t('adjustments.notOwn') : undefined}
-                      onClick={() => approve.mutate(adjustment.id)}
+                      onClick={() => approve.mutate({ id: adjustment.id })}
                     >
                       {t('withdrawals.approve')}
                     </button>

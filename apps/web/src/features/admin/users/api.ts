@@ -1,6 +1,6 @@
 import { api, type TradeOrderStatus, type TradeSide } from '@solpledge/contract'
 import { useQuery } from '@tanstack/react-query'
-import { adminCall, adminSend } from '../api/client.ts'
+import { adminCall } from '../api/client.ts'
 import { adminKeys } from '../api/keys.ts'
 import { useAdminAction } from '../api/use-admin-action.ts'
 import { useAdminPages } from '../api/use-admin-pages.ts'
@@ -52,23 +52,11 @@ export const useAdjustments = (filter: AdjustmentFilter) =>
   useAdminPages(adminKeys.adjustments(filter), (page) => adminCall(api.adminAdjustments, { ...filter, ...page }))
 
 /** Revokes one session of a user (sessionId) or all of them, with a reason. */
-export const useRevokeSessions = (onDone: () => void) =>
-  useAdminAction(
-    (body: { address: string; session_id?: string; reason: string }) => adminSend(api.adminUserRevoke, body),
-    onDone,
-  )
+export const useRevokeSessions = (onDone: () => void) => useAdminAction(api.adminUserRevoke, onDone)
 
 /** A manual balance adjustment: signed base units and a reason; applied at once or waiting for a second admin. */
-export const useAdjust = (onDone: () => void) =>
-  useAdminAction(
-    (body: { address: string; coin: string; amount: string; reason: string }) => adminSend(api.adminAdjust, body),
-    onDone,
-  )
+export const useAdjust = (onDone: () => void) => useAdminAction(api.adminAdjust, onDone)
 
-export const useApproveAdjustment = () => useAdminAction((id: string) => adminSend(api.adminAdjustApprove, { id }))
+export const useApproveAdjustment = () => useAdminAction(api.adminAdjustApprove)
 
-export const useRejectAdjustment = (onDone: () => void) =>
-  useAdminAction(
-    ({ id, reason }: { id: string; reason: string }) => adminSend(api.adminAdjustReject, { id, reason }),
-    onDone,
-  )
+export const useRejectAdjustment = (onDone: () => void) => useAdminAction(api.adminAdjustReject, onDone)

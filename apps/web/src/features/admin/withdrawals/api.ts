@@ -1,5 +1,5 @@
 import { type AdminWithdrawal, api } from '@solpledge/contract'
-import { adminCall, adminSend } from '../api/client.ts'
+import { adminCall } from '../api/client.ts'
 import { adminKeys } from '../api/keys.ts'
 import { useAdminAction } from '../api/use-admin-action.ts'
 import { useAdminPages } from '../api/use-admin-pages.ts'
@@ -29,10 +29,6 @@ export const useAdminWithdrawals = (filter: WithdrawalFilter) =>
     pollMs: QUEUE_POLL_MS,
   })
 
-export const useApproveWithdrawal = () => useAdminAction((id: string) => adminSend(api.adminWithdrawalApprove, { id }))
+export const useApproveWithdrawal = () => useAdminAction(api.adminWithdrawalApprove)
 
-export const useRejectWithdrawal = (onDone: () => void) =>
-  useAdminAction(
-    ({ id, reason }: { id: string; reason: string }) => adminSend(api.adminWithdrawalReject, { id, reason }),
-    onDone,
-  )
+export const useRejectWithdrawal = (onDone: () => void) => useAdminAction(api.adminWithdrawalReject, onDone)

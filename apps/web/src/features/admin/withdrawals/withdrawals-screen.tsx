@@ -146,7 +146,7 @@ function WithdrawalRow({ withdrawal, onReject }: { withdrawal: AdminWithdrawal; 
               className="admin-button admin-primary"
               data-testid="admin-withdrawal-approve"
               disabled={!canDecide || approve.isPending || state === 'approvedByMe'}
-              onClick={() => approve.mutate(withdrawal.id)}
+              onClick={() => approve.mutate({ id: withdrawal.id })}
             >
               {t('withdrawals.approve')}
             </button>

@@ -1,22 +1,24 @@
 import { api } from '@solpledge/contract'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import i18next from 'i18next'
 import { send } from '../../../lib/api-client.ts'
 import { reportActionError } from '../../../lib/report-action-error.ts'
 import { toast } from '../../../lib/toast.ts'
+import { useMoneyAction } from '../../../lib/use-money-action.ts'
 import { assetsKeys } from './keys.ts'
 
 /**
  * Asks to withdraw `amount` base units (fee included) to the user's own wallet; resolves the whole envelope, whose msg
  * says what happened ('Withdrawal requested').
  */
-export const requestWithdraw = (coin: string, amount: bigint) => send(api.withdraw, { coin, amount: amount.toString() })
+export const requestWithdraw = (coin: string, amount: bigint, idempotencyKey?: string) =>
+  send(api.withdraw, { coin, amount: amount.toString() }, { idempotencyKey })
 
 /** Requests a withdrawal: the server's msg as a toast either way, then fresh balances and withdrawals. */
 export function useWithdraw(onDone: () => void) {
   const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: ({ coin, amount }: { coin: string; amount: bigint }) => requestWithdraw(coin, amount),
+  return useMoneyAction({
+    mutationFn: ({ coin, amount }: { coin: string; amount: bigint }, key) => requestWithdraw(coin, amount, key),
     onSuccess: ({ msg }) => {
       toast.success(msg || i18next.t('msg:assets.withdrawRequested'))
       onDone()

@@ -1,19 +1,21 @@
 import { api } from '@solpledge/contract'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import i18next from 'i18next'
 import { call } from '../../../lib/api-client.ts'
 import { reportActionError } from '../../../lib/report-action-error.ts'
 import { toast } from '../../../lib/toast.ts'
+import { useMoneyAction } from '../../../lib/use-money-action.ts'
 import { userWalletKeys } from '../../../lib/user-wallet.ts'
 import { financeKeys } from './keys.ts'
 
 /** Redeems a matured deposit: its principal goes back to the asset balance. */
-export const redeemDeposit = (id: string) => call(api.financeRedeem, { id })
+export const redeemDeposit = (id: string, idempotencyKey?: string) =>
+  call(api.financeRedeem, { id }, { idempotencyKey })
 
 /** Redeems: 'Successfully redeemed to asset balance' or the server's refusal, then fresh deposits and balances. */
 export function useRedeemDeposit() {
   const queryClient = useQueryClient()
-  return useMutation({
+  return useMoneyAction({
     mutationFn: redeemDeposit,
     onSuccess: () => toast.success(i18next.t('msg:finance.redeemed')),
     onError: (error) => reportActionError(error),

@@ -5,7 +5,7 @@ import { useClientConfig } from '../../../lib/client-config.ts'
 import { pledgeKeys } from './keys.ts'
 
 /** The staking configuration of {product}: price, minimum and periods (/invest/invest_pledge/{product}). Public. */
-export const getPledgeConfig = (product: string) => call(api.pledgeConfig, {}, { product })
+export const getPledgeConfig = (product: string) => call(api.pledgeConfig, {}, { params: { product } })
 
 export const pledgeConfigQueryOptions = (product: string) =>
   queryOptions({ queryKey: pledgeKeys.config(product), queryFn: () => getPledgeConfig(product) })

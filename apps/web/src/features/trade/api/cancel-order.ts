@@ -1,18 +1,19 @@
 import { api } from '@solpledge/contract'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import i18next from 'i18next'
 import { call } from '../../../lib/api-client.ts'
 import { reportActionError } from '../../../lib/report-action-error.ts'
 import { toast } from '../../../lib/toast.ts'
+import { useMoneyAction } from '../../../lib/use-money-action.ts'
 import { refreshAfterTrade } from './refresh.ts'
 
 /** Cancels a pending order: its unfilled rest leaves the book and the locked funds return to the balance. */
-export const cancelOrder = (id: string) => call(api.tradeCancel, { id })
+export const cancelOrder = (id: string, idempotencyKey?: string) => call(api.tradeCancel, { id }, { idempotencyKey })
 
 /** Cancels: 'Revocation successfully', or the server's refusal ('Failed to withdraw order.' unless it said more). */
 export function useCancelOrder(onDone: () => void) {
   const queryClient = useQueryClient()
-  return useMutation({
+  return useMoneyAction({
     mutationFn: cancelOrder,
     onSuccess: () => toast.success(i18next.t('msg:trade.cancelSuccess')),
     onError: (error) => reportActionError(error, 'trade.cancelFailed'),

@@ -1,9 +1,10 @@
 import { api } from '@solpledge/contract'
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import i18next from 'i18next'
 import { call } from '../../../lib/api-client.ts'
 import { reportActionError } from '../../../lib/report-action-error.ts'
 import { toast } from '../../../lib/toast.ts'
+import { useMoneyAction } from '../../../lib/use-money-action.ts'
 import { MARKET_POLL_MS, tradeKeys } from './keys.ts'
 import { refreshAfterTrade } from './refresh.ts'
 
@@ -37,17 +38,23 @@ export interface SwapRequest {
   amount: bigint
   /** From the quote: the swap is refused with nothing changed when it would give less. */
   minReceived: string
-  clientOrderId: string
 }
 
-export const swap = ({ from, amount, minReceived, clientOrderId }: SwapRequest) =>
-  call(api.swap, { from, amount: amount.toString(), min_received: minReceived, client_order_id: clientOrderId })
+/** Swaps at the book; the action's key is its client_order_id too. */
+export const swap = ({ from, amount, minReceived }: SwapRequest, idempotencyKey: string) =>
+  call(
+    api.swap,
+    { from, amount: amount.toString(), min_received: minReceived, client_order_id: idempotencyKey },
+    { idempotencyKey },
+  )
 
 /** Swaps: 'Swap completed' or the server's refusal (slippage, liquidity, balance), then fresh balances and book. */
 export function useSwap(onDone: () => void) {
   const queryClient = useQueryClient()
-  return useMutation({
+  return useMoneyAction({
     mutationFn: swap,
+    // The same swap whatever the quote's minimum said when it was retried.
+    inputOf: ({ from, amount }) => `${from}|${amount}`,
     onSuccess: () => {
       toast.success(i18next.t('msg:trade.swapSuccess'))
       onDone()

@@ -3,13 +3,11 @@ import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { AmountInput } from '../../../components/amount-input.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
-import { ApiError } from '../../../lib/api-client.ts'
 import { bpsToPercent } from '../../../lib/format.ts'
 import { showNotice } from '../../../lib/notice.ts'
 import { findAsset, useUserWallet } from '../../../lib/user-wallet.ts'
 import { ORDERS_POLL_MS } from '../api/keys.ts'
 import { usePlaceOrder } from '../api/place-order.ts'
-import { submitKeys } from '../utils/idempotency.ts'
 import { maxOrderAmount, orderTotal, validateOrder } from '../utils/order-form.ts'
 import { marketUnits } from '../utils/units.ts'
 
@@ -28,7 +26,6 @@ interface OrderFormProps {
 export function OrderForm({ side, market, price, onPriceChange }: OrderFormProps) {
   const { t } = useTranslation()
   const [amount, setAmount] = useState('')
-  const [keys] = useState(submitKeys)
   const { data: assets } = useUserWallet({ pollMs: ORDERS_POLL_MS })
   const units = marketUnits(market)
   const spent = side === 'buy' ? market.quote : market.symbol
@@ -49,19 +46,7 @@ export function OrderForm({ side, market, price, onPriceChange }: OrderFormProps
     if (pending) return
     const check = validateOrder(side, price, amount, market, available)
     if (!check.ok) return showNotice(check.notice, 'error')
-    place.mutate(
-      {
-        side,
-        price: check.price,
-        amount: check.amount,
-        clientOrderId: keys.keyFor(`${side}|${check.price}|${check.amount}`),
-      },
-      {
-        onSuccess: keys.answered,
-        // A refusal is an answer; without one (a timeout, a lost connection) a retry reuses the key.
-        onError: (error) => error instanceof ApiError && keys.answered(),
-      },
-    )
+    place.mutate({ side, price: check.price, amount: check.amount })
   }
 
   return (

@@ -16,7 +16,6 @@ import { useDebouncedValue } from '../../../lib/use-debounced-value.ts'
 import { findAsset, useUserWallet } from '../../../lib/user-wallet.ts'
 import { useMarket } from '../api/get-market.ts'
 import { type SwapQuote, useSwap, useSwapQuote } from '../api/swap.ts'
-import { submitKeys } from '../utils/idempotency.ts'
 import { HIGH_IMPACT_BPS, SLIPPAGE_OPTIONS, type Slippage, validateSwap } from '../utils/swap.ts'
 import './trade.css'
 
@@ -47,7 +46,6 @@ function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean 
   const [from, setFrom] = useState(market.symbol)
   const [text, setText] = useState('')
   const [slippage, setSlippage] = useState<Slippage>(SLIPPAGE_OPTIONS[0])
-  const [keys] = useState(submitKeys)
   const [result, setResult] = useState<{ paid: string; received: string } | null>(null)
   const to = from === market.symbol ? market.quote : market.symbol
   const decimals = (coin: string) => (coin === market.symbol ? market.base_decimals : market.quote_decimals)
@@ -84,19 +82,10 @@ function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean 
     if (!current.enough_liquidity) return showNotice({ key: 'trade.noLiquidity' }, 'error')
     setResult(null)
     swap.mutate(
+      { from, amount: check.value, minReceived: current.minimum_received },
       {
-        from,
-        amount: check.value,
-        minReceived: current.minimum_received,
-        clientOrderId: keys.keyFor(`${from}|${check.value}`),
-      },
-      {
-        onSuccess: (data) => {
-          keys.answered()
-          setResult({ paid: amountOf(from, data.amount_in), received: amountOf(to, data.amount_out) })
-        },
-        // A refusal is an answer; without one (a timeout, a lost connection) a retry reuses the key.
-        onError: (error) => error instanceof ApiError && keys.answered(),
+        onSuccess: (data) =>
+          setResult({ paid: amountOf(from, data.amount_in), received: amountOf(to, data.amount_out) }),
       },
     )
   }
