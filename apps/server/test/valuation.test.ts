@@ -1,0 +1,128 @@
+// The valuation price (issue 12, docs/trade.md "Valuation price"): one trade at an extreme tick or a burst of wash
+// trades between two accounts moves the staking minimum by less than 1 %; a sustained move is followed within the
+// window; thin trading leaves the reference price. Fills are placed through the market and then dated by rewriting
+// their created_at, the clock the rule reads. One app for the file: each test starts with no fill in the window.
+import { API_BASE, api, Code, type DataOf, type PledgeConfig, type Stake } from '@solpledge/contract'
+import { sql } from 'kysely'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { clearBook, createTradeApp, expectSound, PLG, place, type Trader, trader, USDT } from './fixtures/trade.ts'
+import { call, dbKind } from './helpers.ts'
+
+const HOUR = 3600
+
+describe(`valuation price (${dbKind})`, () => {
+  let t: Awaited<ReturnType<typeof createTradeApp>>
+  let seller: Trader
+  let buyer: Trader
+  beforeAll(async () => {
+    t = await createTradeApp()
+    seller = await trader(t, { PLG: 10_000_000n * PLG })
+    buyer = await trader(t, { USDT: 10_000_000n * USDT })
+  })
+  // Every fill so far leaves the window (30 days is its largest).
+  beforeEach(() => sql`update trade_fills set created_at = created_at - interval '31 days'`.execute(t.db))
+  afterEach(async () => {
+    await clearBook(t.app)
+    await expectSound(t.db)
+  })
+  afterAll(() => t.close())
+
+  /** Buys `amount` from the book at `price`, dated `age` seconds ago. */
+  async function buy(price: bigint, amount: bigint, age: number, to: Trader) {
+    const taker = await place(t.app, to, 'buy', price, amount)
+    expect(taker.status).toBe('completed')
+    await sql`update trade_fills set created_at = now() - ${age}::float8 * interval '1 second'
+      where taker_order_id = ${taker.id}`.execute(t.db)
+  }
+  /** A trade of `amount` PLG at `price` between `from` and `to`, dated `age` seconds ago. */
+  async function trade(price: bigint, amount: bigint, age = 0, from = seller, to = buyer) {
+    await place(t.app, from, 'sell', price, amount)
+    await buy(price, amount, age, to)
+  }
+  /** An ordinary market: `amount` PLG at `price` in the middle of each of the window's hours `from` … `to` − 1. */
+  async function steady(price: bigint, amount: bigint, from = 0, to = 24) {
+    await place(t.app, seller, 'sell', price, BigInt(to - from) * amount)
+    for (let hour = from; hour < to; hour++) await buy(price, amount, (hour + 0.5) * HOUR, buyer)
+  }
+  async function pledgeConfig() {
+    const res = await t.app.inject({ method: 'POST', url: `${API_BASE}/invest/invest_pledge/PLG`, payload: {} })
+    return (res.json() as { data: PledgeConfig }).data
+  }
+  const minimum = async () => BigInt((await pledgeConfig()).min_amount)
+  const homePrice = async () => (await call(t.app, api.homePrice, {})).data as DataOf<typeof api.homePrice>
+  const market = async () => ((await call(t.app, api.tradeHome, {})).data as DataOf<typeof api.tradeHome>).market
+  /** |after − before| / before < 1 %. */
+  const withinOnePercent = (before: bigint, after: bigint) => {
+    const moved = after > before ? after - before : before - after
+    expect(moved * 100n, `${before} → ${after}`).toBeLessThan(before)
+  }
+
+  // 100 USDT at the 0.5 USDT reference price.
+  const REFERENCE_MINIMUM = 200n * PLG
+
+  it('thin trading leaves the reference price, whatever the last trade', async () => {
+    expect(await minimum()).toBe(REFERENCE_MINIMUM)
+    // 22 hours of 80 PLG at 0.55: 968 USDT in the window, below the 1000 USDT minimum.
+    await steady(550_000n, 80n * PLG, 0, 22)
+    expect(await homePrice()).toMatchObject({ price: '0.5', source: 'reference' })
+    expect(await minimum()).toBe(REFERENCE_MINIMUM)
+    // The quick trade shows its last trade.
+    expect(await market()).toMatchObject({ last_price: '550000', price: '550000', price_source: 'trade' })
+  })
+
+  it('a minimum-size trade at the lowest or the highest tick moves the staking minimum by less than 1 %', async () => {
+    // Alone: thin, the reference price.
+    await trade(100n, PLG)
+    expect(await minimum()).toBe(REFERENCE_MINIMUM)
+    // In an ordinary market at 0.5 (2400 USDT a day).
+    await steady(500_000n, 200n * PLG)
+    expect(await homePrice()).toMatchObject({ price: '0.5', source: 'trade' })
+    const before = await minimum()
+    expect(before).toBe(REFERENCE_MINIMUM)
+    // The lowest tick, 0.0001 USDT: the last trade would have raised the minimum to 1,000,000 PLG.
+    await trade(100n, PLG)
+    expect((await market()).last_price).toBe('100')
+    withinOnePercent(before, await minimum())
+    // The highest: 1,000,000 USDT for 1 PLG (the last trade would have lowered it to 0.0001 PLG).
+    await trade(1_000_000n * USDT, PLG)
+    expect((await market()).last_price).toBe(String(1_000_000n * USDT))
+    withinOnePercent(before, await minimum())
+    expect(await homePrice()).toMatchObject({ price: '0.5', source: 'trade' })
+  })
+
+  it('a burst of wash trades between two accounts moves the staking minimum by less than 1 %', async () => {
+    await steady(500_000n, 200n * PLG)
+    const before = await minimum()
+    // One account sells to the other and back, 20 times, at prices far from the reference.
+    for (let i = 0; i < 10; i++) {
+      await trade(100n + BigInt(i) * 100n, PLG, 0, seller, buyer)
+      await trade(5n * USDT + BigInt(i) * 100n, PLG, 0, buyer, seller)
+    }
+    withinOnePercent(before, await minimum())
+    // And 10,000 PLG at the band's edge (0.6: ±20 % of 0.5) in a minute: one hour of the 24, 0.82 %.
+    for (let i = 0; i < 10; i++) await trade(600_000n, 1000n * PLG, 30, i % 2 ? seller : buyer, i % 2 ? buyer : seller)
+    const after = await minimum()
+    withinOnePercent(before, after)
+    expect(after).toBeLessThan(before)
+  })
+
+  it('a sustained move within the band is followed within the window', async () => {
+    // Before: an ordinary market at 0.5 in the window's older half.
+    await steady(500_000n, 200n * PLG, 12, 24)
+    // Half the window at 0.55: half way.
+    await steady(550_000n, 200n * PLG, 0, 12)
+    expect(await homePrice()).toMatchObject({ price: '0.525', source: 'trade' })
+    // The whole window at 0.55 (the older half now dated again at 0.55): the price, the minimum and a new stake follow.
+    await sql`update trade_fills set created_at = created_at - interval '31 days' where price = 500000`.execute(t.db)
+    await steady(550_000n, 200n * PLG, 12, 24)
+    expect(await homePrice()).toMatchObject({ price: '0.55', source: 'trade' })
+    // ceil(100 USDT / 0.55) = 181.818181819 PLG.
+    expect(await minimum()).toBe(181_818_181_819n)
+    const staked = await call(t.app, api.pledgeStake, { amount: String(1000n * PLG), days: 30 }, seller.auth)
+    expect(staked.code, staked.msg).toBe(Code.OK)
+    expect(staked.data as Stake).toMatchObject({ price: '550000', usdt_value: String(550n * USDT) })
+    // A fill older than the window no longer counts: thin again, the reference price.
+    await sql`update trade_fills set created_at = created_at - interval '25 hours'`.execute(t.db)
+    expect(await homePrice()).toMatchObject({ price: '0.5', source: 'reference' })
+  })
+})
