@@ -5,6 +5,9 @@
 import { API_BASE, api, Code, type DataOf, type PledgeConfig, type Stake } from '@solpledge/contract'
 import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
+import { setBusinessConfig } from '../src/modules/config/service.ts'
+import { cacheValuations } from '../src/modules/trade/price.ts'
 import { clearBook, createTradeApp, expectSound, PLG, place, type Trader, trader, USDT } from './fixtures/trade.ts'
 import { call, dbKind } from './helpers.ts'
 
@@ -124,5 +127,22 @@ describe(`valuation price (${dbKind})`, () => {
     // A fill older than the window no longer counts: thin again, the reference price.
     await sql`update trade_fills set created_at = created_at - interval '25 hours'`.execute(t.db)
     expect(await homePrice()).toMatchObject({ price: '0.5', source: 'reference' })
+  })
+
+  it('with VALUATION_CACHE_MS a computed price is reused, but a new configuration applies at once', async () => {
+    cacheValuations(t.db, 60_000)
+    try {
+      expect(await homePrice()).toMatchObject({ price: '0.5', source: 'reference' })
+      // 2000 PLG at 0.55 (1100 USDT, one hour of 24): (0.55 + 23 × 0.5) / 24 = 0.502083, but not yet.
+      await trade(550_000n, 2000n * PLG)
+      expect(await homePrice()).toMatchObject({ price: '0.5', source: 'reference' })
+      // Another reference price: (0.55 + 23 × 0.51) / 24 = 0.511666.
+      await setBusinessConfig(t.db, { ...DEFAULT_BUSINESS_CONFIG, referencePrice: '510000' }, 'test')
+      expect(await homePrice()).toMatchObject({ price: '0.511666', source: 'trade' })
+    } finally {
+      cacheValuations(t.db, 0)
+      await setBusinessConfig(t.db, DEFAULT_BUSINESS_CONFIG, 'test')
+    }
+    expect(await homePrice()).toMatchObject({ price: '0.502083', source: 'trade' })
   })
 })

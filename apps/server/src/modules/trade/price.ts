@@ -52,12 +52,47 @@ export function valuationOf(reference: bigint, intervals: IntervalFills[], minQu
   return { price: sum / BigInt(VALUATION_INTERVALS), source: 'trade' }
 }
 
+interface Cached {
+  /** The rule's inputs from the configuration: another reference price, band, … is computed at once. */
+  key: string
+  until: number
+  value: Promise<Valuation>
+}
+/** Per database that buildApp gave a cache time: the latest valuation of each market, shared by concurrent calls. */
+const caches = new WeakMap<Database, { ms: number; latest: Map<string, Cached> }>()
+
 /**
- * The valuation price of `symbol` now, under `config` (its reference price and `valuation` section). One query: the
- * window's in-band fills summed per interval (an index range on trade_fills (symbol, created_at)); the interval of a
- * fill is its age × VALUATION_INTERVALS / window, by the database clock that also stamps the fills.
+ * Reuse each valuation price computed on `db` for `ms` milliseconds (VALUATION_CACHE_MS; 0 = compute it on every
+ * call). The window's fills are aggregated on every computation, so a busy market needs this on hot paths.
  */
-export async function valuationPrice(db: Database, symbol: string, config: BusinessConfig): Promise<Valuation> {
+export function cacheValuations(db: Database, ms: number) {
+  if (ms > 0) caches.set(db, { ms, latest: new Map() })
+  else caches.delete(db)
+}
+
+/**
+ * The valuation price of `symbol` now, under `config` (its reference price and `valuation` section), or the one
+ * computed less than the cache time ago under the same configuration.
+ */
+export function valuationPrice(db: Database, symbol: string, config: BusinessConfig): Promise<Valuation> {
+  const cache = caches.get(db)
+  if (!cache) return computeValuation(db, symbol, config)
+  const key = JSON.stringify([config.referencePrice, config.valuation])
+  const now = Date.now()
+  const hit = cache.latest.get(symbol)
+  if (hit && hit.key === key && hit.until > now) return hit.value
+  const entry = { key, until: now + cache.ms, value: computeValuation(db, symbol, config) }
+  cache.latest.set(symbol, entry)
+  // A failed computation is not reused (its callers get the error).
+  entry.value.catch(() => cache.latest.get(symbol) === entry && cache.latest.delete(symbol))
+  return entry.value
+}
+
+/**
+ * One query: the window's in-band fills summed per interval (an index range on trade_fills (symbol, created_at)); the
+ * interval of a fill is its age × VALUATION_INTERVALS / window, by the database clock that also stamps the fills.
+ */
+async function computeValuation(db: Database, symbol: string, config: BusinessConfig): Promise<Valuation> {
   const reference = BigInt(config.referencePrice)
   const { windowSeconds, bandBps, minQuoteVolume } = config.valuation
   const { low, high } = valuationBand(reference, bandBps)
@@ -66,8 +101,8 @@ export async function valuationPrice(db: Database, symbol: string, config: Busin
     from trade_fills
     where symbol = ${symbol} and created_at > now() - ${windowSeconds}::float8 * interval '1 second'
       and price between ${low.toString()}::numeric and ${high.toString()}::numeric
-    group by least(floor(greatest(extract(epoch from now() - created_at), 0) * ${VALUATION_INTERVALS}::numeric
-      / ${windowSeconds}::numeric), ${VALUATION_INTERVALS - 1}::numeric)`.execute(db)
+    group by least(greatest(floor(date_part('epoch', now() - created_at) * ${VALUATION_INTERVALS}::float8
+      / ${windowSeconds}::float8)::int, 0), ${VALUATION_INTERVALS - 1}::int)`.execute(db)
   const intervals = rows.map((row) => ({
     priceAmount: BigInt(row.price_amount),
     amount: BigInt(row.amount),
