@@ -42,10 +42,34 @@ describe(`valuation price (${dbKind})`, () => {
     await place(t.app, from, 'sell', price, amount)
     await buy(price, amount, age, to)
   }
-  /** An ordinary market: `amount` PLG at `price` in the middle of each of the window's hours `from` … `to` − 1. */
+  /** `count` trades of `amount` between the two accounts, each way in turn, at `price(i)`, sent to the market at once. */
+  async function washTrades(count: number, price: (i: number) => bigint, amount: bigint) {
+    const orders = Array.from({ length: count }, (_, i) => {
+      const [from, to] = i % 2 ? [seller, buyer] : [buyer, seller]
+      // Each sell reaches the book before its buy (the market takes commands in the order they are sent).
+      return [
+        t.app.trade.placeLimit({ userId: BigInt(from.id), side: 'sell', price: price(i), amount }),
+        t.app.trade.placeLimit({ userId: BigInt(to.id), side: 'buy', price: price(i), amount }),
+      ]
+    }).flat()
+    // Every buy filled at once: all of them traded.
+    const buys = (await Promise.all(orders)).filter((o) => o.side === 'buy')
+    expect(buys.filter((o) => o.filled !== amount)).toEqual([])
+  }
+  /**
+   * An ordinary market: `amount` PLG at `price` in the middle of each of the window's hours `from` … `to` − 1 (the buys
+   * sent to the market at once, so that they share its batches).
+   */
   async function steady(price: bigint, amount: bigint, from = 0, to = 24) {
     await place(t.app, seller, 'sell', price, BigInt(to - from) * amount)
-    for (let hour = from; hour < to; hour++) await buy(price, amount, (hour + 0.5) * HOUR, buyer)
+    const userId = BigInt(buyer.id)
+    const buys = await Promise.all(
+      Array.from({ length: to - from }, () => t.app.trade.placeLimit({ userId, side: 'buy', price, amount })),
+    )
+    const ages = buys.map((_, i) => (from + i + 0.5) * HOUR)
+    await sql`update trade_fills f set created_at = now() - a.age * interval '1 second'
+      from unnest(${buys.map((b) => b.id.toString())}::bigint[], ${ages}::float8[]) as a(taker, age)
+      where f.taker_order_id = a.taker`.execute(t.db)
   }
   async function pledgeConfig() {
     const res = await t.app.inject({ method: 'POST', url: `${API_BASE}/invest/invest_pledge/PLG`, payload: {} })
@@ -96,14 +120,11 @@ describe(`valuation price (${dbKind})`, () => {
   it('a burst of wash trades between two accounts moves the staking minimum by less than 1 %', async () => {
     await steady(500_000n, 200n * PLG)
     const before = await minimum()
-    // One account sells to the other and back, 20 times, at prices far from the reference.
-    for (let i = 0; i < 10; i++) {
-      await trade(100n + BigInt(i) * 100n, PLG, 0, seller, buyer)
-      await trade(5n * USDT + BigInt(i) * 100n, PLG, 0, buyer, seller)
-    }
+    // One account sells to the other and back, 100 times, at prices far from the reference.
+    await washTrades(100, (i) => (i % 2 ? 100n + BigInt(i) * 100n : 5n * USDT + BigInt(i) * 100n), PLG)
     withinOnePercent(before, await minimum())
-    // And 10,000 PLG at the band's edge (0.6: ±20 % of 0.5) in a minute: one hour of the 24, 0.82 %.
-    for (let i = 0; i < 10; i++) await trade(600_000n, 1000n * PLG, 30, i % 2 ? seller : buyer, i % 2 ? buyer : seller)
+    // And 10,000 PLG at the band's edge (0.6: ±20 % of 0.5) at once: one hour of the 24, 0.82 %.
+    await washTrades(10, () => 600_000n, 1000n * PLG)
     const after = await minimum()
     withinOnePercent(before, after)
     expect(after).toBeLessThan(before)
@@ -127,6 +148,21 @@ describe(`valuation price (${dbKind})`, () => {
     // A fill older than the window no longer counts: thin again, the reference price.
     await sql`update trade_fills set created_at = created_at - interval '25 hours'`.execute(t.db)
     expect(await homePrice()).toMatchObject({ price: '0.5', source: 'reference' })
+  })
+
+  it('a configuration stored before the valuation rule existed takes its defaults', async () => {
+    const { valuation: _, ...older } = DEFAULT_BUSINESS_CONFIG
+    await t.db
+      .insertInto('config_versions')
+      .values({ value: JSON.stringify({ ...older, referencePrice: '400000' }), changed_by: 'test' })
+      .execute()
+    try {
+      // 1080 USDT over the day at 0.45, within ±20 % of 0.4.
+      await steady(450_000n, 100n * PLG)
+      expect(await homePrice()).toMatchObject({ price: '0.45', source: 'trade' })
+    } finally {
+      await setBusinessConfig(t.db, DEFAULT_BUSINESS_CONFIG, 'test')
+    }
   })
 
   it('with VALUATION_CACHE_MS a computed price is reused, but a new configuration applies at once', async () => {
