@@ -4,8 +4,9 @@ import { defineConfig } from '@playwright/test'
  * E2E journeys in Debian's Chromium (never a downloaded browser) at a phone viewport, against the real server,
  * a fresh PGlite database and the local chain, all started by global-setup.ts.
  *
- * The server has one market, and its last trade is the PLG price every other journey computes with (the 0.5 USDT
- * reference until the first trade): the trade journey runs after all of them, as the project `market`.
+ * The server has one market, and its trades feed the valuation price every other journey computes with (the 0.5 USDT
+ * reference while trading is thin, as the trade journey's few PLG are): the trade journey runs after all of them, as
+ * the project `market`.
  */
 export default defineConfig({
   testDir: '.',

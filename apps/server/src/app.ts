@@ -24,6 +24,7 @@ import { settlementRoutes } from './modules/settlement/routes.ts'
 import { systemRoutes } from './modules/system/routes.ts'
 import { teamRoutes } from './modules/team/routes.ts'
 import { TradeMarket } from './modules/trade/market.ts'
+import { cacheValuations } from './modules/trade/price.ts'
 import { tradeRoutes } from './modules/trade/routes.ts'
 import { userRoutes } from './modules/user/routes.ts'
 import { withdrawalRoutes } from './modules/withdrawals/routes.ts'
@@ -71,6 +72,7 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   app.decorate('platform', platform)
   app.decorate('sessions', new SessionCache(config.sessionCacheMs))
   app.decorate('trade', new TradeMarket(db, config.productSymbol))
+  cacheValuations(db, config.valuationCacheMs)
 
   await app.register(envelopePlugin)
   await app.register(rateLimit, { global: false })

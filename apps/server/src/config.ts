@@ -22,6 +22,11 @@ export interface Config {
    * through this server is forgotten at once; one revoked by another instance is refused within this time.
    */
   sessionCacheMs: number
+  /**
+   * How long a computed valuation price is reused, in ms (0 = compute it on every call): new trades reach the staking
+   * minimum and the home price within this time (docs/trade.md "Valuation price").
+   */
+  valuationCacheMs: number
   /** Login calls allowed per client IP per minute. */
   loginRateLimit: number
   /** Built web app to serve, if present. */
@@ -102,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrls,
     sessionTtlHours: int(env.SESSION_TTL_HOURS, 24 * 7, 'SESSION_TTL_HOURS'),
     sessionCacheMs: int(env.SESSION_CACHE_MS, 2000, 'SESSION_CACHE_MS'),
+    valuationCacheMs: int(env.VALUATION_CACHE_MS, 5000, 'VALUATION_CACHE_MS'),
     loginRateLimit: int(env.LOGIN_RATE_LIMIT, 60, 'LOGIN_RATE_LIMIT'),
     webDist: env.WEB_DIST,
     productSymbol: env.PRODUCT_SYMBOL || 'PLG',

@@ -73,6 +73,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     loginRateLimit: 10_000,
     // Tests change sessions in the database and expect the next call to see it (session-cache.test.ts tests the cache).
     sessionCacheMs: 0,
+    // Likewise for trades and the valuation price (valuation.test.ts tests its cache).
+    valuationCacheMs: 0,
     ...overrides,
   }
 }

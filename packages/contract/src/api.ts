@@ -214,7 +214,7 @@ export type Withdrawal = Static<typeof Withdrawal>
 export const PledgeConfig = Type.Object({
   symbol: Type.String(),
   decimals: Type.Integer(),
-  /** USDT base units per whole token: the last trade, or the operator's reference price before the first. */
+  /** USDT base units per whole token: the valuation price (docs/trade.md), never the last trade of a thin book. */
   price: PositiveBaseUnits,
   min_u: BaseUnits,
   /** The minimum stake in the token's base units at the current price (rounded up, never below min_u). */
@@ -433,7 +433,10 @@ export const MarketInfo = Type.Object({
   fee_bps: Type.Integer(),
   /** The last trade's price; null before the first trade. */
   last_price: Type.Union([BaseUnits, Type.Null()]),
-  /** The {product} price used everywhere: the last trade, or the reference price before the first trade. */
+  /**
+   * The quick trade's price: the last trade, or the reference price before the first trade. Valuations (staking,
+   * the home price) use the valuation price instead.
+   */
   price: BaseUnits,
   price_source: Type.Union([Type.Literal('reference'), Type.Literal('trade')]),
   open_24h: Type.Union([BaseUnits, Type.Null()]),
@@ -918,8 +921,9 @@ export const api = {
     auth: false,
     tag: 'home',
     summary:
-      'The latest {product} price in USDT per token (a decimal string) and the trading pair; the reference price ' +
-      'until trading sets a last trade price',
+      'The {product} valuation price in USDT per token (a decimal string) and the trading pair: a time- and ' +
+      'volume-weighted average of the recent trades near the reference price (source trade), or the reference ' +
+      'price while they are thin (source reference)',
     body: Empty,
     data: Type.Object({
       price: Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'USDT per whole token, e.g. "0.5"' }),

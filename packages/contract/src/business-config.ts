@@ -57,8 +57,25 @@ export const BusinessConfig = Type.Object(
      * gets floor(pool × weight / total weight); the rounding remainder is not paid).
      */
     nodePoolDaily: Units,
-    /** USDT base units per whole {product} token until the first trade sets the price. */
+    /**
+     * USDT base units per whole {product} token: the quick trade's price before its first trade, the centre of the
+     * valuation band and the valuation price when trading is thin.
+     */
     referencePrice: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
+    /**
+     * The valuation price (docs/trade.md "Valuation price"), which the staking minimum, a new stake's USDT value and
+     * power and the home price use instead of the last trade: the mean of 24 equal intervals of the window, each the
+     * volume-weighted price of its fills within the band (the reference price for an interval without such fills),
+     * or the reference price while the window's in-band USDT volume is below the minimum.
+     */
+    valuation: Type.Object({
+      /** The window, in seconds, ending now: 10 minutes to 30 days. */
+      windowSeconds: Type.Integer({ minimum: 600, maximum: 30 * 86_400 }),
+      /** Fills further than this from the reference price are ignored: 2000 = ±20 %. 1 % to 90 %. */
+      bandBps: Type.Integer({ minimum: 100, maximum: 9000 }),
+      /** Below this USDT volume (base units) of in-band fills in the window the reference price is used. */
+      minQuoteVolume: Units,
+    }),
     /**
      * Quick trade ({product}/USDT order book). A price is USDT base units per whole {product} token and must be a
      * multiple of `tickSize`; an amount is {product} base units and must be a multiple of `lotSize`. tickSize ×

@@ -34,6 +34,8 @@ export const DEFAULT_BUSINESS_CONFIG: BusinessConfig = {
   // 1000 PLG (9 decimals) a day for all nodes together.
   nodePoolDaily: (1000n * 1_000_000_000n).toString(),
   referencePrice: '500000',
+  // The last 24 hours in 24 one-hour intervals, fills within ±20 % of the reference, at least 1000 USDT of them.
+  valuation: { windowSeconds: 86_400, bandBps: 2000, minQuoteVolume: usdt(1000) },
   // 0.0001 USDT ticks, 0.01 PLG lots (tick × lot = 10^9: one whole PLG), orders of 1 … 10,000,000 PLG, 0.1 % fee.
   trade: {
     tickSize: '100',

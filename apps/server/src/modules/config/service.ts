@@ -3,7 +3,7 @@ import { Value } from 'typebox/value'
 import type { Database } from '../../db/index.ts'
 import { invalid } from '../../lib/app-error.ts'
 import { requireAsset } from '../assets/service.ts'
-import { lastTradePrice } from '../trade/price.ts'
+import { type Valuation, valuationPrice } from '../trade/price.ts'
 import { QUOTE, tradeConfigProblem } from '../trade/rules.ts'
 import { DEFAULT_BUSINESS_CONFIG } from './defaults.ts'
 
@@ -72,22 +72,18 @@ export async function seedBusinessConfig(db: Database, initial: Partial<Business
 }
 
 /**
- * The {product} price used everywhere (USDT base units per whole token): the last quick-trade price, or the operator's
- * reference price before the first trade.
+ * The {product} price of valuations (USDT base units per whole token): the valuation price of the trades (docs/trade.md
+ * "Valuation price"), or the operator's reference price while they are too thin. The staking minimum, a new stake's
+ * value and power and the home price use it; only the quick trade shows its last trade.
  */
-export async function currentPrice(
-  db: Database,
-  symbol: string,
-): Promise<{ price: bigint; source: 'trade' | 'reference'; config: BusinessConfig }> {
-  const [config, last] = await Promise.all([getBusinessConfig(db), lastTradePrice(db, symbol)])
-  return last === null
-    ? { price: BigInt(config.referencePrice), source: 'reference', config }
-    : { price: last, source: 'trade', config }
+export async function valuation(db: Database, symbol: string): Promise<Valuation & { config: BusinessConfig }> {
+  const config = await getBusinessConfig(db)
+  return { ...(await valuationPrice(db, symbol, config)), config }
 }
 
-/** `/invest/invest_pledge/{product}`: the staking configuration with the minimum converted at the current price. */
+/** `/invest/invest_pledge/{product}`: the staking configuration with the minimum converted at the valuation price. */
 export async function pledgeConfig(db: Database, symbol: string): Promise<PledgeConfig> {
-  const [{ price, config }, asset] = await Promise.all([currentPrice(db, symbol), requireAsset(db, symbol)])
+  const [{ price, config }, asset] = await Promise.all([valuation(db, symbol), requireAsset(db, symbol)])
   const minUsdt = BigInt(config.pledge.minUsdt)
   const unit = 10n ** BigInt(asset.decimals)
   // Rounded up: a stake of min_amount is always worth at least min_u.

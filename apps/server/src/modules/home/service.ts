@@ -2,18 +2,18 @@
 import { type api, type DataOf, formatAmount } from '@solpledge/contract'
 import type { Database } from '../../db/index.ts'
 import { requireAsset } from '../assets/service.ts'
-import { currentPrice } from '../config/service.ts'
+import { valuation } from '../config/service.ts'
 import { today } from '../pledge/service.ts'
 import { usdtDecimals } from '../team/service.ts'
 import { QUOTE } from '../trade/rules.ts'
 
 /**
- * `/home/index/price`: the price used everywhere (the last quick-trade price, or the operator's reference price before
- * the first trade), as USDT per whole token.
+ * `/home/index/price`: the valuation price (`source: 'trade'`; the operator's reference price while trading is thin,
+ * `source: 'reference'`), as USDT per whole token.
  */
 export async function homePrice(db: Database, symbol: string): Promise<DataOf<typeof api.homePrice>> {
   const [{ price, source }, asset, decimals] = await Promise.all([
-    currentPrice(db, symbol),
+    valuation(db, symbol),
     requireAsset(db, symbol),
     usdtDecimals(db),
   ])

@@ -15,10 +15,11 @@ import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import { AppError, invalid } from '../../lib/app-error.ts'
 import { pageOf } from '../../lib/paging.ts'
-import { currentPrice } from '../config/service.ts'
+import { getBusinessConfig } from '../config/service.ts'
 import { type OrderState, orderState, type SwapResult } from './batch.ts'
 import type { Side } from './engine.ts'
 import type { TradeMarket } from './market.ts'
+import { lastTradePrice } from './price.ts'
 import { marketRules, QUOTE } from './rules.ts'
 
 /** The largest id PostgreSQL's bigint holds: a larger one names no order. */
@@ -189,11 +190,15 @@ export async function orderDetail(
   }
 }
 
-/** The market's rules, price and figures of the last 24 hours (a rolling window ending now). */
+/**
+ * The market's rules, price and figures of the last 24 hours (a rolling window ending now). Its price is the last
+ * trade (the reference price before the first): the valuation price is for everything but the quick trade.
+ */
 async function marketInfo(market: TradeMarket): Promise<MarketInfo> {
   const { db, symbol } = market
-  const [{ price, source, config }, assets, day] = await Promise.all([
-    currentPrice(db, symbol),
+  const [config, last, assets, day] = await Promise.all([
+    getBusinessConfig(db),
+    lastTradePrice(db, symbol),
     market.assets(),
     sql<{
       open: string | null
@@ -211,7 +216,6 @@ async function marketInfo(market: TradeMarket): Promise<MarketInfo> {
   const rules = marketRules(config, assets)
   const figures = day.rows[0]
   const open = figures?.open ? BigInt(figures.open) : null
-  const last = source === 'trade' ? price : null
   return {
     pair: `${assets.symbol}/${QUOTE}`,
     symbol: assets.symbol,
@@ -224,8 +228,8 @@ async function marketInfo(market: TradeMarket): Promise<MarketInfo> {
     max_amount: rules.max.toString(),
     fee_bps: rules.feeBps,
     last_price: last === null ? null : last.toString(),
-    price: price.toString(),
-    price_source: source,
+    price: (last ?? BigInt(config.referencePrice)).toString(),
+    price_source: last === null ? 'reference' : 'trade',
     open_24h: figures?.open ?? null,
     high_24h: figures?.high ?? null,
     low_24h: figures?.low ?? null,

@@ -25,6 +25,7 @@ describe('the configuration form', () => {
       nodePoolDaily: '1000',
       referencePrice: '0.5',
       trade: { tickSize: '0.0001', lotSize: '0.01', minAmount: '1', feeBps: '0.1' },
+      valuation: { windowSeconds: '86400', bandBps: '20', minQuoteVolume: '1000' },
     })
   })
 
@@ -63,12 +64,16 @@ describe('the configuration form', () => {
     let draft = edit(toDraft(config, decimals), ['settlementHourUtc'], '24')
     draft = edit(draft, ['trade', 'feeBps'], '10.01')
     draft = edit(draft, ['pledge', 'periods'], [])
+    draft = edit(draft, ['valuation', 'bandBps'], '95')
+    draft = edit(draft, ['valuation', 'windowSeconds'], '60')
     expect(readDraft(draft, decimals)).toEqual({
       ok: false,
       errors: {
         settlementHourUtc: { key: 'maximum', params: { limit: '23' } },
         'trade.feeBps': { key: 'maximum', params: { limit: '10' } },
         'pledge.periods': { key: 'minItems', params: { limit: 1 } },
+        'valuation.bandBps': { key: 'maximum', params: { limit: '90' } },
+        'valuation.windowSeconds': { key: 'minimum', params: { limit: '600' } },
       },
     })
   })

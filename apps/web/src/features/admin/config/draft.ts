@@ -32,6 +32,7 @@ const AMOUNTS: Record<string, AmountAsset> = {
   'trade.lotSize': 'product',
   'trade.minAmount': 'product',
   'trade.maxAmount': 'product',
+  'valuation.minQuoteVolume': 'usdt',
 }
 const PERCENTS = new Set([
   'pledge.periods.outputBps',
@@ -41,6 +42,7 @@ const PERCENTS = new Set([
   'finance.outputBps',
   'referralRewards.rateBps',
   'trade.feeBps',
+  'valuation.bandBps',
 ])
 
 export interface Decimals {

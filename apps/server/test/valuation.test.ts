@@ -1,0 +1,184 @@
+// The valuation price (issue 12, docs/trade.md "Valuation price"): one trade at an extreme tick or a burst of wash
+// trades between two accounts moves the staking minimum by less than 1 %; a sustained move is followed within the
+// window; thin trading leaves the reference price. Fills are placed through the market and then dated by rewriting
+// their created_at, the clock the rule reads. One app for the file: each test starts with no fill in the window.
+import { API_BASE, api, Code, type DataOf, type PledgeConfig, type Stake } from '@solpledge/contract'
+import { sql } from 'kysely'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
+import { setBusinessConfig } from '../src/modules/config/service.ts'
+import { cacheValuations } from '../src/modules/trade/price.ts'
+import { clearBook, createTradeApp, expectSound, PLG, place, type Trader, trader, USDT } from './fixtures/trade.ts'
+import { call, dbKind } from './helpers.ts'
+
+const HOUR = 3600
+
+describe(`valuation price (${dbKind})`, () => {
+  let t: Awaited<ReturnType<typeof createTradeApp>>
+  let seller: Trader
+  let buyer: Trader
+  beforeAll(async () => {
+    t = await createTradeApp()
+    seller = await trader(t, { PLG: 10_000_000n * PLG })
+    buyer = await trader(t, { USDT: 10_000_000n * USDT })
+  })
+  // Every fill so far leaves the window (30 days is its largest).
+  beforeEach(() => sql`update trade_fills set created_at = created_at - interval '31 days'`.execute(t.db))
+  afterEach(async () => {
+    await clearBook(t.app)
+    await expectSound(t.db)
+  })
+  afterAll(() => t.close())
+
+  /** Buys `amount` from the book at `price`, dated `age` seconds ago. */
+  async function buy(price: bigint, amount: bigint, age: number, to: Trader) {
+    const taker = await place(t.app, to, 'buy', price, amount)
+    expect(taker.status).toBe('completed')
+    await sql`update trade_fills set created_at = now() - ${age}::float8 * interval '1 second'
+      where taker_order_id = ${taker.id}`.execute(t.db)
+  }
+  /** A trade of `amount` PLG at `price` between `from` and `to`, dated `age` seconds ago. */
+  async function trade(price: bigint, amount: bigint, age = 0, from = seller, to = buyer) {
+    await place(t.app, from, 'sell', price, amount)
+    await buy(price, amount, age, to)
+  }
+  /** `count` trades of `amount` between the two accounts, each way in turn, at `price(i)`, sent to the market at once. */
+  async function washTrades(count: number, price: (i: number) => bigint, amount: bigint) {
+    const orders = Array.from({ length: count }, (_, i) => {
+      const [from, to] = i % 2 ? [seller, buyer] : [buyer, seller]
+      // Each sell reaches the book before its buy (the market takes commands in the order they are sent).
+      return [
+        t.app.trade.placeLimit({ userId: BigInt(from.id), side: 'sell', price: price(i), amount }),
+        t.app.trade.placeLimit({ userId: BigInt(to.id), side: 'buy', price: price(i), amount }),
+      ]
+    }).flat()
+    // Every buy filled at once: all of them traded.
+    const buys = (await Promise.all(orders)).filter((o) => o.side === 'buy')
+    expect(buys.filter((o) => o.filled !== amount)).toEqual([])
+  }
+  /**
+   * An ordinary market: `amount` PLG at `price` in the middle of each of the window's hours `from` … `to` − 1 (the buys
+   * sent to the market at once, so that they share its batches).
+   */
+  async function steady(price: bigint, amount: bigint, from = 0, to = 24) {
+    await place(t.app, seller, 'sell', price, BigInt(to - from) * amount)
+    const userId = BigInt(buyer.id)
+    const buys = await Promise.all(
+      Array.from({ length: to - from }, () => t.app.trade.placeLimit({ userId, side: 'buy', price, amount })),
+    )
+    const ages = buys.map((_, i) => (from + i + 0.5) * HOUR)
+    await sql`update trade_fills f set created_at = now() - a.age * interval '1 second'
+      from unnest(${buys.map((b) => b.id.toString())}::bigint[], ${ages}::float8[]) as a(taker, age)
+      where f.taker_order_id = a.taker`.execute(t.db)
+  }
+  async function pledgeConfig() {
+    const res = await t.app.inject({ method: 'POST', url: `${API_BASE}/invest/invest_pledge/PLG`, payload: {} })
+    return (res.json() as { data: PledgeConfig }).data
+  }
+  const minimum = async () => BigInt((await pledgeConfig()).min_amount)
+  const homePrice = async () => (await call(t.app, api.homePrice, {})).data as DataOf<typeof api.homePrice>
+  const market = async () => ((await call(t.app, api.tradeHome, {})).data as DataOf<typeof api.tradeHome>).market
+  /** |after − before| / before < 1 %. */
+  const withinOnePercent = (before: bigint, after: bigint) => {
+    const moved = after > before ? after - before : before - after
+    expect(moved * 100n, `${before} → ${after}`).toBeLessThan(before)
+  }
+
+  // 100 USDT at the 0.5 USDT reference price.
+  const REFERENCE_MINIMUM = 200n * PLG
+
+  it('thin trading leaves the reference price, whatever the last trade', async () => {
+    expect(await minimum()).toBe(REFERENCE_MINIMUM)
+    // 22 hours of 80 PLG at 0.55: 968 USDT in the window, below the 1000 USDT minimum.
+    await steady(550_000n, 80n * PLG, 0, 22)
+    expect(await homePrice()).toMatchObject({ price: '0.5', source: 'reference' })
+    expect(await minimum()).toBe(REFERENCE_MINIMUM)
+    // The quick trade shows its last trade.
+    expect(await market()).toMatchObject({ last_price: '550000', price: '550000', price_source: 'trade' })
+  })
+
+  it('a minimum-size trade at the lowest or the highest tick moves the staking minimum by less than 1 %', async () => {
+    // Alone: thin, the reference price.
+    await trade(100n, PLG)
+    expect(await minimum()).toBe(REFERENCE_MINIMUM)
+    // In an ordinary market at 0.5 (2400 USDT a day).
+    await steady(500_000n, 200n * PLG)
+    expect(await homePrice()).toMatchObject({ price: '0.5', source: 'trade' })
+    const before = await minimum()
+    expect(before).toBe(REFERENCE_MINIMUM)
+    // The lowest tick, 0.0001 USDT: the last trade would have raised the minimum to 1,000,000 PLG.
+    await trade(100n, PLG)
+    expect((await market()).last_price).toBe('100')
+    withinOnePercent(before, await minimum())
+    // The highest: 1,000,000 USDT for 1 PLG (the last trade would have lowered it to 0.0001 PLG).
+    await trade(1_000_000n * USDT, PLG)
+    expect((await market()).last_price).toBe(String(1_000_000n * USDT))
+    withinOnePercent(before, await minimum())
+    expect(await homePrice()).toMatchObject({ price: '0.5', source: 'trade' })
+  })
+
+  it('a burst of wash trades between two accounts moves the staking minimum by less than 1 %', async () => {
+    await steady(500_000n, 200n * PLG)
+    const before = await minimum()
+    // One account sells to the other and back, 100 times, at prices far from the reference.
+    await washTrades(100, (i) => (i % 2 ? 100n + BigInt(i) * 100n : 5n * USDT + BigInt(i) * 100n), PLG)
+    withinOnePercent(before, await minimum())
+    // And 10,000 PLG at the band's edge (0.6: ±20 % of 0.5) at once: one hour of the 24, 0.82 %.
+    await washTrades(10, () => 600_000n, 1000n * PLG)
+    const after = await minimum()
+    withinOnePercent(before, after)
+    expect(after).toBeLessThan(before)
+  })
+
+  it('a sustained move within the band is followed within the window', async () => {
+    // Before: an ordinary market at 0.5 in the window's older half.
+    await steady(500_000n, 200n * PLG, 12, 24)
+    // Half the window at 0.55: half way.
+    await steady(550_000n, 200n * PLG, 0, 12)
+    expect(await homePrice()).toMatchObject({ price: '0.525', source: 'trade' })
+    // The whole window at 0.55 (the older half now dated again at 0.55): the price, the minimum and a new stake follow.
+    await sql`update trade_fills set created_at = created_at - interval '31 days' where price = 500000`.execute(t.db)
+    await steady(550_000n, 200n * PLG, 12, 24)
+    expect(await homePrice()).toMatchObject({ price: '0.55', source: 'trade' })
+    // ceil(100 USDT / 0.55) = 181.818181819 PLG.
+    expect(await minimum()).toBe(181_818_181_819n)
+    const staked = await call(t.app, api.pledgeStake, { amount: String(1000n * PLG), days: 30 }, seller.auth)
+    expect(staked.code, staked.msg).toBe(Code.OK)
+    expect(staked.data as Stake).toMatchObject({ price: '550000', usdt_value: String(550n * USDT) })
+    // A fill older than the window no longer counts: thin again, the reference price.
+    await sql`update trade_fills set created_at = created_at - interval '25 hours'`.execute(t.db)
+    expect(await homePrice()).toMatchObject({ price: '0.5', source: 'reference' })
+  })
+
+  it('a configuration stored before the valuation rule existed takes its defaults', async () => {
+    const { valuation: _, ...older } = DEFAULT_BUSINESS_CONFIG
+    await t.db
+      .insertInto('config_versions')
+      .values({ value: JSON.stringify({ ...older, referencePrice: '400000' }), changed_by: 'test' })
+      .execute()
+    try {
+      // 1080 USDT over the day at 0.45, within ±20 % of 0.4.
+      await steady(450_000n, 100n * PLG)
+      expect(await homePrice()).toMatchObject({ price: '0.45', source: 'trade' })
+    } finally {
+      await setBusinessConfig(t.db, DEFAULT_BUSINESS_CONFIG, 'test')
+    }
+  })
+
+  it('with VALUATION_CACHE_MS a computed price is reused, but a new configuration applies at once', async () => {
+    cacheValuations(t.db, 60_000)
+    try {
+      expect(await homePrice()).toMatchObject({ price: '0.5', source: 'reference' })
+      // 2000 PLG at 0.55 (1100 USDT, one hour of 24): (0.55 + 23 × 0.5) / 24 = 0.502083, but not yet.
+      await trade(550_000n, 2000n * PLG)
+      expect(await homePrice()).toMatchObject({ price: '0.5', source: 'reference' })
+      // Another reference price: (0.55 + 23 × 0.51) / 24 = 0.511666.
+      await setBusinessConfig(t.db, { ...DEFAULT_BUSINESS_CONFIG, referencePrice: '510000' }, 'test')
+      expect(await homePrice()).toMatchObject({ price: '0.511666', source: 'trade' })
+    } finally {
+      cacheValuations(t.db, 0)
+      await setBusinessConfig(t.db, DEFAULT_BUSINESS_CONFIG, 'test')
+    }
+    expect(await homePrice()).toMatchObject({ price: '0.502083', source: 'trade' })
+  })
+})
