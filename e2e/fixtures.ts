@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import { ed25519 } from '@noble/curves/ed25519'
-import { type Browser, test as base, expect, type Page, type TestInfo } from '@playwright/test'
+import { type Browser, type BrowserContext, test as base, expect, type Page, type TestInfo } from '@playwright/test'
 import { api, LOGIN_TYPE } from '@solpledge/contract'
 import { createDemoWalletStorageValue, DEMO_WALLET_STORAGE_KEY, encodeBase58 } from '@solpledge/demo-wallet'
 
@@ -8,10 +8,40 @@ export const baseUrl = () => process.env.E2E_BASE_URL as string
 export const rootAddress = () => process.env.E2E_ROOT_ADDRESS as string
 export const operatorToken = () => process.env.E2E_OPERATOR_TOKEN as string
 
-/** Playwright's test with the base URL of the server that global-setup.ts started. */
-export const test = base.extend({
+/** The Content-Security-Policy violations of each running test's pages (secondPhone adds its own page's). */
+const violationsOf = new WeakMap<TestInfo, string[]>()
+
+/**
+ * Records every Content-Security-Policy violation in the context's pages as the browser reports it to the page
+ * (securitypolicyviolation events reach the document from shadow roots too), from before the page's first script.
+ */
+async function watchCsp(context: BrowserContext, violations: string[]) {
+  await context.exposeBinding('__cspViolation', (_source, text: string) => violations.push(text))
+  await context.addInitScript(() => {
+    const report = (window as unknown as { __cspViolation: (text: string) => void }).__cspViolation
+    document.addEventListener('securitypolicyviolation', (e) =>
+      report(`${e.effectiveDirective} refused ${e.blockedURI || 'inline'}${e.sourceFile ? ` (${e.sourceFile})` : ''}`),
+    )
+  })
+}
+
+/**
+ * Playwright's test with the base URL of the server that global-setup.ts started. Every journey runs under the
+ * server's Content-Security-Policy and fails on any violation (`cspViolations`: what was seen so far).
+ */
+export const test = base.extend<{ cspViolations: string[] }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function needs from this pattern
   baseURL: async ({}, use) => use(baseUrl()),
+  cspViolations: [
+    async ({ context }, use, testInfo) => {
+      const violations: string[] = []
+      violationsOf.set(testInfo, violations)
+      await watchCsp(context, violations)
+      await use(violations)
+      expect(violations, 'Content-Security-Policy violations').toEqual([])
+    },
+    { auto: true },
+  ],
 })
 export { expect }
 
@@ -155,5 +185,8 @@ export const toast = (page: Page, text: string) => page.getByTestId('toast').fil
 export async function secondPhone(browser: Browser, testInfo: TestInfo, baseURL = baseUrl()) {
   const { viewport, isMobile, hasTouch, deviceScaleFactor, locale } = testInfo.project.use
   const context = await browser.newContext({ baseURL, viewport, isMobile, hasTouch, deviceScaleFactor, locale })
+  const violations = violationsOf.get(testInfo)
+  if (!violations) throw new Error('secondPhone needs the test of fixtures.ts')
+  await watchCsp(context, violations)
   return context.newPage()
 }
