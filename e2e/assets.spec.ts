@@ -6,6 +6,10 @@ test.describe('assets', () => {
     const wallet = new Wallet()
     await register(wallet)
     await useWallets(page, [wallet])
+    // The chain's RPC and WebSocket endpoints are other origins: the Content-Security-Policy must let the page reach
+    // both (the fixture fails the journey on any violation).
+    const sockets: string[] = []
+    page.on('websocket', (socket) => sockets.push(new URL(socket.url()).origin))
     await page.goto('/assets')
     await expect(page.getByTestId('page-title')).toHaveText('Assets')
     await page.getByTestId('faucet-button').click()
@@ -31,6 +35,7 @@ test.describe('assets', () => {
     })
     await expect(usdt.getByTestId('asset-available')).toHaveText('100')
     expect(await onChainBalance(wallet.address, 'USDT')).toBe(before - 100_000_000n)
+    expect(sockets).toContain(new URL(process.env.E2E_WS_URL as string).origin)
     await expect(walletUsdt).toContainText('900')
     await expect(page.locator('[data-testid="solvency-row"][data-coin="USDT"]')).toHaveAttribute('data-covered', 'true')
     await snap(page, testInfo, 'after top-up')

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import { ed25519 } from '@noble/curves/ed25519'
 import {
   type Browser,
+  type BrowserContext,
   test as base,
   expect,
   type Locator,
@@ -36,17 +37,45 @@ function recordToasts() {
   }).observe(document, { childList: true, subtree: true })
 }
 
+/** The Content-Security-Policy violations of each running test's pages (secondPhone adds its own page's). */
+const violationsOf = new WeakMap<TestInfo, string[]>()
+
 /**
- * Playwright's test with the base URL of the server that global-setup.ts started; its page records every toast it
- * shows.
+ * Records every Content-Security-Policy violation in the context's pages as the browser reports it to the page
+ * (securitypolicyviolation events reach the document from shadow roots too), from before the page's first script.
  */
-export const test = base.extend({
+async function watchCsp(context: BrowserContext, violations: string[]) {
+  await context.exposeBinding('__cspViolation', (_source, text: string) => violations.push(text))
+  await context.addInitScript(() => {
+    const report = (window as unknown as { __cspViolation: (text: string) => void }).__cspViolation
+    document.addEventListener('securitypolicyviolation', (e) =>
+      report(`${e.effectiveDirective} refused ${e.blockedURI || 'inline'}${e.sourceFile ? ` (${e.sourceFile})` : ''}`),
+    )
+  })
+}
+
+/**
+ * Playwright's test with the base URL of the server that global-setup.ts started. Its page records every toast it
+ * shows, and every journey runs under the server's Content-Security-Policy and fails on any violation
+ * (`cspViolations`: what was seen so far).
+ */
+export const test = base.extend<{ cspViolations: string[] }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function needs from this pattern
   baseURL: async ({}, use) => use(baseUrl()),
   page: async ({ page }, use) => {
     await page.addInitScript(recordToasts)
     await use(page)
   },
+  cspViolations: [
+    async ({ context }, use, testInfo) => {
+      const violations: string[] = []
+      violationsOf.set(testInfo, violations)
+      await watchCsp(context, violations)
+      await use(violations)
+      expect(violations, 'Content-Security-Policy violations').toEqual([])
+    },
+    { auto: true },
+  ],
 })
 export { expect }
 
@@ -190,6 +219,9 @@ export const toast = (page: Page, text: string) => page.getByTestId('toast').fil
 export async function secondPhone(browser: Browser, testInfo: TestInfo, baseURL = baseUrl()) {
   const { viewport, isMobile, hasTouch, deviceScaleFactor, locale } = testInfo.project.use
   const context = await browser.newContext({ baseURL, viewport, isMobile, hasTouch, deviceScaleFactor, locale })
+  const violations = violationsOf.get(testInfo)
+  if (!violations) throw new Error('secondPhone needs the test of fixtures.ts')
+  await watchCsp(context, violations)
   const page = await context.newPage()
   await page.addInitScript(recordToasts)
   return page

@@ -61,6 +61,36 @@ test.describe('web shell', () => {
     await snap(page, testInfo, 'last route')
   })
 
+  test('the pages run under a Content-Security-Policy that refuses inline script and framing', async ({
+    page,
+    cspViolations,
+  }) => {
+    await page.goto('/')
+    await expect(page.getByTestId('page-title')).toHaveText('solpledge')
+    const ran = await page.evaluate(() => {
+      const script = document.createElement('script')
+      script.textContent = 'window.inlineRan = true'
+      document.body.append(script)
+      return (window as unknown as { inlineRan?: boolean }).inlineRan === true
+    })
+    expect(ran).toBe(false)
+    await expect.poll(() => cspViolations.length).toBe(1)
+    // The wallet-signing pages cannot be framed by another site.
+    const framing = await page.context().newPage()
+    await framing.goto('about:blank')
+    await framing.setContent(`<iframe src="${page.url()}"></iframe>`)
+    expect(framing.frames().map((frame) => frame.url())).toEqual(['about:blank', 'chrome-error://chromewebdata/'])
+    // Only the violation provoked here: the journey fixture fails a test on any other.
+    expect(cspViolations).toEqual(['script-src-elem refused inline'])
+    cspViolations.length = 0
+  })
+
+  test('the API documentation runs under the same policy', async ({ page }) => {
+    await page.goto('/api/docs')
+    await expect(page.locator('.swagger-ui .info .title')).toContainText('solpledge API')
+    await expect(page.locator('.opblock').first()).toBeVisible()
+  })
+
   test('pinch zoom is blocked and the viewport cannot scale', async ({ page }) => {
     await page.goto('/')
     await expect(page.locator('meta[name=viewport]')).toHaveAttribute('content', /user-scalable=no/)

@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
 import fastifyStatic from '@fastify/static'
 import swagger from '@fastify/swagger'
@@ -30,6 +31,7 @@ import { userRoutes } from './modules/user/routes.ts'
 import { withdrawalRoutes } from './modules/withdrawals/routes.ts'
 import type { Platform } from './platform.ts'
 import { envelopePlugin } from './plugins/envelope.ts'
+import { securityHeaders } from './plugins/security-headers.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -74,6 +76,8 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   app.decorate('trade', new TradeMarket(db, config.productSymbol))
   cacheValuations(db, config.valuationCacheMs)
 
+  // First, so that every answer carries the security headers: API, web app, console, docs, uploads and 404s.
+  await app.register(helmet, securityHeaders(config))
   await app.register(envelopePlugin)
   await app.register(rateLimit, { global: false })
   await app.register(swagger, {

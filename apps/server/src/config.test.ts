@@ -17,3 +17,18 @@ describe('ADMIN_ADDRESSES', () => {
     expect(() => parseAdminAddresses(value)).toThrow(/ADMIN_ADDRESSES/)
   })
 })
+
+describe('CSP_CONNECT_SRC', () => {
+  it('reads comma-separated http(s) and ws(s) URLs', () => {
+    expect(loadConfig({}).cspConnectSrc).toEqual([])
+    expect(
+      loadConfig({ CSP_CONNECT_SRC: ' https://rpc.example.com/x , wss://rpc.example.com,' }).cspConnectSrc,
+    ).toEqual(['https://rpc.example.com/x', 'wss://rpc.example.com'])
+  })
+  it.each(['rpc.example.com', 'javascript:alert(1)', "'unsafe-eval'", 'https://a.com; script-src *'])(
+    'refuses "%s" at start',
+    (value) => {
+      expect(() => loadConfig({ CSP_CONNECT_SRC: value })).toThrow(/CSP_CONNECT_SRC/)
+    },
+  )
+})

@@ -16,6 +16,8 @@ export interface Config {
   wsUrl: string
   /** Origins people open the app at; their hosts are the domains a sign-in message may name. */
   publicUrls: string[]
+  /** Origins the web app may connect to besides the API and the RPC/WS endpoints (Content-Security-Policy). */
+  cspConnectSrc: string[]
   sessionTtlHours: number
   /**
    * How long a checked session is trusted from memory, in ms (0 = check the database on every call). A session revoked
@@ -96,6 +98,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     .map((u) => u.trim())
     .filter(Boolean)
   for (const url of publicUrls) new URL(url) // throws on a malformed entry
+  const cspConnectSrc = (env.CSP_CONNECT_SRC ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean)
+  for (const url of cspConnectSrc)
+    if (!/^(https?|wss?):$/.test(URL.parse(url)?.protocol ?? ''))
+      throw new Error(`CSP_CONNECT_SRC: "${url}" must be an http(s) or ws(s) URL`)
   return {
     host: env.HOST || '127.0.0.1',
     port,
@@ -105,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rpcUrl,
     wsUrl,
     publicUrls,
+    cspConnectSrc,
     sessionTtlHours: int(env.SESSION_TTL_HOURS, 24 * 7, 'SESSION_TTL_HOURS'),
     sessionCacheMs: int(env.SESSION_CACHE_MS, 2000, 'SESSION_CACHE_MS'),
     valuationCacheMs: int(env.VALUATION_CACHE_MS, 5000, 'VALUATION_CACHE_MS'),

@@ -1,7 +1,11 @@
 import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { API_BASE, api, Code, MAX_BODY_BYTES } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { call, createTestApp, dbKind, seedRoot, type TestContext, TestWallet } from './helpers.ts'
+import { buildApp } from '../src/app.ts'
+import type { Config } from '../src/config.ts'
+import { call, createTestApp, dbKind, seedRoot, type TestContext, TestWallet, testConfig } from './helpers.ts'
 
 describe(`HTTP boundary (${dbKind})`, () => {
   let t: TestContext
@@ -120,5 +124,123 @@ describe(`HTTP boundary (${dbKind})`, () => {
     } finally {
       await limitedApp.close()
     }
+  })
+
+  describe('security headers', () => {
+    // A built web app (index.html and a hashed asset) and a stored upload, in the DATA_DIR of the app that serves them.
+    let dir: string
+    const upload = `${'ab'.repeat(16)}.png`
+    beforeAll(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-headers-'))
+      fs.mkdirSync(path.join(dir, 'dist/assets'), { recursive: true })
+      fs.writeFileSync(
+        path.join(dir, 'dist/index.html'),
+        '<!doctype html><script type="module" src="/assets/i.js"></script>',
+      )
+      fs.writeFileSync(path.join(dir, 'dist/assets/index-Dn0q.js'), 'export {}')
+      fs.mkdirSync(path.join(dir, 'uploads'))
+      fs.writeFileSync(path.join(dir, 'uploads', upload), Buffer.from('89504e470d0a1a0a', 'hex'))
+    })
+    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+    /** The app with this configuration, on the database and platform of the file's app. */
+    const appWith = async (overrides: Partial<Config>) => {
+      const app = await buildApp({ db: t.db, platform: t.platform, config: testConfig(overrides) })
+      await app.ready()
+      return app
+    }
+    const get = async (app: TestContext['app'], url: string, method: 'GET' | 'POST' = 'GET') => {
+      const res = await app.inject({ method, url })
+      return { status: res.statusCode, type: res.headers['content-type'], headers: res.headers }
+    }
+    const directives = (csp: unknown) =>
+      Object.fromEntries(
+        String(csp)
+          .split(';')
+          .map((d) => d.trim().split(/\s+/))
+          .map(([name = '', ...values]) => [name, values]),
+      )
+
+    it('every kind of answer carries them, with a CSP the web app runs under', async () => {
+      const web = await appWith({ webDist: path.join(dir, 'dist'), dataDir: dir })
+      try {
+        const answers = {
+          api: await get(web, `${API_BASE}/config`),
+          index: await get(web, '/'),
+          asset: await get(web, '/assets/index-Dn0q.js'),
+          console: await get(web, '/admin'),
+          route: await get(web, '/notice/detail/1'),
+          apiNotFound: await get(web, `${API_BASE}/no/such/path`, 'POST'),
+          notFound: await get(t.app, '/no/such/page'),
+          docs: await get(web, `${API_BASE}/docs`),
+          docsAsset: await get(web, `${API_BASE}/docs/static/swagger-ui-bundle.js`),
+          upload: await get(web, `/uploads/${upload}`),
+          uploadNotFound: await get(web, `/uploads/${'cd'.repeat(16)}.png`),
+        }
+        expect(answers.index.type).toMatch(/^text\/html/)
+        expect(answers.console.type).toMatch(/^text\/html/)
+        expect(answers.asset.type).toMatch(/javascript/)
+        expect(answers.upload).toMatchObject({ status: 200, type: 'image/png' })
+        expect(answers.docs.type).toMatch(/^text\/html/)
+        for (const name of ['apiNotFound', 'notFound', 'uploadNotFound'] as const)
+          expect(answers[name].status).toBe(404)
+        for (const [name, { headers }] of Object.entries(answers)) {
+          expect(headers['x-content-type-options'], name).toBe('nosniff')
+          expect(headers['x-frame-options'], name).toBe('DENY')
+          expect(headers['referrer-policy'], name).toBe('strict-origin-when-cross-origin')
+          expect(headers['strict-transport-security'], name).toBeUndefined()
+          expect(headers['cross-origin-embedder-policy'], name).toBeUndefined()
+          expect(directives(headers['content-security-policy'])['frame-ancestors'], name).toEqual(["'none'"])
+        }
+        const csp = directives(answers.index.headers['content-security-policy'])
+        expect(csp).toMatchObject({
+          'default-src': ["'self'"],
+          'script-src': ["'self'"],
+          'script-src-attr': ["'none'"],
+          'style-src': ["'self'", "'unsafe-inline'"],
+          'object-src': ["'none'"],
+          'base-uri': ["'self'"],
+          'form-action': ["'self'"],
+          // The API, then the RPC and WS endpoints of GET /api/config, then the Mobile Wallet Adapter's local socket.
+          'connect-src': ["'self'", 'http://127.0.0.1:8899', 'ws://127.0.0.1:8900', 'ws://localhost:*'],
+          'img-src': ["'self'", 'data:', 'https:'],
+        })
+        expect(csp['upgrade-insecure-requests']).toBeUndefined()
+        // One policy for the app, its console, the API and the docs.
+        for (const name of ['api', 'console', 'apiNotFound', 'docs'] as const)
+          expect(answers[name].headers['content-security-policy'], name).toBe(
+            answers.index.headers['content-security-policy'],
+          )
+        // Uploads load nothing at all.
+        expect(answers.upload.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'")
+      } finally {
+        await web.close()
+      }
+    })
+
+    it('HSTS and upgrade-insecure-requests only when a PUBLIC_URL is https; CSP_CONNECT_SRC origins are allowed', async () => {
+      const secure = await appWith({
+        publicUrls: ['https://stake.example.com'],
+        rpcUrl: 'https://rpc.example.net/v1?api-key=secret',
+        wsUrl: 'wss://rpc.example.net/v1?api-key=secret',
+        cspConnectSrc: ['https://backup-rpc.example.org/path', 'https://rpc.example.net'],
+      })
+      try {
+        const { headers } = await get(secure, `${API_BASE}/health`)
+        expect(headers['strict-transport-security']).toBe('max-age=31536000')
+        const csp = directives(headers['content-security-policy'])
+        expect(csp['upgrade-insecure-requests']).toEqual([])
+        // Origins only (never the API key of a path or query), each once.
+        expect(csp['connect-src']).toEqual([
+          "'self'",
+          'https://rpc.example.net',
+          'wss://rpc.example.net',
+          'https://backup-rpc.example.org',
+          'ws://localhost:*',
+        ])
+      } finally {
+        await secure.close()
+      }
+    })
   })
 })

@@ -98,7 +98,10 @@ export async function storeUpload(
   return upload
 }
 
-/** GET /uploads/<name>: stored uploads only, as the type their name says, never sniffed by the browser. */
+/**
+ * GET /uploads/<name>: stored uploads only, as the type their name says (never sniffed: the security headers say
+ * nosniff), under a policy that loads nothing and is framed by no one.
+ */
 export function serveUploads(app: FastifyInstance, dataDir: string) {
   app.get(`${UPLOAD_PATH}/:name`, { schema: { hide: true } }, async (request, reply) => {
     const { name } = request.params as { name: string }
@@ -108,8 +111,7 @@ export function serveUploads(app: FastifyInstance, dataDir: string) {
     if (!type || !bytes) return reply.status(404).type('text/plain').send('Not found')
     return reply
       .type(type.contentType)
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'")
+      .header('content-security-policy', "default-src 'none'; frame-ancestors 'none'")
       .header('cache-control', 'public, max-age=31536000, immutable')
       .send(bytes)
   })

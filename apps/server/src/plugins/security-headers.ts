@@ -1,0 +1,46 @@
+import type { FastifyHelmetOptions } from '@fastify/helmet'
+import type { Config } from '../config.ts'
+
+/**
+ * The security headers of every response (API, web app, console, docs, uploads, 404s), set by @fastify/helmet in an
+ * onRequest hook; docs/architecture.md ("Security headers") explains each choice.
+ *
+ * connect-src names the RPC and WebSocket endpoints GET /api/config hands the web app (SOLANA_RPC_URL,
+ * SOLANA_WS_URL), the extra origins of CSP_CONNECT_SRC, and ws://localhost:* — the Solana Mobile Wallet Adapter
+ * (added by the wallet adapter on Android Chrome) talks to the wallet app through a local WebSocket.
+ */
+export function securityHeaders(config: Pick<Config, 'rpcUrl' | 'wsUrl' | 'publicUrls' | 'cspConnectSrc'>) {
+  const https = config.publicUrls.some((url) => url.startsWith('https:'))
+  const connect = [config.rpcUrl, config.wsUrl, ...config.cspConnectSrc].map((url) => new URL(url).origin)
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        // The Mobile Wallet Adapter's dialogs (Android Chrome) bring a <style> element and style attributes; inline
+        // styles cannot run script. The app's own styles are files ('self'); React sets its style props via CSSOM.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        // Operators may point banner and notice images at https URLs (the notices tables allow a site path or https).
+        imgSrc: ["'self'", 'data:', 'https:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'", ...new Set(connect), 'ws://localhost:*'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(https ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    // A wallet's sign-in popup keeps its opener; the page itself is not shared with other origins' windows.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    // Off: the RPC endpoints and https banner images do not send Cross-Origin-Resource-Policy headers.
+    crossOriginEmbedderPolicy: false,
+    xFrameOptions: { action: 'deny' },
+    // Origin only to other sites: RPC providers that allow-list by referrer still see the site.
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // Only when the app is served over https; not for subdomains the operator may run elsewhere.
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: false } : false,
+  } satisfies FastifyHelmetOptions
+}
