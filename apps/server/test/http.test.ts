@@ -22,13 +22,7 @@ describe(`HTTP boundary (${dbKind})`, () => {
       ).n,
     )
 
-  it('GET /api/health answers when the database does', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `${API_BASE}/health` })
-    expect(res.statusCode).toBe(200)
-    expect(res.json()).toMatchObject({ code: Code.OK, data: { status: 'ok', database: 'ok' } })
-  })
-
-  it('GET /api/config gives the web app its cluster, endpoints and demo-wallet flag', async () => {
+  it('GET /api/config gives the web app its cluster, public endpoints and demo-wallet flag', async () => {
     const res = await t.app.inject({ method: 'GET', url: `${API_BASE}/config` })
     expect(res.json().data).toEqual({
       cluster: 'localnet',

@@ -9,6 +9,7 @@ export const ja: Catalogue = {
   'error.routeNotFound': '不明な API パスです',
   'error.rateLimited': 'リクエストが多すぎます。しばらくしてから再試行してください',
   'error.internal': '問題が発生しました。もう一度お試しください',
+  'error.notReady': 'サービスの準備ができていません：{{failing}} が利用できません',
   'error.sessionInvalid': 'セッションの有効期限が切れました。再度ログインしてください',
   'auth.loginSuccess': 'ログインしました',
   'auth.invalidAddress': 'ウォレットアドレスが無効です',

@@ -9,6 +9,7 @@ export const zh: Catalogue = {
   'error.routeNotFound': '未知的接口路径',
   'error.rateLimited': '请求过于频繁，请稍后再试',
   'error.internal': '出了点问题，请重试',
+  'error.notReady': '服务尚未就绪：{{failing}} 不可用',
   'error.sessionInvalid': '登录已失效，请重新登录',
   'auth.loginSuccess': '登录成功',
   'auth.invalidAddress': '钱包地址无效',

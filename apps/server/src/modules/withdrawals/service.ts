@@ -11,6 +11,7 @@ import { pageOf } from '../../lib/paging.ts'
 import type { Platform } from '../../platform.ts'
 import { type AssetRow, requireAsset } from '../assets/service.ts'
 import { systemAccount, transfer, userAccount } from '../ledger/service.ts'
+import { diagnosePayout, type HotWalletProblem, recordHotWallet } from './hot-wallet.ts'
 
 type WithdrawalRow = Selectable<WithdrawalsTable>
 
@@ -173,6 +174,9 @@ async function settle(trx: Transaction<DB>, row: WithdrawalRow): Promise<boolean
   return true
 }
 
+/** What a withdrawal pays out: its amount less the fee. */
+const payout = (row: WithdrawalRow) => BigInt(row.amount) - BigInt(row.fee)
+
 function prepare(platform: Platform, asset: AssetRow, row: WithdrawalRow) {
   if (!asset.mint) throw new Error(`withdrawal ${row.id}: asset ${asset.code} has no mint`)
   return preparePayout(platform.chain, {
@@ -180,7 +184,7 @@ function prepare(platform: Platform, asset: AssetRow, row: WithdrawalRow) {
     mint: asset.mint,
     decimals: asset.decimals,
     to: row.to_address,
-    amount: BigInt(row.amount) - BigInt(row.fee),
+    amount: payout(row),
     memo: `withdraw:${row.id}`,
   })
 }
@@ -198,6 +202,10 @@ export interface SenderPass {
   sent: number
   /** Transactions the node's preflight refused (e.g. the hot wallet lacks the tokens); they are retried. */
   refused: number
+  /** Why the hot wallet could not pay (the first refusal of the pass, diagnosed); null when nothing was refused. */
+  problem: HotWalletProblem | null
+  /** How this pass changed the hot wallet's gauge (platform.hotWalletStatus): the server logs new problems loudly. */
+  hotWallet: 'new' | 'recovered' | 'unchanged'
   confirmed: number
   failed: number
   /** Expired transactions replaced by a new one. */
@@ -230,6 +238,8 @@ export async function processWithdrawals(
     checked: open.length,
     sent: 0,
     refused: 0,
+    problem: null,
+    hotWallet: 'unchanged',
     confirmed: 0,
     failed: 0,
     renewed: 0,
@@ -242,12 +252,20 @@ export async function processWithdrawals(
       pass.errors.push({ id, error })
     }
   }
+  pass.hotWallet = recordHotWallet(platform.hotWalletStatus, pass)
   return pass
 }
 
 type Decision =
   | { action: 'none' | 'confirmed' | 'failed' }
-  | { action: 'send'; stored: 'new' | 'renewed' | false; signature: string; wireTransaction: string }
+  | {
+      action: 'send'
+      stored: 'new' | 'renewed' | false
+      signature: string
+      wireTransaction: string
+      asset: AssetRow
+      amount: bigint
+    }
 
 async function processOne(db: Database, platform: Platform, id: string, pass: SenderPass, hooks: SenderHooks) {
   // Decide and store under the row lock. Sending happens only after the commit: the stored bytes must be durable
@@ -279,7 +297,7 @@ async function processOne(db: Database, platform: Platform, id: string, pass: Se
         .where('status', '=', 'pending')
         .executeTakeFirst()
       if (stored.numUpdatedRows !== 1n) return { action: 'none' } // another instance stored first: never send ours
-      return { action: 'send', stored: 'new', signature: prepared.signature, wireTransaction: prepared.wireTransaction }
+      return { action: 'send', stored: 'new', ...prepared, asset, amount: payout(row) }
     }
 
     const signature = row.signature as string
@@ -302,7 +320,14 @@ async function processOne(db: Database, platform: Platform, id: string, pass: Se
     }
     if (status === 'pending') {
       // It may still land: resending the same bytes is harmless (same signature), signing anything new is not.
-      return { action: 'send', stored: false, signature, wireTransaction: row.wire_transaction as string }
+      return {
+        action: 'send',
+        stored: false,
+        signature,
+        wireTransaction: row.wire_transaction as string,
+        asset,
+        amount: payout(row),
+      }
     }
     // Expired: the old transaction provably can never land, so a new one may replace it.
     const prepared = await prepare(platform, asset, row)
@@ -320,12 +345,7 @@ async function processOne(db: Database, platform: Platform, id: string, pass: Se
       .where('signature', '=', signature)
       .executeTakeFirst()
     if (replaced.numUpdatedRows !== 1n) return { action: 'none' }
-    return {
-      action: 'send',
-      stored: 'renewed',
-      signature: prepared.signature,
-      wireTransaction: prepared.wireTransaction,
-    }
+    return { action: 'send', stored: 'renewed', ...prepared, asset, amount: payout(row) }
   })
 
   if (decision.action === 'failed') pass.failed++
@@ -343,11 +363,15 @@ async function processOne(db: Database, platform: Platform, id: string, pass: Se
     return
   }
   // Refused by preflight (e.g. the hot wallet lacks the tokens): the transaction cannot land as it is. It stays
-  // 'sent' until payoutStatus says expired, then a new one is prepared and tried: retried, never paid twice.
+  // 'sent' until payoutStatus says expired, then a new one is prepared and tried: retried, never paid twice. The
+  // cause (SOL for fees, the token account, the token balance) is diagnosed for the log and the operator console.
   pass.refused++
+  const { asset, amount } = decision
+  const problem = await diagnosePayout(platform, { ...asset, mint: asset.mint as string }, amount, result.error.message)
+  pass.problem ??= problem
   await db
     .updateTable('withdrawals')
-    .set({ error: result.error.message, updated_at: new Date() })
+    .set({ error: problem.detail.slice(0, 1000), updated_at: new Date() })
     .where('id', '=', id)
     .where('signature', '=', decision.signature)
     .execute()
