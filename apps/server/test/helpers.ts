@@ -24,18 +24,19 @@ export const dbKind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'
 
 /**
  * A fresh database for one test file: an in-memory PGlite, or a new database on the PostgreSQL cluster named by
- * TEST_DATABASE_URL (scripts/test.mjs starts a throwaway one), dropped again by `drop`.
+ * TEST_DATABASE_URL (scripts/test.mjs starts a throwaway one), dropped again by `drop`. Migrated to the latest schema,
+ * or up to the migration `migrateTo` (upgrade tests).
  */
-export async function freshDatabase(): Promise<{ db: Database; drop: () => Promise<void> }> {
+export async function freshDatabase(migrateTo?: string): Promise<{ db: Database; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL
   if (!adminUrl) {
     const db = await openDatabase({})
-    await migrate(db)
+    await migrate(db, migrateTo)
     return { db, drop: () => db.destroy() }
   }
   const { url, drop } = await createPostgresDatabase(adminUrl)
   const db = await openDatabase({ url })
-  await migrate(db)
+  await migrate(db, migrateTo)
   return {
     db,
     drop: async () => {

@@ -6,6 +6,7 @@ import { type Localnet, startLocalnet } from '@solpledge/localnet'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.ts'
 import { type Config, ConfigError } from '../src/config.ts'
+import { migrate } from '../src/db/index.ts'
 import { JOBS, recordJobRun } from '../src/modules/admin/ops.ts'
 import { FixedSettingsChanged } from '../src/modules/system/fixed-settings.ts'
 import { seed } from '../src/modules/system/seed.ts'
@@ -180,6 +181,36 @@ describe(`first-start settings and demo content (${dbKind})`, () => {
       // SEED_DEMO=1 asks for the demo notices and banners.
       await start(db, { ...first, seedDemo: true })
       expect((await counts(db)).notices).toBeGreaterThan(0)
+    } finally {
+      await drop()
+    }
+  })
+
+  it('an installation from before the check keeps the mints, product and root it has, and its demo notices stay seeded', async () => {
+    const { db, drop } = await freshDatabase('0014-settlement-perf')
+    try {
+      const [plg, usdt, root] = [new TestWallet(), new TestWallet(), new TestWallet()].map((w) => w.address)
+      await db
+        .insertInto('assets')
+        .values([
+          { code: 'PLG', symbol: 'PLG', decimals: 9, mint: plg, sort: 0 },
+          { code: 'USDT', symbol: 'USDT', decimals: 6, mint: usdt, sort: 1 },
+        ])
+        .execute()
+      await db
+        .insertInto('users')
+        .values({ address: root as string, parent_id: null })
+        .execute()
+      await db.insertInto('notices').values({ slug: 'demo-welcome' }).execute()
+      await migrate(db)
+      const rows = await db.selectFrom('fixed_settings').select(['name', 'value']).execute()
+      expect(rows.sort((a, b) => (a.name < b.name ? -1 : 1))).toEqual([
+        { name: 'PRODUCT_MINT', value: plg },
+        { name: 'PRODUCT_SYMBOL', value: 'PLG' },
+        { name: 'ROOT_ADDRESS', value: root },
+        { name: 'USDT_MINT', value: usdt },
+        { name: 'demo_content', value: 'done' },
+      ])
     } finally {
       await drop()
     }

@@ -61,10 +61,13 @@ const DATE_OID = 1082
 const getTypeParser = ((oid: number, format?: 'text' | 'binary') =>
   oid === DATE_OID ? (value: string) => value : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser
 
-/** Brings the schema up to date; safe when several instances start at once (Kysely takes a lock). */
-export async function migrate(db: Database): Promise<void> {
+/**
+ * Brings the schema up to date (or to the migration named `to`, for upgrade tests); safe when several instances start
+ * at once (Kysely takes a lock).
+ */
+export async function migrate(db: Database, to?: string): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } })
-  const { error, results } = await migrator.migrateToLatest()
+  const { error, results } = await (to ? migrator.migrateTo(to) : migrator.migrateToLatest())
   const failed = results?.find((r) => r.status === 'Error')
   if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`)
 }
