@@ -258,18 +258,12 @@ export async function processWithdrawals(
 
 type Decision =
   | { action: 'none' | 'confirmed' | 'failed' }
-  | {
-      action: 'send'
-      stored: 'new' | 'renewed' | false
-      signature: string
-      wireTransaction: string
-      asset: AssetRow
-      amount: bigint
-    }
+  | { action: 'send'; stored: 'new' | 'renewed' | false; signature: string; wireTransaction: string }
 
 async function processOne(db: Database, platform: Platform, id: string, pass: SenderPass, hooks: SenderHooks) {
   // Decide and store under the row lock. Sending happens only after the commit: the stored bytes must be durable
   // before they can be in flight, or a crash would forget a transaction that may still land.
+  let payment: { asset: AssetRow; amount: bigint } | undefined
   const decision = await db.transaction().execute(async (trx): Promise<Decision> => {
     const row = await trx
       .selectFrom('withdrawals')
@@ -281,6 +275,7 @@ async function processOne(db: Database, platform: Platform, id: string, pass: Se
       .executeTakeFirst()
     if (!row) return { action: 'none' } // another instance holds it, or it moved on meanwhile
     const asset = await requireAsset(trx, row.asset)
+    payment = { asset, amount: payout(row) }
 
     if (row.status === 'pending') {
       const prepared = await prepare(platform, asset, row)
@@ -297,7 +292,7 @@ async function processOne(db: Database, platform: Platform, id: string, pass: Se
         .where('status', '=', 'pending')
         .executeTakeFirst()
       if (stored.numUpdatedRows !== 1n) return { action: 'none' } // another instance stored first: never send ours
-      return { action: 'send', stored: 'new', ...prepared, asset, amount: payout(row) }
+      return { action: 'send', stored: 'new', signature: prepared.signature, wireTransaction: prepared.wireTransaction }
     }
 
     const signature = row.signature as string
@@ -320,14 +315,7 @@ async function processOne(db: Database, platform: Platform, id: string, pass: Se
     }
     if (status === 'pending') {
       // It may still land: resending the same bytes is harmless (same signature), signing anything new is not.
-      return {
-        action: 'send',
-        stored: false,
-        signature,
-        wireTransaction: row.wire_transaction as string,
-        asset,
-        amount: payout(row),
-      }
+      return { action: 'send', stored: false, signature, wireTransaction: row.wire_transaction as string }
     }
     // Expired: the old transaction provably can never land, so a new one may replace it.
     const prepared = await prepare(platform, asset, row)
@@ -345,7 +333,12 @@ async function processOne(db: Database, platform: Platform, id: string, pass: Se
       .where('signature', '=', signature)
       .executeTakeFirst()
     if (replaced.numUpdatedRows !== 1n) return { action: 'none' }
-    return { action: 'send', stored: 'renewed', ...prepared, asset, amount: payout(row) }
+    return {
+      action: 'send',
+      stored: 'renewed',
+      signature: prepared.signature,
+      wireTransaction: prepared.wireTransaction,
+    }
   })
 
   if (decision.action === 'failed') pass.failed++
@@ -366,7 +359,7 @@ async function processOne(db: Database, platform: Platform, id: string, pass: Se
   // 'sent' until payoutStatus says expired, then a new one is prepared and tried: retried, never paid twice. The
   // cause (SOL for fees, the token account, the token balance) is diagnosed for the log and the operator console.
   pass.refused++
-  const { asset, amount } = decision
+  const { asset, amount } = payment as { asset: AssetRow; amount: bigint }
   const problem = await diagnosePayout(platform, { ...asset, mint: asset.mint as string }, amount, result.error.message)
   pass.problem ??= problem
   await db
