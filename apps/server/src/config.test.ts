@@ -158,7 +158,7 @@ describe('loadConfig: safe by default', () => {
       hotWalletKey: undefined,
     })
     expect(problems({ SOLPLEDGE_LOCAL_CHAIN: '1', SOLANA_RPC_URL: 'https://api.devnet.solana.com' })).toEqual([
-      'SOLPLEDGE_LOCAL_CHAIN=1 needs the local chain on this machine, but SOLANA_RPC_URL is https://api.devnet.solana.com',
+      'SOLPLEDGE_LOCAL_CHAIN=1 needs the local chain on this machine, but SOLANA_RPC_URL is on api.devnet.solana.com',
     ])
     expect(problems({ SOLPLEDGE_LOCAL_CHAIN: '1', PRODUCT_MINT: A })).toEqual([
       'PRODUCT_MINT is for a real cluster: the local chain makes its own mints',

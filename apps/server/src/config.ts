@@ -209,7 +209,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (cluster !== 'localnet')
       problems.push(`SOLPLEDGE_LOCAL_CHAIN=1 (the chain npm start launched) contradicts SOLANA_CLUSTER=${cluster}`)
     if (rpcUrl && URL.canParse(rpcUrl) && !LOOPBACK.has(new URL(rpcUrl).hostname))
-      problems.push(`SOLPLEDGE_LOCAL_CHAIN=1 needs the local chain on this machine, but SOLANA_RPC_URL is ${rpcUrl}`)
+      problems.push(
+        `SOLPLEDGE_LOCAL_CHAIN=1 needs the local chain on this machine, but SOLANA_RPC_URL is on ${new URL(rpcUrl).host}`,
+      )
     for (const name of ['PRODUCT_MINT', 'USDT_MINT'])
       if (value(name)) problems.push(`${name} is for a real cluster: the local chain makes its own mints`)
   } else {
