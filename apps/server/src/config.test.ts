@@ -98,6 +98,11 @@ describe('loadConfig: safe by default', () => {
     ['a short key', { HOT_WALLET_KEY: '[1,2,3]' }, /^HOT_WALLET_KEY has 3 bytes/],
     ['a key that is no key', { HOT_WALLET_KEY: 'not base58!' }, /^HOT_WALLET_KEY is neither/],
     [
+      'a JSON key with a value over 255',
+      { HOT_WALLET_KEY: JSON.stringify(Array(64).fill(256)) },
+      /^HOT_WALLET_KEY is neither/,
+    ],
+    [
       'a missing key file',
       { HOT_WALLET_KEY: '', HOT_WALLET_KEYFILE: '/nonexistent/k.json' },
       /^HOT_WALLET_KEYFILE cannot be read/,

@@ -104,11 +104,11 @@ export class ConfigError extends Error {
   }
 }
 
-export const REAL_CLUSTERS = ['mainnet-beta', 'devnet', 'testnet'] as const
+const REAL_CLUSTERS = ['mainnet-beta', 'devnet', 'testnet'] as const
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]'])
 
 /** The WebSocket endpoint beside an RPC URL: same host, ws(s), and the next port when the URL names one. */
-export const wsUrlOf = (rpcUrl: string) =>
+const wsUrlOf = (rpcUrl: string) =>
   rpcUrl.replace(/^http/, 'ws').replace(/:(\d+)(\/?)$/, (_, p, s) => `:${Number(p) + 1}${s}`)
 
 /**
@@ -119,9 +119,9 @@ export function parseSecretKey(text: string): StoredKeypair {
   const value = text.trim()
   let bytes: Uint8Array
   try {
-    bytes = value.startsWith('[')
-      ? Uint8Array.from(JSON.parse(value) as number[])
-      : Uint8Array.from(getBase58Encoder().encode(value))
+    const parsed: unknown = value.startsWith('[') ? JSON.parse(value) : undefined
+    if (Array.isArray(parsed) && parsed.some((n) => !Number.isInteger(n) || n < 0 || n > 255)) throw new Error()
+    bytes = Uint8Array.from(Array.isArray(parsed) ? parsed : getBase58Encoder().encode(value))
   } catch {
     throw new Error('is neither a JSON array of bytes nor base58')
   }
