@@ -59,6 +59,8 @@ test('an operator edits the pledge minimum and a user sees the new minimum', asy
     await signInToConsole(page, server.operator, testInfo)
     await expect(page.getByTestId('admin-solvency')).toBeVisible()
     await expect(page.getByTestId('admin-job-settlement')).toBeVisible()
+    // The hot wallet the local chain funded pays.
+    await expect(page.getByTestId('admin-hot-wallet')).toHaveText('Paying')
     await snap(page, testInfo, 'operations')
   })
 

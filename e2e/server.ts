@@ -23,6 +23,8 @@ export async function startServer(rpcUrl: string, wsUrl: string, env: Record<str
       PORT: String(port),
       DATA_DIR: dataDir,
       WEB_DIST: path.join(root, 'apps/web/dist'),
+      // The chain e2e/global-setup.ts launched itself, as npm start does.
+      SOLPLEDGE_LOCAL_CHAIN: '1',
       SOLANA_CLUSTER: 'localnet',
       SOLANA_RPC_URL: rpcUrl,
       SOLANA_WS_URL: wsUrl,

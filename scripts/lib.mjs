@@ -67,7 +67,11 @@ export function freePort() {
   })
 }
 
-/** Starts a long-running child and resolves when a line of its output matches `ready`. */
+/**
+ * Starts a long-running child and resolves when a line of its output matches `ready`. Its lines are echoed with a
+ * `[name]` prefix (none when `quiet`, and only after it is ready), except JSON lines (the server's log), which pass
+ * through unchanged.
+ */
 export function startService(name, command, args, { env = {}, ready, timeoutMs = 120_000, quiet = false } = {}) {
   const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   const lines = []
@@ -79,7 +83,8 @@ export function startService(name, command, args, { env = {}, ready, timeoutMs =
     let done = false
     const onLine = (line) => {
       lines.push(line)
-      if (!quiet || done) process.stdout.write(`${quiet ? '' : `[${name}] `}${line}\n`)
+      // JSON log lines pass through unchanged, so a log collector can still parse them.
+      if (!quiet || done) process.stdout.write(`${quiet || line.startsWith('{') ? '' : `[${name}] `}${line}\n`)
       const match = !done && line.match(ready)
       if (match) {
         done = true

@@ -1,6 +1,12 @@
 // `npm start`: the whole product on one machine. Installs what is missing, builds the web app, starts the local chain
-// (unless SOLANA_RPC_URL names a real cluster) and the server on PGlite under DATA_DIR (unless DATABASE_URL is set),
-// then prints the URL and the root invite code. Ctrl-C stops everything; a second start keeps all data.
+// and the server on PGlite under DATA_DIR (unless DATABASE_URL is set), then prints the URL and the root invite code.
+// Ctrl-C stops everything; a second start keeps all data.
+//
+// The local chain is started only when SOLANA_RPC_URL is not set (and SOLANA_CLUSTER, if set, is localnet), and only
+// then is the server
+// told so (SOLPLEDGE_LOCAL_CHAIN=1): its demo wallet, faucet, generated keys and first-admin rule exist for that chain
+// alone. Otherwise the server runs as in production and refuses to start without its settings
+// (README.md, "Configuration for production").
 import path from 'node:path'
 import { bin, ensureDependencies, ensureWebBuild, log, root, startService, stopChild } from './lib.mjs'
 
@@ -12,7 +18,8 @@ const env = { DATA_DIR: dataDir, WEB_DIST: path.join(root, 'apps/web/dist') }
 const children = []
 
 async function main() {
-  if (!process.env.SOLANA_RPC_URL) {
+  const cluster = process.env.SOLANA_CLUSTER || 'localnet'
+  if (!process.env.SOLANA_RPC_URL && cluster === 'localnet') {
     const port = process.env.LOCALNET_PORT || '8899'
     log(`starting the local chain on port ${port}`)
     const { child, match } = await startService(
@@ -22,8 +29,13 @@ async function main() {
       { ready: /localnet ready rpc=(\S+) ws=(\S+)/, quiet: true },
     )
     children.push(child)
-    Object.assign(env, { SOLANA_RPC_URL: match[1], SOLANA_WS_URL: match[2], SOLANA_CLUSTER: 'localnet' })
-  }
+    Object.assign(env, {
+      SOLANA_RPC_URL: match[1],
+      SOLANA_WS_URL: match[2],
+      SOLANA_CLUSTER: 'localnet',
+      SOLPLEDGE_LOCAL_CHAIN: '1',
+    })
+  } else log(`using the cluster at ${process.env.SOLANA_RPC_URL ?? '(SOLANA_RPC_URL not set)'}: no local chain`)
   log(`starting the server (${process.env.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${dataDir}`})`)
   const { child, match } = await startService('server', bin('tsx'), ['apps/server/src/server.ts'], {
     env,

@@ -7,7 +7,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { API_BASE, MAX_BODY_BYTES } from '@solpledge/contract'
 import Fastify, { type FastifyServerOptions } from 'fastify'
-import { type Config, isLocalChain } from './config.ts'
+import type { Config } from './config.ts'
 import type { Database } from './db/index.ts'
 import { adminRoutes } from './modules/admin/routes.ts'
 import { assetsRoutes } from './modules/assets/routes.ts'
@@ -128,7 +128,7 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   await app.register(withdrawalRoutes)
   await app.register(settlementRoutes)
   await app.register(tradeRoutes)
-  await app.register(systemRoutes, { demoWallet: isLocalChain(config) })
+  await app.register(systemRoutes)
   await app.register(adminRoutes, {
     login: { ...login, adminSessionTtlHours: config.adminSessionTtlHours, localBootstrap: platform.localChain },
     rateLimitPerMinute: config.loginRateLimit,

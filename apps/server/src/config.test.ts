@@ -1,8 +1,15 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { getBase58Decoder } from '@solana/kit'
 import { describe, expect, it } from 'vitest'
-import { loadConfig, parseAdminAddresses } from './config.ts'
+import { ConfigError, loadConfig, parseAdminAddresses } from './config.ts'
+import type { StoredKeypair } from './lib/keys.ts'
 
 const A = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin'
 const B = 'So11111111111111111111111111111111111111112'
+/** The chain npm start launched: the smallest valid configuration. */
+const local = { SOLPLEDGE_LOCAL_CHAIN: '1' }
 
 describe('ADMIN_ADDRESSES', () => {
   it('reads address:role entries, spaces and empty entries ignored', () => {
@@ -11,7 +18,9 @@ describe('ADMIN_ADDRESSES', () => {
       { address: B, role: 'viewer' },
     ])
     expect(parseAdminAddresses(undefined)).toEqual([])
-    expect(loadConfig({ ADMIN_ADDRESSES: `${A}:operator` }).adminAddresses).toEqual([{ address: A, role: 'operator' }])
+    expect(loadConfig({ SOLPLEDGE_LOCAL_CHAIN: '1', ADMIN_ADDRESSES: `${A}:operator` }).adminAddresses).toEqual([
+      { address: A, role: 'operator' },
+    ])
   })
   it.each([A, `${A}:root`, `${A}:admin:x`, 'not-an-address:admin', `:admin`])('refuses "%s" at start', (value) => {
     expect(() => parseAdminAddresses(value)).toThrow(/ADMIN_ADDRESSES/)
@@ -20,15 +29,161 @@ describe('ADMIN_ADDRESSES', () => {
 
 describe('CSP_CONNECT_SRC', () => {
   it('reads comma-separated http(s) and ws(s) URLs', () => {
-    expect(loadConfig({}).cspConnectSrc).toEqual([])
+    expect(loadConfig(local).cspConnectSrc).toEqual([])
     expect(
-      loadConfig({ CSP_CONNECT_SRC: ' https://rpc.example.com/x , wss://rpc.example.com,' }).cspConnectSrc,
+      loadConfig({ ...local, CSP_CONNECT_SRC: ' https://rpc.example.com/x , wss://rpc.example.com,' }).cspConnectSrc,
     ).toEqual(['https://rpc.example.com/x', 'wss://rpc.example.com'])
   })
   it.each(['rpc.example.com', 'javascript:alert(1)', "'unsafe-eval'", 'https://a.com; script-src *'])(
     'refuses "%s" at start',
     (value) => {
-      expect(() => loadConfig({ CSP_CONNECT_SRC: value })).toThrow(/CSP_CONNECT_SRC/)
+      expect(() => loadConfig({ ...local, CSP_CONNECT_SRC: value })).toThrow(ConfigError)
     },
   )
+})
+
+describe('loadConfig: safe by default', () => {
+  const key = JSON.stringify(Array.from({ length: 32 }, (_, i) => i + 1))
+  const keyAddress = () => loadConfig({ ...production, HOT_WALLET_KEY: key }).hotWalletKey?.address
+  const production = {
+    SOLANA_CLUSTER: 'devnet',
+    SOLANA_RPC_URL: 'https://rpc.example.com/?api-key=secret',
+    SOLANA_PUBLIC_RPC_URL: 'https://public.example.com',
+    PRODUCT_MINT: A,
+    USDT_MINT: B,
+    TREASURY_ADDRESS: B.replace('2', '3'),
+    HOT_WALLET_KEY: key,
+    ROOT_ADDRESS: A,
+    PUBLIC_URL: 'https://app.example.com',
+  }
+  const problems = (env: NodeJS.ProcessEnv) => {
+    try {
+      loadConfig(env)
+    } catch (error) {
+      if (error instanceof ConfigError) return error.problems
+      throw error
+    }
+    return []
+  }
+
+  it('a complete production configuration: not the local chain, no demo, the browsers get the public RPC', () => {
+    const config = loadConfig(production)
+    expect(config).toMatchObject({
+      localChain: false,
+      seedDemo: false,
+      cluster: 'devnet',
+      rpcUrl: production.SOLANA_RPC_URL,
+      wsUrl: 'wss://rpc.example.com/?api-key=secret',
+      publicRpcUrl: 'https://public.example.com',
+      publicWsUrl: 'wss://public.example.com',
+      treasuryAddress: production.TREASURY_ADDRESS,
+      rootAddress: A,
+    })
+    expect(config.hotWalletKey?.secretKey).toHaveLength(64)
+    expect(loadConfig({ ...production, SEED_DEMO: '1' }).seedDemo).toBe(true)
+    expect(loadConfig({ ...production, SOLANA_PUBLIC_WS_URL: 'wss://ws.example.com' }).publicWsUrl).toBe(
+      'wss://ws.example.com',
+    )
+  })
+
+  it('nothing set and no local-chain flag: every required setting is named, none is guessed', () => {
+    expect(problems({})).toEqual([
+      'SOLANA_CLUSTER is required: one of mainnet-beta, devnet, testnet',
+      "SOLANA_RPC_URL is required off the local chain: the cluster's JSON-RPC endpoint for the server",
+      expect.stringMatching(/^SOLANA_PUBLIC_RPC_URL is required off the local chain/),
+      'PRODUCT_MINT is required off the local chain: the token mints',
+      'USDT_MINT is required off the local chain: the token mints',
+      expect.stringMatching(/^TREASURY_ADDRESS is required off the local chain/),
+      expect.stringMatching(/^HOT_WALLET_KEY or HOT_WALLET_KEYFILE is required off the local chain/),
+      expect.stringMatching(/^ROOT_ADDRESS is required off the local chain/),
+      expect.stringMatching(/^PUBLIC_URL is required off the local chain/),
+    ])
+    expect(() => loadConfig({})).toThrow(/solpledge cannot start: 9 settings are missing or wrong/)
+  })
+
+  it('SOLANA_RPC_URL without SOLANA_CLUSTER is not taken for the local chain', () => {
+    const { SOLANA_CLUSTER: _, ...rest } = production
+    expect(problems(rest)).toEqual(['SOLANA_CLUSTER is required: one of mainnet-beta, devnet, testnet'])
+  })
+
+  it.each([
+    ['SOLANA_CLUSTER=localnet without the flag', { SOLANA_CLUSTER: 'localnet' }, /^SOLANA_CLUSTER=localnet is only/],
+    ['an unknown cluster', { SOLANA_CLUSTER: 'mainnet' }, /^SOLANA_CLUSTER must be one of/],
+    ['the flag with a real cluster', { SOLPLEDGE_LOCAL_CHAIN: '1' }, /contradicts SOLANA_CLUSTER=devnet/],
+    ['a crash hook in production', { CRASH_AT: 'sent' }, /^CRASH_AT is for the crash tests/],
+    ['two hot-wallet keys', { HOT_WALLET_KEYFILE: '/k.json' }, /^HOT_WALLET_KEY and HOT_WALLET_KEYFILE are both set/],
+    ['a short key', { HOT_WALLET_KEY: '[1,2,3]' }, /^HOT_WALLET_KEY has 3 bytes/],
+    ['a key that is no key', { HOT_WALLET_KEY: 'not base58!' }, /^HOT_WALLET_KEY is neither/],
+    [
+      'a JSON key with a value over 255',
+      { HOT_WALLET_KEY: JSON.stringify(Array(64).fill(256)) },
+      /^HOT_WALLET_KEY is neither/,
+    ],
+    [
+      'a missing key file',
+      { HOT_WALLET_KEY: '', HOT_WALLET_KEYFILE: '/nonexistent/k.json' },
+      /^HOT_WALLET_KEYFILE cannot be read/,
+    ],
+    ['a treasury that is no address', { TREASURY_ADDRESS: 'nope' }, /^TREASURY_ADDRESS must be a base58 address/],
+    [
+      'an RPC URL that is not http',
+      { SOLANA_RPC_URL: 'rpc.example.com' },
+      /^SOLANA_RPC_URL must be a http or https URL/,
+    ],
+    ['a bad flag value', { SOLPLEDGE_LOCAL_CHAIN: 'yes' }, /^SOLPLEDGE_LOCAL_CHAIN must be 1/],
+  ])('refuses %s, naming it', (_name, change, message) => {
+    const found = problems({ ...production, ...change })
+    expect(found.length).toBeGreaterThan(0)
+    expect(found.some((p) => message.test(p))).toBe(true)
+  })
+
+  it('refuses the hot wallet as the treasury', () => {
+    expect(problems({ ...production, TREASURY_ADDRESS: keyAddress() })).toEqual([
+      'TREASURY_ADDRESS must not be the hot wallet: the treasury is the cold side',
+    ])
+  })
+
+  it('reads the hot-wallet key as JSON (64 bytes or a seed), base58 or a key file: one keypair', () => {
+    const full = loadConfig(production).hotWalletKey as StoredKeypair
+    const base58 = getBase58Decoder().decode(full.secretKey)
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-key-'))
+    const file = path.join(dir, 'hot.json')
+    fs.writeFileSync(file, JSON.stringify([...full.secretKey]))
+    try {
+      for (const env of [
+        { HOT_WALLET_KEY: JSON.stringify([...full.secretKey]) },
+        { HOT_WALLET_KEY: base58 },
+        { HOT_WALLET_KEY: '', HOT_WALLET_KEYFILE: file },
+      ])
+        expect(loadConfig({ ...production, ...env }).hotWalletKey).toEqual(full)
+      const tampered = [...full.secretKey]
+      tampered[40] = (tampered[40] ?? 0) ^ 1
+      expect(problems({ ...production, HOT_WALLET_KEY: JSON.stringify(tampered) })).toEqual([
+        'HOT_WALLET_KEY is not a keypair: its public half does not match its secret half',
+      ])
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+    // The key never shows in a refusal.
+    expect(problems({ ...production, HOT_WALLET_KEY: `${base58}x` }).join(' ')).not.toContain(base58)
+  })
+
+  it('the local chain only with SOLPLEDGE_LOCAL_CHAIN=1: its defaults, a loopback RPC, no mints', () => {
+    expect(loadConfig({ SOLPLEDGE_LOCAL_CHAIN: '1' })).toMatchObject({
+      localChain: true,
+      seedDemo: true,
+      cluster: 'localnet',
+      rpcUrl: 'http://127.0.0.1:8899',
+      publicRpcUrl: 'http://127.0.0.1:8899',
+      publicWsUrl: 'ws://127.0.0.1:8900',
+      treasuryAddress: undefined,
+      hotWalletKey: undefined,
+    })
+    expect(problems({ SOLPLEDGE_LOCAL_CHAIN: '1', SOLANA_RPC_URL: 'https://api.devnet.solana.com' })).toEqual([
+      'SOLPLEDGE_LOCAL_CHAIN=1 needs the local chain on this machine, but SOLANA_RPC_URL is on api.devnet.solana.com',
+    ])
+    expect(problems({ SOLPLEDGE_LOCAL_CHAIN: '1', PRODUCT_MINT: A })).toEqual([
+      'PRODUCT_MINT is for a real cluster: the local chain makes its own mints',
+    ])
+  })
 })

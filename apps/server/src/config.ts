@@ -1,5 +1,9 @@
+import fs from 'node:fs'
 import path from 'node:path'
+import { ed25519 } from '@noble/curves/ed25519'
+import { getBase58Encoder } from '@solana/kit'
 import { ADMIN_ROLES, type AdminRole } from '@solpledge/contract'
+import { addressOf, type StoredKeypair } from './lib/keys.ts'
 import { isWalletAddress } from './modules/auth/crypto.ts'
 
 /** Server configuration, read once from the environment (README.md lists every variable). */
@@ -10,10 +14,26 @@ export interface Config {
   dataDir: string
   /** PostgreSQL connection string; when absent the embedded PGlite database under dataDir is used. */
   databaseUrl: string | undefined
+  /**
+   * True only when the chain is the local one that `npm start` (or a test) launched itself: SOLPLEDGE_LOCAL_CHAIN=1,
+   * which the launcher sets. Only then the demo wallet, the faucet, generated keys, the first-admin rule and demo
+   * content exist. Never inferred from a missing variable.
+   */
+  localChain: boolean
   /** Solana cluster name: localnet (the local chain), devnet, testnet or mainnet-beta. */
   cluster: string
+  /** The server's own RPC endpoints (may carry a provider's API key: never given to browsers). */
   rpcUrl: string
   wsUrl: string
+  /** The RPC endpoints browsers are given (GET /api/config): SOLANA_PUBLIC_RPC_URL / SOLANA_PUBLIC_WS_URL. */
+  publicRpcUrl: string
+  publicWsUrl: string
+  /** Receives deposits: an address only (its key stays cold). On the local chain, generated when not given. */
+  treasuryAddress: string | undefined
+  /** Pays withdrawals: HOT_WALLET_KEY or HOT_WALLET_KEYFILE. On the local chain, generated when not given. */
+  hotWalletKey: StoredKeypair | undefined
+  /** Demo notices and banners on the first start: on the local chain, or SEED_DEMO=1. */
+  seedDemo: boolean
   /** Origins people open the app at; their hosts are the domains a sign-in message may name. */
   publicUrls: string[]
   /** Origins the web app may connect to besides the API and the RPC/WS endpoints (Content-Security-Policy). */
@@ -55,7 +75,7 @@ export interface Config {
    * production.
    */
   crashAt: string | undefined
-  /** Root user's wallet address for production; on the local chain a key is generated under dataDir. */
+  /** Root user's wallet address (required off the local chain); on the local chain a key is generated under dataDir. */
   rootAddress: string | undefined
   /** Secret for operator calls (Operator-Token header); when absent one is generated under dataDir/keys. */
   operatorToken: string | undefined
@@ -80,60 +100,204 @@ export function parseAdminAddresses(value: string | undefined): { address: strin
   })
 }
 
-const int = (value: string | undefined, fallback: number, name: string): number => {
-  if (value === undefined || value === '') return fallback
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`)
-  return n
-}
-
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = int(env.PORT, 3000, 'PORT')
-  const cluster = env.SOLANA_CLUSTER || 'localnet'
-  const rpcUrl = env.SOLANA_RPC_URL || 'http://127.0.0.1:8899'
-  const wsUrl =
-    env.SOLANA_WS_URL || rpcUrl.replace(/^http/, 'ws').replace(/:(\d+)(\/?)$/, (_, p, s) => `:${Number(p) + 1}${s}`)
-  const publicUrls = (env.PUBLIC_URL || `http://localhost:${port},http://127.0.0.1:${port}`)
-    .split(',')
-    .map((u) => u.trim())
-    .filter(Boolean)
-  for (const url of publicUrls) new URL(url) // throws on a malformed entry
-  const cspConnectSrc = (env.CSP_CONNECT_SRC ?? '')
-    .split(',')
-    .map((u) => u.trim())
-    .filter(Boolean)
-  for (const url of cspConnectSrc)
-    if (!/^(https?|wss?):$/.test(URL.parse(url)?.protocol ?? ''))
-      throw new Error(`CSP_CONNECT_SRC: "${url}" must be an http(s) or ws(s) URL`)
-  return {
-    host: env.HOST || '127.0.0.1',
-    port,
-    dataDir: path.resolve(env.DATA_DIR || 'data'),
-    databaseUrl: env.DATABASE_URL || undefined,
-    cluster,
-    rpcUrl,
-    wsUrl,
-    publicUrls,
-    cspConnectSrc,
-    sessionTtlHours: int(env.SESSION_TTL_HOURS, 24 * 7, 'SESSION_TTL_HOURS'),
-    sessionCacheMs: int(env.SESSION_CACHE_MS, 2000, 'SESSION_CACHE_MS'),
-    valuationCacheMs: int(env.VALUATION_CACHE_MS, 5000, 'VALUATION_CACHE_MS'),
-    loginRateLimit: int(env.LOGIN_RATE_LIMIT, 60, 'LOGIN_RATE_LIMIT'),
-    webDist: env.WEB_DIST,
-    productSymbol: env.PRODUCT_SYMBOL || 'PLG',
-    productMint: env.PRODUCT_MINT || undefined,
-    usdtMint: env.USDT_MINT || undefined,
-    watcherIntervalMs: int(env.WATCHER_INTERVAL_MS, 5000, 'WATCHER_INTERVAL_MS'),
-    senderIntervalMs: int(env.SENDER_INTERVAL_MS, 2000, 'SENDER_INTERVAL_MS'),
-    settlementIntervalMs: int(env.SETTLEMENT_INTERVAL_MS, 60_000, 'SETTLEMENT_INTERVAL_MS'),
-    rankIntervalMs: int(env.RANK_INTERVAL_MS, 3_600_000, 'RANK_INTERVAL_MS'),
-    crashAt: env.CRASH_AT || undefined,
-    rootAddress: env.ROOT_ADDRESS || undefined,
-    operatorToken: env.OPERATOR_TOKEN || undefined,
-    adminAddresses: parseAdminAddresses(env.ADMIN_ADDRESSES),
-    adminSessionTtlHours: int(env.ADMIN_SESSION_TTL_HOURS, 12, 'ADMIN_SESSION_TTL_HOURS'),
-    logLevel: env.LOG_LEVEL || 'info',
+/** A configuration the server refuses to start with; `problems` names every missing or contradictory setting. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `solpledge cannot start: ${problems.length === 1 ? 'a setting is' : `${problems.length} settings are`} ` +
+        `missing or wrong (README.md, "Configuration for production"):\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    )
+    this.name = 'ConfigError'
   }
 }
 
-export const isLocalChain = (config: Pick<Config, 'cluster'>) => config.cluster === 'localnet'
+const REAL_CLUSTERS = ['mainnet-beta', 'devnet', 'testnet'] as const
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]'])
+
+/** The WebSocket endpoint beside an RPC URL: same host, ws(s), and the next port when the URL names one. */
+const wsUrlOf = (rpcUrl: string) =>
+  rpcUrl.replace(/^http/, 'ws').replace(/:(\d+)(\/?)$/, (_, p, s) => `:${Number(p) + 1}${s}`)
+
+/**
+ * A hot-wallet key: a solana-keygen JSON array (64 bytes, or a 32-byte seed) or base58 (as wallets export it). Throws
+ * a message that never contains the key.
+ */
+export function parseSecretKey(text: string): StoredKeypair {
+  const value = text.trim()
+  let bytes: Uint8Array
+  try {
+    const parsed: unknown = value.startsWith('[') ? JSON.parse(value) : undefined
+    if (Array.isArray(parsed) && parsed.some((n) => !Number.isInteger(n) || n < 0 || n > 255)) throw new Error()
+    bytes = Uint8Array.from(Array.isArray(parsed) ? parsed : getBase58Encoder().encode(value))
+  } catch {
+    throw new Error('is neither a JSON array of bytes nor base58')
+  }
+  if (bytes.length !== 64 && bytes.length !== 32)
+    throw new Error(`has ${bytes.length} bytes, not 64 (or a 32-byte seed)`)
+  const publicKey = ed25519.getPublicKey(bytes.subarray(0, 32))
+  if (bytes.length === 64 && !publicKey.every((b, i) => b === bytes[32 + i]))
+    throw new Error('is not a keypair: its public half does not match its secret half')
+  const secretKey = new Uint8Array(64)
+  secretKey.set(bytes.subarray(0, 32))
+  secretKey.set(publicKey, 32)
+  return { address: addressOf(publicKey), secretKey }
+}
+
+/**
+ * Reads and checks the configuration. Every problem is collected, and the server refuses to start with a ConfigError
+ * listing them all: off the local chain (production) the cluster, its RPC, the browsers' RPC, the mints, the treasury
+ * address, the hot-wallet key, the root address and PUBLIC_URL are required, and local-chain or test-only settings are
+ * refused.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = []
+  const value = (name: string) => env[name]?.trim() || undefined
+  const int = (name: string, fallback: number): number => {
+    const text = value(name)
+    if (text === undefined) return fallback
+    const n = Number(text)
+    if (Number.isInteger(n) && n >= 0) return n
+    problems.push(`${name} must be a non-negative integer, got "${text}"`)
+    return fallback
+  }
+  const url = (name: string, text: string | undefined, protocols: string[]) => {
+    if (text === undefined || (URL.canParse(text) && protocols.includes(new URL(text).protocol))) return
+    problems.push(`${name} must be a ${protocols.map((p) => p.slice(0, -1)).join(' or ')} URL, got "${text}"`)
+  }
+  const address = (name: string) => {
+    const text = value(name)
+    if (text !== undefined && !isWalletAddress(text)) problems.push(`${name} must be a base58 address, got "${text}"`)
+    return text
+  }
+  const required = (names: string[], why: string) => {
+    const missing = names.filter((name) => value(name) === undefined)
+    for (const name of missing) problems.push(`${name} is required ${why}`)
+  }
+
+  const flag = value('SOLPLEDGE_LOCAL_CHAIN')
+  if (flag !== undefined && flag !== '1' && flag !== '0')
+    problems.push(`SOLPLEDGE_LOCAL_CHAIN must be 1 (the chain npm start launched) or left out, got "${flag}"`)
+  const localChain = flag === '1'
+  const port = int('PORT', 3000)
+  const cluster = value('SOLANA_CLUSTER') ?? (localChain ? 'localnet' : '')
+  const rpcUrl = value('SOLANA_RPC_URL') ?? (localChain ? 'http://127.0.0.1:8899' : '')
+  const wsUrl = value('SOLANA_WS_URL') ?? (rpcUrl && wsUrlOf(rpcUrl))
+  const publicRpcUrl = value('SOLANA_PUBLIC_RPC_URL') ?? (localChain ? rpcUrl : '')
+  const publicWsUrl =
+    value('SOLANA_PUBLIC_WS_URL') ?? (value('SOLANA_PUBLIC_RPC_URL') ? wsUrlOf(publicRpcUrl) : localChain ? wsUrl : '')
+  const publicUrls = (value('PUBLIC_URL') ?? `http://localhost:${port},http://127.0.0.1:${port}`)
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean)
+  for (const entry of publicUrls) url('PUBLIC_URL', entry, ['http:', 'https:'])
+  const cspConnectSrc = (value('CSP_CONNECT_SRC') ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean)
+  for (const entry of cspConnectSrc)
+    if (!/^(https?|wss?):$/.test(URL.parse(entry)?.protocol ?? ''))
+      problems.push(`CSP_CONNECT_SRC: "${entry}" must be an http(s) or ws(s) URL`)
+  url('SOLANA_RPC_URL', rpcUrl || undefined, ['http:', 'https:'])
+  url('SOLANA_WS_URL', wsUrl || undefined, ['ws:', 'wss:'])
+  url('SOLANA_PUBLIC_RPC_URL', value('SOLANA_PUBLIC_RPC_URL'), ['http:', 'https:'])
+  url('SOLANA_PUBLIC_WS_URL', publicWsUrl || undefined, ['ws:', 'wss:'])
+  const treasuryAddress = address('TREASURY_ADDRESS')
+  const rootAddress = address('ROOT_ADDRESS')
+  const productMint = address('PRODUCT_MINT')
+  const usdtMint = address('USDT_MINT')
+
+  let hotWalletKey: StoredKeypair | undefined
+  const [key, keyFile] = [value('HOT_WALLET_KEY'), value('HOT_WALLET_KEYFILE')]
+  if (key && keyFile) problems.push('HOT_WALLET_KEY and HOT_WALLET_KEYFILE are both set: give the hot-wallet key once')
+  else if (key || keyFile) {
+    const name = key ? 'HOT_WALLET_KEY' : 'HOT_WALLET_KEYFILE'
+    try {
+      hotWalletKey = parseSecretKey(key ?? fs.readFileSync(keyFile as string, 'utf8'))
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ? `cannot be read (${(error as Error).message})` : ''
+      problems.push(`${name} ${reason || (error as Error).message}`)
+    }
+  }
+
+  if (localChain) {
+    if (cluster !== 'localnet')
+      problems.push(`SOLPLEDGE_LOCAL_CHAIN=1 (the chain npm start launched) contradicts SOLANA_CLUSTER=${cluster}`)
+    if (rpcUrl && URL.canParse(rpcUrl) && !LOOPBACK.has(new URL(rpcUrl).hostname))
+      problems.push(
+        `SOLPLEDGE_LOCAL_CHAIN=1 needs the local chain on this machine, but SOLANA_RPC_URL is on ${new URL(rpcUrl).host}`,
+      )
+    for (const name of ['PRODUCT_MINT', 'USDT_MINT'])
+      if (value(name)) problems.push(`${name} is for a real cluster: the local chain makes its own mints`)
+  } else {
+    if (!cluster) problems.push(`SOLANA_CLUSTER is required: one of ${REAL_CLUSTERS.join(', ')}`)
+    else if (cluster === 'localnet')
+      problems.push(
+        'SOLANA_CLUSTER=localnet is only the chain npm start launches itself (it sets SOLPLEDGE_LOCAL_CHAIN=1); ' +
+          `name the cluster SOLANA_RPC_URL is on: ${REAL_CLUSTERS.join(', ')}`,
+      )
+    else if (!(REAL_CLUSTERS as readonly string[]).includes(cluster))
+      problems.push(`SOLANA_CLUSTER must be one of ${REAL_CLUSTERS.join(', ')}, got "${cluster}"`)
+    const onReal = 'off the local chain'
+    required(['SOLANA_RPC_URL'], `${onReal}: the cluster's JSON-RPC endpoint for the server`)
+    required(
+      ['SOLANA_PUBLIC_RPC_URL'],
+      `${onReal}: the RPC endpoint browsers are given (it may equal SOLANA_RPC_URL if that carries no secret)`,
+    )
+    required(['PRODUCT_MINT', 'USDT_MINT'], `${onReal}: the token mints`)
+    required(['TREASURY_ADDRESS'], `${onReal}: the address that receives deposits (its key stays off this host)`)
+    if (!key && !keyFile)
+      problems.push(
+        `HOT_WALLET_KEY or HOT_WALLET_KEYFILE is required ${onReal}: the key of the wallet that pays withdrawals`,
+      )
+    required(['ROOT_ADDRESS'], `${onReal}: the root user's wallet (the first invite code)`)
+    required(['PUBLIC_URL'], `${onReal}: the origins users open (sign-in messages name their hosts)`)
+    for (const name of ['CRASH_AT', 'SETTLEMENT_CRASH_AFTER_BATCHES'])
+      if (value(name)) problems.push(`${name} is for the crash tests on the local chain only`)
+  }
+  if (hotWalletKey && hotWalletKey.address === treasuryAddress)
+    problems.push('TREASURY_ADDRESS must not be the hot wallet: the treasury is the cold side')
+
+  let adminAddresses: Config['adminAddresses'] = []
+  try {
+    adminAddresses = parseAdminAddresses(env.ADMIN_ADDRESSES)
+  } catch (error) {
+    problems.push((error as Error).message)
+  }
+  const config: Config = {
+    host: value('HOST') ?? '127.0.0.1',
+    port,
+    dataDir: path.resolve(value('DATA_DIR') ?? 'data'),
+    databaseUrl: value('DATABASE_URL'),
+    localChain,
+    cluster,
+    rpcUrl,
+    wsUrl,
+    publicRpcUrl,
+    publicWsUrl,
+    publicUrls,
+    cspConnectSrc,
+    treasuryAddress,
+    hotWalletKey,
+    seedDemo: localChain || value('SEED_DEMO') === '1',
+    sessionTtlHours: int('SESSION_TTL_HOURS', 24 * 7),
+    sessionCacheMs: int('SESSION_CACHE_MS', 2000),
+    valuationCacheMs: int('VALUATION_CACHE_MS', 5000),
+    loginRateLimit: int('LOGIN_RATE_LIMIT', 60),
+    webDist: value('WEB_DIST'),
+    productSymbol: value('PRODUCT_SYMBOL') ?? 'PLG',
+    productMint,
+    usdtMint,
+    watcherIntervalMs: int('WATCHER_INTERVAL_MS', 5000),
+    senderIntervalMs: int('SENDER_INTERVAL_MS', 2000),
+    settlementIntervalMs: int('SETTLEMENT_INTERVAL_MS', 60_000),
+    rankIntervalMs: int('RANK_INTERVAL_MS', 3_600_000),
+    crashAt: value('CRASH_AT'),
+    rootAddress,
+    operatorToken: value('OPERATOR_TOKEN'),
+    adminAddresses,
+    adminSessionTtlHours: int('ADMIN_SESSION_TTL_HOURS', 12),
+    logLevel: value('LOG_LEVEL') ?? 'info',
+  }
+  if (problems.length > 0) throw new ConfigError(problems)
+  return config
+}

@@ -2,32 +2,45 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { type Chain, createChain } from './chain/rpc.ts'
-import { type Config, isLocalChain } from './config.ts'
+import type { Config } from './config.ts'
 import { loadOrCreateKeypair, type StoredKeypair } from './lib/keys.ts'
+import { type HotWalletStatus, newHotWalletStatus } from './modules/withdrawals/hot-wallet.ts'
 
 /** The platform's side of the chain: the RPC clients and the wallets that receive deposits and pay withdrawals. */
 export interface Platform {
   chain: Chain
   /** The cluster's JSON-RPC URL (the local chain's own methods, such as its faucet, are called on it). */
   rpcUrl: string
-  /** Receives deposits (payment intents). */
-  treasury: StoredKeypair
+  /** Receives deposits (payment intents): an address only, its key is never on this host. */
+  treasury: { address: string }
   /** Pays withdrawals. */
   hotWallet: StoredKeypair
-  /** True on the local chain: the faucet and the demo wallet exist. */
+  /** Whether the hot wallet could pay the last payouts of this process (the withdrawal sender keeps it). */
+  hotWalletStatus: HotWalletStatus
+  /** True on the local chain that npm start launched (SOLPLEDGE_LOCAL_CHAIN=1): the faucet and the demo wallet exist. */
   localChain: boolean
   /** The secret operator calls carry in the Operator-Token header. */
   operatorToken: string
 }
 
+/**
+ * The platform's keys from the configuration (TREASURY_ADDRESS, HOT_WALLET_KEY/HOT_WALLET_KEYFILE): every instance
+ * shares them. Only on the local chain are missing ones generated under DATA_DIR/keys.
+ */
 export async function loadPlatform(config: Config): Promise<Platform> {
   const keys = path.join(config.dataDir, 'keys')
+  const generated = async (name: string, setting: string) => {
+    if (!config.localChain) throw new Error(`${setting} is required off the local chain`)
+    return loadOrCreateKeypair(path.join(keys, name))
+  }
+  const treasuryAddress = config.treasuryAddress ?? (await generated('treasury.json', 'TREASURY_ADDRESS')).address
   return {
     chain: createChain(config.rpcUrl, config.wsUrl),
     rpcUrl: config.rpcUrl,
-    treasury: await loadOrCreateKeypair(path.join(keys, 'treasury.json')),
-    hotWallet: await loadOrCreateKeypair(path.join(keys, 'hot-wallet.json')),
-    localChain: isLocalChain(config),
+    treasury: { address: treasuryAddress },
+    hotWallet: config.hotWalletKey ?? (await generated('hot-wallet.json', 'HOT_WALLET_KEY')),
+    hotWalletStatus: newHotWalletStatus(),
+    localChain: config.localChain,
     operatorToken: config.operatorToken ?? (await loadOrCreateToken(path.join(keys, 'operator-token'))),
   }
 }

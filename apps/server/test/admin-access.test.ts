@@ -23,6 +23,7 @@ import {
   dbKind,
   login,
   member,
+  realCluster,
   seedRoot,
   type TestContext,
   TestWallet,
@@ -398,7 +399,7 @@ describe(`operator console sign-in and allow-list (${dbKind})`, () => {
   let t: TestContext
   beforeAll(async () => {
     // A real cluster's configuration: no local bootstrap.
-    t = await createTestApp({ cluster: 'devnet' })
+    t = await createTestApp(realCluster('devnet'))
   })
   afterAll(() => t.close())
 
@@ -514,7 +515,7 @@ describe(`operator console sign-in and allow-list (${dbKind})`, () => {
 
 describe(`operator console on the local chain (${dbKind})`, () => {
   it('the first wallet to sign in while the allow-list is empty becomes its admin; the next one is refused', async () => {
-    const t = await createTestApp({ cluster: 'localnet' })
+    const t = await createTestApp()
     try {
       const first = new TestWallet()
       const res = await adminSignIn(t.app, first)

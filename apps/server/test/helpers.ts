@@ -24,18 +24,19 @@ export const dbKind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'
 
 /**
  * A fresh database for one test file: an in-memory PGlite, or a new database on the PostgreSQL cluster named by
- * TEST_DATABASE_URL (scripts/test.mjs starts a throwaway one), dropped again by `drop`.
+ * TEST_DATABASE_URL (scripts/test.mjs starts a throwaway one), dropped again by `drop`. Migrated to the latest schema,
+ * or up to the migration `migrateTo` (upgrade tests).
  */
-export async function freshDatabase(): Promise<{ db: Database; drop: () => Promise<void> }> {
+export async function freshDatabase(migrateTo?: string): Promise<{ db: Database; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL
   if (!adminUrl) {
     const db = await openDatabase({})
-    await migrate(db)
+    await migrate(db, migrateTo)
     return { db, drop: () => db.destroy() }
   }
   const { url, drop } = await createPostgresDatabase(adminUrl)
   const db = await openDatabase({ url })
-  await migrate(db)
+  await migrate(db, migrateTo)
   return {
     db,
     drop: async () => {
@@ -67,9 +68,42 @@ export async function createPostgresDatabase(adminUrl: string, { force = false }
   }
 }
 
+/**
+ * A complete production environment (a real cluster, random mints and keys; the RPC is never contacted unless a test
+ * does): tests change or leave out variables to see what the server says.
+ */
+export function productionEnv(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  return {
+    DATA_DIR: '/tmp/solpledge-test-unused',
+    SOLANA_CLUSTER: 'devnet',
+    SOLANA_RPC_URL: 'https://rpc.example.com/?api-key=secret',
+    SOLANA_PUBLIC_RPC_URL: 'https://public-rpc.example.com',
+    PRODUCT_MINT: new TestWallet().address,
+    USDT_MINT: new TestWallet().address,
+    TREASURY_ADDRESS: new TestWallet().address,
+    HOT_WALLET_KEY: JSON.stringify([...new TestWallet().secret]),
+    ROOT_ADDRESS: new TestWallet().address,
+    PUBLIC_URL: 'https://app.example.com',
+    ...overrides,
+  }
+}
+
+/** Overrides for createTestApp that make it a real cluster's server (not the local chain): see productionEnv. */
+export function realCluster(cluster = 'devnet', env: Record<string, string> = {}): Partial<Config> {
+  const config = loadConfig(productionEnv({ SOLANA_CLUSTER: cluster, ...env }))
+  const keys = ['localChain', 'cluster', 'rpcUrl', 'wsUrl', 'publicRpcUrl', 'publicWsUrl', 'treasuryAddress'] as const
+  const more = ['hotWalletKey', 'productMint', 'usdtMint', 'rootAddress', 'seedDemo'] as const
+  return Object.fromEntries([...keys, ...more].map((key) => [key, config[key]]))
+}
+
+/** The test configuration: the local chain's (SOLPLEDGE_LOCAL_CHAIN=1, as npm start runs it) unless overridden. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
-    ...loadConfig({ DATA_DIR: '/tmp/solpledge-test-unused', PUBLIC_URL: 'http://localhost:3000' }),
+    ...loadConfig({
+      SOLPLEDGE_LOCAL_CHAIN: '1',
+      DATA_DIR: '/tmp/solpledge-test-unused',
+      PUBLIC_URL: 'http://localhost:3000',
+    }),
     loginRateLimit: 10_000,
     // Tests change sessions in the database and expect the next call to see it (session-cache.test.ts tests the cache).
     sessionCacheMs: 0,

@@ -26,13 +26,7 @@ describe(`HTTP boundary (${dbKind})`, () => {
       ).n,
     )
 
-  it('GET /api/health answers when the database does', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `${API_BASE}/health` })
-    expect(res.statusCode).toBe(200)
-    expect(res.json()).toMatchObject({ code: Code.OK, data: { status: 'ok', database: 'ok' } })
-  })
-
-  it('GET /api/config gives the web app its cluster, endpoints and demo-wallet flag', async () => {
+  it('GET /api/config gives the web app its cluster, public endpoints and demo-wallet flag', async () => {
     const res = await t.app.inject({ method: 'GET', url: `${API_BASE}/config` })
     expect(res.json().data).toEqual({
       cluster: 'localnet',
@@ -218,11 +212,14 @@ describe(`HTTP boundary (${dbKind})`, () => {
       }
     })
 
-    it('HSTS and upgrade-insecure-requests only when a PUBLIC_URL is https; CSP_CONNECT_SRC origins are allowed', async () => {
+    it('HSTS and upgrade-insecure-requests only when a PUBLIC_URL is https; the public RPC and CSP_CONNECT_SRC origins are allowed', async () => {
       const secure = await appWith({
         publicUrls: ['https://stake.example.com'],
-        rpcUrl: 'https://rpc.example.net/v1?api-key=secret',
-        wsUrl: 'wss://rpc.example.net/v1?api-key=secret',
+        // The server's own endpoints are never the browsers' business.
+        rpcUrl: 'https://private-rpc.example.net/v1?api-key=secret',
+        wsUrl: 'wss://private-rpc.example.net/v1?api-key=secret',
+        publicRpcUrl: 'https://rpc.example.net/v1?api-key=public',
+        publicWsUrl: 'wss://rpc.example.net/v1?api-key=public',
         cspConnectSrc: ['https://backup-rpc.example.org/path', 'https://rpc.example.net'],
       })
       try {

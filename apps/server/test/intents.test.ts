@@ -6,7 +6,7 @@ import { setBusinessConfig } from '../src/modules/config/service.ts'
 import { watchIntents } from '../src/modules/intents/service.ts'
 import { checkInvariants } from '../src/modules/ledger/service.ts'
 import { powerOf } from '../src/modules/power/service.ts'
-import { call, createTestApp, dbKind, login, seedRoot, TestWallet } from './helpers.ts'
+import { call, createTestApp, dbKind, login, realCluster, seedRoot, TestWallet } from './helpers.ts'
 import { available, createChainApp, createIntent, fundedUser, pay } from './money.ts'
 
 describe(`payment intents: top-up (${dbKind})`, () => {
@@ -212,7 +212,7 @@ describe(`payment intents: top-up (${dbKind})`, () => {
 
 describe(`faucet away from the local chain (${dbKind})`, () => {
   it('is refused on a real cluster', async () => {
-    const t = await createTestApp({ cluster: 'mainnet-beta' })
+    const t = await createTestApp(realCluster('mainnet-beta'))
     try {
       const root = await seedRoot(t.db)
       const wallet = new TestWallet()

@@ -14,7 +14,7 @@ export async function createChainApp(): Promise<
   TestContext & { localnet: Localnet; connection: Connection; root: TestWallet }
 > {
   const localnet = await startLocalnet({ port: 0, slotMs: 50 })
-  const t = await createTestApp({ cluster: 'localnet', rpcUrl: localnet.rpcUrl, wsUrl: localnet.wsUrl })
+  const t = await createTestApp({ rpcUrl: localnet.rpcUrl, wsUrl: localnet.wsUrl })
   await seedAssets(t.db, t.app.config, t.platform)
   const root = await seedRoot(t.db)
   return {

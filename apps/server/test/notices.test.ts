@@ -261,7 +261,7 @@ describe(`notices and banners (${dbKind})`, () => {
     ).rejects.toThrow()
   })
 
-  it('seeds demo notices and banners once, in all five languages, with no event notice and local images', async () => {
+  it('seeds demo notices and banners once per database (a deleted one stays deleted), in all five languages, with no event notice and local images', async () => {
     await seedNotices(t.db)
     await seedNotices(t.db)
     await Promise.all([seedNotices(t.db), seedNotices(t.db)])
@@ -283,8 +283,11 @@ describe(`notices and banners (${dbKind})`, () => {
     // An operator's edits of seeded rows survive the next start: a changed title, a hidden banner.
     await t.db.updateTable('notice_translations').set({ title: 'Edited' }).where('lang', '=', 'en').execute()
     await t.db.updateTable('banners').set({ visible: false }).where('slug', '=', 'demo-banner-team').execute()
+    // A deleted demo notice stays deleted: the demo content is seeded once per database.
+    await t.db.deleteFrom('notices').where('slug', '=', 'demo-welcome').execute()
     await seedNotices(t.db)
     expect((await list({ page: 1, limit: 10 }, 'en')).list.every((n) => n.title === 'Edited')).toBe(true)
+    expect((await list({ page: 1, limit: 10 }, 'en')).total).toBe(DEMO_NOTICES.length - 1)
     expect((await banners({ page: 1, limit: 10, type: 1 })).total).toBe(DEMO_BANNERS.length - 1)
   })
 })

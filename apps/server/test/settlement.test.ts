@@ -23,7 +23,15 @@ import {
   USDT,
   USDT_UNIT,
 } from './fixtures/settlement.ts'
-import { addOffChainAssets, call, createTestApp, dbKind, freshDatabase, type TestContext } from './helpers.ts'
+import {
+  addOffChainAssets,
+  call,
+  createTestApp,
+  dbKind,
+  freshDatabase,
+  realCluster,
+  type TestContext,
+} from './helpers.ts'
 
 const DAY = '2025-03-10'
 const settle = (db: Database, day: string, batchSize = 3) => settleThrough(db, day, { product: PLG, batchSize })
@@ -355,7 +363,7 @@ describe(`operator route /admin/settlement/run (${dbKind})`, () => {
     )
 
   it('refuses a missing or wrong token, and a day not yet due off the local chain', async () => {
-    t = await createTestApp({ cluster: 'mainnet-beta' })
+    t = await createTestApp(realCluster('mainnet-beta'))
     expect(t.platform.localChain).toBe(false)
     await addOffChainAssets(t.db)
     for (const token of [undefined, '', 'wrong', `${t.platform.operatorToken}x`]) {

@@ -55,6 +55,7 @@ describe(`withdrawals survive a crash at every sender step (${dbKind})`, () => {
       const env = {
         DATA_DIR: dataDir,
         PORT: String(await freePort()),
+        SOLPLEDGE_LOCAL_CHAIN: '1',
         SOLANA_CLUSTER: 'localnet',
         SOLANA_RPC_URL: localnet.rpcUrl,
         SOLANA_WS_URL: localnet.wsUrl,

@@ -5,18 +5,20 @@ import {
   getAssociatedTokenAddressSync,
 } from '@solana/spl-token'
 import { type Connection, Keypair, PublicKey, sendAndConfirmTransaction, Transaction } from '@solana/web3.js'
-import { api, Code, type Withdrawal } from '@solpledge/contract'
+import { API_BASE, api, Code, HEALTH_PATHS, type Withdrawal } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sendPrepared } from '../src/chain/payout.ts'
 import { ownerTokenBalance } from '../src/chain/token.ts'
+import { parseSecretKey } from '../src/config.ts'
 import { checkInvariants } from '../src/modules/ledger/service.ts'
+import { diagnosePayout } from '../src/modules/withdrawals/hot-wallet.ts'
 import {
   approveWithdrawal,
   processWithdrawals,
   rejectWithdrawal,
   type SenderPass,
 } from '../src/modules/withdrawals/service.ts'
-import { call, dbKind } from './helpers.ts'
+import { call, dbKind, TestWallet } from './helpers.ts'
 import { createChainApp, createIntent, fundedUser, pay } from './money.ts'
 
 const USDT = 1_000_000n // one USDT in base units (6 decimals)
@@ -230,10 +232,26 @@ describe(`withdrawals (${dbKind})`, () => {
     try {
       const { id } = (await withdraw(user, 20n * USDT)).data as Withdrawal
       const firstPass = await processWithdrawals(ctx.db, ctx.platform)
-      expect(firstPass).toMatchObject({ sent: 0, refused: 1 })
+      // The cause is named: the hot wallet's token balance, what it holds and needs, and how to refill it.
+      expect(firstPass).toMatchObject({
+        sent: 0,
+        refused: 1,
+        hotWallet: 'new',
+        problem: { kind: 'token_balance', asset: 'USDT', held: '0', needed: '19' },
+      })
       const first = await row(id)
       expect(first).toMatchObject({ status: 'sent', attempts: 0 })
-      expect(first.error).toMatch(/simulation failed/i)
+      expect(first.error).toBe(
+        `token balance too low: the hot wallet ${hot.publicKey.toBase58()} holds 0 USDT, a payout needs 19 USDT; ` +
+          `send USDT to ${hot.publicKey.toBase58()} (sweep it from the treasury ${ctx.platform.treasury.address})`,
+      )
+      // The gauge the operator console and /api/health/ready show.
+      const ready = await ctx.app.inject({ method: 'GET', url: `${API_BASE}${HEALTH_PATHS.ready}` })
+      expect(ready.json().data.hot_wallet).toMatchObject({
+        address: hot.publicKey.toBase58(),
+        refused_total: 1,
+        problem: { kind: 'token_balance', detail: first.error, since: expect.any(String) },
+      })
 
       // The refused transaction can never land; once its blockhash expires (~7.5 s here) a new one replaces it.
       const deadline = Date.now() + 20_000
@@ -250,12 +268,38 @@ describe(`withdrawals (${dbKind})`, () => {
     } finally {
       await ctx.localnet.faucet(hot.publicKey.toBase58(), { tokens: { USDT: hotHeld } })
     }
-    await sendAll()
+    const passes = await sendAll()
+    expect(passes[0]?.hotWallet).toBe('recovered')
+    expect(ctx.platform.hotWalletStatus).toMatchObject({ problem: null, since: null })
+    expect(ctx.platform.hotWalletStatus.refusedTotal).toBeGreaterThanOrEqual(1)
     expect(await onChain(user.wallet.address)).toBe(19n * USDT)
     expect(await onChain(hot.publicKey.toBase58())).toBe(hotHeld - 19n * USDT)
     expect(await balance(user)).toEqual({ available: 30n * USDT, locked: 0n })
     expect(await checkInvariants(ctx.db)).toEqual([])
   }, 60_000)
+
+  it('names a hot wallet without SOL for fees, then one without a token account of the asset', async () => {
+    const empty = parseSecretKey(JSON.stringify([...new TestWallet().secret]))
+    const platform = { ...ctx.platform, hotWallet: empty }
+    const usdt = { code: 'USDT', mint, decimals: 6 }
+    expect(await diagnosePayout(platform, usdt, 19n * USDT, 'refused')).toEqual({
+      kind: 'sol',
+      asset: 'SOL',
+      held: '0',
+      needed: '0.00204428',
+      detail:
+        `insufficient SOL for fees: the hot wallet ${empty.address} holds 0 SOL, a payout needs up to 0.00204428 ` +
+        `SOL; send SOL to ${empty.address}`,
+    })
+    await ctx.localnet.faucet(empty.address, { sol: 1_000_000_000n })
+    expect(await diagnosePayout(platform, usdt, 19n * USDT, 'refused')).toMatchObject({
+      kind: 'token_account',
+      asset: 'USDT',
+      detail:
+        `missing token account: the hot wallet ${empty.address} has no USDT account (mint ${mint}); send USDT to ` +
+        `${empty.address} (sweep it from the treasury ${ctx.platform.treasury.address})`,
+    })
+  })
 
   it('a payout that landed but failed on chain is refunded', async () => {
     const user = await depositor(50n * USDT)

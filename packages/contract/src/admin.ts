@@ -292,6 +292,34 @@ export const AuditEntry = Type.Object({
 })
 export type AuditEntry = Static<typeof AuditEntry>
 
+/**
+ * The hot wallet's gauge in one server instance: problem null while the node takes its payouts; otherwise why the last
+ * one was refused — kind sol (not enough SOL for fees), token_account (no token account of the asset), token_balance
+ * (too few tokens) or other — with what it holds and needs (whole units) and a sentence for the log.
+ */
+export const HotWalletState = Type.Object({
+  address: Type.String(),
+  /** Payouts the node refused since the instance started. */
+  refused_total: Type.Integer(),
+  problem: Type.Union([
+    Type.Object({
+      kind: Type.Union([
+        Type.Literal('sol'),
+        Type.Literal('token_account'),
+        Type.Literal('token_balance'),
+        Type.Literal('other'),
+      ]),
+      asset: Type.String(),
+      held: Type.String(),
+      needed: Type.String(),
+      detail: Type.String(),
+      since: Time,
+    }),
+    Type.Null(),
+  ]),
+})
+export type HotWalletState = Static<typeof HotWalletState>
+
 export const JobStatus = Type.Object({
   now: Time,
   settlement: Type.Object({
@@ -318,6 +346,8 @@ export const JobStatus = Type.Object({
     failed: Type.Integer(),
     oldest_open_at: Type.Union([Time, Type.Null()]),
     lag_seconds: Type.Union([Type.Integer(), Type.Null()]),
+    /** Whether the hot wallet could pay the last payouts of the instance that answers. */
+    hot_wallet: HotWalletState,
   }),
   /** Every periodic job's last pass as recorded by the server instances. */
   jobs: Type.Array(

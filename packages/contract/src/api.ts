@@ -1568,9 +1568,9 @@ export type Api = typeof api
 export const ClientConfig = Type.Object({
   cluster: Type.String({ description: 'mainnet-beta, devnet, testnet or localnet' }),
   testnet: Type.Boolean(),
-  rpcUrl: Type.String(),
-  wsUrl: Type.String(),
-  demoWallet: Type.Boolean({ description: 'True on the local chain: the demo wallet is injected' }),
+  rpcUrl: Type.String({ description: "The browsers' RPC endpoint (SOLANA_PUBLIC_RPC_URL), never the server's own" }),
+  wsUrl: Type.String({ description: "The browsers' WebSocket endpoint (SOLANA_PUBLIC_WS_URL)" }),
+  demoWallet: Type.Boolean({ description: 'True on the local chain npm start launched: the demo wallet is injected' }),
   productSymbol: Type.String(),
 })
 export type ClientConfig = Static<typeof ClientConfig>

@@ -18,6 +18,7 @@ import * as trade from './migrations/0012-trade.ts'
 import * as admin from './migrations/0013-admin.ts'
 import * as settlementPerf from './migrations/0014-settlement-perf.ts'
 import * as idempotency from './migrations/0015-idempotency.ts'
+import * as fixedSettings from './migrations/0018-fixed-settings.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0013-admin': admin,
   '0014-settlement-perf': settlementPerf,
   '0015-idempotency': idempotency,
+  '0018-fixed-settings': fixedSettings,
 }
 
 /**
@@ -61,10 +63,13 @@ const DATE_OID = 1082
 const getTypeParser = ((oid: number, format?: 'text' | 'binary') =>
   oid === DATE_OID ? (value: string) => value : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser
 
-/** Brings the schema up to date; safe when several instances start at once (Kysely takes a lock). */
-export async function migrate(db: Database): Promise<void> {
+/**
+ * Brings the schema up to date (or to the migration named `to`, for upgrade tests); safe when several instances start
+ * at once (Kysely takes a lock).
+ */
+export async function migrate(db: Database, to?: string): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } })
-  const { error, results } = await migrator.migrateToLatest()
+  const { error, results } = await (to ? migrator.migrateTo(to) : migrator.migrateToLatest())
   const failed = results?.find((r) => r.status === 'Error')
   if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`)
 }

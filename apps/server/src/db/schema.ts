@@ -386,6 +386,16 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp
 }
 
+/**
+ * Settings fixed at the first start (cluster, mints, treasury and root addresses), by their environment variable's
+ * name, and one-time facts of the installation (demo content seeded): compared at every start, never silently changed.
+ */
+export interface FixedSettingsTable {
+  name: string
+  value: string
+  recorded_at: Timestamp
+}
+
 export type TradeSide = 'buy' | 'sell'
 export type TradeOrderStatus = 'pending' | 'completed' | 'cancelled'
 
@@ -467,6 +477,7 @@ export interface DB {
   withdrawal_approvals: WithdrawalApprovalsTable
   adjustments: AdjustmentsTable
   job_heartbeats: JobHeartbeatsTable
+  fixed_settings: FixedSettingsTable
   trade_markets: TradeMarketsTable
   trade_orders: TradeOrdersTable
   trade_fills: TradeFillsTable

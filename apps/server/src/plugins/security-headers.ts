@@ -5,13 +5,13 @@ import type { Config } from '../config.ts'
  * The security headers of every response (API, web app, console, docs, uploads, 404s), set by @fastify/helmet in an
  * onRequest hook; docs/architecture.md ("Security headers") explains each choice.
  *
- * connect-src names the RPC and WebSocket endpoints GET /api/config hands the web app (SOLANA_RPC_URL,
- * SOLANA_WS_URL), the extra origins of CSP_CONNECT_SRC, and ws://localhost:* — the Solana Mobile Wallet Adapter
+ * connect-src names the RPC and WebSocket endpoints GET /api/config hands the web app (SOLANA_PUBLIC_RPC_URL,
+ * SOLANA_PUBLIC_WS_URL; the server's own endpoints never reach browsers), the extra origins of CSP_CONNECT_SRC, and ws://localhost:* — the Solana Mobile Wallet Adapter
  * (added by the wallet adapter on Android Chrome) talks to the wallet app through a local WebSocket.
  */
-export function securityHeaders(config: Pick<Config, 'rpcUrl' | 'wsUrl' | 'publicUrls' | 'cspConnectSrc'>) {
+export function securityHeaders(config: Pick<Config, 'publicRpcUrl' | 'publicWsUrl' | 'publicUrls' | 'cspConnectSrc'>) {
   const https = config.publicUrls.some((url) => url.startsWith('https:'))
-  const connect = [config.rpcUrl, config.wsUrl, ...config.cspConnectSrc].map((url) => new URL(url).origin)
+  const connect = [config.publicRpcUrl, config.publicWsUrl, ...config.cspConnectSrc].map((url) => new URL(url).origin)
   return {
     contentSecurityPolicy: {
       useDefaults: false,

@@ -12,6 +12,7 @@ export const en = {
   'error.routeNotFound': 'Unknown API path',
   'error.rateLimited': 'Too many requests, please try again in a moment',
   'error.internal': 'Something went wrong, please try again',
+  'error.notReady': 'The service is not ready: {{failing}} unavailable',
   'error.sessionInvalid': 'Your session has expired, please log in again',
   'error.idempotencyKeyInvalid': 'The Idempotency-Key header must be 1 to 255 visible ASCII characters',
   'error.idempotencyKeyReused': 'This Idempotency-Key was already used for a different request',

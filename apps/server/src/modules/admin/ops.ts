@@ -1,6 +1,6 @@
 // Operations in the operator console: the jobs' status, from their own tables (settlement_runs, payment_intents,
 // withdrawals) and the heartbeats every server instance records after each pass of a periodic job.
-import type { JobStatus } from '@solpledge/contract'
+import type { HotWalletState, JobStatus } from '@solpledge/contract'
 import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import { daysBetween, latestDueDay } from '../../lib/day.ts'
@@ -37,7 +37,8 @@ export async function recordJobRun(db: Database, name: string, error?: unknown) 
 const seconds = (from: Date | null | undefined, now: Date) =>
   from ? Math.max(0, Math.floor((now.getTime() - from.getTime()) / 1000)) : null
 
-export async function jobStatus(db: Database, now = new Date()): Promise<JobStatus> {
+/** The jobs' status; `hotWallet` is the answering instance's hot-wallet gauge (modules/system/health.ts). */
+export async function jobStatus(db: Database, hotWallet: HotWalletState, now = new Date()): Promise<JobStatus> {
   const config = await getBusinessConfig(db)
   const due = latestDueDay(now, config.settlementHourUtc)
   const [runs, next, intents, queue, beats] = await Promise.all([
@@ -90,6 +91,7 @@ export async function jobStatus(db: Database, now = new Date()): Promise<JobStat
       failed: Number(queue.failed),
       oldest_open_at: asDate(queue.oldest)?.toISOString() ?? null,
       lag_seconds: seconds(beat(JOBS.sender)?.last_ok_at, now),
+      hot_wallet: hotWallet,
     },
     jobs: beats.map((b) => ({
       name: b.name,

@@ -6,6 +6,7 @@ import { moneyLog, solvency } from '../assets/service.ts'
 import { financeList } from '../finance/service.ts'
 import { myNodes } from '../nodes/service.ts'
 import { minerList } from '../pledge/service.ts'
+import { hotWalletState } from '../system/health.ts'
 import { myOrders } from '../trade/service.ts'
 import { approveAdjustment, createAdjustment, listAdjustments, rejectAdjustment } from './adjustments.ts'
 import { listAdmins, removeAdmin, saveAdmin } from './admins.ts'
@@ -123,7 +124,7 @@ export async function adminRoutes(
   )
 
   defineRoute(app, api.adminSolvency, {}, () => solvency(db, app.platform))
-  defineRoute(app, api.adminJobs, {}, () => jobStatus(db))
+  defineRoute(app, api.adminJobs, {}, () => jobStatus(db, hotWalletState(app.platform)))
   defineRoute(app, api.adminAudit, {}, ({ body }) =>
     listAudit(db, {
       action: body.action,

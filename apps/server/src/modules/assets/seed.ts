@@ -1,5 +1,5 @@
 import { type LocalToken, localnetFaucet, localnetTokens } from '../../chain/localnet.ts'
-import type { Config } from '../../config.ts'
+import { type Config, ConfigError } from '../../config.ts'
 import type { Database } from '../../db/index.ts'
 import type { Platform } from '../../platform.ts'
 
@@ -9,17 +9,32 @@ const DEFAULTS: Record<string, { sort: number; minWithdraw: bigint; fee: bigint;
   USDT: { sort: 1, minWithdraw: 10n, fee: 1n, review: 10_000n },
 }
 
+/** The platform token and USDT: the local chain's, or PRODUCT_MINT / USDT_MINT (mints only; decimals read later). */
+export async function platformMints(config: Config, platform: Platform): Promise<{ symbol: string; mint: string }[]> {
+  if (platform.localChain) return localnetTokens(platform.rpcUrl)
+  return [
+    { symbol: config.productSymbol, mint: config.productMint as string },
+    { symbol: 'USDT', mint: config.usdtMint as string },
+  ]
+}
+
+/** Reads each configured mint's decimals from the cluster; a wrong mint or an unreachable RPC is named plainly. */
 async function configuredTokens(config: Config, platform: Platform): Promise<LocalToken[]> {
   const tokens: LocalToken[] = []
-  for (const [symbol, mint] of [
-    [config.productSymbol, config.productMint],
-    ['USDT', config.usdtMint],
-  ] as const) {
-    if (!mint)
-      throw new Error(`${symbol === 'USDT' ? 'USDT_MINT' : 'PRODUCT_MINT'} must name the mint on a real cluster`)
-    const supply = await platform.chain.rpc.getTokenSupply(mint as never).send()
-    tokens.push({ symbol, mint, decimals: supply.value.decimals })
+  const problems: string[] = []
+  for (const { symbol, mint } of await platformMints(config, platform)) {
+    const setting = symbol === 'USDT' ? 'USDT_MINT' : 'PRODUCT_MINT'
+    try {
+      const supply = await platform.chain.rpc.getTokenSupply(mint as never).send()
+      tokens.push({ symbol, mint, decimals: supply.value.decimals })
+    } catch (error) {
+      problems.push(
+        `${setting} ${mint}: the cluster at SOLANA_RPC_URL (${config.cluster}) does not answer it as a token mint ` +
+          `(${(error as Error).message})`,
+      )
+    }
   }
+  if (problems.length > 0) throw new ConfigError(problems)
   return tokens
 }
 

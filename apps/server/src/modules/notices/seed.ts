@@ -1,10 +1,10 @@
-// Demo notices and banners for a fresh installation: plain content of this project, in the five languages. The seed
-// adds each item whose slug is not there yet and never touches an existing one, so an operator's edits stay. To retire
-// a demo item, hide it (visible = false): a deleted one would come back at the next start. No notice is flagged as the
-// event notice.
+// Demo notices and banners for a fresh installation on the local chain (or with SEED_DEMO=1): plain content of this
+// project, in the five languages. They are seeded once per database (the 'demo_content' fact in fixed_settings): an
+// operator's edits stay, and a deleted item stays deleted. No notice is flagged as the event notice.
 import type { Language } from '@solpledge/contract'
 import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
+import { markOnce } from '../system/fixed-settings.ts'
 
 type Texts = Record<Language, { title: string; body: string }>
 
@@ -194,9 +194,10 @@ export const DEMO_BANNERS: DemoBanner[] = [
   },
 ]
 
-/** Adds the demo notices and home banners that are not there yet (by slug); safe when several instances start. */
+/** Adds the demo notices and home banners once per database; safe when several instances start. */
 export async function seedNotices(db: Database): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    if (!(await markOnce(trx, 'demo_content'))) return
     for (const notice of DEMO_NOTICES) {
       const row = await trx
         .insertInto('notices')

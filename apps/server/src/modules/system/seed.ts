@@ -1,40 +1,52 @@
 import path from 'node:path'
-import { type Config, isLocalChain } from '../../config.ts'
+import type { Config } from '../../config.ts'
 import type { Database } from '../../db/index.ts'
 import { loadOrCreateKeypair } from '../../lib/keys.ts'
 import type { Platform } from '../../platform.ts'
 import { syncConfiguredAdmins } from '../admin/admins.ts'
-import { seedAssets } from '../assets/seed.ts'
+import { platformMints, seedAssets } from '../assets/seed.ts'
 import { seedBusinessConfig } from '../config/service.ts'
 import { seedNotices } from '../notices/seed.ts'
+import { checkFixedSettings } from './fixed-settings.ts'
 
 /**
- * First-start setup, idempotent: the root user whose address is the first invite code (on the local chain its key is
- * generated under DATA_DIR/keys; elsewhere ROOT_ADDRESS names the operator's wallet), the assets and the demo
- * business configuration (RANK_INTERVAL_MS gives its first rank interval), and the ADMIN_ADDRESSES allow-list.
+ * Start-up setup, idempotent. The assets (on the first start only: the mints checked on the cluster), then the
+ * settings fixed at the first start (cluster, mints, treasury, root) are recorded or compared: a change is refused
+ * before anything else is written. Then the root user whose address is the first invite code (ROOT_ADDRESS; on the
+ * local chain a key generated under DATA_DIR/keys), the business
+ * configuration (RANK_INTERVAL_MS gives its first rank interval), the ADMIN_ADDRESSES allow-list, and the demo notices
+ * and banners on the local chain or with SEED_DEMO=1.
  */
 export async function seed(db: Database, config: Config, platform: Platform): Promise<{ rootAddress: string }> {
-  const keys = path.join(config.dataDir, 'keys')
-  await seedAssets(db, config, platform)
-  await seedBusinessConfig(db, { rankIntervalSeconds: Math.round(config.rankIntervalMs / 1000) })
-  await syncConfiguredAdmins(db, config.adminAddresses)
-  await seedNotices(db)
   const existingRoot = await db
     .selectFrom('users')
     .select('address')
     .where('parent_id', 'is', null)
     .orderBy('id')
     .executeTakeFirst()
-  let rootAddress = existingRoot?.address
-  if (!rootAddress) {
-    if (config.rootAddress) rootAddress = config.rootAddress
-    else if (isLocalChain(config)) rootAddress = (await loadOrCreateKeypair(path.join(keys, 'root.json'))).address
-    else throw new Error('ROOT_ADDRESS must name the root wallet on the first start against a real cluster')
+  const rootAddress =
+    config.rootAddress ??
+    existingRoot?.address ??
+    (await loadOrCreateKeypair(path.join(config.dataDir, 'keys', 'root.json'))).address
+  // The assets first: on the first start they check the mints on the cluster, so a wrong one records nothing.
+  await seedAssets(db, config, platform)
+  const mints = await platformMints(config, platform)
+  await checkFixedSettings(db, {
+    SOLANA_CLUSTER: config.cluster,
+    PRODUCT_SYMBOL: config.productSymbol,
+    PRODUCT_MINT: mints.find((m) => m.symbol !== 'USDT')?.mint,
+    USDT_MINT: mints.find((m) => m.symbol === 'USDT')?.mint,
+    TREASURY_ADDRESS: platform.treasury.address,
+    ROOT_ADDRESS: rootAddress,
+  })
+  await seedBusinessConfig(db, { rankIntervalSeconds: Math.round(config.rankIntervalMs / 1000) })
+  await syncConfiguredAdmins(db, config.adminAddresses)
+  if (config.seedDemo) await seedNotices(db)
+  if (!existingRoot)
     await db
       .insertInto('users')
       .values({ address: rootAddress, parent_id: null })
       .onConflict((oc) => oc.column('address').doNothing())
       .execute()
-  }
   return { rootAddress }
 }

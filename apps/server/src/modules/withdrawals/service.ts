@@ -11,6 +11,7 @@ import { pageOf } from '../../lib/paging.ts'
 import type { Platform } from '../../platform.ts'
 import { type AssetRow, requireAsset } from '../assets/service.ts'
 import { systemAccount, transfer, userAccount } from '../ledger/service.ts'
+import { diagnosePayout, type HotWalletProblem, recordHotWallet } from './hot-wallet.ts'
 
 type WithdrawalRow = Selectable<WithdrawalsTable>
 
@@ -173,6 +174,9 @@ async function settle(trx: Transaction<DB>, row: WithdrawalRow): Promise<boolean
   return true
 }
 
+/** What a withdrawal pays out: its amount less the fee. */
+const payout = (row: WithdrawalRow) => BigInt(row.amount) - BigInt(row.fee)
+
 function prepare(platform: Platform, asset: AssetRow, row: WithdrawalRow) {
   if (!asset.mint) throw new Error(`withdrawal ${row.id}: asset ${asset.code} has no mint`)
   return preparePayout(platform.chain, {
@@ -180,7 +184,7 @@ function prepare(platform: Platform, asset: AssetRow, row: WithdrawalRow) {
     mint: asset.mint,
     decimals: asset.decimals,
     to: row.to_address,
-    amount: BigInt(row.amount) - BigInt(row.fee),
+    amount: payout(row),
     memo: `withdraw:${row.id}`,
   })
 }
@@ -198,6 +202,10 @@ export interface SenderPass {
   sent: number
   /** Transactions the node's preflight refused (e.g. the hot wallet lacks the tokens); they are retried. */
   refused: number
+  /** Why the hot wallet could not pay (the first refusal of the pass, diagnosed); null when nothing was refused. */
+  problem: HotWalletProblem | null
+  /** How this pass changed the hot wallet's gauge (platform.hotWalletStatus): the server logs new problems loudly. */
+  hotWallet: 'new' | 'recovered' | 'unchanged'
   confirmed: number
   failed: number
   /** Expired transactions replaced by a new one. */
@@ -230,6 +238,8 @@ export async function processWithdrawals(
     checked: open.length,
     sent: 0,
     refused: 0,
+    problem: null,
+    hotWallet: 'unchanged',
     confirmed: 0,
     failed: 0,
     renewed: 0,
@@ -242,6 +252,7 @@ export async function processWithdrawals(
       pass.errors.push({ id, error })
     }
   }
+  pass.hotWallet = recordHotWallet(platform.hotWalletStatus, pass)
   return pass
 }
 
@@ -252,6 +263,7 @@ type Decision =
 async function processOne(db: Database, platform: Platform, id: string, pass: SenderPass, hooks: SenderHooks) {
   // Decide and store under the row lock. Sending happens only after the commit: the stored bytes must be durable
   // before they can be in flight, or a crash would forget a transaction that may still land.
+  let payment: { asset: AssetRow; amount: bigint } | undefined
   const decision = await db.transaction().execute(async (trx): Promise<Decision> => {
     const row = await trx
       .selectFrom('withdrawals')
@@ -263,6 +275,7 @@ async function processOne(db: Database, platform: Platform, id: string, pass: Se
       .executeTakeFirst()
     if (!row) return { action: 'none' } // another instance holds it, or it moved on meanwhile
     const asset = await requireAsset(trx, row.asset)
+    payment = { asset, amount: payout(row) }
 
     if (row.status === 'pending') {
       const prepared = await prepare(platform, asset, row)
@@ -343,11 +356,15 @@ async function processOne(db: Database, platform: Platform, id: string, pass: Se
     return
   }
   // Refused by preflight (e.g. the hot wallet lacks the tokens): the transaction cannot land as it is. It stays
-  // 'sent' until payoutStatus says expired, then a new one is prepared and tried: retried, never paid twice.
+  // 'sent' until payoutStatus says expired, then a new one is prepared and tried: retried, never paid twice. The
+  // cause (SOL for fees, the token account, the token balance) is diagnosed for the log and the operator console.
   pass.refused++
+  const { asset, amount } = payment as { asset: AssetRow; amount: bigint }
+  const problem = await diagnosePayout(platform, { ...asset, mint: asset.mint as string }, amount, result.error.message)
+  pass.problem ??= problem
   await db
     .updateTable('withdrawals')
-    .set({ error: result.error.message, updated_at: new Date() })
+    .set({ error: problem.detail.slice(0, 1000), updated_at: new Date() })
     .where('id', '=', id)
     .where('signature', '=', decision.signature)
     .execute()

@@ -84,6 +84,7 @@ export function OperationsScreen() {
 function Jobs({ status }: { status: JobStatus }) {
   const { t } = useTranslation('admin')
   const { settlement, watcher, sender } = status
+  const hot = sender.hot_wallet
   const lag = (seconds: number | null) => (seconds === null ? '—' : t('operations.seconds', { count: seconds }))
   const late = (value: ReactNode, bad: boolean) => <span className={bad ? 'badge badge-bad' : undefined}>{value}</span>
   return (
@@ -127,6 +128,20 @@ function Jobs({ status }: { status: JobStatus }) {
               { id: 'failed', label: t('withdrawals.statuses.failed'), value: late(sender.failed, sender.failed > 0) },
               { id: 'oldest', label: t('operations.oldest'), value: <Time iso={sender.oldest_open_at} /> },
               { id: 'lag', label: t('operations.lag'), value: lag(sender.lag_seconds) },
+              { id: 'hot', label: t('operations.hotWallet'), value: <code>{hot.address}</code> },
+              {
+                id: 'hot-state',
+                label: t('operations.hotWalletState'),
+                testId: 'admin-hot-wallet',
+                value: hot.problem ? (
+                  <span title={hot.problem.detail}>
+                    {late(t(`operations.hotWalletProblem.${hot.problem.kind}`, hot.problem), true)}
+                  </span>
+                ) : (
+                  t('operations.hotWalletOk')
+                ),
+              },
+              { id: 'refused', label: t('operations.refused'), value: late(hot.refused_total, hot.refused_total > 0) },
             ]}
           />
         </Panel>

@@ -1,0 +1,69 @@
+// Liveness and readiness (docs/operations.md): the database, the chain's RPC and the jobs, each reported on its own.
+import type { HealthReport, HotWalletState } from '@solpledge/contract'
+import { sql } from 'kysely'
+import type { Config } from '../../config.ts'
+import type { Database } from '../../db/index.ts'
+import type { Platform } from '../../platform.ts'
+import { jobIntervals } from './jobs.ts'
+
+/** How long a check may take before it counts as failed. */
+const CHECK_TIMEOUT_MS = 2000
+
+async function timed<T>(check: (signal: AbortSignal) => Promise<T>) {
+  const started = Date.now()
+  const signal = AbortSignal.timeout(CHECK_TIMEOUT_MS)
+  try {
+    const value = await Promise.race([
+      check(signal),
+      new Promise<never>((_, reject) =>
+        signal.addEventListener('abort', () => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`))),
+      ),
+    ])
+    return { ok: true, ms: Date.now() - started, value }
+  } catch (error) {
+    return { ok: false, ms: Date.now() - started, error: (error as Error).message || String(error) }
+  }
+}
+
+/** The hot wallet's gauge as the API shows it. */
+export function hotWalletState(platform: Platform): HotWalletState {
+  const { problem, since, refusedTotal } = platform.hotWalletStatus
+  return {
+    address: platform.hotWallet.address,
+    refused_total: refusedTotal,
+    problem: problem && { ...problem, since: (since ?? new Date()).toISOString() },
+  }
+}
+
+/** The readiness report: ready when the database and the RPC answer; jobs and the hot wallet are reported only. */
+export async function readiness(db: Database, config: Config, platform: Platform, now = new Date()) {
+  const [database, chain] = await Promise.all([
+    timed(() => sql`select 1`.execute(db)),
+    timed((abortSignal) => platform.chain.rpc.getSlot({ commitment: platform.chain.commitment }).send({ abortSignal })),
+  ])
+  const intervals = jobIntervals(config)
+  const beats = database.ok ? await db.selectFrom('job_heartbeats').selectAll().orderBy('name').execute() : []
+  const report: HealthReport = {
+    status: database.ok && chain.ok ? 'ok' : 'unavailable',
+    database: { ok: database.ok, ms: database.ms, ...(database.error ? { error: database.error } : {}) },
+    chain: {
+      ok: chain.ok,
+      ms: chain.ms,
+      cluster: config.cluster,
+      slot: chain.ok ? String(chain.value) : null,
+      ...(chain.error ? { error: chain.error } : {}),
+    },
+    jobs: beats.map((beat) => {
+      const every = intervals[beat.name] ?? 0
+      const okAt = beat.last_ok_at && new Date(beat.last_ok_at)
+      return {
+        name: beat.name,
+        last_ok_at: okAt ? okAt.toISOString() : null,
+        last_error: beat.last_error,
+        stale: every > 0 && (!okAt || now.getTime() - okAt.getTime() > 3 * every),
+      }
+    }),
+    hot_wallet: hotWalletState(platform),
+  }
+  return report
+}

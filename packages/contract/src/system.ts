@@ -1,0 +1,50 @@
+import { type Static, Type } from 'typebox'
+import { HotWalletState } from './admin.ts'
+
+/**
+ * Health endpoints (GET, under API_BASE, outside the POST `api` routes). `live`: the process answers (restart it when
+ * this fails). `ready`: it can serve — the database and the chain's RPC answer (take it out of the load balancer when
+ * this fails: HTTP 503). `/health` is the same report as `ready`.
+ */
+export const HEALTH_PATHS = { health: '/health', live: '/health/live', ready: '/health/ready' } as const
+
+const Check = {
+  ok: Type.Boolean(),
+  /** How long the check took, in ms. */
+  ms: Type.Integer(),
+  /** Why it failed (absent when ok). */
+  error: Type.Optional(Type.String()),
+}
+
+export const HealthLive = Type.Object({
+  status: Type.Literal('ok'),
+  uptime_seconds: Type.Integer(),
+})
+export type HealthLive = Static<typeof HealthLive>
+
+export const HealthReport = Type.Object({
+  /** ok when the database and the chain answer; unavailable (HTTP 503) otherwise. */
+  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+  database: Type.Object(Check),
+  chain: Type.Object({
+    ...Check,
+    cluster: Type.String(),
+    /** The RPC's current slot (decimal string), null when it did not answer. */
+    slot: Type.Union([Type.String(), Type.Null()]),
+  }),
+  /**
+   * Every periodic job's last pass as recorded by the server instances; `stale` when none succeeded within three of
+   * its intervals (jobs do not decide readiness: another instance may be running them).
+   */
+  jobs: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      last_ok_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+      last_error: Type.Union([Type.String(), Type.Null()]),
+      stale: Type.Boolean(),
+    }),
+  ),
+  /** Whether this instance's hot wallet could pay its last payouts (not part of readiness). */
+  hot_wallet: HotWalletState,
+})
+export type HealthReport = Static<typeof HealthReport>
