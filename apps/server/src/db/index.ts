@@ -17,6 +17,7 @@ import * as newPowerCounters from './migrations/0011-new-power-counters.ts'
 import * as trade from './migrations/0012-trade.ts'
 import * as admin from './migrations/0013-admin.ts'
 import * as settlementPerf from './migrations/0014-settlement-perf.ts'
+import * as fourEyes from './migrations/0016-four-eyes.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0012-trade': trade,
   '0013-admin': admin,
   '0014-settlement-perf': settlementPerf,
+  '0016-four-eyes': fourEyes,
 }
 
 /**
