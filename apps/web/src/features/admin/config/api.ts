@@ -1,4 +1,4 @@
-import { type AdminRole, type AssetSettings, api, type BusinessConfig } from '@solpledge/contract'
+import { type AdminChange, type AdminRole, type AssetSettings, api, type BusinessConfig } from '@solpledge/contract'
 import { useQuery } from '@tanstack/react-query'
 import { useClientConfig } from '../../../lib/client-config.ts'
 import { USDT_DECIMALS } from '../../../lib/format.ts'
@@ -40,6 +40,22 @@ export const useSaveOperator = (onDone: () => void) =>
   useAdminAction((body: { address: string; role: AdminRole }) => adminSend(api.adminAdminSave, body), onDone)
 
 export const useRemoveOperator = () => useAdminAction((address: string) => adminSend(api.adminAdminRemove, { address }))
+
+export type ChangeStatus = AdminChange['status']
+export const CHANGE_STATUSES: readonly ChangeStatus[] = ['pending', 'applied', 'rejected', 'stale']
+
+/** Changes of the allow-list and the asset settings of a status ('pending': waiting for a second admin). */
+export const useChanges = (status: ChangeStatus) =>
+  useAdminPages(adminKeys.changes({ status }), (page) => adminCall(api.adminChanges, { status, ...page }))
+
+export const useApproveChange = (onDone: () => void) =>
+  useAdminAction((id: string) => adminSend(api.adminChangeApprove, { id }), onDone)
+
+export const useRejectChange = (onDone: () => void) =>
+  useAdminAction(
+    ({ id, reason }: { id: string; reason: string }) => adminSend(api.adminChangeReject, { id, reason }),
+    onDone,
+  )
 
 /**
  * The decimals and symbols amounts of the configuration are counted in: USDT and the platform's token. Undefined

@@ -65,7 +65,8 @@ export const useAdjust = (onDone: () => void) =>
     onDone,
   )
 
-export const useApproveAdjustment = () => useAdminAction((id: string) => adminSend(api.adminAdjustApprove, { id }))
+export const useApproveAdjustment = (onDone: () => void) =>
+  useAdminAction((id: string) => adminSend(api.adminAdjustApprove, { id }), onDone)
 
 export const useRejectAdjustment = (onDone: () => void) =>
   useAdminAction(

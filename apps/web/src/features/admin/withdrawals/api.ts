@@ -29,7 +29,8 @@ export const useAdminWithdrawals = (filter: WithdrawalFilter) =>
     pollMs: QUEUE_POLL_MS,
   })
 
-export const useApproveWithdrawal = () => useAdminAction((id: string) => adminSend(api.adminWithdrawalApprove, { id }))
+export const useApproveWithdrawal = (onDone: () => void) =>
+  useAdminAction((id: string) => adminSend(api.adminWithdrawalApprove, { id }), onDone)
 
 export const useRejectWithdrawal = (onDone: () => void) =>
   useAdminAction(
