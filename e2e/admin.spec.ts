@@ -57,6 +57,8 @@ test('an operator edits the pledge minimum and a user sees the new minimum', asy
     await signInToConsole(page, server.operator, testInfo)
     await expect(page.getByTestId('admin-solvency')).toBeVisible()
     await expect(page.getByTestId('admin-job-settlement')).toBeVisible()
+    // The only admin: the four-eyes rules cannot apply, and the operations screen says so.
+    await expect(page.locator('[data-testid="admin-four-eyes-warning"][data-kind="admins"]')).toBeVisible()
     await snap(page, testInfo, 'operations')
   })
 
@@ -166,6 +168,11 @@ test('an operator approves a withdrawal under review and the user receives it on
     await expect(row.getByTestId('admin-withdrawal-approvals')).toHaveText('0/1')
     await snap(page, testInfo, 'review queue')
     await row.getByTestId('admin-withdrawal-approve').click()
+    // Approving asks first, naming the amount and the wallet.
+    const confirm = page.getByTestId('admin-confirm-dialog')
+    await expect(confirm.getByTestId('admin-confirm-text')).toHaveText(`150 USDT is sent to ${user.address}.`)
+    await snap(page, testInfo, 'confirm the approval')
+    await confirm.getByTestId('admin-confirm').click()
     await expect(toast(page, 'Withdrawal approved and queued for sending')).toBeVisible()
     await expect(row).toHaveCount(0)
   })
@@ -184,6 +191,37 @@ test('an operator approves a withdrawal under review and the user receives it on
     await expect(row).toHaveAttribute('data-status', 'confirmed')
     await expect(row.getByTestId('admin-withdrawal-approver')).toHaveAttribute('title', server.operator.address)
     await snap(page, testInfo, 'confirmed withdrawals')
+  })
+
+  await test.step('a rejected withdrawal comes back to the user with the reason', async () => {
+    // Reviews from 10 USDT now (stricter: one admin's decision), so the user's next 40 USDT waits for review.
+    await page.getByTestId('admin-nav-config').click()
+    await page.getByTestId('admin-config-tab-assets').click()
+    await page.getByTestId('asset-USDT-review_threshold').fill('10')
+    await page.getByTestId('asset-USDT-save').click()
+    await expect(toast(page, 'Saved')).toBeVisible()
+    await phone.goto('/assets')
+    await usdt.getByTestId('withdraw-button').click()
+    await phone.getByTestId('withdraw-amount').fill('40')
+    await phone.getByTestId('withdraw-submit').click()
+    await expect(toast(phone, 'Withdrawal requested')).toBeVisible()
+    await usdt.getByTestId('asset-detail-link').click()
+    const newest = phone.getByTestId('withdrawal-row').first()
+    await expect(newest).toHaveAttribute('data-status', 'review')
+
+    await page.getByTestId('admin-nav-withdrawals').click()
+    const row = page.locator(`[data-testid="admin-withdrawal-row"][data-user="${user.address}"]`)
+    await expect(row.getByTestId('admin-withdrawal-amount')).toHaveText('40 USDT')
+    await row.getByTestId('admin-withdrawal-reject').click()
+    await page.getByTestId('admin-reason').fill('The destination wallet is under a compliance check')
+    await page.getByTestId('admin-reason-confirm').click()
+    await expect(toast(page, "Withdrawal rejected; the amount is back in the user's balance")).toBeVisible()
+
+    await expect(newest).toHaveAttribute('data-status', 'rejected', { timeout: 30_000 })
+    await expect(newest.getByTestId('withdrawal-reason')).toHaveText(
+      'Reason: The destination wallet is under a compliance check',
+    )
+    await snap(phone, testInfo, 'rejected withdrawal with its reason')
   })
   await phone.context().close()
 })

@@ -19,7 +19,9 @@ export function ConfirmDialog({ open, title, children, confirm, pending, onConfi
   return (
     <Modal open={open} title={title} onClose={pending ? undefined : onClose} testId="admin-confirm-dialog">
       <div className="admin-form">
-        <div data-testid="admin-confirm-text">{children}</div>
+        <div className="admin-confirm-text" data-testid="admin-confirm-text">
+          {children}
+        </div>
         <div className="admin-actions">
           <button
             type="button"
