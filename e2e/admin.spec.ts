@@ -335,3 +335,79 @@ test('an operator looks a user up, adjusts the balance, revokes the sessions and
   })
   await phone.context().close()
 })
+
+test('with a second admin, an adjustment and a weaker review threshold wait for the other admin', async ({
+  page,
+  browser,
+  server,
+}, testInfo) => {
+  const user = new Wallet()
+  await register(user, server.rootAddress, server.url)
+  const second = new Wallet()
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await signInToConsole(page, server.operator, testInfo)
+
+  await test.step('the only admin adds a second admin alone', async () => {
+    await page.getByTestId('admin-nav-config').click()
+    await page.getByTestId('admin-config-tab-operators').click()
+    await page.getByTestId('admin-operator-address').fill(second.address)
+    await page.getByTestId('admin-operator-role').selectOption('admin')
+    await page.getByTestId('admin-operator-save').click()
+    await expect(toast(page, 'Saved')).toBeVisible()
+  })
+
+  await test.step('now an adjustment and raising the review threshold are only proposed', async () => {
+    await page.getByTestId('admin-nav-users').click()
+    await page.getByTestId('admin-user-search').fill(user.address.slice(0, 8))
+    await page.getByTestId('admin-user-search-submit').click()
+    await page.getByTestId('admin-user-result').first().getByRole('button').click()
+    await page.getByTestId('admin-user-adjust').click()
+    await page.getByTestId('admin-adjust-coin').selectOption('USDT')
+    await page.getByTestId('admin-adjust-amount').fill('5')
+    await page.getByTestId('admin-adjust-reason').fill('Goodwill for a delayed payout')
+    await page.getByTestId('admin-adjust-submit').click()
+    await expect(toast(page, 'Adjustment recorded; a second, different admin must approve it')).toBeVisible()
+    await expect(page.getByTestId('admin-user-balance-USDT')).toHaveText('0 available · 0 locked')
+    await page.getByTestId('admin-nav-config').click()
+    await page.getByTestId('admin-config-tab-assets').click()
+    await page.getByTestId('asset-USDT-review_threshold').fill('1000')
+    await page.getByTestId('asset-USDT-save').click()
+    await expect(
+      toast(page, 'Proposed: a second, different admin must approve this change before it applies'),
+    ).toBeVisible()
+    await page.getByTestId('admin-config-tab-changes').click()
+    const mine = page.locator('[data-testid="admin-change-row"][data-status="pending"]').first()
+    await expect(mine.getByTestId('admin-change-text')).toHaveText('Review from: 10 USDT → 1000 USDT')
+    await expect(mine.getByTestId('admin-change-approve')).toBeDisabled()
+    await snap(page, testInfo, 'a change waiting for the second admin')
+  })
+
+  const other = await secondPhone(browser, testInfo, server.url)
+  await other.setViewportSize({ width: 1280, height: 900 })
+  await signInToConsole(other, second, testInfo)
+
+  await test.step('the second admin confirms both', async () => {
+    await expect(other.getByTestId('admin-four-eyes-warning')).toHaveCount(0)
+    await other.getByTestId('admin-nav-users').click()
+    const adjustment = other.getByTestId('admin-pending-adjustments').getByTestId('admin-adjustment-row').first()
+    await adjustment.getByTestId('admin-adjustment-approve').click()
+    const confirm = other.getByTestId('admin-confirm-dialog')
+    await expect(confirm.getByTestId('admin-confirm-text')).toHaveText(
+      `5 USDT to the available balance of ${user.address}.`,
+    )
+    await confirm.getByTestId('admin-confirm').click()
+    await expect(toast(other, 'Adjustment applied to the balance')).toBeVisible()
+
+    await other.getByTestId('admin-nav-config').click()
+    await other.getByTestId('admin-config-tab-changes').click()
+    const change = other.locator('[data-testid="admin-change-row"][data-status="pending"]').first()
+    await change.getByTestId('admin-change-approve').click()
+    await expect(confirm.getByTestId('admin-confirm-text')).toContainText('Review from: 10 USDT → 1000 USDT')
+    await snap(other, testInfo, 'the second admin confirms the change')
+    await confirm.getByTestId('admin-confirm').click()
+    await expect(toast(other, 'Change applied')).toBeVisible()
+    await other.getByTestId('admin-config-tab-assets').click()
+    await expect(other.getByTestId('asset-USDT-review_threshold')).toHaveValue('1000')
+  })
+  await other.context().close()
+})
