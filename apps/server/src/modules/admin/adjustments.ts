@@ -80,8 +80,8 @@ export async function listAdjustments(
 }
 
 /**
- * Requests an adjustment: stored as pending for a second admin, or applied at once while there is only one admin. A debit the balance cannot
- * cover is refused with nothing stored.
+ * Requests an adjustment: stored as pending for a second admin, or applied at once while there is only one admin. A
+ * debit the balance cannot cover is refused with nothing stored.
  */
 export async function createAdjustment(
   db: Database,
