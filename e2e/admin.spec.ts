@@ -61,6 +61,8 @@ test('an operator edits the pledge minimum and a user sees the new minimum', asy
     await expect(page.getByTestId('admin-job-settlement')).toBeVisible()
     // The hot wallet the local chain funded pays.
     await expect(page.getByTestId('admin-hot-wallet')).toHaveText('Paying')
+    // The only admin: the four-eyes rules cannot apply, and the operations screen says so.
+    await expect(page.locator('[data-testid="admin-four-eyes-warning"][data-kind="admins"]')).toBeVisible()
     await snap(page, testInfo, 'operations')
   })
 
@@ -173,7 +175,12 @@ test('an operator approves a withdrawal under review and the user receives it on
     await expect(row.getByTestId('admin-withdrawal-amount')).toHaveText('150 USDT')
     await expect(row.getByTestId('admin-withdrawal-approvals')).toHaveText('0/1')
     await snap(page, testInfo, 'review queue')
-    await doubleTapOnce(page, row.getByTestId('admin-withdrawal-approve'), {
+    await row.getByTestId('admin-withdrawal-approve').click()
+    // Approving asks first, naming the amount and the wallet.
+    const confirm = page.getByTestId('admin-confirm-dialog')
+    await expect(confirm.getByTestId('admin-confirm-text')).toHaveText(`150 USDT is sent to ${user.address}.`)
+    await snap(page, testInfo, 'confirm the approval')
+    await doubleTapOnce(page, confirm.getByTestId('admin-confirm'), {
       route: api.adminWithdrawalApprove,
       how: 'clicks',
       answer: 'Withdrawal approved and queued for sending',
@@ -195,6 +202,37 @@ test('an operator approves a withdrawal under review and the user receives it on
     await expect(row).toHaveAttribute('data-status', 'confirmed')
     await expect(row.getByTestId('admin-withdrawal-approver')).toHaveAttribute('title', server.operator.address)
     await snap(page, testInfo, 'confirmed withdrawals')
+  })
+
+  await test.step('a rejected withdrawal comes back to the user with the reason', async () => {
+    // Reviews from 10 USDT now (stricter: one admin's decision), so the user's next 40 USDT waits for review.
+    await page.getByTestId('admin-nav-config').click()
+    await page.getByTestId('admin-config-tab-assets').click()
+    await page.getByTestId('asset-USDT-review_threshold').fill('10')
+    await page.getByTestId('asset-USDT-save').click()
+    await expect(toast(page, 'Saved')).toBeVisible()
+    await phone.goto('/assets')
+    await usdt.getByTestId('withdraw-button').click()
+    await phone.getByTestId('withdraw-amount').fill('40')
+    await phone.getByTestId('withdraw-submit').click()
+    await expect(toast(phone, 'Withdrawal requested')).toBeVisible()
+    await usdt.getByTestId('asset-detail-link').click()
+    const newest = phone.getByTestId('withdrawal-row').first()
+    await expect(newest).toHaveAttribute('data-status', 'review')
+
+    await page.getByTestId('admin-nav-withdrawals').click()
+    const row = page.locator(`[data-testid="admin-withdrawal-row"][data-user="${user.address}"]`)
+    await expect(row.getByTestId('admin-withdrawal-amount')).toHaveText('40 USDT')
+    await row.getByTestId('admin-withdrawal-reject').click()
+    await page.getByTestId('admin-reason').fill('The destination wallet is under a compliance check')
+    await page.getByTestId('admin-reason-confirm').click()
+    await expect(toast(page, "Withdrawal rejected; the amount is back in the user's balance")).toBeVisible()
+
+    await expect(newest).toHaveAttribute('data-status', 'rejected', { timeout: 30_000 })
+    await expect(newest.getByTestId('withdrawal-reason')).toHaveText(
+      'Reason: The destination wallet is under a compliance check',
+    )
+    await snap(phone, testInfo, 'rejected withdrawal with its reason')
   })
   await phone.context().close()
 })
@@ -307,4 +345,80 @@ test('an operator looks a user up, adjusts the balance, revokes the sessions and
     await snap(phone, testInfo, 'the user reads the notice')
   })
   await phone.context().close()
+})
+
+test('with a second admin, an adjustment and a weaker review threshold wait for the other admin', async ({
+  page,
+  browser,
+  server,
+}, testInfo) => {
+  const user = new Wallet()
+  await register(user, server.rootAddress, server.url)
+  const second = new Wallet()
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await signInToConsole(page, server.operator, testInfo)
+
+  await test.step('the only admin adds a second admin alone', async () => {
+    await page.getByTestId('admin-nav-config').click()
+    await page.getByTestId('admin-config-tab-operators').click()
+    await page.getByTestId('admin-operator-address').fill(second.address)
+    await page.getByTestId('admin-operator-role').selectOption('admin')
+    await page.getByTestId('admin-operator-save').click()
+    await expect(toast(page, 'Saved')).toBeVisible()
+  })
+
+  await test.step('now an adjustment and raising the review threshold are only proposed', async () => {
+    await page.getByTestId('admin-nav-users').click()
+    await page.getByTestId('admin-user-search').fill(user.address.slice(0, 8))
+    await page.getByTestId('admin-user-search-submit').click()
+    await page.getByTestId('admin-user-result').first().getByRole('button').click()
+    await page.getByTestId('admin-user-adjust').click()
+    await page.getByTestId('admin-adjust-coin').selectOption('USDT')
+    await page.getByTestId('admin-adjust-amount').fill('5')
+    await page.getByTestId('admin-adjust-reason').fill('Goodwill for a delayed payout')
+    await page.getByTestId('admin-adjust-submit').click()
+    await expect(toast(page, 'Adjustment recorded; a second, different admin must approve it')).toBeVisible()
+    await expect(page.getByTestId('admin-user-balance-USDT')).toHaveText('0 available · 0 locked')
+    await page.getByTestId('admin-nav-config').click()
+    await page.getByTestId('admin-config-tab-assets').click()
+    await page.getByTestId('asset-USDT-review_threshold').fill('1000')
+    await page.getByTestId('asset-USDT-save').click()
+    await expect(
+      toast(page, 'Proposed: a second, different admin must approve this change before it applies'),
+    ).toBeVisible()
+    await page.getByTestId('admin-config-tab-changes').click()
+    const mine = page.locator('[data-testid="admin-change-row"][data-status="pending"]').first()
+    await expect(mine.getByTestId('admin-change-text')).toHaveText('Review from: 10 USDT → 1000 USDT')
+    await expect(mine.getByTestId('admin-change-approve')).toBeDisabled()
+    await snap(page, testInfo, 'a change waiting for the second admin')
+  })
+
+  const other = await secondPhone(browser, testInfo, server.url)
+  await other.setViewportSize({ width: 1280, height: 900 })
+  await signInToConsole(other, second, testInfo)
+
+  await test.step('the second admin confirms both', async () => {
+    await expect(other.getByTestId('admin-four-eyes-warning')).toHaveCount(0)
+    await other.getByTestId('admin-nav-users').click()
+    const adjustment = other.getByTestId('admin-pending-adjustments').getByTestId('admin-adjustment-row').first()
+    await adjustment.getByTestId('admin-adjustment-approve').click()
+    const confirm = other.getByTestId('admin-confirm-dialog')
+    await expect(confirm.getByTestId('admin-confirm-text')).toHaveText(
+      `5 USDT to the available balance of ${user.address}.`,
+    )
+    await confirm.getByTestId('admin-confirm').click()
+    await expect(toast(other, 'Adjustment applied to the balance')).toBeVisible()
+
+    await other.getByTestId('admin-nav-config').click()
+    await other.getByTestId('admin-config-tab-changes').click()
+    const change = other.locator('[data-testid="admin-change-row"][data-status="pending"]').first()
+    await change.getByTestId('admin-change-approve').click()
+    await expect(confirm.getByTestId('admin-confirm-text')).toContainText('Review from: 10 USDT → 1000 USDT')
+    await snap(other, testInfo, 'the second admin confirms the change')
+    await confirm.getByTestId('admin-confirm').click()
+    await expect(toast(other, 'Change applied')).toBeVisible()
+    await other.getByTestId('admin-config-tab-assets').click()
+    await expect(other.getByTestId('asset-USDT-review_threshold')).toHaveValue('1000')
+  })
+  await other.context().close()
 })

@@ -46,6 +46,7 @@ const writes = adminRoutes.filter((name) => roleOf(name) !== undefined && roleOf
 /** Tables an admin action can change, and the uploaded files: compared before and after each refused call. */
 const WATCHED = [
   'admins',
+  'admin_changes',
   'admin_sessions',
   'admin_audit',
   'config_versions',
@@ -76,6 +77,8 @@ describe(`operator console access (${dbKind})`, () => {
     banner: string
     pendingAdjustment: string
     pendingAdjustment2: string
+    pendingChange: string
+    pendingChange2: string
     removable: string
   }
 
@@ -85,7 +88,7 @@ describe(`operator console access (${dbKind})`, () => {
     await seedBusinessConfig(t.db)
     await seedNotices(t.db)
     // USDT withdrawals need a mint (never paid here: the sender does not run); review from 100, two operators from
-    // 1000, adjustments of 1000 and more need two admins.
+    // 1000. With two admins, every adjustment and every weakening change waits for the second.
     await t.db
       .updateTable('assets')
       .set({
@@ -95,7 +98,6 @@ describe(`operator console access (${dbKind})`, () => {
         withdraw_fee: USDT.toString(),
         review_threshold: (100n * USDT).toString(),
         dual_review_threshold: (1000n * USDT).toString(),
-        adjust_dual_threshold: (1000n * USDT).toString(),
       })
       .where('code', '=', 'USDT')
       .execute()
@@ -123,6 +125,17 @@ describe(`operator console access (${dbKind})`, () => {
       expect(res.data).toMatchObject({ status: 'pending' })
       return (res.data as { id: string }).id
     }
+    // Adding an operator once two admins exist: proposed by the second admin, decided by the first.
+    const proposal = async () => {
+      const res = await call(
+        t.app,
+        api.adminAdminSave,
+        { address: new TestWallet().address, role: 'viewer' },
+        second.headers,
+      )
+      expect(res.data).toMatchObject({ status: 'pending' })
+      return (res.data as { id: string }).id
+    }
     const notices = await call(t.app, api.adminNotices, {}, viewer.headers)
     const banners = await call(t.app, api.adminBanners, {}, viewer.headers)
     fixture = {
@@ -132,6 +145,8 @@ describe(`operator console access (${dbKind})`, () => {
       banner: (banners.data as { list: { id: string }[] }).list[0]?.id as string,
       pendingAdjustment: await pending(),
       pendingAdjustment2: await pending(),
+      pendingChange: await proposal(),
+      pendingChange2: await proposal(),
       removable: (await allowAdmin(t.db, 'viewer')).address,
     }
   })
@@ -158,7 +173,6 @@ describe(`operator console access (${dbKind})`, () => {
         withdraw_fee: usdt.withdraw_fee,
         review_threshold: usdt.review_threshold,
         dual_review_threshold: usdt.dual_review_threshold,
-        adjust_dual_threshold: usdt.adjust_dual_threshold,
       },
       adminAssetHistory: { coin: 'USDT' },
       adminNoticeSave: {
@@ -191,6 +205,8 @@ describe(`operator console access (${dbKind})`, () => {
       adminAdjust: { address: user.address, coin: 'USDT', amount: (5n * USDT).toString(), reason },
       adminAdjustApprove: { id: fixture.pendingAdjustment },
       adminAdjustReject: { id: fixture.pendingAdjustment2, reason },
+      adminChangeApprove: { id: fixture.pendingChange },
+      adminChangeReject: { id: fixture.pendingChange2, reason },
       adminAudit: { action: 'admin.' },
     }
     return bodies[name] ?? {}
@@ -285,7 +301,10 @@ describe(`operator console access (${dbKind})`, () => {
 
   it('every admin action succeeds for its role and leaves exactly one audit entry naming who, what and where', async () => {
     const actions: [RouteName, string, TestAdmin][] = [
-      ['adminAdminSave', 'admin.save', admin],
+      // Two admins: adding an operator is proposed; approving a proposal applies it (audited as what it does).
+      ['adminAdminSave', 'change.propose', admin],
+      ['adminChangeApprove', 'admin.save', admin],
+      ['adminChangeReject', 'change.reject', admin],
       ['adminAdminRemove', 'admin.remove', admin],
       ['adminConfigSave', 'config.save', admin],
       ['adminAssetSave', 'asset.save', admin],
@@ -457,7 +476,11 @@ describe(`operator console sign-in and allow-list (${dbKind})`, () => {
     expect((await call(t.app, api.adminNoticeSave, notice, op.headers)).code).toBe(Code.OK)
     // Demoted to viewer: reads still work, writes are refused at once.
     const demote = await call(t.app, api.adminAdminSave, { address: op.address, role: 'viewer' }, boss.headers)
-    expect(demote.data).toMatchObject({ address: op.address, role: 'viewer', source: 'console' })
+    // Lowering a role is one admin's decision, also with several admins.
+    expect(demote.data).toMatchObject({
+      status: 'applied',
+      changes: [{ path: 'role', before: 'operator', after: 'viewer' }],
+    })
     expect(await call(t.app, api.adminNoticeSave, notice, op.headers)).toMatchObject({
       code: Code.SESSION_INVALID,
       msg: 'This action needs the operator role',

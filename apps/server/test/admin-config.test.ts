@@ -117,6 +117,54 @@ describe(`operator console configuration (${dbKind})`, () => {
       { ...version.value, pledge: { ...version.value.pledge, minUsdt: '-1' } },
     ]
     for (const value of invalid) expect((await save(version.id, value)).code).toBe(Code.INVALID)
+    // Sane bounds (issue 12): a value beyond any plausible one is refused naming the field and its bound.
+    const level = version.value.nodeLevels[0] as BusinessConfig['nodeLevels'][number]
+    for (const [value, msg] of [
+      [
+        { ...version.value, pledge: { ...version.value.pledge, minUsdt: '99999999999999999999000000' } },
+        'pledge.minUsdt cannot be more than 1000000 USDT',
+      ],
+      [
+        {
+          ...version.value,
+          nodeLevels: [level, { ...level, code: 'mega', priceUsdt: (10n ** 7n * USDT + 1n).toString() }],
+        },
+        'nodeLevels[1].priceUsdt cannot be more than 10000000 USDT',
+      ],
+      [
+        { ...version.value, nodePoolDaily: (10n ** 8n * PLG + 1n).toString() },
+        'nodePoolDaily cannot be more than 100000000 PLG',
+      ],
+      [
+        {
+          ...version.value,
+          referralRewards: [
+            { level: 1, rateBps: 6000 },
+            { level: 2, rateBps: 5000 },
+          ],
+        },
+        'referralRewards[].rateBps (sum) cannot be more than 10000 (100 %)',
+      ],
+    ] as const)
+      expect(await save(version.id, value as BusinessConfig)).toMatchObject({ code: Code.INVALID, msg })
+    // Rates above 100 % and multiples above ×100 are refused by the schema.
+    for (const value of [
+      { ...version.value, referralRewards: [{ level: 1, rateBps: 10_001 }] },
+      { ...version.value, pledge: { ...version.value.pledge, periods: [{ ...period, powerBps: 1_000_001 }] } },
+      { ...version.value, finance: version.value.finance.map((f) => ({ ...f, outputBps: 10_001 })) },
+    ])
+      expect((await save(version.id, value)).code).toBe(Code.INVALID)
+    // In the caller's language.
+    const zh = await call(
+      t.app,
+      api.adminConfigSave,
+      {
+        base_version: version.id,
+        value: { ...version.value, pledge: { ...version.value.pledge, minUsdt: '99999999999999999999000000' } },
+      },
+      { ...admin.headers, lang: 'zh' },
+    )
+    expect(zh.msg).toBe('pledge.minUsdt 不能大于 1000000 USDT')
     expect(await versionCount()).toBe(count)
     expect(await auditCount(t.db)).toBe(audits)
   })
@@ -189,7 +237,9 @@ describe(`operator console configuration (${dbKind})`, () => {
         review_threshold: (500n * USDT).toString(),
         is_user_recharge: false,
       })
-      expect(res).toMatchObject({ code: Code.OK, data: { version: '2', updated_by: admin.address } })
+      // One admin: the rules cannot apply, so even a weaker review threshold is applied at once.
+      expect(res).toMatchObject({ code: Code.OK, data: { status: 'applied', target: 'asset:USDT' } })
+      expect(await usdt()).toMatchObject({ version: '2', updated_by: admin.address })
       expect(await withdraw(20n * USDT)).toMatchObject({
         code: Code.FAIL,
         msg: 'The withdrawal amount cannot be less than 50 USDT',
@@ -226,11 +276,21 @@ describe(`operator console configuration (${dbKind})`, () => {
         { min_withdraw: '1000000', withdraw_fee: '1000000' },
         { review_threshold: null, dual_review_threshold: '1000' },
         { review_threshold: '5000', dual_review_threshold: '4999' },
-        { adjust_dual_threshold: '0' },
       ]) {
         const res = await saveAsset(asset, changes)
         expect(res.code, JSON.stringify(changes)).toBe(Code.INVALID)
       }
+      // Beyond any plausible value: refused with the field and its bound named, in the caller's language.
+      for (const [changes, msg] of [
+        [{ min_withdraw: '99999999999999999999' }, 'min_withdraw cannot be more than 1000000 USDT'],
+        [{ withdraw_fee: (10_001n * USDT).toString() }, 'withdraw_fee cannot be more than 10000 USDT'],
+        [
+          { review_threshold: (10n ** 9n * USDT + 1n).toString() },
+          'review_threshold cannot be more than 1000000000 USDT',
+        ],
+        [{ withdraw_fee: (60n * USDT).toString() }, 'The withdrawal fee must be less than the withdrawal minimum'],
+      ] as const)
+        expect(await saveAsset(asset, changes)).toMatchObject({ code: Code.INVALID, msg })
       expect((await saveAsset(asset, { coin: 'DOGE' })).code).toBe(Code.INVALID)
       expect(await usdt()).toEqual(asset)
       expect(await auditCount(t.db)).toBe(audits)

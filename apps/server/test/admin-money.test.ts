@@ -1,4 +1,12 @@
-import { type Adjustment, type AdminAsset, type AdminWithdrawal, api, Code, type JobStatus } from '@solpledge/contract'
+import {
+  type Adjustment,
+  type AdminAsset,
+  type AdminChange,
+  type AdminWithdrawal,
+  api,
+  Code,
+  type JobStatus,
+} from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ownerTokenBalance } from '../src/chain/token.ts'
 import { balances, checkInvariants, systemAccount } from '../src/modules/ledger/service.ts'
@@ -29,7 +37,7 @@ describe(`operator console: withdrawal review and adjustments (${dbKind})`, () =
     operator = await signedInAdmin(ctx.app, ctx.db, 'operator')
     operator2 = await signedInAdmin(ctx.app, ctx.db, 'operator')
     viewer = await signedInAdmin(ctx.app, ctx.db, 'viewer')
-    // Two operators from 20 000 USDT; adjustments from 1 000 USDT need two admins.
+    // Two operators from 20 000 USDT (below it one suffices); with two admins every adjustment needs both.
     const assets = (await call(ctx.app, api.adminAssets, {}, viewer.headers)).data as { list: AdminAsset[] }
     const usdt = assets.list.find((a) => a.coin === 'USDT') as AdminAsset
     const { symbol: _s, decimals: _d, mint: _m, version, updated_by: _u, updated_at: _a, ...settings } = usdt
@@ -40,11 +48,14 @@ describe(`operator console: withdrawal review and adjustments (${dbKind})`, () =
         ...settings,
         base_version: version,
         dual_review_threshold: (20_000n * USDT).toString(),
-        adjust_dual_threshold: (1000n * USDT).toString(),
       },
       admin.headers,
     )
-    expect(res.code, res.msg).toBe(Code.OK)
+    // Raising the second-approval threshold from every reviewed withdrawal to 20 000 weakens the rules: it waits for
+    // the second admin.
+    expect(res).toMatchObject({ code: Code.OK, data: { status: 'pending' } })
+    const applied = await call(ctx.app, api.adminChangeApprove, { id: (res.data as AdminChange).id }, admin2.headers)
+    expect(applied).toMatchObject({ code: Code.OK, data: { status: 'applied' } })
   }, 120_000)
   afterAll(() => ctx.close())
 
@@ -131,10 +142,14 @@ describe(`operator console: withdrawal review and adjustments (${dbKind})`, () =
     })
     expect(await available(ctx, user.auth, 'USDT')).toBe(11_000n * USDT)
     expect(await locked(user)).toBe(0n)
+    // The user sees the rejection and its reason.
     const mine = (await call(ctx.app, api.withdrawList, { page: 1, limit: 10 }, user.auth)).data as {
-      list: { id: string; status: string }[]
+      list: { id: string; status: string; reason: string | null }[]
     }
-    expect(mine.list.find((x) => x.id === w.id)?.status).toBe('rejected')
+    expect(mine.list.find((x) => x.id === w.id)).toMatchObject({
+      status: 'rejected',
+      reason: 'address on a sanctions list',
+    })
     const before = await onChain(user.wallet.address)
     await sendAll()
     expect(await onChain(user.wallet.address)).toBe(before)
@@ -192,25 +207,26 @@ describe(`operator console: withdrawal review and adjustments (${dbKind})`, () =
     }
     const count = async () => (await ctx.db.selectFrom('adjustments').select('id').execute()).length
 
-    it('below the threshold: one admin, applied at once as a ledger transfer against the system account', async () => {
+    it('with two admins even the smallest adjustment waits for the second; applied as one ledger transfer', async () => {
       const user = await fundedUser(ctx)
       const [system, start] = [await systemBalance(), await available(ctx, user.auth, 'USDT')]
-      const credit = await adjust(user, 25n * USDT)
+      const credit = await adjust(user, 1n)
       expect(credit).toMatchObject({
         code: Code.OK,
-        msg: 'Adjustment applied to the balance',
-        data: {
-          status: 'applied',
-          approvals_needed: 1,
-          requested_by: admin.address,
-          reason: 'compensation for an outage',
-        },
+        msg: 'Adjustment recorded; a second, different admin must approve it',
+        data: { status: 'pending', approvals_needed: 2, requested_by: admin.address },
       })
-      expect(await available(ctx, user.auth, 'USDT')).toBe(start + 25n * USDT)
-      const debit = await adjust(user, -5n * USDT)
-      expect(debit.data).toMatchObject({ status: 'applied', amount: (-5n * USDT).toString() })
-      expect(await available(ctx, user.auth, 'USDT')).toBe(start + 20n * USDT)
-      expect(await systemBalance()).toBe(system - 20n * USDT)
+      expect(await available(ctx, user.auth, 'USDT')).toBe(start)
+      const approveAs = (id: string, who: TestAdmin) => call(ctx.app, api.adminAdjustApprove, { id }, who.headers)
+      expect((await approveAs((credit.data as Adjustment).id, admin2)).data).toMatchObject({ status: 'applied' })
+      const big = await adjust(user, 25n * USDT)
+      expect((await approveAs((big.data as Adjustment).id, admin2)).code).toBe(Code.OK)
+      expect(await available(ctx, user.auth, 'USDT')).toBe(start + 25n * USDT + 1n)
+      const debit = await adjust(user, -5n * USDT, admin2)
+      expect(debit.data).toMatchObject({ status: 'pending', amount: (-5n * USDT).toString() })
+      expect((await approveAs((debit.data as Adjustment).id, admin)).code).toBe(Code.OK)
+      expect(await available(ctx, user.auth, 'USDT')).toBe(start + 20n * USDT + 1n)
+      expect(await systemBalance()).toBe(system - 20n * USDT - 1n)
       const ledger = (
         await call(
           ctx.app,
@@ -219,7 +235,7 @@ describe(`operator console: withdrawal review and adjustments (${dbKind})`, () =
           viewer.headers,
         )
       ).data as { list: { amount: string; reference: string }[] }
-      expect(ledger.list.map((e) => e.amount)).toEqual([(-5n * USDT).toString(), (25n * USDT).toString()])
+      expect(ledger.list.map((e) => e.amount)).toEqual([(-5n * USDT).toString(), (25n * USDT).toString(), '1'])
       // A debit the balance cannot cover is refused with nothing stored; so is a reason of blanks.
       const [n, audits] = [await count(), await auditCount(ctx.db)]
       expect(await adjust(user, -21n * USDT)).toMatchObject({ code: Code.FAIL, msg: 'Insufficient balance.' })
@@ -230,7 +246,7 @@ describe(`operator console: withdrawal review and adjustments (${dbKind})`, () =
       expect(await checkInvariants(ctx.db)).toEqual([])
     })
 
-    it('at or above the threshold: pending until a different admin approves; the requester cannot', async () => {
+    it('pending until a different admin approves, exactly once; the requester cannot', async () => {
       const user = await fundedUser(ctx)
       const start = await available(ctx, user.auth, 'USDT')
       const res = await adjust(user, 1000n * USDT)
@@ -248,12 +264,19 @@ describe(`operator console: withdrawal review and adjustments (${dbKind})`, () =
       // An operator is not an admin: refused before anything runs.
       expect((await approveAs(operator)).code).toBe(Code.SESSION_INVALID)
       expect(await available(ctx, user.auth, 'USDT')).toBe(start)
-      const applied = await approveAs(admin2)
+      // The second admin approving twice at once: applied exactly once.
+      const both = await Promise.all([approveAs(admin2), approveAs(admin2)])
+      const applied = both.find((r) => r.code === Code.OK) as (typeof both)[number]
+      expect(both.map((r) => r.msg).sort()).toEqual([
+        'Adjustment applied to the balance',
+        'This adjustment is not waiting for approval',
+      ])
       expect(applied).toMatchObject({ code: Code.OK, data: { status: 'applied', decided_by: admin2.address } })
       expect((applied.data as Adjustment).transfer_id).not.toBeNull()
       expect(await available(ctx, user.auth, 'USDT')).toBe(start + 1000n * USDT)
-      // Applied once: approving again changes nothing.
-      expect((await approveAs(admin2)).msg).toBe('This adjustment is not waiting for approval')
+      // Applied once: approving again, also twice at once, changes nothing.
+      for (const again of await Promise.all([approveAs(admin2), approveAs(admin2)]))
+        expect(again.msg).toBe('This adjustment is not waiting for approval')
       expect(await available(ctx, user.auth, 'USDT')).toBe(start + 1000n * USDT)
       // Large debits need two admins as well; a rejection moves nothing.
       const debit = await adjust(user, -1000n * USDT, admin2)

@@ -92,12 +92,24 @@ export const AssetSettings = Type.Object({
   withdraw_fee: Units,
   /** Withdrawals of at least this amount wait for review; null: none do. */
   review_threshold: NullableUnits,
-  /** Withdrawals of at least this amount need the approvals of two different operators; null: one suffices. */
+  /**
+   * Withdrawals in review of at least this amount need the approvals of two different operators; null: every one in
+   * review does (the safe default). Either way only while two operators (role operator or admin) exist.
+   */
   dual_review_threshold: NullableUnits,
-  /** Manual balance adjustments of at least this size (either sign) need two different admins; null: one suffices. */
-  adjust_dual_threshold: NullableUnits,
 })
 export type AssetSettings = Static<typeof AssetSettings>
+
+/**
+ * The largest value each amount of the asset settings may take, in whole tokens of the asset (beyond them a value is
+ * a typing mistake, not a decision). The fee must also be less than the minimum.
+ */
+export const ASSET_SETTING_LIMITS = {
+  min_withdraw: 1_000_000n,
+  withdraw_fee: 10_000n,
+  review_threshold: 1_000_000_000n,
+  dual_review_threshold: 1_000_000_000n,
+} as const satisfies Record<string, bigint>
 
 export const AdminAsset = Type.Object({
   coin: Type.String(),
@@ -229,7 +241,7 @@ export const Adjustment = Type.Object({
   amount: Type.String({ pattern: '^-?[1-9][0-9]{0,37}$' }),
   reason: Type.String(),
   status: AdjustmentStatus,
-  /** 2 when |amount| reaches the asset's adjust_dual_threshold (the requester and a different admin), else 1. */
+  /** 2 (the requester and a different admin) whenever two admins exist when it is requested, else 1. */
   approvals_needed: Type.Integer(),
   requested_by: Type.String(),
   /** The second admin who applied or rejected it; null while pending or when one admin sufficed. */
@@ -241,6 +253,42 @@ export const Adjustment = Type.Object({
   decided_at: Type.Union([Time, Type.Null()]),
 })
 export type Adjustment = Static<typeof Adjustment>
+
+/**
+ * A change of the allow-list or of an asset's settings (four eyes, docs/admin.md). Once two admins exist, a change
+ * that weakens the rules (adding an operator, raising a role, removing or demoting the second-to-last admin, raising
+ * or clearing a review threshold) waits as 'pending' until a different admin approves it; any other is applied at
+ * once. 'stale': what it was made from changed before the approval, so nothing was applied.
+ */
+export const AdminChangeKind = Type.Union([
+  Type.Literal('asset.save'),
+  Type.Literal('admin.save'),
+  Type.Literal('admin.remove'),
+])
+export const AdminChangeStatus = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('applied'),
+  Type.Literal('rejected'),
+  Type.Literal('stale'),
+])
+export const AdminChange = Type.Object({
+  id: AdminId,
+  kind: AdminChangeKind,
+  /** 'asset:<coin>' or 'admin:<address>'. */
+  target: Type.String(),
+  /** What it changes: each field before and after ('role', 'review_threshold', …). */
+  changes: Type.Array(ConfigChange),
+  status: AdminChangeStatus,
+  /** 2 when it waits (or waited) for a second admin, else 1. */
+  approvals_needed: Type.Integer(),
+  proposed_by: Type.String(),
+  /** The second admin who applied or rejected it; null while pending or when one admin sufficed. */
+  decided_by: Type.Union([Type.String(), Type.Null()]),
+  decision_reason: Type.Union([Type.String(), Type.Null()]),
+  created_at: Time,
+  decided_at: Type.Union([Time, Type.Null()]),
+})
+export type AdminChange = Static<typeof AdminChange>
 
 export const AdminUserRow = Type.Object({
   id: AdminId,
@@ -322,6 +370,11 @@ export type HotWalletState = Static<typeof HotWalletState>
 
 export const JobStatus = Type.Object({
   now: Time,
+  /**
+   * Who can give a second approval: active admins (adjustments, weakening changes) and reviewers (operators and admins:
+   * withdrawals). With fewer than two, the four-eyes rules cannot apply and one person decides alone.
+   */
+  four_eyes: Type.Object({ admins: Type.Integer(), reviewers: Type.Integer() }),
   settlement: Type.Object({
     /** The newest settled day, null before the first. */
     last_done_day: Type.Union([Type.String(), Type.Null()]),

@@ -4,6 +4,8 @@ import {
   AdjustmentStatus,
   AdminAsset,
   AdminBanner,
+  AdminChange,
+  AdminChangeStatus,
   AdminLoginData,
   AdminNotice,
   AdminPage,
@@ -206,6 +208,8 @@ export const Withdrawal = Type.Object({
   address: Type.String({ description: "The wallet the tokens are sent to (the user's own)" }),
   status: WithdrawalStatus,
   signature: Type.Union([Type.String(), Type.Null()]),
+  /** Why the platform rejected it (status rejected), as the operator wrote it; null otherwise. */
+  reason: Type.Union([Type.String(), Type.Null()]),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 })
@@ -1163,9 +1167,10 @@ export const api = {
     admin: 'admin',
     tag: 'admin',
     summary:
-      'Add an operator or change their role; addresses from ADMIN_ADDRESSES and the caller themselves are refused',
+      'Add an operator or change their role; addresses from ADMIN_ADDRESSES and the caller themselves are refused. ' +
+      'Once two admins exist, adding anyone and raising a role wait for a second admin (status pending)',
     body: Type.Object({ address: Address, role: AdminRoleSchema }, { additionalProperties: false }),
-    data: AdminUser,
+    data: AdminChange,
   }),
   adminAdminRemove: route({
     path: '/admin/admins/remove',
@@ -1174,9 +1179,43 @@ export const api = {
     admin: 'admin',
     tag: 'admin',
     summary:
-      'Remove an operator from the allow-list and end their sessions (not one from ADMIN_ADDRESSES, not oneself)',
+      'Remove an operator from the allow-list and end their sessions (not one from ADMIN_ADDRESSES, not oneself). ' +
+      'Removing one of the last two admins waits for a second admin (status pending)',
     body: Type.Object({ address: Address }, { additionalProperties: false }),
-    data: Type.Object({ address: Type.String() }),
+    data: AdminChange,
+  }),
+  adminChanges: route({
+    path: '/admin/changes/list',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary:
+      'Changes of the allow-list and the asset settings, newest first, optionally of a status (pending: waiting for a ' +
+      'second admin)',
+    body: Type.Object({ status: Type.Optional(AdminChangeStatus), ...AdminPage }, { additionalProperties: false }),
+    data: AdminPaged(AdminChange),
+  }),
+  adminChangeApprove: route({
+    path: '/admin/changes/approve',
+    idempotent: true,
+    auth: false,
+    admin: 'admin',
+    tag: 'admin',
+    summary:
+      'Apply a pending change as the second admin (not the one who proposed it); refused and marked stale when what ' +
+      'it was made from changed meanwhile',
+    body: Type.Object({ id: Id }, { additionalProperties: false }),
+    data: AdminChange,
+  }),
+  adminChangeReject: route({
+    path: '/admin/changes/reject',
+    idempotent: true,
+    auth: false,
+    admin: 'admin',
+    tag: 'admin',
+    summary: 'Reject a pending change with a reason (the proposer may withdraw their own); nothing changes',
+    body: Type.Object({ id: Id, reason: Reason }, { additionalProperties: false }),
+    data: AdminChange,
   }),
   adminConfig: route({
     path: '/admin/config/get',
@@ -1224,9 +1263,10 @@ export const api = {
     admin: 'admin',
     tag: 'admin',
     summary:
-      "Store a new version of an asset's settings, in force from the next request (base_version: the version loaded)",
+      "Store a new version of an asset's settings, in force from the next request (base_version: the version loaded). " +
+      'Once two admins exist, raising or clearing a review threshold waits for a second admin (status pending)',
     body: Type.Object({ coin: Coin, base_version: Id, ...AssetSettings.properties }, { additionalProperties: false }),
-    data: AdminAsset,
+    data: AdminChange,
   }),
   adminAssetHistory: route({
     path: '/admin/assets/history',
@@ -1489,7 +1529,7 @@ export const api = {
     tag: 'admin',
     summary:
       "Adjust a user's available balance by a signed amount with a reason: a ledger transfer against the system " +
-      "account 'adjustments'. At or above the asset's adjust_dual_threshold it waits for a second, different admin",
+      "account 'adjustments'. Once two admins exist, every adjustment waits for a second, different admin",
     body: Type.Object(
       {
         address: Address,

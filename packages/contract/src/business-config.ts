@@ -2,8 +2,25 @@ import { type Static, Type } from 'typebox'
 
 /** Money in JSON: base units as a decimal string (the same rule as api.ts). */
 const Units = Type.String({ pattern: '^(0|[1-9][0-9]{0,37})$' })
-/** A rate or multiple in basis points: 10000 = 100 % = ×1. Integers, so no float ever touches money. */
-const Bps = Type.Integer({ minimum: 0, maximum: 10_000_000 })
+/** A rate in basis points, at most 100 %: 10000 = 100 %. Integers, so no float ever touches money. */
+const Rate = Type.Integer({ minimum: 0, maximum: 10_000 })
+/** A multiple in basis points: 10000 = ×1, at most ×100. */
+const Multiple = Type.Integer({ minimum: 0, maximum: 1_000_000 })
+
+/**
+ * The largest value of each amount of the configuration, in whole tokens of its asset (usdt, or product: the
+ * platform's token). `[]` stands for every row of a list. Beyond them a value is a typing mistake, not a decision.
+ */
+export const CONFIG_AMOUNT_LIMITS: Record<string, { asset: 'usdt' | 'product'; max: bigint }> = {
+  'pledge.minUsdt': { asset: 'usdt', max: 1_000_000n },
+  'nodeLevels[].priceUsdt': { asset: 'usdt', max: 10_000_000n },
+  nodePoolDaily: { asset: 'product', max: 100_000_000n },
+  referencePrice: { asset: 'usdt', max: 1_000_000n },
+  'trade.tickSize': { asset: 'usdt', max: 1_000n },
+  'trade.lotSize': { asset: 'product', max: 1_000_000n },
+  'trade.minAmount': { asset: 'product', max: 1_000_000_000n },
+  'trade.maxAmount': { asset: 'product', max: 1_000_000_000n },
+}
 
 /**
  * The product's business constants (DESIGN.md §3): database-backed, versioned, effective on the next request. The
@@ -18,35 +35,42 @@ export const BusinessConfig = Type.Object(
         Type.Object({
           days: Type.Integer({ minimum: 1, maximum: 3650 }),
           /** Total output over the period as a share of the stake: 12000 = the stake ×1.2, released daily. */
-          outputBps: Bps,
+          outputBps: Multiple,
           /** Power = USDT value at entry × this multiple. */
-          powerBps: Bps,
+          powerBps: Multiple,
         }),
-        { minItems: 1 },
+        { minItems: 1, maxItems: 20 },
       ),
     }),
     nodeLevels: Type.Array(
       Type.Object({
         code: Type.String({ pattern: '^[a-z][a-z0-9_]{0,31}$' }),
         priceUsdt: Units,
-        supplyCap: Type.Integer({ minimum: 0 }),
-        powerBonusBps: Bps,
+        supplyCap: Type.Integer({ minimum: 0, maximum: 10_000_000 }),
+        powerBonusBps: Multiple,
         dividendWeight: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
         onePerUser: Type.Boolean(),
       }),
+      { maxItems: 20 },
     ),
     finance: Type.Array(
       Type.Object({
         days: Type.Union([Type.Literal(7), Type.Literal(30), Type.Literal(90), Type.Literal(180)]),
-        powerBps: Bps,
+        powerBps: Multiple,
         /** Total output over the period as a share of the deposit: 150 = 1.5 %. */
-        outputBps: Bps,
+        outputBps: Rate,
       }),
+      { maxItems: 4 },
     ),
-    /** Rewards paid to ancestors from a member's daily output, by referral level (1 = direct parent). */
-    referralRewards: Type.Array(Type.Object({ level: Type.Integer({ minimum: 1, maximum: 50 }), rateBps: Bps })),
+    /**
+     * Rewards paid to ancestors from a member's daily output, by referral level (1 = direct parent); together at most
+     * 100 % of the output.
+     */
+    referralRewards: Type.Array(Type.Object({ level: Type.Integer({ minimum: 1, maximum: 50 }), rateBps: Rate }), {
+      maxItems: 50,
+    }),
     /** Small-market fuel tiers (SPEC §1 event: 3000, 10000, 20000, 50000, 100000), ascending. */
-    fuelTiers: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1 }),
+    fuelTiers: Type.Array(Type.Integer({ minimum: 1, maximum: 1_000_000_000 }), { minItems: 1, maxItems: 20 }),
     settlementHourUtc: Type.Integer({ minimum: 0, maximum: 23 }),
     /**
      * How often the monthly ranking snapshots are recomputed, in seconds (0 = never). RANK_INTERVAL_MS only seeds it.

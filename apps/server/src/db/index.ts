@@ -18,6 +18,7 @@ import * as trade from './migrations/0012-trade.ts'
 import * as admin from './migrations/0013-admin.ts'
 import * as settlementPerf from './migrations/0014-settlement-perf.ts'
 import * as idempotency from './migrations/0015-idempotency.ts'
+import * as fourEyes from './migrations/0016-four-eyes.ts'
 import * as fixedSettings from './migrations/0018-fixed-settings.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0013-admin': admin,
   '0014-settlement-perf': settlementPerf,
   '0015-idempotency': idempotency,
+  '0016-four-eyes': fourEyes,
   '0018-fixed-settings': fixedSettings,
 }
 

@@ -55,10 +55,11 @@ export interface AssetsTable {
   withdraw_fee: Generated<Numeric>
   /** Withdrawals of at least this amount wait for review; null: never. */
   review_threshold: Numeric | null
-  /** Withdrawals in review of at least this amount need two different operators' approvals; null: one suffices. */
+  /**
+   * Withdrawals in review of at least this amount need two different operators' approvals; null: every one in review
+   * does (0016-four-eyes). Either way only while two operators exist.
+   */
   dual_review_threshold: Numeric | null
-  /** Manual adjustments of at least this size (either sign) need two different admins; null: one suffices. */
-  adjust_dual_threshold: Numeric | null
   sort: Generated<number>
   created_at: Timestamp
   /** The settings' version (0013-admin): 1 as seeded, one more per change in the console (asset_versions). */
@@ -368,6 +369,26 @@ export interface AdjustmentsTable {
   decided_at: Timestamp | null
 }
 
+export type AdminChangeKind = 'asset.save' | 'admin.save' | 'admin.remove'
+export type AdminChangeStatus = 'pending' | 'applied' | 'rejected' | 'stale'
+
+/** 0016-four-eyes: changes of the allow-list and the asset settings, applied at once or waiting for a second admin. */
+export interface AdminChangesTable {
+  id: Generated<Int8>
+  kind: AdminChangeKind
+  /** 'asset:<coin>' or 'admin:<address>'. */
+  target: string
+  payload: unknown
+  before: unknown
+  status: AdminChangeStatus
+  approvals_needed: number
+  proposed_by: string
+  decided_by: string | null
+  decision_reason: string | null
+  created_at: Timestamp
+  decided_at: Timestamp | null
+}
+
 export interface JobHeartbeatsTable {
   name: string
   last_run_at: Timestamp
@@ -476,6 +497,7 @@ export interface DB {
   asset_versions: AssetVersionsTable
   withdrawal_approvals: WithdrawalApprovalsTable
   adjustments: AdjustmentsTable
+  admin_changes: AdminChangesTable
   job_heartbeats: JobHeartbeatsTable
   fixed_settings: FixedSettingsTable
   trade_markets: TradeMarketsTable

@@ -145,6 +145,15 @@ export const en = {
   'admin.adjustmentNotPending': 'This adjustment is not waiting for approval',
   'admin.ownAdjustment': 'The admin who requested this adjustment cannot approve it; a different admin must',
   'admin.adjustmentNotFound': 'This adjustment does not exist',
+  'admin.tooLarge': '{{field}} cannot be more than {{max}}',
+  'admin.feeNotBelowMinimum': 'The withdrawal fee must be less than the withdrawal minimum',
+  'admin.changeProposed': 'Proposed: a second, different admin must approve this change before it applies',
+  'admin.changeApplied': 'Change applied',
+  'admin.changeRejected': 'Change rejected; nothing changed',
+  'admin.changeNotPending': 'This change is not waiting for approval',
+  'admin.ownChange': 'The admin who proposed this change cannot approve it; a different admin must',
+  'admin.changeNotFound': 'This change does not exist',
+  'admin.changeStale': 'The setting has changed since this was proposed; nothing was applied, please propose it again',
 } as const
 
 export type MessageKey = keyof typeof en

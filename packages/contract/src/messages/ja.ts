@@ -139,4 +139,13 @@ export const ja: Catalogue = {
   'admin.adjustmentNotPending': 'この調整は承認待ちではありません',
   'admin.ownAdjustment': 'この調整を申請した管理者は承認できません。別の管理者が承認する必要があります',
   'admin.adjustmentNotFound': 'この調整は存在しません',
+  'admin.tooLarge': '{{field}} は {{max}} を超えられません',
+  'admin.feeNotBelowMinimum': '出金手数料は最低出金額より小さくなければなりません',
+  'admin.changeProposed': '提案しました。適用には別の管理者の承認が必要です',
+  'admin.changeApplied': '変更を適用しました',
+  'admin.changeRejected': '変更を却下しました。何も変わっていません',
+  'admin.changeNotPending': 'この変更は承認待ちではありません',
+  'admin.ownChange': 'この変更を提案した管理者は承認できません。別の管理者が承認してください',
+  'admin.changeNotFound': 'この変更は存在しません',
+  'admin.changeStale': '提案の後に設定が変更されました。何も適用されていません。もう一度提案してください',
 }

@@ -138,4 +138,13 @@ export const ko: Catalogue = {
   'admin.adjustmentNotPending': '이 조정은 승인 대기 중이 아닙니다',
   'admin.ownAdjustment': '이 조정을 요청한 관리자는 승인할 수 없습니다. 다른 관리자가 승인해야 합니다',
   'admin.adjustmentNotFound': '이 조정은 존재하지 않습니다',
+  'admin.tooLarge': '{{field}} 값은 {{max}}보다 클 수 없습니다',
+  'admin.feeNotBelowMinimum': '출금 수수료는 최소 출금액보다 작아야 합니다',
+  'admin.changeProposed': '제안되었습니다. 적용하려면 다른 관리자의 승인이 필요합니다',
+  'admin.changeApplied': '변경이 적용되었습니다',
+  'admin.changeRejected': '변경이 거절되었습니다. 아무것도 바뀌지 않았습니다',
+  'admin.changeNotPending': '이 변경은 승인 대기 중이 아닙니다',
+  'admin.ownChange': '이 변경을 제안한 관리자는 승인할 수 없습니다. 다른 관리자가 승인해야 합니다',
+  'admin.changeNotFound': '이 변경은 존재하지 않습니다',
+  'admin.changeStale': '제안 이후 설정이 바뀌었습니다. 아무것도 적용되지 않았으니 다시 제안하세요',
 }

@@ -140,4 +140,13 @@ export const vi: Catalogue = {
   'admin.adjustmentNotPending': 'Điều chỉnh này không chờ phê duyệt',
   'admin.ownAdjustment': 'Quản trị viên tạo điều chỉnh này không thể tự phê duyệt; phải là quản trị viên khác',
   'admin.adjustmentNotFound': 'Điều chỉnh này không tồn tại',
+  'admin.tooLarge': '{{field}} không được lớn hơn {{max}}',
+  'admin.feeNotBelowMinimum': 'Phí rút phải nhỏ hơn mức rút tối thiểu',
+  'admin.changeProposed': 'Đã đề xuất: cần một quản trị viên khác phê duyệt thì thay đổi mới có hiệu lực',
+  'admin.changeApplied': 'Đã áp dụng thay đổi',
+  'admin.changeRejected': 'Đã từ chối thay đổi; không có gì thay đổi',
+  'admin.changeNotPending': 'Thay đổi này không chờ phê duyệt',
+  'admin.ownChange': 'Quản trị viên đề xuất thay đổi này không thể phê duyệt nó; cần một quản trị viên khác',
+  'admin.changeNotFound': 'Thay đổi này không tồn tại',
+  'admin.changeStale': 'Thiết lập đã thay đổi kể từ khi đề xuất; chưa áp dụng gì, vui lòng đề xuất lại',
 }

@@ -138,4 +138,13 @@ export const zh: Catalogue = {
   'admin.adjustmentNotPending': '该调整不在待批准状态',
   'admin.ownAdjustment': '发起该调整的管理员不能批准它，必须由另一位管理员批准',
   'admin.adjustmentNotFound': '该调整不存在',
+  'admin.tooLarge': '{{field}} 不能大于 {{max}}',
+  'admin.feeNotBelowMinimum': '提现手续费必须小于最低提现额',
+  'admin.changeProposed': '已提议：须由另一位管理员批准后才会生效',
+  'admin.changeApplied': '变更已生效',
+  'admin.changeRejected': '变更已拒绝，未做任何更改',
+  'admin.changeNotPending': '该变更不在待批准状态',
+  'admin.ownChange': '提议该变更的管理员不能批准它，须由另一位管理员批准',
+  'admin.changeNotFound': '该变更不存在',
+  'admin.changeStale': '提议之后该设置已被修改，未应用任何更改，请重新提议',
 }

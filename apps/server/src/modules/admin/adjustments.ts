@@ -1,7 +1,7 @@
 // Manual balance adjustments (docs/admin.md): a signed amount on a user's available balance with a mandatory reason,
 // made as one ledger transfer against the system account 'adjustments' of the asset (so the books stay balanced and
-// the solvency report shows it). At or above the asset's adjust_dual_threshold an adjustment waits for a second admin,
-// who cannot be the requester (checked here and by a CHECK constraint).
+// the solvency report shows it). Once two admins exist, every adjustment waits for a second admin, who cannot be the
+// requester (checked here and by a CHECK constraint): no amount is small enough for one admin to mint alone.
 import { type Adjustment, Code } from '@solpledge/contract'
 import type { Selectable, Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
@@ -10,8 +10,9 @@ import { AppError, refuse } from '../../lib/app-error.ts'
 import { storableId } from '../../lib/id.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { requireAsset } from '../assets/service.ts'
-import { systemAccount, transfer, userAccount } from '../ledger/service.ts'
+import { balances, systemAccount, transfer, userAccount } from '../ledger/service.ts'
 import { audit, reasonText } from './audit.ts'
+import { activeAdmins } from './four-eyes.ts'
 import type { AdminCaller } from './session.ts'
 import { requireUser } from './users.ts'
 
@@ -79,8 +80,8 @@ export async function listAdjustments(
 }
 
 /**
- * Requests an adjustment: applied at once when one admin suffices, else stored as pending. A debit the balance cannot
- * cover is refused with nothing stored.
+ * Requests an adjustment: stored as pending for a second admin, or applied at once while there is only one admin. A
+ * debit the balance cannot cover is refused with nothing stored.
  */
 export async function createAdjustment(
   db: Database,
@@ -90,9 +91,11 @@ export async function createAdjustment(
   const reason = reasonText(input.reason)
   const [user, asset] = await Promise.all([requireUser(db, input.address), requireAsset(db, input.coin)])
   const amount = BigInt(input.amount)
-  const size = amount < 0n ? -amount : amount
-  const needed = asset.adjust_dual_threshold !== null && size >= BigInt(asset.adjust_dual_threshold) ? 2 : 1
+  // A debit the balance cannot cover now is refused at once rather than left for the second admin to find out.
+  if (amount < 0n && ((await balances(db, user.id))[asset.code]?.available ?? 0n) < -amount)
+    throw refuse('common.insufficientBalance')
   return db.transaction().execute(async (trx) => {
+    const needed = (await activeAdmins(trx)) >= 2 ? 2 : 1
     const row = await trx
       .insertInto('adjustments')
       .values({

@@ -8,6 +8,8 @@ import type { AdminsTable } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
 import { isWalletAddress } from '../auth/crypto.ts'
 import { audit } from './audit.ts'
+import type { ChangeKind } from './changes.ts'
+import { weakensAllowList } from './four-eyes.ts'
 import type { AdminCaller } from './session.ts'
 
 const present = (row: Selectable<AdminsTable>): AdminUser => ({
@@ -66,23 +68,38 @@ export async function listAdmins(db: Database): Promise<{ list: AdminUser[] }> {
   return { list: rows.map(present) }
 }
 
-async function editable(db: Database, caller: AdminCaller, address: string) {
+type AdminState = { role: AdminRole; source: AdminsTable['source'] } | null
+
+/**
+ * The operator's entry (null: not on the list), locked. A proposal about one's own entry or an ADMIN_ADDRESSES entry
+ * is refused.
+ */
+async function entryState(
+  trx: Database,
+  caller: AdminCaller,
+  address: string,
+  proposing: boolean,
+): Promise<AdminState> {
   if (!isWalletAddress(address)) throw invalid('auth.invalidAddress')
-  if (address === caller.address) throw refuse('admin.notSelf')
-  const row = await db.selectFrom('admins').selectAll().where('address', '=', address).forUpdate().executeTakeFirst()
-  if (row?.source === 'config' && row.removed_at === null) throw refuse('admin.configManaged')
-  return row
+  if (proposing && address === caller.address) throw refuse('admin.notSelf')
+  const row = await trx.selectFrom('admins').selectAll().where('address', '=', address).forUpdate().executeTakeFirst()
+  if (!row || row.removed_at !== null) return null
+  if (proposing && row.source === 'config') throw refuse('admin.configManaged')
+  return { role: row.role, source: row.source }
 }
 
-/** Adds an operator (or brings a removed one back) or changes a console operator's role. */
-export async function saveAdmin(
-  db: Database,
-  caller: AdminCaller,
-  input: { address: string; role: AdminRole },
-): Promise<AdminUser> {
-  return db.transaction().execute(async (trx) => {
-    const before = await editable(trx, caller, input.address)
-    const row = await trx
+/**
+ * Adds an operator (or brings a removed one back) or changes a console operator's role. Once two admins exist,
+ * adding anyone, raising a role or demoting one of the last two admins waits for a second admin (changes.ts).
+ */
+export const adminSave: ChangeKind<{ address: string; role: AdminRole }, AdminState> = {
+  kind: 'admin.save',
+  target: (input) => `admin:${input.address}`,
+  state: (trx, caller, input, proposing) => entryState(trx, caller, input.address, proposing),
+  weakens: (before, input, admins) => weakensAllowList(before?.role ?? null, input.role, admins),
+  view: (before, input) => ({ before: { role: before?.role ?? null }, after: { role: input.role } }),
+  async apply(trx, caller, input, before, approval) {
+    await trx
       .insertInto('admins')
       .values({ address: input.address, role: input.role, source: 'console', added_by: caller.address })
       .onConflict((oc) =>
@@ -93,21 +110,30 @@ export async function saveAdmin(
           updated_at: new Date(),
         }),
       )
-      .returningAll()
-      .executeTakeFirstOrThrow()
+      .execute()
     await audit(trx, caller, 'admin.save', `admin:${input.address}`, {
-      before: before && before.removed_at === null ? { role: before.role } : null,
+      before: before ? { role: before.role } : null,
       after: { role: input.role },
+      ...approval,
     })
-    return present(row)
-  })
+  },
 }
 
-/** Removes a console operator: their sessions end at once. */
-export async function removeAdmin(db: Database, caller: AdminCaller, address: string): Promise<{ address: string }> {
-  await db.transaction().execute(async (trx) => {
-    const before = await editable(trx, caller, address)
-    if (!before || before.removed_at !== null) throw new AppError(Code.NOT_FOUND, 'admin.unknownOperator')
+/**
+ * Removes a console operator: their sessions end at once. Once two admins exist, removing one of the last two waits
+ * for a second admin (else one admin could remove the other and then act alone).
+ */
+export const adminRemove: ChangeKind<{ address: string }, AdminState> = {
+  kind: 'admin.remove',
+  target: (input) => `admin:${input.address}`,
+  async state(trx, caller, input, proposing) {
+    const state = await entryState(trx, caller, input.address, proposing)
+    if (proposing && !state) throw new AppError(Code.NOT_FOUND, 'admin.unknownOperator')
+    return state
+  },
+  weakens: (before, _input, admins) => weakensAllowList(before?.role ?? null, null, admins),
+  view: (before) => ({ before: { role: before?.role ?? null }, after: { role: null } }),
+  async apply(trx, caller, { address }, before, approval) {
     const now = new Date()
     await trx.updateTable('admins').set({ removed_at: now, updated_at: now }).where('address', '=', address).execute()
     await trx
@@ -116,7 +142,9 @@ export async function removeAdmin(db: Database, caller: AdminCaller, address: st
       .where('address', '=', address)
       .where('revoked_at', 'is', null)
       .execute()
-    await audit(trx, caller, 'admin.remove', `admin:${address}`, { before: { role: before.role } })
-  })
-  return { address }
+    await audit(trx, caller, 'admin.remove', `admin:${address}`, {
+      before: { role: before?.role ?? null },
+      ...approval,
+    })
+  },
 }

@@ -6,6 +6,7 @@ import type { Database } from '../../db/index.ts'
 import { daysBetween, latestDueDay } from '../../lib/day.ts'
 import { getBusinessConfig } from '../config/service.ts'
 import { firstUnsettledDay } from '../settlement/service.ts'
+import { activeAdmins, activeReviewers } from './four-eyes.ts'
 
 /** Job names as recorded in job_heartbeats. */
 export const JOBS = {
@@ -41,7 +42,7 @@ const seconds = (from: Date | null | undefined, now: Date) =>
 export async function jobStatus(db: Database, hotWallet: HotWalletState, now = new Date()): Promise<JobStatus> {
   const config = await getBusinessConfig(db)
   const due = latestDueDay(now, config.settlementHourUtc)
-  const [runs, next, intents, queue, beats] = await Promise.all([
+  const [runs, next, intents, queue, beats, admins, reviewers] = await Promise.all([
     db
       .selectFrom('settlement_runs')
       .select([
@@ -67,11 +68,14 @@ export async function jobStatus(db: Database, hotWallet: HotWalletState, now = n
       ])
       .executeTakeFirstOrThrow(),
     db.selectFrom('job_heartbeats').selectAll().orderBy('name').execute(),
+    activeAdmins(db),
+    activeReviewers(db),
   ])
   const beat = (name: string) => beats.find((b) => b.name === name)
   const asDate = (value: Date | string | null) => (value === null ? null : new Date(value))
   return {
     now: now.toISOString(),
+    four_eyes: { admins, reviewers },
     settlement: {
       last_done_day: runs.done,
       last_finished_at: asDate(runs.finished_at)?.toISOString() ?? null,

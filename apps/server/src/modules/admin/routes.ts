@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart'
-import { api, UPLOAD_MAX_BYTES } from '@solpledge/contract'
+import { type AdminChange, api, UPLOAD_MAX_BYTES } from '@solpledge/contract'
 import type { FastifyInstance } from 'fastify'
 import { defineRoute } from '../../lib/route.ts'
 import { moneyLog, solvency } from '../assets/service.ts'
@@ -9,12 +9,13 @@ import { minerList } from '../pledge/service.ts'
 import { hotWalletState } from '../system/health.ts'
 import { myOrders } from '../trade/service.ts'
 import { approveAdjustment, createAdjustment, listAdjustments, rejectAdjustment } from './adjustments.ts'
-import { listAdmins, removeAdmin, saveAdmin } from './admins.ts'
+import { adminRemove, adminSave, listAdmins } from './admins.ts'
 import { listAudit } from './audit.ts'
+import { approveChange, listChanges, rejectChange, submitChange } from './changes.ts'
 import { adminBanners, adminNotices, publishBanner, publishNotice, saveBanner, saveNotice } from './content.ts'
 import { jobStatus } from './ops.ts'
 import { type AdminLoginSettings, adminLogin, adminLogout, adminMe, adminNonce } from './session.ts'
-import { adminAssets, assetHistory, configHistory, currentConfig, saveAsset, saveConfig } from './settings.ts'
+import { adminAssets, assetHistory, assetSave, configHistory, currentConfig, saveConfig } from './settings.ts'
 import { serveUploads, storeUpload } from './upload.ts'
 import { listUsers, requireUser, revokeSessions, userDetail, userSessions } from './users.ts'
 import { approve, listWithdrawals, reject } from './withdrawals.ts'
@@ -43,15 +44,26 @@ export async function adminRoutes(
   defineRoute(app, api.adminMe, {}, ({ admin }) => adminMe(db, admin))
   defineRoute(app, api.adminLogout, { successKey: 'admin.logoutSuccess' }, ({ admin }) => adminLogout(db, admin))
 
+  // Allow-list and asset settings changes: applied at once, or proposed for a second admin (changes.ts).
+  const change = {
+    successKey: (data: AdminChange) => (data.status === 'pending' ? 'admin.changeProposed' : 'admin.saved'),
+  } as const
   defineRoute(app, api.adminAdmins, {}, () => listAdmins(db))
-  defineRoute(app, api.adminAdminSave, saved, ({ admin, body }) => saveAdmin(db, admin, body))
-  defineRoute(app, api.adminAdminRemove, saved, ({ admin, body }) => removeAdmin(db, admin, body.address))
+  defineRoute(app, api.adminAdminSave, change, ({ admin, body }) => submitChange(db, admin, adminSave, body))
+  defineRoute(app, api.adminAdminRemove, change, ({ admin, body }) => submitChange(db, admin, adminRemove, body))
+  defineRoute(app, api.adminChanges, {}, ({ body }) => listChanges(db, { status: body.status, ...paged(body) }))
+  defineRoute(app, api.adminChangeApprove, { successKey: 'admin.changeApplied' }, ({ admin, body }) =>
+    approveChange(db, admin, body.id),
+  )
+  defineRoute(app, api.adminChangeReject, { successKey: 'admin.changeRejected' }, ({ admin, body }) =>
+    rejectChange(db, admin, body.id, body.reason),
+  )
 
   defineRoute(app, api.adminConfig, {}, () => currentConfig(db))
   defineRoute(app, api.adminConfigSave, saved, ({ admin, body }) => saveConfig(db, admin, body))
   defineRoute(app, api.adminConfigHistory, {}, ({ body }) => configHistory(db, paged(body)))
   defineRoute(app, api.adminAssets, {}, () => adminAssets(db))
-  defineRoute(app, api.adminAssetSave, saved, ({ admin, body }) => saveAsset(db, admin, body))
+  defineRoute(app, api.adminAssetSave, change, ({ admin, body }) => submitChange(db, admin, assetSave, body))
   defineRoute(app, api.adminAssetHistory, {}, ({ body }) => assetHistory(db, { coin: body.coin, ...paged(body) }))
 
   defineRoute(app, api.adminNotices, {}, ({ body }) => adminNotices(db, paged(body)))

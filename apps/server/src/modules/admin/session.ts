@@ -12,8 +12,8 @@ import { audit } from './audit.ts'
 
 /** The statement of an operator console sign-in message: a signature for the app never opens the console. */
 export const ADMIN_SIGN_IN_STATEMENT = 'Sign in to the solpledge operator console'
-/** Advisory lock key of the allow-list's changes ('adm' in ASCII). */
-const ADMINS_LOCK = 0x61646d
+/** Advisory lock key of the allow-list's changes ('adm' in ASCII): the bootstrap and every four-eyes decision. */
+export const ADMINS_LOCK = 0x61646d
 
 /** The caller of an admin route. */
 export interface AdminCaller {

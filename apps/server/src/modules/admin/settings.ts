@@ -3,6 +3,7 @@
 // version its form was loaded from and is refused when someone saved meanwhile, so no change is silently overwritten.
 import {
   type AdminAsset,
+  ASSET_SETTING_LIMITS,
   type AssetSettings,
   type AssetVersion,
   type BusinessConfig,
@@ -17,6 +18,8 @@ import { diff } from '../../lib/diff.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { setBusinessConfig, withDefaults } from '../config/service.ts'
 import { audit } from './audit.ts'
+import type { ChangeKind } from './changes.ts'
+import { weakensAsset } from './four-eyes.ts'
 import type { AdminCaller } from './session.ts'
 
 /** Advisory lock key of configuration saves ('cfg' in ASCII): one save at a time decides which version is newest. */
@@ -91,7 +94,6 @@ const settingsOf = (row: AssetRow): AssetSettings => ({
   withdraw_fee: row.withdraw_fee,
   review_threshold: row.review_threshold,
   dual_review_threshold: row.dual_review_threshold,
-  adjust_dual_threshold: row.adjust_dual_threshold,
 })
 
 const presentAsset = (row: AssetRow): AdminAsset => ({
@@ -110,35 +112,52 @@ export async function adminAssets(db: Database): Promise<{ list: AdminAsset[] }>
   return { list: rows.map(presentAsset) }
 }
 
-/** Why asset settings cannot be used; null when they can. */
-export function assetSettingsProblem(s: AssetSettings): string | null {
-  const fee = BigInt(s.withdraw_fee)
-  if (fee > 0n && BigInt(s.min_withdraw) <= fee) return 'min_withdraw must be larger than withdraw_fee'
-  if (s.dual_review_threshold !== null) {
-    if (s.review_threshold === null) return 'dual_review_threshold needs a review_threshold'
-    if (BigInt(s.dual_review_threshold) < BigInt(s.review_threshold))
-      return 'dual_review_threshold cannot be below review_threshold'
+/** Why asset settings cannot be used (a translated refusal); null when they can. */
+export function assetSettingsProblem(s: AssetSettings, asset: { decimals: number; symbol: string }): AppError | null {
+  const unit = 10n ** BigInt(asset.decimals)
+  for (const [field, max] of Object.entries(ASSET_SETTING_LIMITS)) {
+    const value = s[field as keyof typeof ASSET_SETTING_LIMITS]
+    if (value !== null && BigInt(value) > max * unit)
+      return invalid('admin.tooLarge', { field, max: `${max} ${asset.symbol}` })
   }
-  if (s.adjust_dual_threshold !== null && BigInt(s.adjust_dual_threshold) === 0n)
-    return 'adjust_dual_threshold must be larger than 0 (null: one admin suffices)'
+  const fee = BigInt(s.withdraw_fee)
+  if (fee > 0n && BigInt(s.min_withdraw) <= fee) return invalid('admin.feeNotBelowMinimum')
+  if (s.dual_review_threshold !== null) {
+    if (s.review_threshold === null)
+      return invalid('admin.invalidConfig', { detail: 'dual_review_threshold needs a review_threshold' })
+    if (BigInt(s.dual_review_threshold) < BigInt(s.review_threshold))
+      return invalid('admin.invalidConfig', { detail: 'dual_review_threshold cannot be below review_threshold' })
+  }
   return null
 }
 
-/** Stores a new version of an asset's settings made from `base_version`; refused when another save came first. */
-export async function saveAsset(
-  db: Database,
-  caller: AdminCaller,
-  input: AssetSettings & { coin: string; base_version: string },
-): Promise<AdminAsset> {
-  const { coin, base_version, ...settings } = input
-  const problem = assetSettingsProblem(settings)
-  if (problem) throw invalid('admin.invalidConfig', { detail: problem })
-  return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('assets').selectAll().where('code', '=', coin).forUpdate().executeTakeFirst()
+type AssetSaveInput = AssetSettings & { coin: string; base_version: string }
+type AssetState = AssetSettings & { version: string }
+
+const pickSettings = ({ coin: _c, base_version: _b, ...settings }: AssetSaveInput): AssetSettings => settings
+
+/**
+ * A new version of an asset's settings made from `base_version` (refused when another save came first). Once two
+ * admins exist, raising or clearing a review threshold waits for a second admin (changes.ts).
+ */
+export const assetSave: ChangeKind<AssetSaveInput, AssetState> = {
+  kind: 'asset.save',
+  target: (input) => `asset:${input.coin}`,
+  async state(trx, _caller, input, proposing) {
+    const row = await trx.selectFrom('assets').selectAll().where('code', '=', input.coin).forUpdate().executeTakeFirst()
     if (!row) throw new AppError(Code.INVALID, 'assets.unknownAsset')
-    if (row.version !== base_version) throw refuse('admin.staleVersion', { version: row.version })
-    const before = settingsOf(row)
-    const version = (BigInt(row.version) + 1n).toString()
+    if (proposing) {
+      const problem = assetSettingsProblem(pickSettings(input), row)
+      if (problem) throw problem
+      if (row.version !== input.base_version) throw refuse('admin.staleVersion', { version: row.version })
+    }
+    return { ...settingsOf(row), version: row.version }
+  },
+  weakens: ({ version: _v, ...before }, input) => weakensAsset(before, pickSettings(input)),
+  view: ({ version: _v, ...before }, input) => ({ before, after: pickSettings(input) }),
+  async apply(trx, caller, input, { version: current, ...before }, approval) {
+    const settings = pickSettings(input)
+    const version = (BigInt(current) + 1n).toString()
     const updated = await trx
       .updateTable('assets')
       .set({
@@ -148,28 +167,30 @@ export async function saveAsset(
         withdraw_fee: settings.withdraw_fee,
         review_threshold: settings.review_threshold,
         dual_review_threshold: settings.dual_review_threshold,
-        adjust_dual_threshold: settings.adjust_dual_threshold,
         version,
         updated_by: caller.address,
         updated_at: new Date(),
       })
-      .where('code', '=', coin)
+      .where('code', '=', input.coin)
       .returningAll()
       .executeTakeFirstOrThrow()
     const after = settingsOf(updated)
     await trx
       .insertInto('asset_versions')
       .values({
-        asset: coin,
+        asset: input.coin,
         version,
         before: JSON.stringify(before),
         value: JSON.stringify(after),
         changed_by: caller.address,
       })
       .execute()
-    await audit(trx, caller, 'asset.save', `asset:${coin}`, { version, changes: diff(before, after) })
-    return presentAsset(updated)
-  })
+    await audit(trx, caller, 'asset.save', `asset:${input.coin}`, {
+      version,
+      changes: diff(before, after),
+      ...approval,
+    })
+  },
 }
 
 /** Changes of the assets' settings, newest first. */

@@ -1,7 +1,8 @@
 // Withdrawal review (docs/admin.md): withdrawals at or above an asset's review_threshold wait in 'review'. An operator
 // approves (to the sender's queue) or rejects with a reason (the locked amount returns to the user). At or above the
-// dual_review_threshold two different operators must approve: one row per (withdrawal, operator) in
-// withdrawal_approvals, so the same operator twice is impossible even under concurrent calls.
+// dual_review_threshold — every one in review when it is unset — two different operators must approve once two exist:
+// one row per (withdrawal, operator) in withdrawal_approvals, so the same operator twice is impossible even under
+// concurrent calls.
 import { type AdminWithdrawal, Code } from '@solpledge/contract'
 import type { Selectable, Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
@@ -11,6 +12,7 @@ import { storableId } from '../../lib/id.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { approveWithdrawal, presentWithdrawal, rejectInReview } from '../withdrawals/service.ts'
 import { audit, reasonText } from './audit.ts'
+import { activeReviewers } from './four-eyes.ts'
 import type { AdminCaller } from './session.ts'
 
 type Row = Selectable<WithdrawalsTable> & {
@@ -27,11 +29,17 @@ const withdrawals = (db: Database) =>
 
 const columns = ['u.address as user_address', 'a.decimals', 'a.dual_review_threshold'] as const
 
-/** 2 when the amount reaches the asset's dual review threshold. */
-const approvalsNeeded = (row: { amount: string; dual_review_threshold: string | null }) =>
-  row.dual_review_threshold !== null && BigInt(row.amount) >= BigInt(row.dual_review_threshold) ? 2 : 1
+/**
+ * 2 when the amount reaches the asset's dual review threshold (unset: every withdrawal in review) and two reviewers
+ * exist to give them; else 1.
+ */
+const approvalsNeeded = (row: { amount: string; dual_review_threshold: string | null }, reviewers: number) =>
+  reviewers >= 2 && (row.dual_review_threshold === null || BigInt(row.amount) >= BigInt(row.dual_review_threshold))
+    ? 2
+    : 1
 
 async function present(db: Database, rows: Row[]): Promise<AdminWithdrawal[]> {
+  const reviewers = await activeReviewers(db)
   const approvals = rows.length
     ? await db
         .selectFrom('withdrawal_approvals')
@@ -49,7 +57,7 @@ async function present(db: Database, rows: Row[]): Promise<AdminWithdrawal[]> {
     user_id: row.user_id,
     user_address: row.user_address,
     error: row.error,
-    approvals_needed: approvalsNeeded(row),
+    approvals_needed: approvalsNeeded(row, reviewers),
     approvals: approvals
       .filter((a) => a.withdrawal_id === row.id)
       .map((a) => ({ admin: a.admin, role: a.role, at: a.at.toISOString() })),
@@ -111,7 +119,7 @@ export async function approve(db: Database, caller: AdminCaller, id: string): Pr
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .where('withdrawal_id', '=', id)
       .executeTakeFirstOrThrow()
-    const needed = approvalsNeeded(row)
+    const needed = approvalsNeeded(row, await activeReviewers(trx))
     const approved = Number(given.n) >= needed
     if (approved && !(await approveWithdrawal(trx, id))) throw refuse('admin.notInReview')
     await audit(trx, caller, 'withdrawal.approve', `withdrawal:${id}`, {

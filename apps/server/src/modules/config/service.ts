@@ -1,4 +1,4 @@
-import { BusinessConfig, type PledgeConfig } from '@solpledge/contract'
+import { BusinessConfig, CONFIG_AMOUNT_LIMITS, type PledgeConfig } from '@solpledge/contract'
 import { Value } from 'typebox/value'
 import type { Database } from '../../db/index.ts'
 import { invalid } from '../../lib/app-error.ts'
@@ -35,14 +35,55 @@ export function configProblem(config: BusinessConfig): string | null {
   return null
 }
 
+/** The values of a configuration's amount field: `[]` in the path stands for every row of a list. */
+function valuesAt(value: unknown, path: string): { path: string; value: string }[] {
+  let found = [{ path: '', value }]
+  for (const part of path.split('.')) {
+    const list = part.endsWith('[]')
+    const key = list ? part.slice(0, -2) : part
+    found = found.flatMap(({ path: at, value: node }) => {
+      const child = (node as Record<string, unknown>)[key]
+      const here = at ? `${at}.${key}` : key
+      return list
+        ? (child as unknown[]).map((item, i) => ({ path: `${here}[${i}]`, value: item }))
+        : [{ path: here, value: child }]
+    })
+  }
+  return found as { path: string; value: string }[]
+}
+
+/**
+ * The first amount beyond its plausible limit (CONFIG_AMOUNT_LIMITS, in whole tokens), and the sum of the referral
+ * rates beyond 100 %, as the parameters of admin.tooLarge; null when there is none. Product amounts are checked
+ * against every asset but USDT.
+ */
+export function configLimitProblem(
+  config: BusinessConfig,
+  assets: { code: string; decimals: number }[],
+): { field: string; max: string } | null {
+  const usdt = assets.filter((a) => a.code === QUOTE)
+  const product = assets.filter((a) => a.code !== QUOTE)
+  for (const [path, limit] of Object.entries(CONFIG_AMOUNT_LIMITS))
+    for (const asset of limit.asset === 'usdt' ? usdt : product)
+      for (const field of valuesAt(config, path))
+        if (BigInt(field.value) > limit.max * 10n ** BigInt(asset.decimals))
+          return { field: field.path, max: `${limit.max} ${asset.code}` }
+  const referral = config.referralRewards.reduce((sum, r) => sum + r.rateBps, 0)
+  if (referral > 10_000) return { field: 'referralRewards[].rateBps (sum)', max: '10000 (100 %)' }
+  return null
+}
+
 /** Stores a new version (it is in force at once) and returns its id; refuses an invalid one with nothing stored. */
 export async function setBusinessConfig(db: Database, value: unknown, changedBy: string): Promise<string> {
   if (!Value.Check(BusinessConfig, value)) {
     const first = Value.Errors(BusinessConfig, value)[0]
     throw invalid('error.invalidParams', { detail: `${first?.instancePath ?? ''} ${first?.message ?? ''}`.trim() })
   }
+  const assets = await db.selectFrom('assets').select(['code', 'decimals']).execute()
+  const limit = configLimitProblem(value, assets)
+  if (limit) throw invalid('admin.tooLarge', limit)
   // Every asset traded against USDT must get exact fills: tick × lot a multiple of one whole token of it.
-  const traded = await db.selectFrom('assets').select('decimals').where('code', '<>', QUOTE).execute()
+  const traded = assets.filter((asset) => asset.code !== QUOTE)
   const problem =
     configProblem(value) ?? traded.map((asset) => tradeConfigProblem(value.trade, asset.decimals)).find(Boolean)
   if (problem) throw invalid('error.invalidParams', { detail: problem })

@@ -27,6 +27,8 @@ export function presentWithdrawal(row: WithdrawalRow, decimals: number): Withdra
     address: row.to_address,
     status: row.status,
     signature: row.signature,
+    // `error` holds a rejection's reason or the sender's last error; only the former is for the user.
+    reason: row.status === 'rejected' ? row.error : null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   }

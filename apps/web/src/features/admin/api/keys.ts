@@ -6,6 +6,7 @@ export const adminKeys = {
   assets: () => [...adminKeys.all, 'assets'] as const,
   assetHistory: (coin: string) => [...adminKeys.all, 'asset-history', coin] as const,
   operators: () => [...adminKeys.all, 'operators'] as const,
+  changes: (filter: object) => [...adminKeys.all, 'changes', filter] as const,
   notices: () => [...adminKeys.all, 'notices'] as const,
   banners: () => [...adminKeys.all, 'banners'] as const,
   withdrawals: (filter: object) => [...adminKeys.all, 'withdrawals', filter] as const,

@@ -1,4 +1,4 @@
-import { api } from '@solpledge/contract'
+import { type AdminChange, api } from '@solpledge/contract'
 import { useQuery } from '@tanstack/react-query'
 import { useClientConfig } from '../../../lib/client-config.ts'
 import { USDT_DECIMALS } from '../../../lib/format.ts'
@@ -31,6 +31,17 @@ export const useOperators = () =>
 export const useSaveOperator = (onDone: () => void) => useAdminAction(api.adminAdminSave, onDone)
 
 export const useRemoveOperator = () => useAdminAction(api.adminAdminRemove)
+
+export type ChangeStatus = AdminChange['status']
+export const CHANGE_STATUSES: readonly ChangeStatus[] = ['pending', 'applied', 'rejected', 'stale']
+
+/** Changes of the allow-list and the asset settings of a status ('pending': waiting for a second admin). */
+export const useChanges = (status: ChangeStatus) =>
+  useAdminPages(adminKeys.changes({ status }), (page) => adminCall(api.adminChanges, { status, ...page }))
+
+export const useApproveChange = (onDone: () => void) => useAdminAction(api.adminChangeApprove, onDone)
+
+export const useRejectChange = (onDone: () => void) => useAdminAction(api.adminChangeReject, onDone)
 
 /**
  * The decimals and symbols amounts of the configuration are counted in: USDT and the platform's token. Undefined

@@ -13,7 +13,6 @@ const usdt: AdminAsset = {
   withdraw_fee: '1000000',
   review_threshold: '1000000000',
   dual_review_threshold: null,
-  adjust_dual_threshold: '500000000',
   version: '3',
   updated_by: 'seed',
   updated_at: '2026-01-01T00:00:00.000Z',
@@ -37,7 +36,6 @@ describe("an asset's settings form", () => {
         withdraw_fee: '1000000',
         review_threshold: '1000000000',
         dual_review_threshold: null,
-        adjust_dual_threshold: '500000000',
       },
     })
   })
@@ -47,6 +45,11 @@ describe("an asset's settings form", () => {
     expect(readAssetDraft(draft, 6)).toEqual({
       ok: false,
       errors: { withdraw_fee: { key: 'empty' }, min_withdraw: { key: 'decimals', params: { decimals: 6 } } },
+    })
+    // Beyond the server's bounds: refused as typed, naming the bound.
+    expect(readAssetDraft({ ...draft, withdraw_fee: '0', min_withdraw: '1000000.000001' }, 6)).toEqual({
+      ok: false,
+      errors: { min_withdraw: { key: 'maximum', params: { limit: '1000000' } } },
     })
     const fixed = readAssetDraft({ ...draft, withdraw_fee: '0', min_withdraw: '2' }, 6)
     expect(fixed).toMatchObject({ ok: true, value: { dual_review_threshold: '5000500000', withdraw_fee: '0' } })

@@ -1,9 +1,15 @@
-import { type AdminAsset, type AssetSettings, formatAmount, parseAmount } from '@solpledge/contract'
+import {
+  type AdminAsset,
+  ASSET_SETTING_LIMITS,
+  type AssetSettings,
+  formatAmount,
+  parseAmount,
+} from '@solpledge/contract'
 import type { FieldError } from './draft.ts'
 
 /** The amounts of an asset's settings; the thresholds may be empty, meaning none. */
 export const ASSET_AMOUNTS = ['min_withdraw', 'withdraw_fee'] as const
-export const ASSET_THRESHOLDS = ['review_threshold', 'dual_review_threshold', 'adjust_dual_threshold'] as const
+export const ASSET_THRESHOLDS = ['review_threshold', 'dual_review_threshold'] as const
 export const ASSET_FLAGS = ['is_user_recharge', 'withdraw_enabled'] as const
 
 type AmountField = (typeof ASSET_AMOUNTS)[number] | (typeof ASSET_THRESHOLDS)[number]
@@ -19,7 +25,6 @@ export function assetDraft(asset: AdminAsset): AssetDraft {
     withdraw_fee: text(asset.withdraw_fee),
     review_threshold: text(asset.review_threshold),
     dual_review_threshold: text(asset.dual_review_threshold),
-    adjust_dual_threshold: text(asset.adjust_dual_threshold),
   }
 }
 
@@ -32,8 +37,14 @@ export function readAssetDraft(
   const read = (field: AmountField, optional: boolean) => {
     if (optional && draft[field].trim() === '') return null
     const parsed = parseAmount(draft[field], decimals)
-    if (parsed.ok) return parsed.value.toString()
-    errors[field] = parsed.error === 'decimals' ? { key: 'decimals', params: { decimals } } : { key: parsed.error }
+    if (!parsed.ok) {
+      errors[field] = parsed.error === 'decimals' ? { key: 'decimals', params: { decimals } } : { key: parsed.error }
+      return null
+    }
+    // The server's bounds (whole tokens), checked as typed.
+    const limit = ASSET_SETTING_LIMITS[field]
+    if (parsed.value <= limit * 10n ** BigInt(decimals)) return parsed.value.toString()
+    errors[field] = { key: 'maximum', params: { limit: limit.toString() } }
     return null
   }
   const value: AssetSettings = {
@@ -43,7 +54,6 @@ export function readAssetDraft(
     withdraw_fee: read('withdraw_fee', false) ?? '0',
     review_threshold: read('review_threshold', true),
     dual_review_threshold: read('dual_review_threshold', true),
-    adjust_dual_threshold: read('adjust_dual_threshold', true),
   }
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, value }
 }

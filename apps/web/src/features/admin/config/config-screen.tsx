@@ -5,15 +5,16 @@ import { AdminPage, ListState } from '../components/ui.tsx'
 import { useBusinessConfig, useConfigUnits } from './api.ts'
 import { AssetSettingsForm } from './asset-settings-form.tsx'
 import { BusinessForm } from './business-form.tsx'
+import { Changes } from './changes.tsx'
 import { AssetHistory, ConfigHistory } from './history.tsx'
 import { Operators } from './operators.tsx'
 
-const TABS = ['business', 'assets', 'history', 'operators'] as const
+const TABS = ['business', 'assets', 'history', 'operators', 'changes'] as const
 type Tab = (typeof TABS)[number]
 
 /**
  * Configuration (issue 7): the business constants, the assets' withdrawal and review settings, their version
- * history with who changed what and when, and the operator allow-list.
+ * history with who changed what and when, the operator allow-list, and the changes waiting for a second admin.
  */
 export function ConfigScreen() {
   const { t } = useTranslation('admin')
@@ -54,6 +55,7 @@ export function ConfigScreen() {
         </>
       )}
       {tab === 'operators' && <Operators />}
+      {tab === 'changes' && <Changes />}
     </AdminPage>
   )
 }

@@ -80,11 +80,19 @@ export function Operators() {
         <form className="admin-row" onSubmit={submit}>
           <label className="admin-field">
             <span>{t('users.address')}</span>
-            <input value={address} onChange={(event) => setAddress(event.target.value)} />
+            <input
+              data-testid="admin-operator-address"
+              value={address}
+              onChange={(event) => setAddress(event.target.value)}
+            />
           </label>
           <label className="admin-field">
             <span>{t('operators.role')}</span>
-            <select value={role} onChange={(event) => setRole(event.target.value as AdminRole)}>
+            <select
+              data-testid="admin-operator-role"
+              value={role}
+              onChange={(event) => setRole(event.target.value as AdminRole)}
+            >
               {ADMIN_ROLES.map((value) => (
                 <option key={value} value={value}>
                   {t(`roles.${value}`)}
@@ -92,7 +100,12 @@ export function Operators() {
               ))}
             </select>
           </label>
-          <button type="submit" className="admin-button admin-primary" disabled={save.isPending || !address.trim()}>
+          <button
+            type="submit"
+            className="admin-button admin-primary"
+            data-testid="admin-operator-save"
+            disabled={save.isPending || !address.trim()}
+          >
             {t('operators.save')}
           </button>
         </form>

@@ -76,8 +76,31 @@ export function OperationsScreen() {
           </div>
         )}
       </Panel>
+      {jobs.data && <FourEyes status={jobs.data.four_eyes} />}
       {!jobs.data ? <ListState query={jobs} empty={false} /> : <Jobs status={jobs.data} />}
     </AdminPage>
+  )
+}
+
+/** Whether a second person can approve: with one admin (or one reviewer) the four-eyes rules cannot apply. */
+function FourEyes({ status }: { status: JobStatus['four_eyes'] }) {
+  const { t } = useTranslation('admin')
+  const warnings = [
+    status.admins < 2 && { id: 'admins', text: t('fourEyes.oneAdmin') },
+    status.reviewers < 2 && { id: 'reviewers', text: t('fourEyes.oneReviewer') },
+  ].filter((warning) => warning !== false)
+  return (
+    <Panel title={t('fourEyes.title')} testId="admin-four-eyes">
+      {warnings.length === 0 ? (
+        <p className="muted-note">{t('fourEyes.ok', status)}</p>
+      ) : (
+        warnings.map((warning) => (
+          <p key={warning.id} className="admin-error" data-testid="admin-four-eyes-warning" data-kind={warning.id}>
+            {warning.text}
+          </p>
+        ))
+      )}
+    </Panel>
   )
 }
 

@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next'
 import { AmountInput } from '../../../components/amount-input.tsx'
 import { Modal } from '../../../components/modal.tsx'
 import { Tabs } from '../../../components/tabs.tsx'
-import { findAdminAsset, useAdminAssets } from '../api/assets.ts'
 import { checkAdjustment, type Direction } from '../utils/adjustment.ts'
 import { REASON_MAX } from '../utils/reason.ts'
 import { formatUnits } from '../utils/units.ts'
@@ -18,7 +17,7 @@ interface AdjustDialogProps {
 
 /**
  * A manual balance adjustment (issue 7): credit or debit a user's available balance with a mandatory reason; it is a
- * ledger transfer against the system account. At or above the asset's threshold it waits for a second admin.
+ * ledger transfer against the system account. Once two admins exist, every adjustment waits for a second admin.
  */
 export function AdjustDialog({ open, user, onClose }: AdjustDialogProps) {
   const { t } = useTranslation('admin')
@@ -35,7 +34,6 @@ export function AdjustDialog({ open, user, onClose }: AdjustDialogProps) {
   }
   const adjust = useAdjust(close)
   const balance = user.balances.find((item) => item.coin === coin)
-  const threshold = findAdminAsset(useAdminAssets().data, coin)?.adjust_dual_threshold ?? null
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -89,11 +87,7 @@ export function AdjustDialog({ open, user, onClose }: AdjustDialogProps) {
           onChange={setAmount}
           suffix={coin}
         />
-        {threshold !== null && balance && (
-          <p className="muted-note" data-testid="admin-adjust-threshold">
-            {t('adjustments.threshold', { amount: formatUnits(threshold, balance.decimals, coin) })}
-          </p>
-        )}
+        <p className="muted-note">{t('adjustments.everyTwo')}</p>
         <label className="admin-field">
           <span>{t('reason.label')}</span>
           <textarea

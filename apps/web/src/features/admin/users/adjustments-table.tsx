@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useAllowed } from '../api/client.ts'
 import type { useAdminPages } from '../api/use-admin-pages.ts'
+import { ConfirmDialog } from '../components/confirm-dialog.tsx'
 import { ReasonDialog } from '../components/reason-dialog.tsx'
 import { Mono, PagedTable, Time } from '../components/ui.tsx'
 import { useAdminSession } from '../session.ts'
@@ -16,14 +17,15 @@ interface AdjustmentsTableProps {
 }
 
 /**
- * Manual balance adjustments with their state; a pending one (at or above the asset's threshold) is applied or
- * rejected by a second admin, never by the one who asked for it.
+ * Manual balance adjustments with their state; a pending one (every one once two admins exist) is applied, after a
+ * confirmation naming the amount and the user, or rejected by a second admin, never by the one who asked for it.
  */
 export function AdjustmentsTable({ pages: { query, items }, showUser = false }: AdjustmentsTableProps) {
   const { t } = useTranslation('admin')
   const session = useAdminSession()
   const canDecide = useAllowed(api.adminAdjustApprove)
-  const approve = useApproveAdjustment()
+  const [approving, setApproving] = useState<Adjustment | null>(null)
+  const approve = useApproveAdjustment(() => setApproving(null))
   const [rejecting, setRejecting] = useState<Adjustment | null>(null)
   const reject = useRejectAdjustment(() => setRejecting(null))
 
@@ -85,7 +87,7 @@ export function AdjustmentsTable({ pages: { query, items }, showUser = false }: 
                       data-testid="admin-adjustment-approve"
                       disabled={!canDecide || own || approve.isPending}
                       title={own ? t('adjustments.notOwn') : undefined}
-                      onClick={() => approve.mutate({ id: adjustment.id })}
+                      onClick={() => setApproving(adjustment)}
                     >
                       {t('withdrawals.approve')}
                     </button>
@@ -114,6 +116,20 @@ export function AdjustmentsTable({ pages: { query, items }, showUser = false }: 
         onClose={() => setRejecting(null)}
         onConfirm={(reason) => rejecting && reject.mutate({ id: rejecting.id, reason })}
       />
+      <ConfirmDialog
+        open={approving !== null}
+        title={t('adjustments.approveTitle')}
+        confirm={t('withdrawals.approve')}
+        pending={approve.isPending}
+        onClose={() => setApproving(null)}
+        onConfirm={() => approving && approve.mutate({ id: approving.id })}
+      >
+        {approving &&
+          t('adjustments.approveText', {
+            amount: formatUnits(approving.amount, approving.decimals, approving.coin),
+            address: approving.user_address,
+          })}
+      </ConfirmDialog>
     </>
   )
 }

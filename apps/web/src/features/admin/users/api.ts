@@ -57,6 +57,6 @@ export const useRevokeSessions = (onDone: () => void) => useAdminAction(api.admi
 /** A manual balance adjustment: signed base units and a reason; applied at once or waiting for a second admin. */
 export const useAdjust = (onDone: () => void) => useAdminAction(api.adminAdjust, onDone)
 
-export const useApproveAdjustment = () => useAdminAction(api.adminAdjustApprove)
+export const useApproveAdjustment = (onDone: () => void) => useAdminAction(api.adminAdjustApprove, onDone)
 
 export const useRejectAdjustment = (onDone: () => void) => useAdminAction(api.adminAdjustReject, onDone)

@@ -29,6 +29,6 @@ export const useAdminWithdrawals = (filter: WithdrawalFilter) =>
     pollMs: QUEUE_POLL_MS,
   })
 
-export const useApproveWithdrawal = () => useAdminAction(api.adminWithdrawalApprove)
+export const useApproveWithdrawal = (onDone: () => void) => useAdminAction(api.adminWithdrawalApprove, onDone)
 
 export const useRejectWithdrawal = (onDone: () => void) => useAdminAction(api.adminWithdrawalReject, onDone)

@@ -5,6 +5,7 @@ import { Link } from 'react-router'
 import { Tabs } from '../../../components/tabs.tsx'
 import { useAdminAssets } from '../api/assets.ts'
 import { useAllowed } from '../api/client.ts'
+import { ConfirmDialog } from '../components/confirm-dialog.tsx'
 import { ReasonDialog } from '../components/reason-dialog.tsx'
 import { AdminPage, CoinField, Mono, PagedTable, SearchForm, Time } from '../components/ui.tsx'
 import { useAdminSession } from '../session.ts'
@@ -33,6 +34,9 @@ export function WithdrawalsScreen() {
   const { query, items } = useAdminWithdrawals({ status, ...withoutEmpty(applied) })
   const [rejecting, setRejecting] = useState<AdminWithdrawal | null>(null)
   const reject = useRejectWithdrawal(() => setRejecting(null))
+  const [approving, setApproving] = useState<AdminWithdrawal | null>(null)
+  const approve = useApproveWithdrawal(() => setApproving(null))
+  const amountOf = (w: AdminWithdrawal) => formatUnits(w.amount, w.decimals, w.coin)
 
   return (
     <AdminPage title={t('sections.withdrawals')}>
@@ -75,7 +79,13 @@ export function WithdrawalsScreen() {
         }
       >
         {items.map((withdrawal) => (
-          <WithdrawalRow key={withdrawal.id} withdrawal={withdrawal} onReject={() => setRejecting(withdrawal)} />
+          <WithdrawalRow
+            key={withdrawal.id}
+            withdrawal={withdrawal}
+            approving={approve.isPending}
+            onApprove={() => setApproving(withdrawal)}
+            onReject={() => setRejecting(withdrawal)}
+          />
         ))}
       </PagedTable>
       <ReasonDialog
@@ -88,22 +98,35 @@ export function WithdrawalsScreen() {
       >
         {rejecting && (
           <p className="muted-note">
-            {t('withdrawals.rejectText', {
-              amount: formatUnits(rejecting.amount, rejecting.decimals, rejecting.coin),
-              address: rejecting.user_address,
-            })}
+            {t('withdrawals.rejectText', { amount: amountOf(rejecting), address: rejecting.user_address })}
           </p>
         )}
       </ReasonDialog>
+      <ConfirmDialog
+        open={approving !== null}
+        title={t('withdrawals.approveTitle')}
+        confirm={t('withdrawals.approve')}
+        pending={approve.isPending}
+        onClose={() => setApproving(null)}
+        onConfirm={() => approving && approve.mutate({ id: approving.id })}
+      >
+        {approving && t('withdrawals.approveText', { amount: amountOf(approving), address: approving.address })}
+      </ConfirmDialog>
     </AdminPage>
   )
 }
 
-function WithdrawalRow({ withdrawal, onReject }: { withdrawal: AdminWithdrawal; onReject: () => void }) {
+interface WithdrawalRowProps {
+  withdrawal: AdminWithdrawal
+  approving: boolean
+  onApprove: () => void
+  onReject: () => void
+}
+
+function WithdrawalRow({ withdrawal, approving, onApprove, onReject }: WithdrawalRowProps) {
   const { t } = useTranslation('admin')
   const session = useAdminSession()
   const canDecide = useAllowed(api.adminWithdrawalApprove)
-  const approve = useApproveWithdrawal()
   const amount = (units: string) => formatUnits(units, withdrawal.decimals, withdrawal.coin)
   const inReview = withdrawal.status === 'review'
   const state = reviewState(withdrawal, session?.address ?? '')
@@ -145,8 +168,8 @@ function WithdrawalRow({ withdrawal, onReject }: { withdrawal: AdminWithdrawal; 
               type="button"
               className="admin-button admin-primary"
               data-testid="admin-withdrawal-approve"
-              disabled={!canDecide || approve.isPending || state === 'approvedByMe'}
-              onClick={() => approve.mutate({ id: withdrawal.id })}
+              disabled={!canDecide || approving || state === 'approvedByMe'}
+              onClick={onApprove}
             >
               {t('withdrawals.approve')}
             </button>

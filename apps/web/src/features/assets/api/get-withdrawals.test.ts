@@ -13,6 +13,7 @@ const withdrawal = (id: string, status: Withdrawal['status']): Withdrawal => ({
   address: 'owner',
   status,
   signature: null,
+  reason: null,
   created_at: '2030-01-01T00:00:00.000Z',
   updated_at: '2030-01-01T00:00:00.000Z',
 })

@@ -71,6 +71,11 @@ export function WithdrawalList({ asset }: { asset: AssetBalance }) {
                     {t('assets.withdrawals.signature', { signature: shorten(withdrawal.signature) })}
                   </span>
                 )}
+                {withdrawal.reason && (
+                  <span className="withdrawal-reason" data-testid="withdrawal-reason">
+                    {t('assets.withdrawals.reason', { reason: withdrawal.reason })}
+                  </span>
+                )}
               </div>
               <div className="money-log-side">
                 <span className="money-log-amount" data-testid="withdrawal-amount">

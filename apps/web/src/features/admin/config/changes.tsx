@@ -1,0 +1,151 @@
+import { type AdminAsset, type AdminChange, api } from '@solpledge/contract'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Tabs } from '../../../components/tabs.tsx'
+import { findAdminAsset, useAdminAssets } from '../api/assets.ts'
+import { useAllowed } from '../api/client.ts'
+import { ConfirmDialog } from '../components/confirm-dialog.tsx'
+import { ReasonDialog } from '../components/reason-dialog.tsx'
+import { Mono, PagedTable, Time } from '../components/ui.tsx'
+import { useAdminSession } from '../session.ts'
+import { formatUnits } from '../utils/units.ts'
+import { CHANGE_STATUSES, type ChangeStatus, useApproveChange, useChanges, useRejectChange } from './api.ts'
+
+/**
+ * Changes of the allow-list and the asset settings (four eyes): those waiting for a second admin first, with approve
+ * (after a confirmation naming what changes; never by the admin who proposed it) and reject (with a reason).
+ */
+export function Changes() {
+  const { t } = useTranslation('admin')
+  const session = useAdminSession()
+  const canDecide = useAllowed(api.adminChangeApprove)
+  const assets = useAdminAssets()
+  const [status, setStatus] = useState<ChangeStatus>('pending')
+  const { query, items } = useChanges(status)
+  const [approving, setApproving] = useState<AdminChange | null>(null)
+  const approve = useApproveChange(() => setApproving(null))
+  const [rejecting, setRejecting] = useState<AdminChange | null>(null)
+  const reject = useRejectChange(() => setRejecting(null))
+  const describe = (change: AdminChange) => changeText(change, assets.data, t)
+
+  return (
+    <>
+      <p className="muted-note">{t('changes.pendingText')}</p>
+      <Tabs<ChangeStatus>
+        label={t('changes.status')}
+        testId="admin-changes-tab"
+        value={status}
+        onChange={setStatus}
+        options={CHANGE_STATUSES.map((value) => ({ value, label: t(`changes.statuses.${value}`) }))}
+      />
+      <PagedTable
+        testId="admin-changes"
+        query={query}
+        count={items.length}
+        head={
+          <>
+            <th>{t('changes.created')}</th>
+            <th>{t('changes.target')}</th>
+            <th>{t('changes.what')}</th>
+            <th>{t('changes.proposedBy')}</th>
+            <th>{t('changes.status')}</th>
+            <th>{t('withdrawals.decide')}</th>
+          </>
+        }
+      >
+        {items.map((change) => {
+          const own = change.proposed_by === session?.address
+          const text = describe(change)
+          return (
+            <tr key={change.id} data-testid="admin-change-row" data-id={change.id} data-status={change.status}>
+              <td>
+                <Time iso={change.created_at} />
+              </td>
+              <td className="admin-wrap">
+                {text.kind} · <Mono text={text.target} />
+              </td>
+              <td className="admin-wrap" data-testid="admin-change-text">
+                {text.changes}
+              </td>
+              <td>
+                <Mono text={change.proposed_by} />
+              </td>
+              <td className="admin-wrap">
+                <span className="badge">{t(`changes.statuses.${change.status}`)}</span>
+                {change.decided_by && (
+                  <div className="muted-note">
+                    <Mono text={change.decided_by} /> · <Time iso={change.decided_at} />
+                  </div>
+                )}
+                {change.decision_reason && <div className="muted-note">{change.decision_reason}</div>}
+              </td>
+              <td>
+                {change.status === 'pending' && (
+                  <div className="admin-actions">
+                    <button
+                      type="button"
+                      className="admin-button admin-primary"
+                      data-testid="admin-change-approve"
+                      disabled={!canDecide || own || approve.isPending}
+                      onClick={() => setApproving(change)}
+                    >
+                      {t('withdrawals.approve')}
+                    </button>
+                    <button
+                      type="button"
+                      className="admin-button admin-danger"
+                      data-testid="admin-change-reject"
+                      disabled={!canDecide}
+                      onClick={() => setRejecting(change)}
+                    >
+                      {t('withdrawals.reject')}
+                    </button>
+                    {own && <span className="muted-note">{t('adjustments.notOwn')}</span>}
+                  </div>
+                )}
+              </td>
+            </tr>
+          )
+        })}
+      </PagedTable>
+      <ConfirmDialog
+        open={approving !== null}
+        title={t('changes.approveTitle')}
+        confirm={t('withdrawals.approve')}
+        pending={approve.isPending}
+        onClose={() => setApproving(null)}
+        onConfirm={() => approving && approve.mutate({ id: approving.id })}
+      >
+        {approving && t('changes.approveText', describe(approving))}
+      </ConfirmDialog>
+      <ReasonDialog
+        open={rejecting !== null}
+        title={t('changes.rejectTitle')}
+        confirm={t('withdrawals.reject')}
+        pending={reject.isPending}
+        onClose={() => setRejecting(null)}
+        onConfirm={(reason) => rejecting && reject.mutate({ id: rejecting.id, reason })}
+      />
+    </>
+  )
+}
+
+type LooseT = (key: string, options?: Record<string, unknown>) => string
+
+/** A change for people: its kind, its target and each field before → after (amounts of the asset, role names). */
+export function changeText(change: AdminChange, assets: AdminAsset[] | undefined, translate: unknown) {
+  const t = translate as LooseT
+  const asset = change.kind === 'asset.save' ? findAdminAsset(assets, change.target.slice('asset:'.length)) : undefined
+  const value = (v: unknown) => {
+    if (v === null || v === undefined) return t('changes.none')
+    if (change.kind !== 'asset.save') return t(`roles.${String(v)}`)
+    if (typeof v === 'string' && asset) return formatUnits(v, asset.decimals, asset.symbol)
+    return String(v)
+  }
+  const field = (path: string) => (change.kind === 'asset.save' ? t(`config.asset.${path}`) : t('operators.role'))
+  return {
+    kind: t(`changes.kinds.${change.kind.replace('.', '_')}`),
+    target: change.target.slice(change.target.indexOf(':') + 1),
+    changes: change.changes.map((c) => `${field(c.path)}: ${value(c.before)} → ${value(c.after)}`).join('; '),
+  }
+}
