@@ -1,21 +1,28 @@
+import type { ClientConfig } from '@solpledge/contract/client'
+
 /**
- * Start-up, while the shell shows its loading overlay: the runtime config (on the local chain also the demo wallet,
- * injected before any wallet code runs) and the wallet layer chunk, in parallel. The API client and the contract's
- * route table come with the config loader, so neither they nor @solana/* weigh on the first chunk.
+ * Whether the wallet layer loads right after the first paint: a Phantom-type wallet is injected (it may connect by
+ * itself, SPEC §4), or the demo wallet will be (local chain). For anyone else it loads when they open the wallet picker.
  */
-async function loadConfig() {
-  const { getConfig } = await import('../lib/config.ts')
-  const config = await getConfig()
-  if (config.demoWallet) {
-    const { installDemoWallet } = await import('@solpledge/demo-wallet')
-    installDemoWallet({ rpcUrl: config.rpcUrl })
-  }
-  return config
+export function walletAtStartup(config: ClientConfig) {
+  const injected = window as { phantom?: { solana?: unknown }; solana?: unknown }
+  return config.demoWallet || Boolean(injected.phantom?.solana ?? injected.solana)
 }
 
-export async function loadApp() {
-  const [config, { WalletLayer }] = await Promise.all([loadConfig(), import('./wallet-layer.tsx')])
-  return { config, WalletLayer }
-}
+let walletLayer: Promise<typeof import('./wallet-layer.tsx').WalletLayer> | undefined
 
-export type LoadedApp = Awaited<ReturnType<typeof loadApp>>
+/**
+ * The wallet layer chunk (wallet adapter, chain library), once per page; on the local chain with the demo wallet,
+ * installed before any wallet code runs.
+ */
+export function loadWalletLayer(config: ClientConfig) {
+  walletLayer ??= (async () => {
+    const [demo, layer] = await Promise.all([
+      config.demoWallet ? import('@solpledge/demo-wallet') : null,
+      import('./wallet-layer.tsx'),
+    ])
+    demo?.installDemoWallet({ rpcUrl: config.rpcUrl })
+    return layer.WalletLayer
+  })()
+  return walletLayer
+}

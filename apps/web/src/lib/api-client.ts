@@ -2,12 +2,12 @@ import {
   API_BASE,
   APP_KEY,
   type BodyOf,
+  type ClientRoute,
   Code,
   type DataOf,
   type Envelope,
-  type RouteDef,
   SILENT_REJECT_CODES,
-} from '@solpledge/contract'
+} from '@solpledge/contract/client'
 import { requestLanguage } from './language.ts'
 import { clearSession, getToken, getWalletAddress } from './session.ts'
 import { toast } from './toast.ts'
@@ -82,19 +82,19 @@ export function createApiClient({
    * POSTs a contract route; resolves the whole envelope (for callers that show the server's msg). `params` fill the
    * route's `:name` path segments.
    */
-  const send = <R extends RouteDef>(route: R, body: BodyOf<R>, params?: PathParams) =>
+  const send = <R extends ClientRoute>(route: R, body: BodyOf<R>, params?: PathParams) =>
     request<DataOf<R>>(expandPath(route.path, params), body)
 
   return {
     send,
     /** POSTs a contract route and resolves its data. */
-    call: async <R extends RouteDef>(route: R, body: BodyOf<R>, params?: PathParams) =>
+    call: async <R extends ClientRoute>(route: R, body: BodyOf<R>, params?: PathParams) =>
       (await send(route, body, params)).data,
     /**
      * POSTs one file as multipart/form-data under the route's file field (SPEC §7's upload helper: 'video') and
      * resolves its data.
      */
-    upload: async <R extends RouteDef>(route: R, file: Blob, fileName: string) => {
+    upload: async <R extends ClientRoute>(route: R, file: Blob, fileName: string) => {
       if (!route.multipart) throw new Error(`${route.path} takes no file`)
       const form = new FormData()
       form.append(route.multipart, file, fileName)

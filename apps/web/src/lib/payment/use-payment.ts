@@ -1,11 +1,12 @@
-import { useConnection, useWallet } from '@solana/wallet-adapter-react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import i18next from 'i18next'
 import { useState } from 'react'
 import { type Notice, noticeText, showNotice } from '../notice.ts'
 import { toast } from '../toast.ts'
+import { useChainConnection, useWalletState } from '../wallet/wallet-state.ts'
+import { PaymentError } from './payment-error.ts'
 import { paymentOutcome } from './payment-outcome.ts'
-import { PaymentError, type PaymentRequest, type PaymentStep, runPayment } from './run-payment.ts'
+import type { PaymentRequest, PaymentStep } from './run-payment.ts'
 
 interface UsePaymentOptions {
   /**
@@ -21,15 +22,17 @@ interface UsePaymentOptions {
  * outcome as a toast and refreshes everything shown afterwards (balances, stakes, nodes).
  */
 export function usePayment({ onDone }: UsePaymentOptions = {}) {
-  const { connection } = useConnection()
-  const { publicKey, sendTransaction } = useWallet()
+  const connection = useChainConnection()
+  const { publicKey, sendTransaction } = useWalletState()
   const queryClient = useQueryClient()
   const [step, setStep] = useState<PaymentStep | null>(null)
 
   const mutation = useMutation({
-    mutationFn: (request: PaymentRequest) => {
-      if (!publicKey) throw new PaymentError({ key: 'wallet.sendFailed' })
+    mutationFn: async (request: PaymentRequest) => {
+      if (!publicKey || !connection) throw new PaymentError({ key: 'wallet.sendFailed' })
       const onInfo = (notice: Notice) => showNotice(notice, 'info')
+      // The payment code and SPL Token come with the first payment, not with the screen.
+      const { runPayment } = await import('./run-payment.ts')
       return runPayment({ connection, owner: publicKey, sendTransaction, onStep: setStep, onInfo }, request)
     },
     onSuccess: (intent) => {

@@ -1,4 +1,4 @@
-import { type AdminRole, type AssetSettings, api, type BusinessConfig } from '@solpledge/contract'
+import { type AdminRole, type AssetSettings, api, type BusinessConfig } from '@solpledge/contract/client'
 import { useQuery } from '@tanstack/react-query'
 import { useClientConfig } from '../../../lib/client-config.ts'
 import { USDT_DECIMALS } from '../../../lib/format.ts'

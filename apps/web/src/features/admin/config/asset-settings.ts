@@ -1,4 +1,4 @@
-import { type AdminAsset, type AssetSettings, formatAmount, parseAmount } from '@solpledge/contract'
+import { type AdminAsset, type AssetSettings, formatAmount, parseAmount } from '@solpledge/contract/client'
 import type { FieldError } from './draft.ts'
 
 /** The amounts of an asset's settings; the thresholds may be empty, meaning none. */
