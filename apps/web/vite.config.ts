@@ -39,7 +39,7 @@ function precompress(): Plugin {
 }
 
 // The wallet and chain code (@solana/*, the demo wallet) are reached only through dynamic imports
-// (src/app/wallet.ts), so they land in lazily loaded chunks and the first screen stays small (ENVIRONMENT.md);
+// (src/app/bootstrap.tsx), so they land in lazily loaded chunks and the first screen stays small (ENVIRONMENT.md);
 // src/app/entry-chunk.test.ts holds the entry chunk to its budget.
 export default defineConfig({
   plugins: [react(), precompress()],

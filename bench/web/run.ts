@@ -5,12 +5,16 @@
 // --demo, as `npm start` runs on the local chain (the demo wallet makes every visitor a wallet holder).
 // Usage: npm run bench:web [-- --demo --runs 1 --json bench/results/web.json]
 import { execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
+import { ed25519 } from '@noble/curves/ed25519'
 import { chromium } from '@playwright/test'
+import { localnetTokens } from '../../apps/server/src/chain/localnet.ts'
+import { addressOf } from '../../apps/server/src/lib/keys.ts'
 import { startServer } from '../../e2e/server.ts'
 // @ts-expect-error plain ESM helpers shared with the npm scripts
 import { bin, freePort, must, root, startService, stopChild } from '../../scripts/lib.mjs'
@@ -108,8 +112,18 @@ const localnet = await startService(
   ['packages/localnet/src/cli.ts', '--port', String(rpcPort), '--ws-port', String(wsPort)],
   { ready: /localnet ready rpc=(\S+) ws=(\S+)/, quiet: true },
 )
-// Without --demo the server names another cluster, so it offers no demo wallet: what a production visitor gets.
-const server = await startServer(localnet.match[1], localnet.match[2], values.demo ? {} : { SOLANA_CLUSTER: 'devnet' })
+const [rpcUrl, wsUrl] = [localnet.match[1] as string, localnet.match[2] as string]
+// Without --demo the server names another cluster (with the local chain's mints), so it offers no demo wallet: what a
+// production visitor gets.
+const mint = async (symbol: string) =>
+  (await localnetTokens(rpcUrl)).find((token) => token.symbol === symbol)?.mint ?? ''
+const production = {
+  SOLANA_CLUSTER: 'devnet',
+  PRODUCT_MINT: await mint('PLG'),
+  USDT_MINT: await mint('USDT'),
+  ROOT_ADDRESS: addressOf(ed25519.getPublicKey(randomBytes(32))),
+}
+const server = await startServer(rpcUrl, wsUrl, values.demo ? {} : production)
 const rows = []
 try {
   for (let run = 1; run <= Number(values.runs); run++) {

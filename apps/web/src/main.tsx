@@ -1,6 +1,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App, StartupError } from './app/app.tsx'
+import { preloadScreen } from './app/router.tsx'
 import { blockPinchZoom } from './lib/block-pinch-zoom.ts'
 import { getConfig } from './lib/config.ts'
 import { initI18n } from './lib/i18n.ts'
@@ -16,6 +17,7 @@ const element = document.getElementById('root')
 if (!element) throw new Error('The page has no #root element')
 const root = createRoot(element)
 
+preloadScreen(window.location.pathname)
 // index.html shows the loading overlay until the language's strings and the runtime config are here (in parallel).
 const [strings, config] = await Promise.allSettled([initI18n(), getConfig()])
 if (strings.status === 'rejected') console.error(strings.reason)

@@ -7,7 +7,7 @@ import { PrimaryButton } from '../components/primary-button.tsx'
 import { Toaster } from '../components/toaster.tsx'
 import { ClientConfigContext } from '../lib/client-config.ts'
 import { useWalletModal, WalletModalProvider } from '../lib/wallet/wallet-modal.tsx'
-import { loadWalletLayer, walletAtStartup } from './bootstrap.ts'
+import { loadWalletLayer, useScreenShown, walletAtStartup } from './bootstrap.tsx'
 import { queryClient } from './query-client.ts'
 import { isConsolePath, router } from './router.tsx'
 import type { WalletLayerProps } from './wallet-layer.tsx'
@@ -49,10 +49,24 @@ function Wallet({ config, inviteCode }: AppProps) {
   const onConsole = useOnConsole()
   const { visible } = useWalletModal()
   const [Layer, setLayer] = useState<ComponentType<WalletLayerProps> | null>(null)
-  const wanted = visible || walletAtStartup(config)
+  const shown = useScreenShown()
+  // Asked for by a screen: now. Otherwise, with a wallet there: once the first screen has painted, so its chunks and
+  // data are not slowed down by the wallet layer's.
+  const now = visible
+  const later = shown && walletAtStartup(config)
   useEffect(() => {
-    if (wanted) loadWalletLayer(config).then((layer) => setLayer(() => layer), console.error)
-  }, [wanted, config])
+    if (!now && !later) return
+    const load = () => loadWalletLayer(config).then((layer) => setLayer(() => layer), console.error)
+    if (now) return void load()
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(load)
+    })
+    return () => {
+      cancelAnimationFrame(frame)
+      clearTimeout(timer)
+    }
+  }, [now, later, config])
   return Layer && <Layer config={config} inviteCode={inviteCode} onReset={goHome} userLogin={!onConsole} />
 }
 

@@ -1,5 +1,6 @@
 import { Suspense } from 'react'
 import { ScrollRestoration, useLocation, useOutlet } from 'react-router'
+import { ScreenShown } from './bootstrap.tsx'
 import { BottomNav } from './bottom-nav.tsx'
 
 /**
@@ -12,7 +13,10 @@ export function Layout() {
   return (
     <div className="app-shell">
       <main key={pathname} className="app-main page-enter">
-        <Suspense fallback={<p className="route-loading">loading</p>}>{outlet}</Suspense>
+        <Suspense fallback={<p className="route-loading">loading</p>}>
+          {outlet}
+          <ScreenShown />
+        </Suspense>
       </main>
       <BottomNav />
       <ScrollRestoration />

@@ -1,4 +1,16 @@
 import type { ClientConfig } from '@solpledge/contract/client'
+import { useEffect } from 'react'
+import { createStore } from '../lib/store.ts'
+
+const screenShown = createStore(false)
+/** Whether a screen has rendered its content (not its 'loading' fallback) since the page loaded. */
+export const useScreenShown = screenShown.use
+
+/** Rendered after a screen's content, inside its Suspense boundary: the first screen is on its way to the display. */
+export function ScreenShown() {
+  useEffect(() => screenShown.set(true), [])
+  return null
+}
 
 /**
  * Whether the wallet layer loads right after the first paint: a Phantom-type wallet is injected (it may connect by
