@@ -50,14 +50,13 @@ function Wallet({ config, inviteCode }: AppProps) {
   const { visible } = useWalletModal()
   const [Layer, setLayer] = useState<ComponentType<WalletLayerProps> | null>(null)
   const shown = useScreenShown()
-  // Asked for by a screen: now. Otherwise, with a wallet there: once the first screen has painted, so its chunks and
-  // data are not slowed down by the wallet layer's.
-  const now = visible
+  // Asked for by a screen (the wallet picker opens): now. Otherwise, with a wallet there: once the first screen has
+  // painted, so its chunks and data are not slowed down by the wallet layer's.
   const later = shown && walletAtStartup(config)
   useEffect(() => {
-    if (!now && !later) return
+    if (!visible && !later) return
     const load = () => loadWalletLayer(config).then((layer) => setLayer(() => layer), console.error)
-    if (now) return void load()
+    if (visible) return void load()
     let timer: ReturnType<typeof setTimeout> | undefined
     const frame = requestAnimationFrame(() => {
       timer = setTimeout(load)
@@ -66,7 +65,7 @@ function Wallet({ config, inviteCode }: AppProps) {
       cancelAnimationFrame(frame)
       clearTimeout(timer)
     }
-  }, [now, later, config])
+  }, [visible, later, config])
   return Layer && <Layer config={config} inviteCode={inviteCode} onReset={goHome} userLogin={!onConsole} />
 }
 
