@@ -55,8 +55,9 @@ test.describe('wallet login', () => {
     await useWallets(page, [first, second])
     await page.goto('/team')
     await expect(page.getByTestId('page-title')).toHaveText('Team')
+    // The screen paints before the wallet layer has loaded and signed in: wait for the login.
+    await expect.poll(async () => JSON.parse((await storage(page)).userinfo ?? '{}').address).toBe(first.address)
     await expect(page.getByTestId('loading-overlay')).toHaveCount(0)
-    expect(JSON.parse((await storage(page)).userinfo ?? '{}').address).toBe(first.address)
     await page.getByTestId('demo-wallet-toggle').click()
     await snap(page, testInfo, 'demo wallet menu')
     await page.getByTestId('demo-wallet-account-1').click()

@@ -1,14 +1,48 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
 
 // In development (`vite` on its own port) the API and the uploaded images (notice bodies link /uploads/…) come from
 // the server.
 const server = 'http://127.0.0.1:3000'
 
-// The wallet and chain code (@solana/*, the demo wallet) and the API client are reached only through dynamic imports
-// (src/app/bootstrap.ts), so they land in lazily loaded chunks and the first screen stays small (ENVIRONMENT.md).
+/** Text files worth compressing; images and fonts here are compressed formats already (except SVG). */
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|xml|webmanifest)$/
+
+/**
+ * Writes a brotli (.br, quality 11) and a gzip (.gz, level 9) copy beside every compressible file of the build, so
+ * the server sends them by content negotiation (@fastify/static preCompressed) without compressing per request.
+ * Copies that would not be smaller are not written.
+ */
+function precompress(): Plugin {
+  let outDir = ''
+  return {
+    name: 'solpledge:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir)
+    },
+    closeBundle() {
+      for (const entry of fs.readdirSync(outDir, { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile() || !COMPRESSIBLE.test(entry.name)) continue
+        const file = path.join(entry.parentPath, entry.name)
+        const text = fs.readFileSync(file)
+        const br = brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })
+        const gz = gzipSync(text, { level: 9 })
+        if (br.length < text.length) fs.writeFileSync(`${file}.br`, br)
+        if (gz.length < text.length) fs.writeFileSync(`${file}.gz`, gz)
+      }
+    },
+  }
+}
+
+// The wallet and chain code (@solana/*, the demo wallet) are reached only through dynamic imports
+// (src/app/bootstrap.tsx), so they land in lazily loaded chunks and the first screen stays small (ENVIRONMENT.md);
+// src/app/entry-chunk.test.ts holds the entry chunk to its budget.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     proxy: { '/api': server, '/uploads': server },
   },

@@ -136,11 +136,30 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
 
   const webDist = config.webDist && path.resolve(config.webDist)
   if (webDist && fs.existsSync(path.join(webDist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: 'index.html' })
-    // Client-side routes (/pledge, /notice/detail/1, …) all load the single page.
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      // '/' is served by the client-route handler below: the plugin's own index route misses the .br copy.
+      index: false,
+      // The build writes a .br and a .gz beside every compressible file (apps/web/vite.config.ts): the best one the
+      // browser accepts is sent, with Vary: Accept-Encoding. ETags and Last-Modified stay on for revalidation.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, file) => reply.header('cache-control', webCacheControl(webDist, file)),
+    })
+    // '/' and the client-side routes (/pledge, /notice/detail/1, …) all load the single page.
     app.get('/*', (_request, reply) => reply.sendFile('index.html'))
   }
   return app
+}
+
+/**
+ * Vite's content-hashed output under assets/ never changes under its name: cached for a year without revalidation.
+ * Everything else (index.html, robots.txt, banners) is revalidated on each use, so a deploy shows at once.
+ */
+export function webCacheControl(webDist: string, file: string) {
+  const relative = path.relative(webDist, file).split(path.sep).join('/')
+  return relative.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>

@@ -1,22 +1,29 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { App } from './app/app.tsx'
-import { loadApp } from './app/bootstrap.ts'
+import { App, StartupError } from './app/app.tsx'
+import { preloadScreen } from './app/router.tsx'
 import { blockPinchZoom } from './lib/block-pinch-zoom.ts'
+import { getConfig } from './lib/config.ts'
 import { initI18n } from './lib/i18n.ts'
 import { clearSession } from './lib/session.ts'
 import './app/styles.css'
 
 blockPinchZoom()
-initI18n()
 // Start-up (SPEC §4): the stored session is cleared; the wallet reconnects and the login runs again.
 clearSession()
 const inviteCode = new URLSearchParams(window.location.search).get('code') ?? ''
 
-const root = document.getElementById('root')
-if (!root) throw new Error('The page has no #root element')
-createRoot(root).render(
+const element = document.getElementById('root')
+if (!element) throw new Error('The page has no #root element')
+const root = createRoot(element)
+
+preloadScreen(window.location.pathname)
+// index.html shows the loading overlay until the language's strings and the runtime config are here (in parallel).
+const [strings, config] = await Promise.allSettled([initI18n(), getConfig()])
+if (strings.status === 'rejected') console.error(strings.reason)
+if (config.status === 'rejected') console.error(config.reason)
+root.render(
   <StrictMode>
-    <App app={loadApp()} inviteCode={inviteCode} />
+    {config.status === 'fulfilled' ? <App config={config.value} inviteCode={inviteCode} /> : <StartupError />}
   </StrictMode>,
 )

@@ -32,23 +32,6 @@ import {
 } from './admin.ts'
 import { BusinessConfig } from './business-config.ts'
 
-/** Every API path is POST under this base (SPEC §7). Paths match case-insensitively. */
-export const API_BASE = '/api'
-/** The app-key header value the web app sends on every request (SPEC §7). Informational: it is public. */
-export const APP_KEY = 'solpledge-web'
-/** Login type value (SPEC §9). */
-export const LOGIN_TYPE = '3'
-/** Largest JSON body the API accepts. */
-export const MAX_BODY_BYTES = 64 * 1024
-/**
- * The request header that makes a money call safe to repeat (IETF httpapi Idempotency-Key draft): on routes whose
- * contract says `idempotent: true`, the same key from the same caller with the same body answers the first answer
- * again and does nothing twice. Optional: calls without it keep working.
- */
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key'
-/** Set ('true') on an answer replayed from an earlier request with the same Idempotency-Key. */
-export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed'
-
 export interface RouteDef<
   B extends TSchema = TSchema,
   D extends TSchema = TSchema,
@@ -83,6 +66,9 @@ const route = <
 >(
   def: RouteDef<B, D, A, M>,
 ) => def
+
+/** The response schema of a successful call. Failures carry the same envelope with `data: null`. */
+export const envelope = <T extends TSchema>(data: T) => Type.Object({ code: Type.Integer(), msg: Type.String(), data })
 
 export type BodyOf<R extends RouteDef> = Static<R['body']>
 export type DataOf<R extends RouteDef> = Static<R['data']>

@@ -1,5 +1,3 @@
-import { type TSchema, Type } from 'typebox'
-
 /**
  * Envelope codes (SPEC §7). Every answer of the API is HTTP 200 with `{ code, msg, data }` unless the transport
  * itself failed (HTTP 500 for an unexpected server fault, still with an envelope). The web client resolves code 1,
@@ -27,9 +25,6 @@ export type CodeValue = (typeof Code)[keyof typeof Code]
 
 /** Codes on which the web client rejects without showing anything itself (SPEC §7). */
 export const SILENT_REJECT_CODES: readonly number[] = [0, 2, -1, -406, -2, -102]
-
-/** The response schema of a successful call. Failures carry the same envelope with `data: null`. */
-export const envelope = <T extends TSchema>(data: T) => Type.Object({ code: Type.Integer(), msg: Type.String(), data })
 
 export interface Envelope<T = unknown> {
   code: number

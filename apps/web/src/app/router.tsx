@@ -1,71 +1,79 @@
-import { lazy, Suspense } from 'react'
-import { createBrowserRouter } from 'react-router'
+import { type ComponentType, isValidElement, lazy, Suspense } from 'react'
+import { createBrowserRouter, matchRoutes } from 'react-router'
 import { LoadingOverlay } from '../components/loading-overlay.tsx'
+import { ScreenShown } from './bootstrap.tsx'
 import { Layout } from './layout.tsx'
 
-const HomeScreen = lazy(() => import('./routes/home.tsx'))
-const AssetsScreen = lazy(() =>
+type Load = () => Promise<{ default: ComponentType }>
+
+/** A lazily loaded screen whose chunk can be asked for before React renders it (preloadScreen). */
+function lazyScreen(load: Load) {
+  return Object.assign(lazy(load), { preload: load })
+}
+
+const HomeScreen = lazyScreen(() => import('./routes/home.tsx'))
+const AssetsScreen = lazyScreen(() =>
   import('../features/assets/components/assets-screen.tsx').then((module) => ({ default: module.AssetsScreen })),
 )
-const AssetDetailScreen = lazy(() =>
+const AssetDetailScreen = lazyScreen(() =>
   import('../features/assets/components/asset-detail-screen.tsx').then((module) => ({
     default: module.AssetDetailScreen,
   })),
 )
-const NodeScreen = lazy(() =>
+const NodeScreen = lazyScreen(() =>
   import('../features/node/components/node-screen.tsx').then((module) => ({ default: module.NodeScreen })),
 )
-const NoticeListScreen = lazy(() =>
+const NoticeListScreen = lazyScreen(() =>
   import('../features/notice/components/notice-list-screen.tsx').then((module) => ({
     default: module.NoticeListScreen,
   })),
 )
-const NoticeDetailScreen = lazy(() =>
+const NoticeDetailScreen = lazyScreen(() =>
   import('../features/notice/components/notice-detail-screen.tsx').then((module) => ({
     default: module.NoticeDetailScreen,
   })),
 )
-const PledgeScreen = lazy(() =>
+const PledgeScreen = lazyScreen(() =>
   import('../features/pledge/components/pledge-screen.tsx').then((module) => ({ default: module.PledgeScreen })),
 )
-const StakeOrderScreen = lazy(() =>
+const StakeOrderScreen = lazyScreen(() =>
   import('../features/pledge/components/stake-order-screen.tsx').then((module) => ({
     default: module.StakeOrderScreen,
   })),
 )
-const StakeOutputScreen = lazy(() =>
+const StakeOutputScreen = lazyScreen(() =>
   import('../features/pledge/components/stake-output-screen.tsx').then((module) => ({
     default: module.StakeOutputScreen,
   })),
 )
-const FinanceScreen = lazy(() =>
+const FinanceScreen = lazyScreen(() =>
   import('../features/finance/components/finance-screen.tsx').then((module) => ({ default: module.FinanceScreen })),
 )
-const DepositDetailScreen = lazy(() =>
+const DepositDetailScreen = lazyScreen(() =>
   import('../features/finance/components/deposit-detail-screen.tsx').then((module) => ({
     default: module.DepositDetailScreen,
   })),
 )
-const TeamScreen = lazy(() =>
+const TeamScreen = lazyScreen(() =>
   import('../features/team/components/team-screen.tsx').then((module) => ({ default: module.TeamScreen })),
 )
-const RankScreen = lazy(() =>
+const RankScreen = lazyScreen(() =>
   import('../features/rank/components/rank-screen.tsx').then((module) => ({ default: module.RankScreen })),
 )
-const QuickTradeScreen = lazy(() =>
+const QuickTradeScreen = lazyScreen(() =>
   import('../features/trade/components/quick-trade-screen.tsx').then((module) => ({
     default: module.QuickTradeScreen,
   })),
 )
-const OrderDetailScreen = lazy(() =>
+const OrderDetailScreen = lazyScreen(() =>
   import('../features/trade/components/order-detail-screen.tsx').then((module) => ({
     default: module.OrderDetailScreen,
   })),
 )
-const SwapScreen = lazy(() =>
+const SwapScreen = lazyScreen(() =>
   import('../features/trade/components/swap-screen.tsx').then((module) => ({ default: module.SwapScreen })),
 )
-const NotFoundScreen = lazy(() => import('./routes/not-found.tsx'))
+const NotFoundScreen = lazyScreen(() => import('./routes/not-found.tsx'))
 
 /** The operator console (issue 7): its own chunk, never loaded by users' screens. */
 const AdminApp = lazy(() => import('../features/admin/admin-app.tsx'))
@@ -81,6 +89,7 @@ export const router = createBrowserRouter([
     element: (
       <Suspense fallback={<LoadingOverlay />}>
         <AdminApp />
+        <ScreenShown />
       </Suspense>
     ),
   },
@@ -107,3 +116,13 @@ export const router = createBrowserRouter([
     ],
   },
 ])
+
+/**
+ * Starts loading the chunk of the screen at `pathname` at once, in parallel with the language and the config, instead
+ * of after them when the router first renders it.
+ */
+export function preloadScreen(pathname: string) {
+  const leaf = matchRoutes(router.routes, pathname)?.at(-1)?.route.element
+  if (isValidElement(leaf) && typeof leaf.type === 'object' && leaf.type !== null && 'preload' in leaf.type)
+    (leaf.type as { preload: Load }).preload().catch(console.error)
+}

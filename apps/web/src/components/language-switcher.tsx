@@ -1,5 +1,6 @@
-import { LANGUAGES } from '@solpledge/contract'
+import { LANGUAGES } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
+import { changeLanguage } from '../lib/i18n.ts'
 import { LANGUAGE_NAMES } from '../lib/language.ts'
 import './language-switcher.css'
 
@@ -15,7 +16,7 @@ export function LanguageSwitcher() {
           type="button"
           lang={lng}
           aria-pressed={i18n.resolvedLanguage === lng}
-          onClick={() => i18n.changeLanguage(lng)}
+          onClick={() => changeLanguage(lng).catch(console.error)}
         >
           {LANGUAGE_NAMES[lng]}
         </button>

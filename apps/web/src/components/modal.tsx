@@ -1,13 +1,8 @@
-import { AnimatePresence, m } from 'motion/react'
-import { type ReactNode, useEffect, useId } from 'react'
-import { createPortal } from 'react-dom'
-import { useTranslation } from 'react-i18next'
-import './modal.css'
+import { lazy, type ReactNode, Suspense, useState } from 'react'
 
-/** Seconds the modal fades out before it unmounts (SPEC §2: closing waits 150 ms). */
-const FADE_S = 0.15
+const ModalFrame = lazy(() => import('./modal-frame.tsx'))
 
-interface ModalProps {
+export interface ModalProps {
   open: boolean
   title: ReactNode
   /** Without onClose the modal cannot be dismissed: no close button, mask and Escape do nothing. */
@@ -16,67 +11,16 @@ interface ModalProps {
   children: ReactNode
 }
 
-/** Dark dialog, 90% wide, at most 80% of the viewport high; closes on the mask, its close button and Escape. */
-export function Modal({ open, title, onClose, testId, children }: ModalProps) {
-  const { t } = useTranslation()
-  const titleId = useId()
-
-  useEffect(() => {
-    if (!open || !onClose) return
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose()
-    }
-    window.addEventListener('keydown', onKeyDown)
-    return () => window.removeEventListener('keydown', onKeyDown)
-  }, [open, onClose])
-
-  return createPortal(
-    <AnimatePresence>
-      {open && (
-        <m.div
-          className="modal-root"
-          initial={{ opacity: 0 }}
-          animate={{ opacity: 1 }}
-          exit={{ opacity: 0 }}
-          transition={{ duration: FADE_S }}
-        >
-          {onClose ? (
-            <button
-              type="button"
-              className="modal-mask"
-              tabIndex={-1}
-              aria-label={t('common.close')}
-              onClick={onClose}
-            />
-          ) : (
-            <div className="modal-mask" />
-          )}
-          <m.div
-            className="modal"
-            role="dialog"
-            aria-modal="true"
-            aria-labelledby={titleId}
-            data-testid={testId}
-            initial={{ y: 16, scale: 0.98 }}
-            animate={{ y: 0, scale: 1 }}
-            exit={{ y: 8, scale: 0.98 }}
-            transition={{ duration: FADE_S }}
-          >
-            <header className="modal-header">
-              <h2 id={titleId}>{title}</h2>
-              {onClose && (
-                <button type="button" className="modal-close" aria-label={t('common.close')} onClick={onClose}>
-                  <svg viewBox="0 0 24 24" aria-hidden="true">
-                    <path d="M6 6l12 12M18 6L6 18" />
-                  </svg>
-                </button>
-              )}
-            </header>
-            <div className="modal-body">{children}</div>
-          </m.div>
-        </m.div>
-      )}
-    </AnimatePresence>,
-    document.body,
-  )
+/**
+ * Dark dialog, 90% wide, at most 80% of the viewport high; closes on the mask, its close button and Escape
+ * (modal-frame.tsx). Nothing is loaded until it first opens.
+ */
+export function Modal(props: ModalProps) {
+  const [opened, setOpened] = useState(props.open)
+  if (props.open && !opened) setOpened(true)
+  return opened ? (
+    <Suspense fallback={null}>
+      <ModalFrame {...props} />
+    </Suspense>
+  ) : null
 }

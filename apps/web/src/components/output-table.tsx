@@ -1,4 +1,4 @@
-import { formatAmount, type OutputRecord } from '@solpledge/contract'
+import { formatAmount, type OutputRecord } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { formatDay } from '../lib/format.ts'
 import './output-table.css'

@@ -1,6 +1,6 @@
-import { useWallet } from '@solana/wallet-adapter-react'
 import { useTranslation } from 'react-i18next'
 import { useWalletModal } from '../lib/wallet/wallet-modal.tsx'
+import { useWalletState } from '../lib/wallet/wallet-state.ts'
 import { PrimaryButton } from './primary-button.tsx'
 import './signed-out.css'
 
@@ -13,7 +13,7 @@ interface SignedOutProps {
 /** Shown in place of a user's own data while nobody is signed in, with a way to connect the wallet. */
 export function SignedOut({ text, testId }: SignedOutProps) {
   const { t } = useTranslation()
-  const { connected, connecting } = useWallet()
+  const { connected, connecting } = useWalletState()
   const { setVisible } = useWalletModal()
   return (
     <div className="card signed-out" data-testid={testId}>

@@ -1,4 +1,4 @@
-import { LANGUAGES } from '@solpledge/contract'
+import { LANGUAGES } from '@solpledge/contract/client'
 import { describe, expect, it } from 'vitest'
 import adminEn from './admin/en.json'
 import adminJa from './admin/ja.json'

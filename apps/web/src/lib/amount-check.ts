@@ -1,4 +1,4 @@
-import { type MessageKey, parseAmount } from '@solpledge/contract'
+import { type MessageKey, parseAmount } from '@solpledge/contract/client'
 import type { Notice } from './notice.ts'
 
 /** A typed amount read as base units, or what to tell the user about it. */

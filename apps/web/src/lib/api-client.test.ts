@@ -1,4 +1,4 @@
-import { API_BASE, api, IDEMPOTENCY_HEADER, SILENT_REJECT_CODES } from '@solpledge/contract'
+import { API_BASE, api, IDEMPOTENCY_HEADER, SILENT_REJECT_CODES } from '@solpledge/contract/client'
 import { describe, expect, it, vi } from 'vitest'
 import { ApiError, createApiClient, expandPath } from './api-client.ts'
 

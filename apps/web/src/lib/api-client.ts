@@ -2,13 +2,13 @@ import {
   API_BASE,
   APP_KEY,
   type BodyOf,
+  type ClientRoute,
   Code,
   type DataOf,
   type Envelope,
   IDEMPOTENCY_HEADER,
-  type RouteDef,
   SILENT_REJECT_CODES,
-} from '@solpledge/contract'
+} from '@solpledge/contract/client'
 import { newIdempotencyKey } from './idempotency.ts'
 import { requestLanguage } from './language.ts'
 import { clearSession, getToken, getWalletAddress } from './session.ts'
@@ -96,7 +96,7 @@ export function createApiClient({
   }
 
   /** POSTs a contract route; resolves the whole envelope (for callers that show the server's msg). */
-  const send = <R extends RouteDef>(route: R, body: BodyOf<R>, { params, idempotencyKey }: CallOptions = {}) =>
+  const send = <R extends ClientRoute>(route: R, body: BodyOf<R>, { params, idempotencyKey }: CallOptions = {}) =>
     request<DataOf<R>>(
       expandPath(route.path, params),
       body,
@@ -106,13 +106,13 @@ export function createApiClient({
   return {
     send,
     /** POSTs a contract route and resolves its data. */
-    call: async <R extends RouteDef>(route: R, body: BodyOf<R>, options?: CallOptions) =>
+    call: async <R extends ClientRoute>(route: R, body: BodyOf<R>, options?: CallOptions) =>
       (await send(route, body, options)).data,
     /**
      * POSTs one file as multipart/form-data under the route's file field (SPEC §7's upload helper: 'video') and
      * resolves its data.
      */
-    upload: async <R extends RouteDef>(route: R, file: Blob, fileName: string) => {
+    upload: async <R extends ClientRoute>(route: R, file: Blob, fileName: string) => {
       if (!route.multipart) throw new Error(`${route.path} takes no file`)
       const form = new FormData()
       form.append(route.multipart, file, fileName)

@@ -1,7 +1,6 @@
-import { useConnection, useWallet } from '@solana/wallet-adapter-react'
-import { type Connection, PublicKey } from '@solana/web3.js'
+import type { Connection, PublicKey } from '@solana/web3.js'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
-import { associatedTokenAccount, readTokenAmount } from './payment/token-account.ts'
+import { useChainConnection, useWalletState } from './wallet/wallet-state.ts'
 
 /** How often on-chain balances refresh by themselves while a screen that shows them is visible. */
 export const BALANCE_POLL_MS = 5_000
@@ -20,12 +19,19 @@ export const chainBalanceKeys = {
 /** Base units held per mint; null when the wallet has no token account for that mint. */
 export type TokenBalances = Readonly<Record<string, bigint | null>>
 
-/** The wallet's balance of each mint: its associated token accounts, read from the chain in one request. */
+/**
+ * The wallet's balance of each mint: its associated token accounts, read from the chain in one request. The chain
+ * library comes with the wallet layer, so importing it here costs nothing once a wallet is connected.
+ */
 export async function getTokenBalances(
   connection: Connection,
   owner: PublicKey,
   mints: readonly string[],
 ): Promise<TokenBalances> {
+  const [{ PublicKey }, { associatedTokenAccount, readTokenAmount }] = await Promise.all([
+    import('@solana/web3.js'),
+    import('./payment/token-account.ts'),
+  ])
   const accounts = mints.map((mint) => associatedTokenAccount(new PublicKey(mint), owner))
   const infos = await connection.getMultipleAccountsInfo(accounts, 'confirmed')
   return Object.fromEntries(
@@ -33,10 +39,14 @@ export async function getTokenBalances(
   )
 }
 
-export const tokenBalancesQueryOptions = (connection: Connection, owner: PublicKey | null, mints: readonly string[]) =>
+export const tokenBalancesQueryOptions = (
+  connection: Connection | null,
+  owner: PublicKey | null,
+  mints: readonly string[],
+) =>
   queryOptions({
-    queryKey: chainBalanceKeys.tokens(connection.rpcEndpoint, owner?.toBase58() ?? '', mints),
-    queryFn: owner && mints.length > 0 ? () => getTokenBalances(connection, owner, mints) : skipToken,
+    queryKey: chainBalanceKeys.tokens(connection?.rpcEndpoint ?? '', owner?.toBase58() ?? '', mints),
+    queryFn: connection && owner && mints.length > 0 ? () => getTokenBalances(connection, owner, mints) : skipToken,
   })
 
 /**
@@ -44,7 +54,7 @@ export const tokenBalancesQueryOptions = (connection: Connection, owner: PublicK
  * while the page is visible.
  */
 export function useTokenBalances(mints: readonly string[]) {
-  const { connection } = useConnection()
-  const { publicKey } = useWallet()
+  const connection = useChainConnection()
+  const { publicKey } = useWalletState()
   return useQuery({ ...tokenBalancesQueryOptions(connection, publicKey, mints), refetchInterval: BALANCE_POLL_MS })
 }

@@ -1,4 +1,4 @@
-import type { ClientConfig } from '@solpledge/contract'
+import type { ClientConfig } from '@solpledge/contract/client'
 import { get } from './api-client.ts'
 
 export const APP_NAME = 'solpledge'

@@ -1,16 +1,24 @@
-import { type Catalogue, DEFAULT_UI_LANGUAGE, LANGUAGES, type Language, messages } from '@solpledge/contract'
+import { type Catalogue, DEFAULT_UI_LANGUAGE, LANGUAGES, type Language } from '@solpledge/contract/client'
 import i18next from 'i18next'
 import { initReactI18next } from 'react-i18next'
 import type adminEn from '../i18n/admin/en.json'
-import en from '../i18n/en.json'
-import ja from '../i18n/ja.json'
-import ko from '../i18n/ko.json'
-import vi from '../i18n/vi.json'
-import zh from '../i18n/zh.json'
+import type en from '../i18n/en.json'
 import { chooseLanguage, LANGUAGE_KEY } from './language.ts'
 
-/** Interface strings, one file per language; typed against en so a missing key fails the type check too. */
-const ui: Record<Language, typeof en> = { en, zh, ja, ko, vi }
+/** Interface strings, typed against en so a missing key fails the type check too. */
+type UiStrings = typeof en
+
+/**
+ * Each language's strings are a chunk of their own (src/i18n/bundles): a page loads only its language, and another
+ * one when the user switches to it. Every language has every key (i18n/locales.test.ts), so no fallback is loaded.
+ */
+const bundles: Record<Language, () => Promise<{ ui: UiStrings; msg: Catalogue }>> = {
+  en: () => import('../i18n/bundles/en.ts'),
+  zh: () => import('../i18n/bundles/zh.ts'),
+  ja: () => import('../i18n/bundles/ja.ts'),
+  ko: () => import('../i18n/bundles/ko.ts'),
+  vi: () => import('../i18n/bundles/vi.ts'),
+}
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -19,19 +27,30 @@ declare module 'i18next' {
      * `ui`: this app's strings; `msg`: the contract's error catalogue, e.g. t('msg:wallet.signFailed'); `admin`: the
      * operator console's strings, registered by its chunk (features/admin/i18n.ts).
      */
-    resources: { ui: typeof en; msg: Catalogue; admin: typeof adminEn }
+    resources: { ui: UiStrings; msg: Catalogue; admin: typeof adminEn }
   }
 }
 
-/** Picks the start-up language (SPEC §1), stores it and keeps localStorage and <html lang> in sync with changes. */
-export function initI18n() {
+/** Loads a language's strings into i18next unless they are there already. */
+async function loadLanguage(language: Language) {
+  if (i18next.hasResourceBundle(language, 'ui')) return
+  const { ui, msg } = await bundles[language]()
+  i18next.addResourceBundle(language, 'ui', ui, true, true)
+  i18next.addResourceBundle(language, 'msg', msg, true, true)
+}
+
+/**
+ * Picks the start-up language (SPEC §1), loads its strings, stores it and keeps localStorage and <html lang> in sync
+ * with changes. The app renders once this resolves.
+ */
+export async function initI18n() {
   const language = chooseLanguage(localStorage.getItem(LANGUAGE_KEY), navigator.languages)
   i18next.on('languageChanged', (lng) => {
     localStorage.setItem(LANGUAGE_KEY, lng)
     document.documentElement.lang = lng
   })
   i18next.use(initReactI18next).init({
-    resources: Object.fromEntries(LANGUAGES.map((lng) => [lng, { ui: ui[lng], msg: messages[lng] }])),
+    resources: {},
     lng: language,
     fallbackLng: DEFAULT_UI_LANGUAGE,
     supportedLngs: LANGUAGES,
@@ -39,5 +58,13 @@ export function initI18n() {
     defaultNS: 'ui',
     interpolation: { escapeValue: false },
     initAsync: false,
+    partialBundledLanguages: true,
   })
+  await loadLanguage(language)
+}
+
+/** Switches the interface language, loading its strings first. */
+export async function changeLanguage(language: Language) {
+  await loadLanguage(language)
+  await i18next.changeLanguage(language)
 }

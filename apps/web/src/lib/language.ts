@@ -4,7 +4,7 @@ import {
   isLanguage,
   type Language,
   pickLanguage,
-} from '@solpledge/contract'
+} from '@solpledge/contract/client'
 
 /** Where the interface language is stored (SPEC §1). */
 export const LANGUAGE_KEY = 'i18nextLng'

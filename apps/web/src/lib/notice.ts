@@ -1,4 +1,4 @@
-import type { MessageKey } from '@solpledge/contract'
+import type { MessageKey } from '@solpledge/contract/client'
 import i18next from 'i18next'
 import { showMessage, type ToastKind, toast } from './toast.ts'
 

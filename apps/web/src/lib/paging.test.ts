@@ -1,4 +1,4 @@
-import type { LedgerEntry } from '@solpledge/contract'
+import type { LedgerEntry } from '@solpledge/contract/client'
 import { describe, expect, it } from 'vitest'
 import { flattenPages, nextPage } from './paging.ts'
 

@@ -1,4 +1,4 @@
-import { Code, type MessageKey } from '@solpledge/contract'
+import { Code, type MessageKey } from '@solpledge/contract/client'
 import i18next from 'i18next'
 import { ApiError } from './api-client.ts'
 import { toast } from './toast.ts'

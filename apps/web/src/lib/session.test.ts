@@ -1,4 +1,4 @@
-import type { LoginData } from '@solpledge/contract'
+import type { LoginData } from '@solpledge/contract/client'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { MemoryStorage } from './memory-storage.ts'
 import { clearSession, markUnbound, saveLogin } from './session.ts'

@@ -1,4 +1,4 @@
-import type { LoginData } from '@solpledge/contract'
+import type { LoginData } from '@solpledge/contract/client'
 import { createStore } from './store.ts'
 
 /** Login state (SPEC §4), persisted under localStorage 'root'. */

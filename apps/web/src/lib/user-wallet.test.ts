@@ -1,4 +1,4 @@
-import type { AssetBalance } from '@solpledge/contract'
+import type { AssetBalance } from '@solpledge/contract/client'
 import { describe, expect, it } from 'vitest'
 import { findAsset } from './user-wallet.ts'
 

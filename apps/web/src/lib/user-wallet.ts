@@ -1,4 +1,4 @@
-import { type AssetBalance, api } from '@solpledge/contract'
+import { type AssetBalance, api } from '@solpledge/contract/client'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
 import { call } from './api-client.ts'
 import { useSignedInAddress } from './session.ts'

@@ -59,6 +59,8 @@ export async function systemRoutes(app: FastifyInstance) {
         response: { 200: envelope(ClientConfig) },
       },
     },
-    async (request, reply) => sendEnvelope(request, reply, Code.OK, 'common.success', clientConfig),
+    // Read by every page load before the wallet layer starts: always revalidated, so a changed cluster shows at once.
+    async (request, reply) =>
+      sendEnvelope(request, reply.header('cache-control', 'no-cache'), Code.OK, 'common.success', clientConfig),
   )
 }

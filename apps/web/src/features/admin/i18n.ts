@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language } from '@solpledge/contract'
+import { LANGUAGES, type Language } from '@solpledge/contract/client'
 import i18next from 'i18next'
 import en from '../../i18n/admin/en.json'
 import ja from '../../i18n/admin/ja.json'

@@ -1,4 +1,4 @@
-import type { AdminLoginData } from '@solpledge/contract'
+import type { AdminLoginData } from '@solpledge/contract/client'
 import { createStore } from '../../lib/store.ts'
 
 /**

@@ -1,4 +1,4 @@
-import { api, type BodyOf } from '@solpledge/contract'
+import { api, type BodyOf } from '@solpledge/contract/client'
 import { call } from '../api-client.ts'
 
 /**

@@ -1,4 +1,4 @@
-import type { IntentPurpose, MessageKey, PaymentIntent } from '@solpledge/contract'
+import type { IntentPurpose, MessageKey, PaymentIntent } from '@solpledge/contract/client'
 import type { Notice } from '../notice.ts'
 
 /** What a fulfilled payment of each purpose made happen (SPEC §8 success messages). */

@@ -8,7 +8,7 @@ import {
   TOKEN_PROGRAM_ID,
 } from '@solana/spl-token'
 import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js'
-import type { PaymentIntent } from '@solpledge/contract'
+import type { PaymentIntent } from '@solpledge/contract/client'
 import { describe, expect, it } from 'vitest'
 import { buildPaymentTransaction } from './payment-transaction.ts'
 import { readTokenAmount } from './token-account.ts'

@@ -1,7 +1,7 @@
 import '../wallet/buffer-global.ts'
 import { createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction } from '@solana/spl-token'
 import { PublicKey, Transaction } from '@solana/web3.js'
-import type { PaymentIntent } from '@solpledge/contract'
+import type { PaymentIntent } from '@solpledge/contract/client'
 import { associatedTokenAccount } from './token-account.ts'
 
 /** The accounts a payment touches, from the intent and the paying wallet. */

@@ -1,4 +1,4 @@
-import type { IntentPurpose } from '@solpledge/contract'
+import type { IntentPurpose } from '@solpledge/contract/client'
 
 /**
  * The on-chain payments in flight (top-up, stake, node purchase), kept in sessionStorage until the server has their

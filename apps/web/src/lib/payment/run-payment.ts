@@ -1,10 +1,11 @@
 import '../wallet/buffer-global.ts'
 import { ACCOUNT_SIZE } from '@solana/spl-token'
 import type { BlockhashWithExpiryBlockHeight, Connection, PublicKey, Transaction } from '@solana/web3.js'
-import type { MessageKey, PaymentIntent } from '@solpledge/contract'
+import type { MessageKey, PaymentIntent } from '@solpledge/contract/client'
 import { ApiError } from '../api-client.ts'
 import type { Notice } from '../notice.ts'
 import { createIntent, type IntentRequest } from './create-intent.ts'
+import { PaymentError } from './payment-error.ts'
 import { buildPaymentTransaction, paymentAccounts } from './payment-transaction.ts'
 import { clearPendingPayment, savePendingPayment } from './pending-payment.ts'
 import { reporting } from './reporting.ts'
@@ -12,36 +13,6 @@ import { isNotConfirmedYet, submitIntentUntilChecked } from './submit-intent.ts'
 import { readTokenAmount } from './token-account.ts'
 
 export type PaymentStep = 'preparing' | 'signing' | 'confirming' | 'crediting'
-
-/**
- * Ends a payment with something to tell the user. `sent`: the payment may be on chain, balances should refresh.
- * `refused`: the payment arrived but the server refused it for good, e.g. the node level sold out meanwhile (the money
- * is then in the asset balance): the notice says why. `unanswered`: asking for the intent got no answer (a timeout, a
- * lost connection), so a retry asks again with the same Idempotency-Key.
- */
-export class PaymentError extends Error {
-  readonly notice: Notice
-  readonly sent: boolean
-  readonly refused: boolean
-  readonly unanswered: boolean
-
-  constructor(
-    notice: Notice,
-    {
-      cause,
-      sent = false,
-      refused = false,
-      unanswered = false,
-    }: { cause?: unknown; sent?: boolean; refused?: boolean; unanswered?: boolean } = {},
-  ) {
-    super('key' in notice ? notice.key : notice.text, { cause })
-    this.name = 'PaymentError'
-    this.notice = notice
-    this.sent = sent || refused
-    this.refused = refused
-    this.unanswered = unanswered
-  }
-}
 
 export interface PaymentContext {
   connection: Connection

@@ -1,11 +1,17 @@
-import { translate } from '@solpledge/contract'
-import { describe, expect, it, vi } from 'vitest'
+import { messages, translate } from '@solpledge/contract'
+import i18next from 'i18next'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../api-client.ts'
 import { isNotConfirmedYet, retry } from './submit-intent.ts'
 
 const notConfirmed = (lang: 'en' | 'zh') => new ApiError(0, translate(lang, 'intent.notConfirmed'))
 
 describe('isNotConfirmedYet', () => {
+  // The app has its language's catalogue loaded in i18next (lib/i18n.ts); here en and zh.
+  beforeAll(() =>
+    i18next.init({ resources: { en: { msg: messages.en }, zh: { msg: messages.zh } }, lng: 'en', initAsync: false }),
+  )
+
   it('recognises the not-confirmed refusal in the request language', () => {
     expect(isNotConfirmedYet(notConfirmed('en'), 'en')).toBe(true)
     expect(isNotConfirmedYet(notConfirmed('zh'), 'zh')).toBe(true)

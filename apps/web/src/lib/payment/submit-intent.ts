@@ -1,4 +1,5 @@
-import { api, Code, type Language, type PaymentIntent, translate } from '@solpledge/contract'
+import { api, Code, type Language, type PaymentIntent } from '@solpledge/contract/client'
+import i18next from 'i18next'
 import { ApiError, call } from '../api-client.ts'
 import { requestLanguage } from '../language.ts'
 
@@ -7,10 +8,13 @@ export const submitIntent = (id: string, signature: string) => call(api.intentSu
 
 /**
  * Whether the server refused only because it does not see the transaction as confirmed yet: code 0 with the
- * 'intent.notConfirmed' msg, which the server translates into the request's language.
+ * 'intent.notConfirmed' msg, which the server translates into the request's language (the interface's, whose
+ * catalogue i18next has loaded).
  */
 export const isNotConfirmedYet = (error: unknown, language: Language = requestLanguage()) =>
-  error instanceof ApiError && error.code === Code.FAIL && error.message === translate(language, 'intent.notConfirmed')
+  error instanceof ApiError &&
+  error.code === Code.FAIL &&
+  error.message === i18next.t('msg:intent.notConfirmed', { lng: language })
 
 export interface RetryOptions {
   attempts: number

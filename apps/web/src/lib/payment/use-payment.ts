@@ -1,12 +1,13 @@
-import { useConnection, useWallet } from '@solana/wallet-adapter-react'
 import { useQueryClient } from '@tanstack/react-query'
 import i18next from 'i18next'
 import { useState } from 'react'
 import { type Notice, noticeText, showNotice } from '../notice.ts'
 import { toast } from '../toast.ts'
 import { useMoneyAction } from '../use-money-action.ts'
+import { useChainConnection, useWalletState } from '../wallet/wallet-state.ts'
+import { PaymentError } from './payment-error.ts'
 import { paymentOutcome } from './payment-outcome.ts'
-import { PaymentError, type PaymentRequest, type PaymentStep, runPayment } from './run-payment.ts'
+import type { PaymentRequest, PaymentStep } from './run-payment.ts'
 
 interface UsePaymentOptions {
   /**
@@ -24,15 +25,17 @@ interface UsePaymentOptions {
  * intent, the pending payment (resumed after a reload) is what remembers it.
  */
 export function usePayment({ onDone }: UsePaymentOptions = {}) {
-  const { connection } = useConnection()
-  const { publicKey, sendTransaction } = useWallet()
+  const connection = useChainConnection()
+  const { publicKey, sendTransaction } = useWalletState()
   const queryClient = useQueryClient()
   const [step, setStep] = useState<PaymentStep | null>(null)
 
   const mutation = useMoneyAction({
     mutationFn: async (request: PaymentRequest, key) => {
-      if (!publicKey) throw new PaymentError({ key: 'wallet.sendFailed' })
+      if (!publicKey || !connection) throw new PaymentError({ key: 'wallet.sendFailed' })
       const onInfo = (notice: Notice) => showNotice(notice, 'info')
+      // The payment code and SPL Token come with the first payment, not with the screen.
+      const { runPayment } = await import('./run-payment.ts')
       return runPayment({ connection, owner: publicKey, sendTransaction, onStep: setStep, onInfo }, request, key)
     },
     unanswered: (error) => error instanceof PaymentError && error.unanswered,

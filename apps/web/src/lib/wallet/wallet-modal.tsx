@@ -7,7 +7,10 @@ interface WalletModalState {
 
 const WalletModalContext = createContext<WalletModalState | null>(null)
 
-/** Whether the wallet-selection modal is open; any screen below the wallet layer can open it. */
+/**
+ * Whether the wallet-selection modal is open; any screen can open it. The modal itself is in the wallet layer, which
+ * the shell loads when the modal opens if it is not there yet.
+ */
 export function WalletModalProvider({ children }: { children: ReactNode }) {
   const [visible, setVisible] = useState(false)
   const value = useMemo(() => ({ visible, setVisible }), [visible])

@@ -1,4 +1,4 @@
-import { type AdminAsset, api } from '@solpledge/contract'
+import { type AdminAsset, api } from '@solpledge/contract/client'
 import { useQuery } from '@tanstack/react-query'
 import { adminCall } from './client.ts'
 import { adminKeys } from './keys.ts'

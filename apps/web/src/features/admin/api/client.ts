@@ -1,4 +1,5 @@
-import { ADMIN_TOKEN_HEADER, APP_KEY, type RouteDef, roleAtLeast } from '@solpledge/contract'
+import { ADMIN_TOKEN_HEADER, roleAtLeast } from '@solpledge/contract'
+import { APP_KEY, type ClientRoute } from '@solpledge/contract/client'
 import { createApiClient } from '../../../lib/api-client.ts'
 import { requestLanguage } from '../../../lib/language.ts'
 import { toast } from '../../../lib/toast.ts'
@@ -32,7 +33,7 @@ export const {
  * Whether the signed-in operator's role may call `route` (its `admin` role or stronger). Screens hide or disable the
  * writes it may not; the server refuses them anyway.
  */
-export function useAllowed(route: RouteDef) {
+export function useAllowed(route: ClientRoute) {
   const session = useAdminSession()
   return session !== null && route.admin !== undefined && roleAtLeast(session.role, route.admin)
 }

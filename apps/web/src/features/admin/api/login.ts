@@ -1,4 +1,4 @@
-import { api } from '@solpledge/contract'
+import { api } from '@solpledge/contract/client'
 import { toHex } from '../../../lib/format.ts'
 import { adminCall, adminSend } from './client.ts'
 

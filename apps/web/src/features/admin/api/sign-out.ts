@@ -1,4 +1,4 @@
-import { api } from '@solpledge/contract'
+import { api } from '@solpledge/contract/client'
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback } from 'react'
 import { clearAdminSession } from '../session.ts'

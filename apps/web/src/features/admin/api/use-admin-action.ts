@@ -1,4 +1,4 @@
-import type { BodyOf, DataOf, RouteDef } from '@solpledge/contract'
+import type { BodyOf, ClientRoute, DataOf } from '@solpledge/contract/client'
 import { useQueryClient } from '@tanstack/react-query'
 import { reportActionError } from '../../../lib/report-action-error.ts'
 import { toast } from '../../../lib/toast.ts'
@@ -11,7 +11,7 @@ import { adminKeys } from './keys.ts'
  * approved…' or 'a second operator must approve too'), then every console list refreshed, since one decision shows in
  * several (queue, user, audit log). Like every money action, one call at a time with one Idempotency-Key per action.
  */
-export function useAdminAction<R extends RouteDef>(route: R, onDone?: (data: DataOf<R>) => void) {
+export function useAdminAction<R extends ClientRoute>(route: R, onDone?: (data: DataOf<R>) => void) {
   const queryClient = useQueryClient()
   return useMoneyAction({
     mutationFn: (body: BodyOf<R>, idempotencyKey) => adminSend(route, body, { idempotencyKey }),

@@ -1,4 +1,4 @@
-import { api } from '@solpledge/contract'
+import { api } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { adminCall } from '../api/client.ts'

@@ -1,4 +1,4 @@
-import { type AdminChange, api } from '@solpledge/contract'
+import { type AdminChange, api } from '@solpledge/contract/client'
 import { useQuery } from '@tanstack/react-query'
 import { useClientConfig } from '../../../lib/client-config.ts'
 import { USDT_DECIMALS } from '../../../lib/format.ts'

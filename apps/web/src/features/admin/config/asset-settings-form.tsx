@@ -1,4 +1,4 @@
-import { type AdminAsset, api } from '@solpledge/contract'
+import { type AdminAsset, api } from '@solpledge/contract/client'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useAllowed } from '../api/client.ts'

@@ -1,4 +1,4 @@
-import type { AdminAsset } from '@solpledge/contract'
+import type { AdminAsset } from '@solpledge/contract/client'
 import { describe, expect, it } from 'vitest'
 import { assetDraft, readAssetDraft } from './asset-settings.ts'
 

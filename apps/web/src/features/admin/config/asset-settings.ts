@@ -1,10 +1,5 @@
-import {
-  type AdminAsset,
-  ASSET_SETTING_LIMITS,
-  type AssetSettings,
-  formatAmount,
-  parseAmount,
-} from '@solpledge/contract'
+import { ASSET_SETTING_LIMITS } from '@solpledge/contract'
+import { type AdminAsset, type AssetSettings, formatAmount, parseAmount } from '@solpledge/contract/client'
 import type { FieldError } from './draft.ts'
 
 /** The amounts of an asset's settings; the thresholds may be empty, meaning none. */

@@ -1,4 +1,4 @@
-import { api, type ConfigVersion } from '@solpledge/contract'
+import { api, type ConfigVersion } from '@solpledge/contract/client'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Modal } from '../../../components/modal.tsx'

@@ -1,4 +1,4 @@
-import type { BusinessConfig } from '@solpledge/contract'
+import type { BusinessConfig } from '@solpledge/contract/client'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_BUSINESS_CONFIG } from '../../../../../server/src/modules/config/defaults.ts'
 import { type Draft, diff, formatLeaf, parsePath, pathText, readDraft, toDraft } from './draft.ts'

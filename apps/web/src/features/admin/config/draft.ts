@@ -1,4 +1,5 @@
-import { BusinessConfig, formatAmount, parseAmount } from '@solpledge/contract'
+import { BusinessConfig } from '@solpledge/contract'
+import { formatAmount, parseAmount } from '@solpledge/contract/client'
 import type { TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import { bpsToPercent, parseInteger, parsePercent } from '../utils/units.ts'

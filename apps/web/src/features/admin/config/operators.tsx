@@ -1,4 +1,5 @@
-import { ADMIN_ROLES, type AdminRole, api } from '@solpledge/contract'
+import { ADMIN_ROLES } from '@solpledge/contract'
+import { type AdminRole, api } from '@solpledge/contract/client'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useAllowed } from '../api/client.ts'

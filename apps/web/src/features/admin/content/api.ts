@@ -1,4 +1,4 @@
-import { type AdminBanner, type AdminNotice, api } from '@solpledge/contract'
+import { type AdminBanner, type AdminNotice, api } from '@solpledge/contract/client'
 import { adminCall } from '../api/client.ts'
 import { adminKeys } from '../api/keys.ts'
 import { useAdminAction } from '../api/use-admin-action.ts'

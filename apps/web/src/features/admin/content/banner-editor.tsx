@@ -1,4 +1,4 @@
-import { type AdminBanner, api } from '@solpledge/contract'
+import { type AdminBanner, api } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LANGUAGE_NAMES } from '../../../lib/language.ts'

@@ -1,4 +1,4 @@
-import { type AdminBanner, type AdminNotice, api } from '@solpledge/contract'
+import { type AdminBanner, type AdminNotice, api } from '@solpledge/contract/client'
 import { type ReactNode, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Tabs } from '../../../components/tabs.tsx'

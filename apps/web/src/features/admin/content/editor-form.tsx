@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language } from '@solpledge/contract'
+import { LANGUAGES, type Language } from '@solpledge/contract/client'
 import { type ReactNode, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Modal } from '../../../components/modal.tsx'

@@ -1,4 +1,5 @@
-import { api, UPLOAD_MAX_BYTES, UPLOAD_TYPES } from '@solpledge/contract'
+import { UPLOAD_MAX_BYTES, UPLOAD_TYPES } from '@solpledge/contract'
+import { api } from '@solpledge/contract/client'
 import { useMutation } from '@tanstack/react-query'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'

@@ -1,4 +1,4 @@
-import { type AdminNotice, api } from '@solpledge/contract'
+import { type AdminNotice, api } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useAllowed } from '../api/client.ts'

@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language } from '@solpledge/contract'
+import { LANGUAGES, type Language } from '@solpledge/contract/client'
 
 /**
  * Texts of a notice or a banner in the five languages. A language left empty is not sent (users then see English);

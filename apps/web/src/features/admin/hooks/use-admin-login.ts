@@ -1,9 +1,9 @@
-import { useWallet } from '@solana/wallet-adapter-react'
 import { useMutation } from '@tanstack/react-query'
 import i18next from 'i18next'
 import { useEffect } from 'react'
 import { ApiError } from '../../../lib/api-client.ts'
 import { showMessage, toast } from '../../../lib/toast.ts'
+import { useWalletState } from '../../../lib/wallet/wallet-state.ts'
 import { signInOperator } from '../api/login.ts'
 import { clearAdminSession, saveAdminSession, useAdminSession } from '../session.ts'
 
@@ -13,7 +13,7 @@ import { clearAdminSession, saveAdminSession, useAdminSession } from '../session
  * the wallet that made it: another account connecting ends it.
  */
 export function useAdminLogin() {
-  const { publicKey, signMessage } = useWallet()
+  const { publicKey, signMessage } = useWalletState()
   const address = publicKey?.toBase58() ?? null
   const session = useAdminSession()
 

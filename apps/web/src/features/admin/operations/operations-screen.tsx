@@ -1,4 +1,4 @@
-import { api, type JobStatus } from '@solpledge/contract'
+import { api, type JobStatus } from '@solpledge/contract/client'
 import { useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'

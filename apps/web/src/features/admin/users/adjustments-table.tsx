@@ -1,4 +1,4 @@
-import { type Adjustment, api } from '@solpledge/contract'
+import { type Adjustment, api } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useAllowed } from '../api/client.ts'

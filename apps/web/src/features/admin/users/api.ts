@@ -1,4 +1,4 @@
-import { api, type TradeOrderStatus, type TradeSide } from '@solpledge/contract'
+import { api, type TradeOrderStatus, type TradeSide } from '@solpledge/contract/client'
 import { useQuery } from '@tanstack/react-query'
 import { adminCall } from '../api/client.ts'
 import { adminKeys } from '../api/keys.ts'

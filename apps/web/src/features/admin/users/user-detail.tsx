@@ -1,4 +1,4 @@
-import { type AdminUserDetail, api } from '@solpledge/contract'
+import { type AdminUserDetail, api } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Facts } from '../../../components/facts.tsx'

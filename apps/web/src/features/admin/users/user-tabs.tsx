@@ -1,4 +1,4 @@
-import { type AdminUserDetail, api, type TradeOrderStatus, type TradeSide } from '@solpledge/contract'
+import { type AdminUserDetail, api, type TradeOrderStatus, type TradeSide } from '@solpledge/contract/client'
 import type { ReactNode } from 'react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'

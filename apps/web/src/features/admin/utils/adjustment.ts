@@ -1,4 +1,4 @@
-import { parseAmount } from '@solpledge/contract'
+import { parseAmount } from '@solpledge/contract/client'
 import { checkReason } from './reason.ts'
 
 export type Direction = 'credit' | 'debit'

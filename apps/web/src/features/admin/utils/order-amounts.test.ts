@@ -1,4 +1,4 @@
-import type { TradeOrder } from '@solpledge/contract'
+import type { TradeOrder } from '@solpledge/contract/client'
 import { describe, expect, it } from 'vitest'
 import { orderAmounts } from './order-amounts.ts'
 

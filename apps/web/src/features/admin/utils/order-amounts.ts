@@ -1,4 +1,4 @@
-import type { TradeOrder } from '@solpledge/contract'
+import type { TradeOrder } from '@solpledge/contract/client'
 import { formatUnits } from './units.ts'
 
 export interface OrderAsset {

@@ -1,4 +1,4 @@
-import type { AdminWithdrawal } from '@solpledge/contract'
+import type { AdminWithdrawal } from '@solpledge/contract/client'
 
 /** Where a withdrawal in review stands with its approvals. */
 export type ReviewState = 'open' | 'needsTwo' | 'needsSecond' | 'approvedByMe'

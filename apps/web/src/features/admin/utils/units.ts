@@ -1,4 +1,4 @@
-import { type AmountError, formatAmount, parseAmount } from '@solpledge/contract'
+import { type AmountError, formatAmount, parseAmount } from '@solpledge/contract/client'
 
 /**
  * What people type in the console and what the API stores: amounts as decimals of the asset (base units in the API),

@@ -1,4 +1,4 @@
-import { type AdminWithdrawal, api } from '@solpledge/contract'
+import { type AdminWithdrawal, api } from '@solpledge/contract/client'
 import { adminCall } from '../api/client.ts'
 import { adminKeys } from '../api/keys.ts'
 import { useAdminAction } from '../api/use-admin-action.ts'

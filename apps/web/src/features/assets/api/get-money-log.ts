@@ -1,4 +1,4 @@
-import { api } from '@solpledge/contract'
+import { api } from '@solpledge/contract/client'
 import { infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query'
 import { call } from '../../../lib/api-client.ts'
 import { nextPage, PAGE_SIZE } from '../../../lib/paging.ts'

@@ -1,6 +1,6 @@
-import { useConnection, useWallet } from '@solana/wallet-adapter-react'
 import type { Connection, PublicKey } from '@solana/web3.js'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
+import { useChainConnection, useWalletState } from '../../../lib/wallet/wallet-state.ts'
 import { assetsKeys, BALANCE_POLL_MS } from './keys.ts'
 
 /** Decimals of SOL: lamports per SOL is 10^9. */
@@ -10,15 +10,15 @@ export const SOL_DECIMALS = 9
 export const getSolBalance = async (connection: Connection, owner: PublicKey) =>
   BigInt(await connection.getBalance(owner, 'confirmed'))
 
-export const solBalanceQueryOptions = (connection: Connection, owner: PublicKey | null) =>
+export const solBalanceQueryOptions = (connection: Connection | null, owner: PublicKey | null) =>
   queryOptions({
-    queryKey: assetsKeys.sol(connection.rpcEndpoint, owner?.toBase58() ?? ''),
-    queryFn: owner ? () => getSolBalance(connection, owner) : skipToken,
+    queryKey: assetsKeys.sol(connection?.rpcEndpoint ?? '', owner?.toBase58() ?? ''),
+    queryFn: connection && owner ? () => getSolBalance(connection, owner) : skipToken,
   })
 
 /** The connected wallet's SOL, refreshed every few seconds while the page is visible. */
 export function useSolBalance() {
-  const { connection } = useConnection()
-  const { publicKey } = useWallet()
+  const connection = useChainConnection()
+  const { publicKey } = useWalletState()
   return useQuery({ ...solBalanceQueryOptions(connection, publicKey), refetchInterval: BALANCE_POLL_MS })
 }

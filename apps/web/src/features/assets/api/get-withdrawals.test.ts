@@ -1,4 +1,4 @@
-import type { Withdrawal } from '@solpledge/contract'
+import type { Withdrawal } from '@solpledge/contract/client'
 import { describe, expect, it } from 'vitest'
 import { anyStatusChanged, statusById, withdrawalsPollInterval } from './get-withdrawals.ts'
 import { WITHDRAWAL_POLL_MS } from './keys.ts'

@@ -1,4 +1,4 @@
-import { api, type Withdrawal } from '@solpledge/contract'
+import { api, type Withdrawal } from '@solpledge/contract/client'
 import { type InfiniteData, infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query'
 import { call } from '../../../lib/api-client.ts'
 import { nextPage, PAGE_SIZE, type Paged } from '../../../lib/paging.ts'

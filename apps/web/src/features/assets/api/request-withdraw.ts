@@ -1,4 +1,4 @@
-import { api } from '@solpledge/contract'
+import { api } from '@solpledge/contract/client'
 import { useQueryClient } from '@tanstack/react-query'
 import i18next from 'i18next'
 import { send } from '../../../lib/api-client.ts'

@@ -1,4 +1,4 @@
-import { type AssetBalance, formatAmount } from '@solpledge/contract'
+import { type AssetBalance, formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { AmountInput } from '../../../components/amount-input.tsx'
 

@@ -1,4 +1,4 @@
-import { type AssetBalance, formatAmount } from '@solpledge/contract'
+import { type AssetBalance, formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 
 /** An asset's platform balance, split into available and locked. */

@@ -1,4 +1,4 @@
-import type { AssetBalance } from '@solpledge/contract'
+import type { AssetBalance } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { EmptyState } from '../../../components/page.tsx'

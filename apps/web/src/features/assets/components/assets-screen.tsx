@@ -1,4 +1,4 @@
-import type { AssetBalance } from '@solpledge/contract'
+import type { AssetBalance } from '@solpledge/contract/client'
 import { useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Page } from '../../../components/page.tsx'

@@ -1,4 +1,4 @@
-import { type AssetBalance, formatAmount, type LedgerEntry } from '@solpledge/contract'
+import { type AssetBalance, formatAmount, type LedgerEntry } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { LoadMore } from '../../../components/load-more.tsx'
 import { EmptyState } from '../../../components/page.tsx'

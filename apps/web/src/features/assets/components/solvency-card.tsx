@@ -1,4 +1,4 @@
-import { formatAmount } from '@solpledge/contract'
+import { formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { formatDateTime } from '../../../lib/format.ts'
 import { useSolvency } from '../api/get-solvency.ts'

@@ -1,4 +1,4 @@
-import { type AssetBalance, formatAmount } from '@solpledge/contract'
+import { type AssetBalance, formatAmount } from '@solpledge/contract/client'
 import type { UseQueryResult } from '@tanstack/react-query'
 import i18next from 'i18next'
 import { useTranslation } from 'react-i18next'

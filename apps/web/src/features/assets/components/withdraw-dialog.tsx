@@ -1,4 +1,4 @@
-import { type AssetBalance, formatAmount } from '@solpledge/contract'
+import { type AssetBalance, formatAmount } from '@solpledge/contract/client'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Modal } from '../../../components/modal.tsx'

@@ -1,4 +1,4 @@
-import { type AssetBalance, formatAmount, type Withdrawal } from '@solpledge/contract'
+import { type AssetBalance, formatAmount, type Withdrawal } from '@solpledge/contract/client'
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'

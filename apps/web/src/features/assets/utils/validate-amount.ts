@@ -1,4 +1,4 @@
-import { type AssetBalance, formatAmount, parseAmount } from '@solpledge/contract'
+import { type AssetBalance, formatAmount, parseAmount } from '@solpledge/contract/client'
 import { type AmountCheck, checkTypedAmount, refuseAmount as refuse } from '../../../lib/amount-check.ts'
 
 /**

@@ -1,4 +1,4 @@
-import { api, LOGIN_TYPE } from '@solpledge/contract'
+import { api, LOGIN_TYPE } from '@solpledge/contract/client'
 import { call, send } from '../../../lib/api-client.ts'
 import { toHex } from '../../../lib/format.ts'
 

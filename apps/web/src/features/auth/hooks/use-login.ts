@@ -1,5 +1,5 @@
 import { useWallet } from '@solana/wallet-adapter-react'
-import { Code } from '@solpledge/contract'
+import { Code } from '@solpledge/contract/client'
 import i18next from 'i18next'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { ApiError } from '../../../lib/api-client.ts'

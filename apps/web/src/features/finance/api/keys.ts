@@ -1,4 +1,4 @@
-import type { FinanceDeposit } from '@solpledge/contract'
+import type { FinanceDeposit } from '@solpledge/contract/client'
 
 /** How many deposits and output records a list loads at a time. */
 export const FINANCE_PAGE_SIZE = 10

@@ -1,4 +1,4 @@
-import { type FinanceDeposit, formatAmount } from '@solpledge/contract'
+import { type FinanceDeposit, formatAmount } from '@solpledge/contract/client'
 import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'

@@ -1,4 +1,4 @@
-import type { FinanceDeposit } from '@solpledge/contract'
+import type { FinanceDeposit } from '@solpledge/contract/client'
 import type { TFunction } from 'i18next'
 
 /** A deposit's status as a badge: active, expired (redeemable) or redeemed. */

@@ -1,4 +1,4 @@
-import { type FinanceDeposit, formatAmount } from '@solpledge/contract'
+import { type FinanceDeposit, formatAmount } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LoadMore } from '../../../components/load-more.tsx'

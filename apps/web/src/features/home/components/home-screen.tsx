@@ -1,4 +1,3 @@
-import { useWallet } from '@solana/wallet-adapter-react'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LanguageSwitcher } from '../../../components/language-switcher.tsx'
@@ -7,6 +6,7 @@ import { PrimaryButton } from '../../../components/primary-button.tsx'
 import { APP_NAME } from '../../../lib/config.ts'
 import { useSession } from '../../../lib/session.ts'
 import { useWalletModal } from '../../../lib/wallet/wallet-modal.tsx'
+import { useWalletState } from '../../../lib/wallet/wallet-state.ts'
 import { HomeFigures } from './home-figures.tsx'
 import { HomeLinks } from './home-links.tsx'
 import './home-screen.css'
@@ -14,7 +14,7 @@ import './home-screen.css'
 /** The home screen; `news` (banners and the notice strip) comes from another feature, composed by the app. */
 export function HomeScreen({ news }: { news?: ReactNode }) {
   const { t } = useTranslation()
-  const { connected, connecting, disconnect } = useWallet()
+  const { connected, connecting, disconnect } = useWalletState()
   const { setVisible } = useWalletModal()
   const { loginStatus, userInfo } = useSession()
 

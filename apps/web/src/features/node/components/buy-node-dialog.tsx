@@ -1,4 +1,4 @@
-import { formatAmount } from '@solpledge/contract'
+import { formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { Modal } from '../../../components/modal.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'

@@ -1,4 +1,4 @@
-import { formatAmount } from '@solpledge/contract'
+import { formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '../../../components/page.tsx'
 import { useClientConfig } from '../../../lib/client-config.ts'

@@ -1,4 +1,4 @@
-import { api, type DataOf } from '@solpledge/contract'
+import { api, type DataOf } from '@solpledge/contract/client'
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { call } from '../../../lib/api-client.ts'

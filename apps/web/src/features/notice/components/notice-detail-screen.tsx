@@ -1,4 +1,4 @@
-import { Code } from '@solpledge/contract'
+import { Code } from '@solpledge/contract/client'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'

@@ -1,4 +1,4 @@
-import type { Stake } from '@solpledge/contract'
+import type { Stake } from '@solpledge/contract/client'
 
 /** How many stakes and output records a list loads at a time. */
 export const PLEDGE_PAGE_SIZE = 10

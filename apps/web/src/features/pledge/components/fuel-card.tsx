@@ -1,4 +1,4 @@
-import { formatAmount } from '@solpledge/contract'
+import { formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { type Fact, Facts } from '../../../components/facts.tsx'
 import { USDT_DECIMALS } from '../../../lib/format.ts'

@@ -1,4 +1,4 @@
-import { formatAmount, type Stake } from '@solpledge/contract'
+import { formatAmount, type Stake } from '@solpledge/contract/client'
 import type { TFunction } from 'i18next'
 import type { Fact } from '../../../components/facts.tsx'
 import { bpsToMultiple, formatDateTime, formatDay, USDT_DECIMALS } from '../../../lib/format.ts'

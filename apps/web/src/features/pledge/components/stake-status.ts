@@ -1,4 +1,4 @@
-import type { Stake } from '@solpledge/contract'
+import type { Stake } from '@solpledge/contract/client'
 import type { TFunction } from 'i18next'
 
 /** A stake's status as a badge: mining is running, expired is over. */

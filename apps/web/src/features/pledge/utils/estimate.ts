@@ -1,4 +1,4 @@
-import type { PledgeConfig } from '@solpledge/contract'
+import type { PledgeConfig } from '@solpledge/contract/client'
 import { applyBps } from '../../../lib/bps.ts'
 
 type Period = PledgeConfig['periods'][number]

@@ -1,4 +1,4 @@
-import { formatAmount, type PledgeConfig } from '@solpledge/contract'
+import { formatAmount, type PledgeConfig } from '@solpledge/contract/client'
 import { type AmountCheck, checkTypedAmount, refuseAmount } from '../../../lib/amount-check.ts'
 
 /**

@@ -1,4 +1,4 @@
-import { api, type RankType } from '@solpledge/contract'
+import { api, type RankType } from '@solpledge/contract/client'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
 import { call } from '../../../lib/api-client.ts'
 import { useSignedInAddress } from '../../../lib/session.ts'

@@ -1,4 +1,4 @@
-import { formatAmount, type RankType } from '@solpledge/contract'
+import { formatAmount, type RankType } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { EmptyState, Page } from '../../../components/page.tsx'

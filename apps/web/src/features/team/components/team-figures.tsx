@@ -1,4 +1,4 @@
-import { formatAmount } from '@solpledge/contract'
+import { formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { Facts } from '../../../components/facts.tsx'
 import { EmptyState } from '../../../components/page.tsx'

@@ -1,4 +1,4 @@
-import { api, type CandleInterval } from '@solpledge/contract'
+import { api, type CandleInterval } from '@solpledge/contract/client'
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { call } from '../../../lib/api-client.ts'
 import { CHART_POLL_MS, tradeKeys } from './keys.ts'

@@ -1,4 +1,4 @@
-import { api } from '@solpledge/contract'
+import { api } from '@solpledge/contract/client'
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { call } from '../../../lib/api-client.ts'
 import { MARKET_POLL_MS, tradeKeys } from './keys.ts'

@@ -1,4 +1,4 @@
-import { api, type TradeOrderStatus } from '@solpledge/contract'
+import { api, type TradeOrderStatus } from '@solpledge/contract/client'
 import { infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query'
 import { call } from '../../../lib/api-client.ts'
 import { nextPage } from '../../../lib/paging.ts'

@@ -1,4 +1,4 @@
-import type { CandleInterval, TradeOrderStatus } from '@solpledge/contract'
+import type { CandleInterval, TradeOrderStatus } from '@solpledge/contract/client'
 
 /** How many orders the list loads at a time. */
 export const ORDERS_PAGE_SIZE = 10

@@ -1,4 +1,4 @@
-import { api, type TradeSide } from '@solpledge/contract'
+import { api, type TradeSide } from '@solpledge/contract/client'
 import { useQueryClient } from '@tanstack/react-query'
 import i18next from 'i18next'
 import { call } from '../../../lib/api-client.ts'

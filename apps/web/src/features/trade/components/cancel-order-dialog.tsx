@@ -1,4 +1,4 @@
-import type { TradeOrder } from '@solpledge/contract'
+import type { TradeOrder } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { Modal } from '../../../components/modal.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'

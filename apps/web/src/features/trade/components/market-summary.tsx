@@ -1,4 +1,4 @@
-import type { MarketInfo } from '@solpledge/contract'
+import type { MarketInfo } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { bpsToPercent } from '../../../lib/format.ts'
 import { marketUnits } from '../utils/units.ts'

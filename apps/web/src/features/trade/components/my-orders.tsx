@@ -1,4 +1,4 @@
-import type { MarketInfo, TradeOrder, TradeOrderStatus } from '@solpledge/contract'
+import type { MarketInfo, TradeOrder, TradeOrderStatus } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'

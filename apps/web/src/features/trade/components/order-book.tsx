@@ -1,4 +1,4 @@
-import { formatAmount } from '@solpledge/contract'
+import { formatAmount } from '@solpledge/contract/client'
 import type { CSSProperties } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Market } from '../api/get-market.ts'

@@ -1,4 +1,4 @@
-import type { MarketInfo, TradeFill, TradeOrder } from '@solpledge/contract'
+import type { MarketInfo, TradeFill, TradeOrder } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'

@@ -1,4 +1,4 @@
-import type { MarketInfo, TradeOrder } from '@solpledge/contract'
+import type { MarketInfo, TradeOrder } from '@solpledge/contract/client'
 import type { TFunction } from 'i18next'
 import type { Fact } from '../../../components/facts.tsx'
 import { formatDateTime } from '../../../lib/format.ts'

@@ -1,4 +1,4 @@
-import { formatAmount, type MarketInfo, parseAmount, type TradeSide } from '@solpledge/contract'
+import { formatAmount, type MarketInfo, parseAmount, type TradeSide } from '@solpledge/contract/client'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { AmountInput } from '../../../components/amount-input.tsx'

@@ -1,4 +1,4 @@
-import type { TradeSide } from '@solpledge/contract'
+import type { TradeSide } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router'

@@ -1,4 +1,4 @@
-import { formatAmount, type MarketInfo, parseAmount } from '@solpledge/contract'
+import { formatAmount, type MarketInfo, parseAmount } from '@solpledge/contract/client'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'

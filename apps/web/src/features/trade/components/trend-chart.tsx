@@ -1,4 +1,4 @@
-import type { CandleInterval, MarketInfo } from '@solpledge/contract'
+import type { CandleInterval, MarketInfo } from '@solpledge/contract/client'
 import { lazy, Suspense, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCandles, useChartInfo } from '../api/get-candles.ts'

@@ -1,4 +1,4 @@
-import type { BookLevel } from '@solpledge/contract'
+import type { BookLevel } from '@solpledge/contract/client'
 
 /** A level of the book as shown: its cumulative amount from the best price and the depth bar's width (0 … 100). */
 export interface BookRow extends BookLevel {

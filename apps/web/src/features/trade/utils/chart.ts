@@ -1,4 +1,4 @@
-import { type Candle, formatAmount, type MarketInfo } from '@solpledge/contract'
+import { type Candle, formatAmount, type MarketInfo } from '@solpledge/contract/client'
 
 /**
  * Candles as the chart draws them: prices in USDT and volumes in {product} as numbers. Display only; money stays in

@@ -1,4 +1,4 @@
-import { formatAmount, type MarketInfo, type TradeSide } from '@solpledge/contract'
+import { formatAmount, type MarketInfo, type TradeSide } from '@solpledge/contract/client'
 import { type AmountRefusal, checkTypedAmount, refuseAmount } from '../../../lib/amount-check.ts'
 
 /** The market rules an order form needs. */

@@ -1,4 +1,4 @@
-import { formatAmount, type MarketInfo } from '@solpledge/contract'
+import { formatAmount, type MarketInfo } from '@solpledge/contract/client'
 
 /** Formats the market's amounts for people: prices and USDT in the quote's decimals, {product} in its own. */
 export function marketUnits(market: Pick<MarketInfo, 'symbol' | 'quote' | 'base_decimals' | 'quote_decimals'>) {

@@ -1,0 +1,40 @@
+import type { ClientConfig } from '@solpledge/contract/client'
+import { useEffect } from 'react'
+import { createStore } from '../lib/store.ts'
+
+const screenShown = createStore(false)
+/** Whether a screen has rendered its content (not its 'loading' fallback) since the page loaded. */
+export const useScreenShown = screenShown.use
+
+/** Rendered after a screen's content, inside its Suspense boundary: the first screen is on its way to the display. */
+export function ScreenShown() {
+  useEffect(() => screenShown.set(true), [])
+  return null
+}
+
+/**
+ * Whether the wallet layer loads right after the first paint: a Phantom-type wallet is injected (it may connect by
+ * itself, SPEC §4), or the demo wallet will be (local chain). For anyone else it loads when they open the wallet picker.
+ */
+export function walletAtStartup(config: ClientConfig) {
+  const injected = window as { phantom?: { solana?: unknown }; solana?: unknown }
+  return config.demoWallet || Boolean(injected.phantom?.solana ?? injected.solana)
+}
+
+let walletLayer: Promise<typeof import('./wallet-layer.tsx').WalletLayer> | undefined
+
+/**
+ * The wallet layer chunk (wallet adapter, chain library), once per page; on the local chain with the demo wallet,
+ * installed before any wallet code runs.
+ */
+export function loadWalletLayer(config: ClientConfig) {
+  walletLayer ??= (async () => {
+    const [demo, layer] = await Promise.all([
+      config.demoWallet ? import('@solpledge/demo-wallet') : null,
+      import('./wallet-layer.tsx'),
+    ])
+    demo?.installDemoWallet({ rpcUrl: config.rpcUrl })
+    return layer.WalletLayer
+  })()
+  return walletLayer
+}

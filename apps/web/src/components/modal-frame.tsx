@@ -1,0 +1,80 @@
+import { AnimatePresence, LazyMotion, m } from 'motion/react'
+import { useEffect, useId } from 'react'
+import { createPortal } from 'react-dom'
+import { useTranslation } from 'react-i18next'
+import type { ModalProps } from './modal.tsx'
+import './modal.css'
+
+const loadMotionFeatures = () => import('../app/motion-features.ts').then((module) => module.default)
+
+/** Seconds the modal fades out before it unmounts (SPEC §2: closing waits 150 ms). */
+const FADE_S = 0.15
+
+/**
+ * The modal itself, with its fade (the animation library comes with the first modal that opens, not with the screen).
+ * Dark dialog, 90% wide, at most 80% of the viewport high; closes on the mask, its close button and Escape. */
+export default function ModalFrame({ open, title, onClose, testId, children }: ModalProps) {
+  const { t } = useTranslation()
+  const titleId = useId()
+
+  useEffect(() => {
+    if (!open || !onClose) return
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose()
+    }
+    window.addEventListener('keydown', onKeyDown)
+    return () => window.removeEventListener('keydown', onKeyDown)
+  }, [open, onClose])
+
+  return createPortal(
+    <LazyMotion features={loadMotionFeatures} strict>
+      <AnimatePresence>
+        {open && (
+          <m.div
+            className="modal-root"
+            initial={{ opacity: 0 }}
+            animate={{ opacity: 1 }}
+            exit={{ opacity: 0 }}
+            transition={{ duration: FADE_S }}
+          >
+            {onClose ? (
+              <button
+                type="button"
+                className="modal-mask"
+                tabIndex={-1}
+                aria-label={t('common.close')}
+                onClick={onClose}
+              />
+            ) : (
+              <div className="modal-mask" />
+            )}
+            <m.div
+              className="modal"
+              role="dialog"
+              aria-modal="true"
+              aria-labelledby={titleId}
+              data-testid={testId}
+              initial={{ y: 16, scale: 0.98 }}
+              animate={{ y: 0, scale: 1 }}
+              exit={{ y: 8, scale: 0.98 }}
+              transition={{ duration: FADE_S }}
+            >
+              <header className="modal-header">
+                <h2 id={titleId}>{title}</h2>
+                {onClose && (
+                  <button type="button" className="modal-close" aria-label={t('common.close')} onClick={onClose}>
+                    <svg viewBox="0 0 24 24" aria-hidden="true">
+                      <path d="M6 6l12 12M18 6L6 18" />
+                    </svg>
+                  </button>
+                )}
+              </header>
+              <div className="modal-body">{children}</div>
+            </m.div>
+          </m.div>
+        )}
+      </AnimatePresence>
+    </LazyMotion>,
+    document.body,
+  )
+}

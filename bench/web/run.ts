@@ -1,0 +1,152 @@
+// bench/web: builds the web app, serves it with the production server (local chain, PGlite) and reports, for /,
+// /pledge and /assets, the JavaScript and CSS a phone loads before the screen paints and before the page is
+// interactive (bytes on the wire and gzip), then the Lighthouse 12.2.3 mobile scores (simulated throttling) in
+// Debian's Chromium. The server runs once as production runs (no demo wallet: a visitor without a wallet) and, with
+// --demo, as `npm start` runs on the local chain (the demo wallet makes every visitor a wallet holder).
+// Usage: npm run bench:web [-- --demo --runs 1 --json bench/results/web.json]
+import { execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { gzipSync } from 'node:zlib'
+import { ed25519 } from '@noble/curves/ed25519'
+import { chromium } from '@playwright/test'
+import { localnetTokens } from '../../apps/server/src/chain/localnet.ts'
+import { addressOf } from '../../apps/server/src/lib/keys.ts'
+import { startServer } from '../../e2e/server.ts'
+// @ts-expect-error plain ESM helpers shared with the npm scripts
+import { bin, freePort, must, root, startService, stopChild } from '../../scripts/lib.mjs'
+
+const { values } = parseArgs({
+  options: {
+    demo: { type: 'boolean', default: false },
+    runs: { type: 'string', default: '1' },
+    json: { type: 'string' },
+  },
+})
+const PAGES = ['/', '/pledge', '/assets']
+const CHROMIUM = '/usr/bin/chromium'
+const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run']
+const dist = path.join(root, 'apps/web/dist')
+
+interface Bytes {
+  wire: number
+  gzip: number
+}
+const kb = (n: number) => (n / 1000).toFixed(1)
+
+must('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root })
+
+/** Gzip size of a built file, as the entry-chunk test counts it. */
+const gzipOf = (urlPath: string) => gzipSync(fs.readFileSync(path.join(dist, urlPath))).length
+
+/** JS and CSS fetched from the server until `until` resolves, split by type, on the wire (brotli) and gzip. */
+async function assetBytes(url: string) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS })
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+  const page = await context.newPage()
+  const seen: { path: string; wire: number }[] = []
+  page.on('requestfinished', async (request) => {
+    const { pathname } = new URL(request.url())
+    if (!/\.(js|css)$/.test(pathname)) return
+    const sizes = await request.sizes().catch(() => null)
+    seen.push({ path: pathname, wire: sizes?.responseBodySize ?? 0 })
+  })
+  const sum = (kind: 'js' | 'css', list: typeof seen): Bytes =>
+    list
+      .filter((entry) => entry.path.endsWith(`.${kind}`))
+      .reduce((total, entry) => ({ wire: total.wire + entry.wire, gzip: total.gzip + gzipOf(entry.path) }), {
+        wire: 0,
+        gzip: 0,
+      })
+  await page.goto(url)
+  await page.getByTestId('page-title').waitFor()
+  const painted = [...seen]
+  await page.waitForLoadState('networkidle')
+  const result = {
+    paint: { js: sum('js', painted), css: sum('css', painted) },
+    interactive: { js: sum('js', seen), css: sum('css', seen) },
+  }
+  await browser.close()
+  return result
+}
+
+function lighthouse(url: string) {
+  const out = path.join(os.tmpdir(), `solpledge-lh-${Date.now()}.json`)
+  execFileSync(
+    bin('lighthouse'),
+    [
+      url,
+      '--quiet',
+      '--output=json',
+      `--output-path=${out}`,
+      '--only-categories=performance,accessibility,best-practices,seo',
+      `--chrome-flags=${CHROME_FLAGS.join(' ')}`,
+    ],
+    { env: { ...process.env, CHROME_PATH: CHROMIUM }, stdio: ['ignore', 'ignore', 'inherit'] },
+  )
+  const report = JSON.parse(fs.readFileSync(out, 'utf8')) as {
+    categories: Record<string, { score: number | null }>
+    audits: Record<string, { numericValue?: number }>
+  }
+  fs.rmSync(out, { force: true })
+  const score = (name: string) => Math.round((report.categories[name]?.score ?? 0) * 100)
+  const ms = (name: string) => Math.round(report.audits[name]?.numericValue ?? Number.NaN)
+  return {
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    bestPractices: score('best-practices'),
+    seo: score('seo'),
+    fcpMs: ms('first-contentful-paint'),
+    lcpMs: ms('largest-contentful-paint'),
+    tbtMs: ms('total-blocking-time'),
+  }
+}
+
+const [rpcPort, wsPort] = [await freePort(), await freePort()]
+const localnet = await startService(
+  'localnet',
+  bin('tsx'),
+  ['packages/localnet/src/cli.ts', '--port', String(rpcPort), '--ws-port', String(wsPort)],
+  { ready: /localnet ready rpc=(\S+) ws=(\S+)/, quiet: true },
+)
+const [rpcUrl, wsUrl] = [localnet.match[1] as string, localnet.match[2] as string]
+// Without --demo the server names another cluster (with the local chain's mints), so it offers no demo wallet: what a
+// production visitor gets.
+const mint = async (symbol: string) =>
+  (await localnetTokens(rpcUrl)).find((token) => token.symbol === symbol)?.mint ?? ''
+const production = {
+  SOLANA_CLUSTER: 'devnet',
+  PRODUCT_MINT: await mint('PLG'),
+  USDT_MINT: await mint('USDT'),
+  ROOT_ADDRESS: addressOf(ed25519.getPublicKey(randomBytes(32))),
+}
+const server = await startServer(rpcUrl, wsUrl, values.demo ? {} : production)
+const rows = []
+try {
+  for (let run = 1; run <= Number(values.runs); run++) {
+    for (const pagePath of PAGES) {
+      const url = `${server.url}${pagePath}`
+      const bytes = await assetBytes(url)
+      const scores = lighthouse(url)
+      rows.push({ run, page: pagePath, ...bytes, ...scores })
+      console.log(
+        [
+          `run ${run} ${pagePath.padEnd(8)}`,
+          `JS before paint ${kb(bytes.paint.js.wire)} kB wire / ${kb(bytes.paint.js.gzip)} kB gzip`,
+          `CSS ${kb(bytes.paint.css.wire)} / ${kb(bytes.paint.css.gzip)}`,
+          `JS before interactive ${kb(bytes.interactive.js.wire)} / ${kb(bytes.interactive.js.gzip)}`,
+          `CSS ${kb(bytes.interactive.css.wire)} / ${kb(bytes.interactive.css.gzip)}`,
+          `Lighthouse perf ${scores.performance} a11y ${scores.accessibility} bp ${scores.bestPractices} seo ${scores.seo}`,
+          `FCP ${scores.fcpMs} ms LCP ${scores.lcpMs} ms TBT ${scores.tbtMs} ms`,
+        ].join(' | '),
+      )
+    }
+  }
+} finally {
+  await server.stop()
+  await stopChild(localnet.child)
+}
+if (values.json) fs.writeFileSync(values.json, JSON.stringify({ demo: values.demo, rows }, null, 2))

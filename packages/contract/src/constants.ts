@@ -1,0 +1,17 @@
+// Plain values shared by server, web and tests, without schemas: the web app's first chunk imports these.
+/** Every API path is POST under this base (SPEC §7). Paths match case-insensitively. */
+export const API_BASE = '/api'
+/** The app-key header value the web app sends on every request (SPEC §7). Informational: it is public. */
+export const APP_KEY = 'solpledge-web'
+/** Login type value (SPEC §9). */
+export const LOGIN_TYPE = '3'
+/** Largest JSON body the API accepts. */
+export const MAX_BODY_BYTES = 64 * 1024
+/**
+ * The request header that makes a money call safe to repeat (IETF httpapi Idempotency-Key draft): on routes whose
+ * contract says `idempotent: true`, the same key from the same caller with the same body answers the first answer
+ * again and does nothing twice. Optional: calls without it keep working.
+ */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key'
+/** Set ('true') on an answer replayed from an earlier request with the same Idempotency-Key. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed'
