@@ -11,42 +11,56 @@ const Bps = Type.Integer({ minimum: 0, maximum: 10_000_000 })
  */
 export const BusinessConfig = Type.Object(
   {
-    pledge: Type.Object({
-      /** {product}_pledge_min_u: the smallest stake, in USDT base units, converted at the current price. */
-      minUsdt: Units,
-      periods: Type.Array(
-        Type.Object({
-          days: Type.Integer({ minimum: 1, maximum: 3650 }),
-          /** Total output over the period as a share of the stake: 12000 = the stake ×1.2, released daily. */
-          outputBps: Bps,
-          /** Power = USDT value at entry × this multiple. */
-          powerBps: Bps,
-        }),
-        { minItems: 1 },
-      ),
-    }),
+    pledge: Type.Object(
+      {
+        /** {product}_pledge_min_u: the smallest stake, in USDT base units, converted at the current price. */
+        minUsdt: Units,
+        periods: Type.Array(
+          Type.Object(
+            {
+              days: Type.Integer({ minimum: 1, maximum: 3650 }),
+              /** Total output over the period as a share of the stake: 12000 = the stake ×1.2, released daily. */
+              outputBps: Bps,
+              /** Power = USDT value at entry × this multiple. */
+              powerBps: Bps,
+            },
+            { additionalProperties: false },
+          ),
+          { minItems: 1 },
+        ),
+      },
+      { additionalProperties: false },
+    ),
     nodeLevels: Type.Array(
-      Type.Object({
-        code: Type.String({ pattern: '^[a-z][a-z0-9_]{0,31}$' }),
-        priceUsdt: Units,
-        supplyCap: Type.Integer({ minimum: 0 }),
-        powerBonusBps: Bps,
-        dividendWeight: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
-        onePerUser: Type.Boolean(),
-      }),
+      Type.Object(
+        {
+          code: Type.String({ pattern: '^[a-z][a-z0-9_]{0,31}$' }),
+          priceUsdt: Units,
+          supplyCap: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }),
+          powerBonusBps: Bps,
+          dividendWeight: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+          onePerUser: Type.Boolean(),
+        },
+        { additionalProperties: false },
+      ),
     ),
     finance: Type.Array(
-      Type.Object({
-        days: Type.Union([Type.Literal(7), Type.Literal(30), Type.Literal(90), Type.Literal(180)]),
-        powerBps: Bps,
-        /** Total output over the period as a share of the deposit: 150 = 1.5 %. */
-        outputBps: Bps,
-      }),
+      Type.Object(
+        {
+          days: Type.Union([Type.Literal(7), Type.Literal(30), Type.Literal(90), Type.Literal(180)]),
+          powerBps: Bps,
+          /** Total output over the period as a share of the deposit: 150 = 1.5 %. */
+          outputBps: Bps,
+        },
+        { additionalProperties: false },
+      ),
     ),
     /** Rewards paid to ancestors from a member's daily output, by referral level (1 = direct parent). */
-    referralRewards: Type.Array(Type.Object({ level: Type.Integer({ minimum: 1, maximum: 50 }), rateBps: Bps })),
+    referralRewards: Type.Array(
+      Type.Object({ level: Type.Integer({ minimum: 1, maximum: 50 }), rateBps: Bps }, { additionalProperties: false }),
+    ),
     /** Small-market fuel tiers (SPEC §1 event: 3000, 10000, 20000, 50000, 100000), ascending. */
-    fuelTiers: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1 }),
+    fuelTiers: Type.Array(Type.Integer({ minimum: 1, maximum: 1_000_000_000_000 }), { minItems: 1 }),
     settlementHourUtc: Type.Integer({ minimum: 0, maximum: 23 }),
     /**
      * How often the monthly ranking snapshots are recomputed, in seconds (0 = never). RANK_INTERVAL_MS only seeds it.
@@ -64,16 +78,19 @@ export const BusinessConfig = Type.Object(
      * multiple of `tickSize`; an amount is {product} base units and must be a multiple of `lotSize`. tickSize ×
      * lotSize must be a multiple of one whole token (10^decimals base units) so that every fill's USDT value is exact.
      */
-    trade: Type.Object({
-      tickSize: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
-      lotSize: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
-      /** The smallest order, {product} base units. */
-      minAmount: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
-      /** The largest order, {product} base units. */
-      maxAmount: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
-      /** Fee on what each side receives, maker and taker alike: 10 = 0.1 %. Rounded in the platform's favour. */
-      feeBps: Type.Integer({ minimum: 0, maximum: 1000 }),
-    }),
+    trade: Type.Object(
+      {
+        tickSize: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
+        lotSize: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
+        /** The smallest order, {product} base units. */
+        minAmount: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
+        /** The largest order, {product} base units. */
+        maxAmount: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
+        /** Fee on what each side receives, maker and taker alike: 10 = 0.1 %. Rounded in the platform's favour. */
+        feeBps: Type.Integer({ minimum: 0, maximum: 1000 }),
+      },
+      { additionalProperties: false },
+    ),
   },
   { additionalProperties: false },
 )
