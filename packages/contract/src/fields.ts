@@ -29,6 +29,9 @@ export function decimalUpTo(max: bigint): string {
 /** A row id: a decimal string from 1 to MAX_ID (a larger one names nothing, and PostgreSQL would fail on it). */
 export const ID_PATTERN = decimalUpTo(MAX_ID)
 export const Id = Type.String({ pattern: ID_PATTERN, description: 'Numeric id' })
+const ID = new RegExp(ID_PATTERN)
+/** True when `value` is a row id, as the Id schema checks it. */
+export const isId = (value: string): boolean => ID.test(value)
 
 /**
  * Characters no text field takes: NUL (PostgreSQL text cannot hold it), the other C0 controls and DEL, and lone
