@@ -154,7 +154,10 @@ export const AdminNotice = Type.Object({
 })
 export type AdminNotice = Static<typeof AdminNotice>
 
-/** A path of this site ('/uploads/….png', '/pledge') or an https URL. */
+/**
+ * A path of this site ('/uploads/….png', '/pledge'; not '//host' or '/\\host', which browsers read as another host) or an
+ * https URL, as one line of text.
+ */
 export const SiteUrl = Type.String({
   pattern: `^(?:/|/${TEXT_CHAR.replace('[^', '[^/\\\\')}${TEXT_CHAR}*|https://${TEXT_CHAR}*)$`,
   maxLength: 2000,

@@ -113,7 +113,6 @@ export const PositiveBaseUnits = Type.String({
 })
 /** A signed amount in base units: negative when it left the account. */
 export const SignedBaseUnits = Type.String({ pattern: '^-?(0|[1-9][0-9]{0,37})$' })
-export { Id }
 export const Coin = Text({ minLength: 1, maxLength: 16, description: 'Asset code, e.g. USDT' })
 const Flag = Type.Union([Type.Literal(0), Type.Literal(1)])
 const Page = {
