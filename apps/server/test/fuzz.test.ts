@@ -3,7 +3,16 @@
 // raw requests (bad URL escapes, wrong content types, invalid JSON, oversize bodies, control characters in headers),
 // anonymously and as a user, an admin and the operator. Each answer must be below 500 and the {code,msg,data}
 // envelope of a refusal, and no table may change. FUZZ_RUNS (bodies per route and caller) and FUZZ_SEED explore more.
-import { API_BASE, api, Code, MAX_BODY_BYTES, type RouteDef, UPLOAD_FIELD } from '@solpledge/contract'
+import {
+  ADMIN_TOKEN_HEADER,
+  API_BASE,
+  api,
+  Code,
+  IDEMPOTENCY_HEADER,
+  MAX_BODY_BYTES,
+  type RouteDef,
+  UPLOAD_FIELD,
+} from '@solpledge/contract'
 import fc from 'fast-check'
 import type { LightMyRequestResponse as Response } from 'fastify'
 import { sql } from 'kysely'
@@ -38,10 +47,10 @@ async function checksums(db: Database): Promise<Record<string, string>> {
 const READ_HEADERS = [
   'user-token',
   'user-address',
-  'admin-token',
+  ADMIN_TOKEN_HEADER.toLowerCase(),
   'operator-token',
   'accept-language',
-  'idempotency-key',
+  IDEMPOTENCY_HEADER.toLowerCase(),
 ]
 
 /** What a path param may be given: escapes, traversal, NUL, overlong, odd Unicode. */
