@@ -30,7 +30,7 @@ import { tradeRoutes } from './modules/trade/routes.ts'
 import { userRoutes } from './modules/user/routes.ts'
 import { withdrawalRoutes } from './modules/withdrawals/routes.ts'
 import type { Platform } from './platform.ts'
-import { envelopePlugin } from './plugins/envelope.ts'
+import { envelopePlugin, frameworkErrors } from './plugins/envelope.ts'
 import { securityHeaders } from './plugins/security-headers.ts'
 
 declare module 'fastify' {
@@ -68,6 +68,7 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false } },
     trustProxy: process.env.TRUST_PROXY === '1',
+    frameworkErrors,
   })
   app.decorate('db', db)
   app.decorate('config', config)

@@ -197,7 +197,8 @@ describe(`quick trade: orders, matching and money (${dbKind})`, () => {
     expect(done.list).toHaveLength(1)
     const again = await call(t.app, api.tradeCancel, { id: done.list[0]?.id as string }, b.auth)
     expect(again).toMatchObject({ code: Code.FAIL, msg: 'Failed to withdraw order.' })
-    expect((await call(t.app, api.tradeCancel, { id: '9999999999999999999' }, b.auth)).code).toBe(Code.FAIL)
+    expect((await call(t.app, api.tradeCancel, { id: '9223372036854775807' }, b.auth)).code).toBe(Code.FAIL)
+    expect((await call(t.app, api.tradeCancel, { id: '9999999999999999999' }, b.auth)).code).toBe(Code.INVALID)
     expect(await wallet(t.db, s)).toEqual({
       PLG: { available: 6n * PLG, locked: 0n },
       USDT: { available: 2n * USDT - 2000n, locked: 0n },
@@ -249,7 +250,7 @@ describe(`quick trade: orders, matching and money (${dbKind})`, () => {
     const u = await user({ PLG: 10n * PLG })
     const other = await user()
     const o = await place(t.app, u, 'sell', P('0.5'), 1n * PLG)
-    for (const id of [o.id, '9999999999999999999']) {
+    for (const id of [o.id, '9223372036854775807']) {
       const res = await call(t.app, api.tradeOrderDetail, { id }, other.auth)
       expect(res).toMatchObject({ code: Code.NOT_FOUND, msg: 'This order does not exist', data: null })
     }

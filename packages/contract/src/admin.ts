@@ -3,6 +3,7 @@
 // sign-in calls. Amounts are base units as decimal strings, as everywhere in the API.
 import { type Static, Type } from 'typebox'
 import { BusinessConfig } from './business-config.ts'
+import { Id, MultilineText, TEXT_CHAR, Text } from './fields.ts'
 import { LANGUAGES } from './i18n.ts'
 
 /** Operator roles, weakest first: viewer reads; operator also edits content and reviews withdrawals; admin all. */
@@ -27,10 +28,9 @@ export const UPLOAD_PATH = '/uploads'
 
 const Units = Type.String({ pattern: '^(0|[1-9][0-9]{0,37})$', description: 'Amount in base units' })
 const NullableUnits = Type.Union([Units, Type.Null()])
-const AdminId = Type.String({ pattern: '^[1-9][0-9]{0,18}$', description: 'Numeric id' })
 const Time = Type.String({ format: 'date-time' })
 /** Every decision that changes money or access states why (stored in the audit log). */
-export const Reason = Type.String({ minLength: 3, maxLength: 500, description: 'Why (kept in the audit log)' })
+export const Reason = MultilineText({ minLength: 3, maxLength: 500, description: 'Why (kept in the audit log)' })
 export const AdminPage = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
@@ -73,7 +73,7 @@ export const ConfigChange = Type.Object({
 export type ConfigChange = Static<typeof ConfigChange>
 
 export const ConfigVersion = Type.Object({
-  id: AdminId,
+  id: Id,
   changed_by: Type.String({ description: "The admin's wallet address, or 'seed'" }),
   created_at: Time,
   value: BusinessConfig,
@@ -118,14 +118,14 @@ export const AdminAsset = Type.Object({
   mint: Type.Union([Type.String(), Type.Null()]),
   ...AssetSettings.properties,
   /** The settings' version: send it back as base_version when saving. */
-  version: AdminId,
+  version: Id,
   updated_by: Type.String(),
   updated_at: Time,
 })
 export type AdminAsset = Static<typeof AdminAsset>
 
 export const AssetVersion = Type.Object({
-  id: AdminId,
+  id: Id,
   coin: Type.String(),
   changed_by: Type.String(),
   created_at: Time,
@@ -148,13 +148,13 @@ export const LanguageCode = Type.Union([
 export const NoticeTranslation = Type.Object(
   {
     lang: LanguageCode,
-    title: Type.String({ minLength: 1, maxLength: 200 }),
-    body: Type.String({ maxLength: 100_000 }),
+    title: Text({ minLength: 1, maxLength: 200 }),
+    body: MultilineText({ maxLength: 100_000 }),
   },
   { additionalProperties: false },
 )
 export const AdminNotice = Type.Object({
-  id: AdminId,
+  id: Id,
   slug: Type.Union([Type.String(), Type.Null()]),
   /** The event notice (opened as a dialog on the home screen); at most one notice has it. */
   is_event: Type.Boolean(),
@@ -166,18 +166,24 @@ export const AdminNotice = Type.Object({
 })
 export type AdminNotice = Static<typeof AdminNotice>
 
-/** A path of this site ('/uploads/….png', '/pledge') or an https URL. */
-export const SiteUrl = Type.String({ pattern: '^(/[^/\\\\]|/$|https://)', maxLength: 2000 })
+/**
+ * A path of this site ('/uploads/….png', '/pledge'; not '//host' or '/\\host', which browsers read as another host) or an
+ * https URL, as one line of text.
+ */
+export const SiteUrl = Type.String({
+  pattern: `^(?:/|/${TEXT_CHAR.replace('[^', '[^/\\\\')}${TEXT_CHAR}*|https://${TEXT_CHAR}*)$`,
+  maxLength: 2000,
+})
 export const BannerTranslation = Type.Object(
   {
     lang: LanguageCode,
-    title: Type.String({ minLength: 1, maxLength: 200 }),
+    title: Text({ minLength: 1, maxLength: 200 }),
     image_url: SiteUrl,
   },
   { additionalProperties: false },
 )
 export const AdminBanner = Type.Object({
-  id: AdminId,
+  id: Id,
   slug: Type.Union([Type.String(), Type.Null()]),
   /** Where it shows: 1 the home carousel. */
   type: Type.Integer(),
@@ -202,8 +208,8 @@ export type Upload = Static<typeof Upload>
 export const Approval = Type.Object({ admin: Type.String(), role: AdminRoleSchema, at: Time })
 
 export const AdminWithdrawal = Type.Object({
-  id: AdminId,
-  user_id: AdminId,
+  id: Id,
+  user_id: Id,
   user_address: Type.String(),
   coin: Type.String(),
   decimals: Type.Integer(),
@@ -232,8 +238,8 @@ export type AdminWithdrawal = Static<typeof AdminWithdrawal>
 
 export const AdjustmentStatus = Type.Union([Type.Literal('pending'), Type.Literal('applied'), Type.Literal('rejected')])
 export const Adjustment = Type.Object({
-  id: AdminId,
-  user_id: AdminId,
+  id: Id,
+  user_id: Id,
   user_address: Type.String(),
   coin: Type.String(),
   decimals: Type.Integer(),
@@ -248,7 +254,7 @@ export const Adjustment = Type.Object({
   decided_by: Type.Union([Type.String(), Type.Null()]),
   decision_reason: Type.Union([Type.String(), Type.Null()]),
   /** The ledger transfer that applied it. */
-  transfer_id: Type.Union([AdminId, Type.Null()]),
+  transfer_id: Type.Union([Id, Type.Null()]),
   created_at: Time,
   decided_at: Type.Union([Time, Type.Null()]),
 })
@@ -272,7 +278,7 @@ export const AdminChangeStatus = Type.Union([
   Type.Literal('stale'),
 ])
 export const AdminChange = Type.Object({
-  id: AdminId,
+  id: Id,
   kind: AdminChangeKind,
   /** 'asset:<coin>' or 'admin:<address>'. */
   target: Type.String(),
@@ -291,7 +297,7 @@ export const AdminChange = Type.Object({
 export type AdminChange = Static<typeof AdminChange>
 
 export const AdminUserRow = Type.Object({
-  id: AdminId,
+  id: Id,
   address: Type.String(),
   parent_address: Type.Union([Type.String(), Type.Null()]),
   created_at: Time,
@@ -317,7 +323,7 @@ export const AdminUserDetail = Type.Object({
 export type AdminUserDetail = Static<typeof AdminUserDetail>
 
 export const UserSession = Type.Object({
-  id: AdminId,
+  id: Id,
   created_at: Time,
   expires_at: Time,
   revoked_at: Type.Union([Time, Type.Null()]),
@@ -325,7 +331,7 @@ export const UserSession = Type.Object({
 })
 
 export const AuditEntry = Type.Object({
-  id: AdminId,
+  id: Id,
   at: Time,
   /** The admin's wallet address. */
   actor: Type.String(),

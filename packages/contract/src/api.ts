@@ -31,6 +31,8 @@ import {
   UserSession,
 } from './admin.ts'
 import { BusinessConfig } from './business-config.ts'
+import { Id, MultilineText, Text } from './fields.ts'
+import { MAX_UNIX_SECONDS } from './ids.ts'
 
 export interface RouteDef<
   B extends TSchema = TSchema,
@@ -74,7 +76,7 @@ export type BodyOf<R extends RouteDef> = Static<R['body']>
 export type DataOf<R extends RouteDef> = Static<R['data']>
 
 /** A base58 wallet address; decoded and checked for 32 bytes by the server. */
-export const Address = Type.String({ minLength: 1, maxLength: 64, description: 'Solana wallet address (base58)' })
+export const Address = Text({ minLength: 1, maxLength: 64, description: 'Solana wallet address (base58)' })
 
 export const User = Type.Object({
   id: Type.String({ description: 'User id' }),
@@ -102,8 +104,7 @@ export const PositiveBaseUnits = Type.String({
 })
 /** A signed amount in base units: negative when it left the account. */
 export const SignedBaseUnits = Type.String({ pattern: '^-?(0|[1-9][0-9]{0,37})$' })
-export const Id = Type.String({ pattern: '^[1-9][0-9]{0,18}$', description: 'Numeric id' })
-export const Coin = Type.String({ minLength: 1, maxLength: 16, description: 'Asset code, e.g. USDT' })
+export const Coin = Text({ minLength: 1, maxLength: 16, description: 'Asset code, e.g. USDT' })
 const Flag = Type.Union([Type.Literal(0), Type.Literal(1)])
 const Page = {
   page: Type.Integer({ minimum: 1, maximum: 100_000 }),
@@ -137,7 +138,11 @@ export const LedgerEntry = Type.Object({
 export type LedgerEntry = Static<typeof LedgerEntry>
 
 /** A calendar day in UTC. */
-export const Day = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'UTC calendar day, YYYY-MM-DD' })
+export const Day = Type.String({
+  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+  format: 'date',
+  description: 'UTC calendar day, YYYY-MM-DD',
+})
 const PagedOf = <T extends TSchema>(item: T) =>
   Type.Object({ list: Type.Array(item), total: Type.Integer(), page: Type.Integer(), limit: Type.Integer() })
 const OptionalPage = {
@@ -467,7 +472,7 @@ const PlaceOrder = Type.Object(
   { price: TradePrice, amount: PositiveBaseUnits, client_order_id: ClientOrderId },
   { additionalProperties: false },
 )
-const SwapFrom = Type.String({ minLength: 1, maxLength: 16, description: 'The asset given: {product} or USDT' })
+const SwapFrom = Text({ minLength: 1, maxLength: 16, description: 'The asset given: {product} or USDT' })
 
 export const api = {
   isReg: route({
@@ -499,9 +504,13 @@ export const api = {
       {
         type: Type.Literal('3'),
         address: Address,
-        sign: Type.String({ minLength: 1, maxLength: 256, description: 'Hex of the ed25519 signature of message' }),
-        invite_code: Type.Optional(Type.String({ maxLength: 64, description: "The inviter's wallet address" })),
-        message: Type.String({ minLength: 1, maxLength: 2048, description: 'The text returned by /user/login/nonce' }),
+        sign: Text({ minLength: 1, maxLength: 256, description: 'Hex of the ed25519 signature of message' }),
+        invite_code: Type.Optional(Text({ maxLength: 64, description: "The inviter's wallet address" })),
+        message: MultilineText({
+          minLength: 1,
+          maxLength: 2048,
+          description: 'The text returned by /user/login/nonce',
+        }),
       },
       { additionalProperties: false },
     ),
@@ -529,7 +538,7 @@ export const api = {
     tag: 'assets',
     summary: "The user's ledger entries, newest first, filtered by coin and type",
     body: Type.Object(
-      { ...Page, coin: Type.Optional(Coin), type: Type.Optional(Type.String({ maxLength: 32 })) },
+      { ...Page, coin: Type.Optional(Coin), type: Type.Optional(Text({ maxLength: 32 })) },
       { additionalProperties: false },
     ),
     data: Type.Object({
@@ -553,7 +562,7 @@ export const api = {
         coin: Type.Optional(Coin),
         amount: Type.Optional(PositiveBaseUnits),
         days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
-        level: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+        level: Type.Optional(Text({ minLength: 1, maxLength: 32 })),
       },
       { additionalProperties: false },
     ),
@@ -565,10 +574,7 @@ export const api = {
     auth: true,
     tag: 'assets',
     summary: 'Report the transaction that paid an intent; it is verified on chain and credited exactly once',
-    body: Type.Object(
-      { id: Id, signature: Type.String({ minLength: 64, maxLength: 100 }) },
-      { additionalProperties: false },
-    ),
+    body: Type.Object({ id: Id, signature: Text({ minLength: 64, maxLength: 100 }) }, { additionalProperties: false }),
     data: PaymentIntent,
   }),
   faucet: route({
@@ -695,7 +701,7 @@ export const api = {
     tag: 'node',
     summary: 'Buy a node of a level, paid in USDT from the asset balance (on chain: a payment intent, purpose node)',
     body: Type.Object(
-      { level: Type.String({ minLength: 1, maxLength: 32 }), pay: Type.Literal('balance') },
+      { level: Text({ minLength: 1, maxLength: 32 }), pay: Type.Literal('balance') },
       { additionalProperties: false },
     ),
     data: UserNode,
@@ -1023,7 +1029,7 @@ export const api = {
       {
         interval: CandleInterval,
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 200 })),
-        before: Type.Optional(Type.Integer({ minimum: 0 })),
+        before: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_UNIX_SECONDS })),
       },
       { additionalProperties: false },
     ),
@@ -1112,8 +1118,12 @@ export const api = {
     body: Type.Object(
       {
         address: Address,
-        sign: Type.String({ minLength: 1, maxLength: 256, description: 'Hex of the ed25519 signature of message' }),
-        message: Type.String({ minLength: 1, maxLength: 2048, description: 'The text returned by /admin/auth/nonce' }),
+        sign: Text({ minLength: 1, maxLength: 256, description: 'Hex of the ed25519 signature of message' }),
+        message: MultilineText({
+          minLength: 1,
+          maxLength: 2048,
+          description: 'The text returned by /admin/auth/nonce',
+        }),
       },
       { additionalProperties: false },
     ),
@@ -1398,7 +1408,7 @@ export const api = {
     tag: 'admin',
     summary: 'Users, newest first; q: an address prefix (at least 3 characters) or a user id',
     body: Type.Object(
-      { q: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), ...AdminPage },
+      { q: Type.Optional(Text({ minLength: 1, maxLength: 64 })), ...AdminPage },
       { additionalProperties: false },
     ),
     data: AdminPaged(AdminUserRow),
@@ -1422,7 +1432,7 @@ export const api = {
       {
         address: Address,
         coin: Type.Optional(Coin),
-        type: Type.Optional(Type.String({ maxLength: 32 })),
+        type: Type.Optional(Text({ maxLength: 32 })),
         ...AdminPage,
       },
       { additionalProperties: false },
@@ -1575,9 +1585,9 @@ export const api = {
       '"withdrawal."), actor address, target (exact) and time range [from, to)',
     body: Type.Object(
       {
-        action: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+        action: Type.Optional(Text({ minLength: 1, maxLength: 64 })),
         actor: Type.Optional(Address),
-        target: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+        target: Type.Optional(Text({ minLength: 1, maxLength: 200 })),
         from: Type.Optional(Type.String({ format: 'date-time' })),
         to: Type.Optional(Type.String({ format: 'date-time' })),
         ...AdminPage,

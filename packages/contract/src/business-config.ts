@@ -28,47 +28,60 @@ export const CONFIG_AMOUNT_LIMITS: Record<string, { asset: 'usdt' | 'product'; m
  */
 export const BusinessConfig = Type.Object(
   {
-    pledge: Type.Object({
-      /** {product}_pledge_min_u: the smallest stake, in USDT base units, converted at the current price. */
-      minUsdt: Units,
-      periods: Type.Array(
-        Type.Object({
-          days: Type.Integer({ minimum: 1, maximum: 3650 }),
-          /** Total output over the period as a share of the stake: 12000 = the stake ×1.2, released daily. */
-          outputBps: Multiple,
-          /** Power = USDT value at entry × this multiple. */
-          powerBps: Multiple,
-        }),
-        { minItems: 1, maxItems: 20 },
-      ),
-    }),
+    pledge: Type.Object(
+      {
+        /** {product}_pledge_min_u: the smallest stake, in USDT base units, converted at the current price. */
+        minUsdt: Units,
+        periods: Type.Array(
+          Type.Object(
+            {
+              days: Type.Integer({ minimum: 1, maximum: 3650 }),
+              /** Total output over the period as a share of the stake: 12000 = the stake ×1.2, released daily. */
+              outputBps: Multiple,
+              /** Power = USDT value at entry × this multiple. */
+              powerBps: Multiple,
+            },
+            { additionalProperties: false },
+          ),
+          { minItems: 1, maxItems: 20 },
+        ),
+      },
+      { additionalProperties: false },
+    ),
     nodeLevels: Type.Array(
-      Type.Object({
-        code: Type.String({ pattern: '^[a-z][a-z0-9_]{0,31}$' }),
-        priceUsdt: Units,
-        supplyCap: Type.Integer({ minimum: 0, maximum: 10_000_000 }),
-        powerBonusBps: Multiple,
-        dividendWeight: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
-        onePerUser: Type.Boolean(),
-      }),
+      Type.Object(
+        {
+          code: Type.String({ pattern: '^[a-z][a-z0-9_]{0,31}$' }),
+          priceUsdt: Units,
+          supplyCap: Type.Integer({ minimum: 0, maximum: 10_000_000 }),
+          powerBonusBps: Multiple,
+          dividendWeight: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+          onePerUser: Type.Boolean(),
+        },
+        { additionalProperties: false },
+      ),
       { maxItems: 20 },
     ),
     finance: Type.Array(
-      Type.Object({
-        days: Type.Union([Type.Literal(7), Type.Literal(30), Type.Literal(90), Type.Literal(180)]),
-        powerBps: Multiple,
-        /** Total output over the period as a share of the deposit: 150 = 1.5 %. */
-        outputBps: Rate,
-      }),
+      Type.Object(
+        {
+          days: Type.Union([Type.Literal(7), Type.Literal(30), Type.Literal(90), Type.Literal(180)]),
+          powerBps: Multiple,
+          /** Total output over the period as a share of the deposit: 150 = 1.5 %. */
+          outputBps: Rate,
+        },
+        { additionalProperties: false },
+      ),
       { maxItems: 4 },
     ),
     /**
      * Rewards paid to ancestors from a member's daily output, by referral level (1 = direct parent); together at most
      * 100 % of the output.
      */
-    referralRewards: Type.Array(Type.Object({ level: Type.Integer({ minimum: 1, maximum: 50 }), rateBps: Rate }), {
-      maxItems: 50,
-    }),
+    referralRewards: Type.Array(
+      Type.Object({ level: Type.Integer({ minimum: 1, maximum: 50 }), rateBps: Rate }, { additionalProperties: false }),
+      { maxItems: 50 },
+    ),
     /** Small-market fuel tiers (SPEC §1 event: 3000, 10000, 20000, 50000, 100000), ascending. */
     fuelTiers: Type.Array(Type.Integer({ minimum: 1, maximum: 1_000_000_000 }), { minItems: 1, maxItems: 20 }),
     settlementHourUtc: Type.Integer({ minimum: 0, maximum: 23 }),
@@ -92,29 +105,35 @@ export const BusinessConfig = Type.Object(
      * volume-weighted price of its fills within the band (the reference price for an interval without such fills),
      * or the reference price while the window's in-band USDT volume is below the minimum.
      */
-    valuation: Type.Object({
-      /** The window, in seconds, ending now: 10 minutes to 30 days. */
-      windowSeconds: Type.Integer({ minimum: 600, maximum: 30 * 86_400 }),
-      /** Fills further than this from the reference price are ignored: 2000 = ±20 %. 1 % to 90 %. */
-      bandBps: Type.Integer({ minimum: 100, maximum: 9000 }),
-      /** Below this USDT volume (base units) of in-band fills in the window the reference price is used. */
-      minQuoteVolume: Units,
-    }),
+    valuation: Type.Object(
+      {
+        /** The window, in seconds, ending now: 10 minutes to 30 days. */
+        windowSeconds: Type.Integer({ minimum: 600, maximum: 30 * 86_400 }),
+        /** Fills further than this from the reference price are ignored: 2000 = ±20 %. 1 % to 90 %. */
+        bandBps: Type.Integer({ minimum: 100, maximum: 9000 }),
+        /** Below this USDT volume (base units) of in-band fills in the window the reference price is used. */
+        minQuoteVolume: Units,
+      },
+      { additionalProperties: false },
+    ),
     /**
      * Quick trade ({product}/USDT order book). A price is USDT base units per whole {product} token and must be a
      * multiple of `tickSize`; an amount is {product} base units and must be a multiple of `lotSize`. tickSize ×
      * lotSize must be a multiple of one whole token (10^decimals base units) so that every fill's USDT value is exact.
      */
-    trade: Type.Object({
-      tickSize: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
-      lotSize: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
-      /** The smallest order, {product} base units. */
-      minAmount: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
-      /** The largest order, {product} base units. */
-      maxAmount: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
-      /** Fee on what each side receives, maker and taker alike: 10 = 0.1 %. Rounded in the platform's favour. */
-      feeBps: Type.Integer({ minimum: 0, maximum: 1000 }),
-    }),
+    trade: Type.Object(
+      {
+        tickSize: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
+        lotSize: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
+        /** The smallest order, {product} base units. */
+        minAmount: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
+        /** The largest order, {product} base units. */
+        maxAmount: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
+        /** Fee on what each side receives, maker and taker alike: 10 = 0.1 %. Rounded in the platform's favour. */
+        feeBps: Type.Integer({ minimum: 0, maximum: 1000 }),
+      },
+      { additionalProperties: false },
+    ),
   },
   { additionalProperties: false },
 )

@@ -15,6 +15,7 @@ export type * from './business-config.ts'
 export * from './constants.ts'
 export * from './envelope.ts'
 export * from './i18n.ts'
+export * from './ids.ts'
 export type { Catalogue, MessageKey } from './messages/en.ts'
 
 /** What a client sends a route with. */

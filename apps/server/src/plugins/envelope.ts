@@ -1,5 +1,13 @@
-import { API_BASE, Code, type Language, type MessageKey, pickLanguage, translate } from '@solpledge/contract'
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import {
+  API_BASE,
+  Code,
+  type Language,
+  type MessageKey,
+  pickLanguage,
+  TEXT_PATTERN,
+  translate,
+} from '@solpledge/contract'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { AppError } from '../lib/app-error.ts'
 
@@ -54,11 +62,33 @@ function classify(error: FastifyError): { code: number; key: MessageKey; params?
   return null
 }
 
+/**
+ * Headers and path params must be one line of text (the contract's TEXT_PATTERN: no control characters, no lone
+ * surrogates). Node's HTTP parser already refuses most such headers; app.inject, proxies and decoded params (%00) do not.
+ */
+const TEXT = new RegExp(TEXT_PATTERN, 'u')
+const isText = (value: unknown): boolean =>
+  typeof value === 'string' ? TEXT.test(value) : !Array.isArray(value) || value.every(isText)
+
+/**
+ * Fastify's own answers to a URL it cannot route (a bad % escape, an overlong param): the envelope, as for an unknown
+ * path. Passed as the `frameworkErrors` server option, which runs before any hook.
+ */
+export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (_error, request, reply) => {
+  request.lang = pickLanguage(request.headers['accept-language'])
+  return sendEnvelope(request, reply, Code.BAD_REQUEST, 'error.routeNotFound', null, undefined, 404)
+}
+
 /** Envelope answers for every outcome under /api: success, refusals, bad input and faults (SPEC §7). */
 export const envelopePlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('lang', 'zh')
-  app.addHook('onRequest', async (request) => {
+  // The request guard: before anything reads a header or a param, refuse those with control characters.
+  app.addHook('onRequest', async (request, reply) => {
+    const headers = Object.values(request.headers)
+    const params = Object.values((request.params ?? {}) as Record<string, unknown>)
     request.lang = pickLanguage(request.headers['accept-language'])
+    if (!headers.every(isText) || !params.every(isText))
+      return sendEnvelope(request, reply, Code.BAD_REQUEST, 'error.badRequest')
   })
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -7,6 +7,7 @@ export const ja: Catalogue = {
   'error.bodyTooLarge': 'リクエスト本文が大きすぎます',
   'error.unsupportedMediaType': 'リクエストは JSON で送信してください',
   'error.routeNotFound': '不明な API パスです',
+  'error.badRequest': 'リクエストを読み取れません',
   'error.rateLimited': 'リクエストが多すぎます。しばらくしてから再試行してください',
   'error.internal': '問題が発生しました。もう一度お試しください',
   'error.notReady': 'サービスの準備ができていません：{{failing}} が利用できません',

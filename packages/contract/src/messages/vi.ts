@@ -7,6 +7,7 @@ export const vi: Catalogue = {
   'error.bodyTooLarge': 'Nội dung yêu cầu quá lớn',
   'error.unsupportedMediaType': 'Yêu cầu phải được gửi dưới dạng JSON',
   'error.routeNotFound': 'Đường dẫn API không xác định',
+  'error.badRequest': 'Không thể đọc yêu cầu',
   'error.rateLimited': 'Quá nhiều yêu cầu, vui lòng thử lại sau giây lát',
   'error.internal': 'Đã xảy ra lỗi, vui lòng thử lại',
   'error.notReady': 'Dịch vụ chưa sẵn sàng: {{failing}} không khả dụng',

@@ -7,7 +7,6 @@ import type { Selectable, Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { AdjustmentStatus, AdjustmentsTable, DB } from '../../db/schema.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
-import { storableId } from '../../lib/id.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { requireAsset } from '../assets/service.ts'
 import { balances, systemAccount, transfer, userAccount } from '../ledger/service.ts'
@@ -130,12 +129,7 @@ export async function createAdjustment(
 }
 
 async function lockPending(trx: Transaction<DB>, id: string) {
-  const row = await trx
-    .selectFrom('adjustments')
-    .selectAll()
-    .where('id', '=', storableId(id, 'admin.adjustmentNotFound'))
-    .forUpdate()
-    .executeTakeFirst()
+  const row = await trx.selectFrom('adjustments').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()
   if (!row) throw new AppError(Code.NOT_FOUND, 'admin.adjustmentNotFound')
   if (row.status !== 'pending') throw refuse('admin.adjustmentNotPending')
   return row

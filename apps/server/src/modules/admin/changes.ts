@@ -8,7 +8,6 @@ import type { Database } from '../../db/index.ts'
 import type { AdminChangeKind, AdminChangeStatus, AdminChangesTable, DB } from '../../db/schema.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
 import { diff } from '../../lib/diff.ts'
-import { storableId } from '../../lib/id.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { adminRemove, adminSave } from './admins.ts'
 import { audit, reasonText } from './audit.ts'
@@ -104,12 +103,7 @@ export async function submitChange<P, S>(
 }
 
 async function lockPending(trx: Transaction<DB>, id: string): Promise<Row> {
-  const row = await trx
-    .selectFrom('admin_changes')
-    .selectAll()
-    .where('id', '=', storableId(id, 'admin.changeNotFound'))
-    .forUpdate()
-    .executeTakeFirst()
+  const row = await trx.selectFrom('admin_changes').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()
   if (!row) throw new AppError(Code.NOT_FOUND, 'admin.changeNotFound')
   if (row.status !== 'pending') throw refuse('admin.changeNotPending')
   return row

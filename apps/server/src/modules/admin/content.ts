@@ -5,7 +5,6 @@ import type { Selectable } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { BannersTable, NoticesTable } from '../../db/schema.ts'
 import { AppError, invalid } from '../../lib/app-error.ts'
-import { storableId } from '../../lib/id.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { audit } from './audit.ts'
 import type { AdminCaller } from './session.ts'
@@ -49,11 +48,7 @@ async function presentNotices(db: Database, rows: Selectable<NoticesTable>[]): P
 }
 
 async function noticeById(db: Database, id: string): Promise<AdminNotice> {
-  const row = await db
-    .selectFrom('notices')
-    .selectAll()
-    .where('id', '=', storableId(id, 'notice.notFound'))
-    .executeTakeFirst()
+  const row = await db.selectFrom('notices').selectAll().where('id', '=', id).executeTakeFirst()
   if (!row) throw new AppError(Code.NOT_FOUND, 'notice.notFound')
   return (await presentNotices(db, [row]))[0] as AdminNotice
 }
@@ -100,7 +95,6 @@ export async function saveNotice(db: Database, caller: AdminCaller, input: Notic
 }
 
 export async function publishNotice(db: Database, caller: AdminCaller, id: string, visible: boolean) {
-  storableId(id, 'notice.notFound')
   await db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('notices')
@@ -134,11 +128,7 @@ async function presentBanners(db: Database, rows: Selectable<BannersTable>[]): P
 }
 
 async function bannerById(db: Database, id: string): Promise<AdminBanner> {
-  const row = await db
-    .selectFrom('banners')
-    .selectAll()
-    .where('id', '=', storableId(id, 'admin.bannerNotFound'))
-    .executeTakeFirst()
+  const row = await db.selectFrom('banners').selectAll().where('id', '=', id).executeTakeFirst()
   if (!row) throw new AppError(Code.NOT_FOUND, 'admin.bannerNotFound')
   return (await presentBanners(db, [row]))[0] as AdminBanner
 }
@@ -178,7 +168,6 @@ export async function saveBanner(db: Database, caller: AdminCaller, input: Banne
 }
 
 export async function publishBanner(db: Database, caller: AdminCaller, id: string, visible: boolean) {
-  storableId(id, 'admin.bannerNotFound')
   await db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('banners')

@@ -1,10 +1,9 @@
 // Users in the operator console: look-up, the figures and records the app shows the user (read through the same
 // service functions), their sessions, and revoking them.
-import { type AdminUserDetail, Code } from '@solpledge/contract'
+import { type AdminUserDetail, Code, isId } from '@solpledge/contract'
 import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import { AppError, invalid } from '../../lib/app-error.ts'
-import { isStorableId, storableId } from '../../lib/id.ts'
 import { startingWith } from '../../lib/like.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { listAssets } from '../assets/service.ts'
@@ -30,7 +29,7 @@ export async function requireUser(db: Database, address: string) {
 /** Users newest first; q: an address prefix (3 characters at least) or a user id. */
 export async function listUsers(db: Database, query: { q?: string | undefined; page: number; limit: number }) {
   const q = query.q?.trim()
-  const byId = q !== undefined && /^[1-9][0-9]{0,18}$/.test(q) && isStorableId(q)
+  const byId = q !== undefined && isId(q)
   if (q !== undefined && q.length < 3 && !byId) throw invalid('error.invalidParams', { detail: 'q' })
   const base = userQuery(db)
     .clearSelect()
@@ -115,18 +114,17 @@ export async function revokeSessions(
 ): Promise<{ revoked: number }> {
   const reason = reasonText(input.reason)
   const user = await requireUser(db, input.address)
-  const sessionId = input.session_id === undefined ? undefined : storableId(input.session_id, 'common.notFound')
   const result = await db.transaction().execute(async (trx) => {
     const result = await trx
       .updateTable('sessions')
       .set({ revoked_at: new Date() })
       .where('user_id', '=', user.id)
       .where('revoked_at', 'is', null)
-      .$if(sessionId !== undefined, (qb) => qb.where('id', '=', sessionId as string))
+      .$if(input.session_id !== undefined, (qb) => qb.where('id', '=', input.session_id as string))
       .executeTakeFirst()
     const revoked = Number(result.numUpdatedRows)
     await audit(trx, caller, 'user.revokeSessions', `user:${user.address}`, {
-      session_id: sessionId ?? null,
+      session_id: input.session_id ?? null,
       revoked,
       reason,
     })

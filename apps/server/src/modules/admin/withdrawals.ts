@@ -8,7 +8,6 @@ import type { Selectable, Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB, WithdrawalStatus, WithdrawalsTable } from '../../db/schema.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
-import { storableId } from '../../lib/id.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { approveWithdrawal, presentWithdrawal, rejectInReview } from '../withdrawals/service.ts'
 import { audit, reasonText } from './audit.ts'
@@ -93,7 +92,7 @@ async function lockForDecision(trx: Transaction<DB>, id: string): Promise<Row> {
   const row = await withdrawals(trx)
     .selectAll('w')
     .select(columns)
-    .where('w.id', '=', storableId(id, 'admin.withdrawalNotFound'))
+    .where('w.id', '=', id)
     .forUpdate('w')
     .executeTakeFirst()
   if (!row) throw new AppError(Code.NOT_FOUND, 'admin.withdrawalNotFound')

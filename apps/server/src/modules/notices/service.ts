@@ -5,7 +5,6 @@ import { type api, Code, type DataOf, type Language } from '@solpledge/contract'
 import { type Expression, type SqlBool, sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import { AppError } from '../../lib/app-error.ts'
-import { isStorableId } from '../../lib/id.ts'
 
 type NoticeList = DataOf<typeof api.noticeList>
 type NoticeInfo = DataOf<typeof api.noticeInfo>
@@ -70,15 +69,13 @@ export async function listNotices(
 
 /** One published notice with its body; Code.NOT_FOUND when there is none of that id (or it is hidden or scheduled). */
 export async function noticeInfo(db: Database, lang: Language, id: string): Promise<NoticeInfo> {
-  const row = isStorableId(id)
-    ? await notices(db, lang)
-        .innerJoin('notice_translations as t', (join) =>
-          join.onRef('t.notice_id', '=', 'n.id').onRef('t.lang', '=', 'tr.lang'),
-        )
-        .select(['n.id', 'n.is_event', 'n.published_at', 'tr.lang', 'tr.title', 't.body'])
-        .where('n.id', '=', id)
-        .executeTakeFirst()
-    : undefined
+  const row = await notices(db, lang)
+    .innerJoin('notice_translations as t', (join) =>
+      join.onRef('t.notice_id', '=', 'n.id').onRef('t.lang', '=', 'tr.lang'),
+    )
+    .select(['n.id', 'n.is_event', 'n.published_at', 'tr.lang', 'tr.title', 't.body'])
+    .where('n.id', '=', id)
+    .executeTakeFirst()
   if (!row) throw new AppError(Code.NOT_FOUND, 'notice.notFound')
   return {
     id: row.id,

@@ -1,4 +1,4 @@
-import { api, type DataOf } from '@solpledge/contract/client'
+import { api, type DataOf, isId } from '@solpledge/contract/client'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { call } from '../../../lib/api-client.ts'
@@ -9,8 +9,8 @@ export type Notice = DataOf<typeof api.noticeInfo>
 /** One notice with its rich-text body, in the request's language (en when that translation is missing). */
 export const getNotice = (id: string) => call(api.noticeInfo, { id })
 
-/** Ids are positive integers: anything else is not asked for (it cannot exist). */
-export const isNoticeId = (id: string | undefined): id is string => id !== undefined && /^[1-9][0-9]{0,18}$/.test(id)
+/** Ids are positive integers up to bigint's largest: anything else is not asked for (it cannot exist). */
+export const isNoticeId = (id: string | undefined): id is string => id !== undefined && isId(id)
 
 export const noticeQueryOptions = (id: string | undefined, lang: string) =>
   queryOptions({
