@@ -4,8 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Tabs } from '../../../components/tabs.tsx'
 import { findAdminAsset, useAdminAssets } from '../api/assets.ts'
 import { useAllowed } from '../api/client.ts'
-import { ConfirmDialog } from '../components/confirm-dialog.tsx'
-import { ReasonDialog } from '../components/reason-dialog.tsx'
+import { DecisionButtons, DecisionDialogs, useDecision } from '../components/decision.tsx'
 import { Mono, PagedTable, Time } from '../components/ui.tsx'
 import { useAdminSession } from '../session.ts'
 import { formatUnits } from '../utils/units.ts'
@@ -22,10 +21,9 @@ export function Changes() {
   const assets = useAdminAssets()
   const [status, setStatus] = useState<ChangeStatus>('pending')
   const { query, items } = useChanges(status)
-  const [approving, setApproving] = useState<AdminChange | null>(null)
-  const approve = useApproveChange(() => setApproving(null))
-  const [rejecting, setRejecting] = useState<AdminChange | null>(null)
-  const reject = useRejectChange(() => setRejecting(null))
+  const decision = useDecision<AdminChange>()
+  const approve = useApproveChange(() => decision.setApproving(null))
+  const reject = useRejectChange(() => decision.setRejecting(null))
   const describe = (change: AdminChange) => changeText(change, assets.data, t)
 
   return (
@@ -81,50 +79,27 @@ export function Changes() {
               </td>
               <td>
                 {change.status === 'pending' && (
-                  <div className="admin-actions">
-                    <button
-                      type="button"
-                      className="admin-button admin-primary"
-                      data-testid="admin-change-approve"
-                      disabled={!canDecide || own || approve.isPending}
-                      onClick={() => setApproving(change)}
-                    >
-                      {t('withdrawals.approve')}
-                    </button>
-                    <button
-                      type="button"
-                      className="admin-button admin-danger"
-                      data-testid="admin-change-reject"
-                      disabled={!canDecide}
-                      onClick={() => setRejecting(change)}
-                    >
-                      {t('withdrawals.reject')}
-                    </button>
-                    {own && <span className="muted-note">{t('adjustments.notOwn')}</span>}
-                  </div>
+                  <DecisionButtons
+                    testId="admin-change"
+                    canDecide={canDecide}
+                    blocked={own}
+                    blockedNote={t('adjustments.notOwn')}
+                    pending={approve.isPending}
+                    onApprove={() => decision.setApproving(change)}
+                    onReject={() => decision.setRejecting(change)}
+                  />
                 )}
               </td>
             </tr>
           )
         })}
       </PagedTable>
-      <ConfirmDialog
-        open={approving !== null}
-        title={t('changes.approveTitle')}
-        confirm={t('withdrawals.approve')}
-        pending={approve.isPending}
-        onClose={() => setApproving(null)}
-        onConfirm={() => approving && approve.mutate({ id: approving.id })}
-      >
-        {approving && t('changes.approveText', describe(approving))}
-      </ConfirmDialog>
-      <ReasonDialog
-        open={rejecting !== null}
-        title={t('changes.rejectTitle')}
-        confirm={t('withdrawals.reject')}
-        pending={reject.isPending}
-        onClose={() => setRejecting(null)}
-        onConfirm={(reason) => rejecting && reject.mutate({ id: rejecting.id, reason })}
+      <DecisionDialogs
+        decision={decision}
+        approve={approve}
+        reject={reject}
+        section="changes"
+        approveText={(change) => t('changes.approveText', describe(change))}
       />
     </>
   )

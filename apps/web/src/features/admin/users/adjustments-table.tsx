@@ -1,10 +1,8 @@
 import { type Adjustment, api } from '@solpledge/contract/client'
-import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useAllowed } from '../api/client.ts'
 import type { useAdminPages } from '../api/use-admin-pages.ts'
-import { ConfirmDialog } from '../components/confirm-dialog.tsx'
-import { ReasonDialog } from '../components/reason-dialog.tsx'
+import { DecisionButtons, DecisionDialogs, useDecision } from '../components/decision.tsx'
 import { Mono, PagedTable, Time } from '../components/ui.tsx'
 import { useAdminSession } from '../session.ts'
 import { formatUnits } from '../utils/units.ts'
@@ -24,10 +22,9 @@ export function AdjustmentsTable({ pages: { query, items }, showUser = false }: 
   const { t } = useTranslation('admin')
   const session = useAdminSession()
   const canDecide = useAllowed(api.adminAdjustApprove)
-  const [approving, setApproving] = useState<Adjustment | null>(null)
-  const approve = useApproveAdjustment(() => setApproving(null))
-  const [rejecting, setRejecting] = useState<Adjustment | null>(null)
-  const reject = useRejectAdjustment(() => setRejecting(null))
+  const decision = useDecision<Adjustment>()
+  const approve = useApproveAdjustment(() => decision.setApproving(null))
+  const reject = useRejectAdjustment(() => decision.setRejecting(null))
 
   return (
     <>
@@ -80,56 +77,33 @@ export function AdjustmentsTable({ pages: { query, items }, showUser = false }: 
               </td>
               <td>
                 {adjustment.status === 'pending' && (
-                  <div className="admin-actions">
-                    <button
-                      type="button"
-                      className="admin-button admin-primary"
-                      data-testid="admin-adjustment-approve"
-                      disabled={!canDecide || own || approve.isPending}
-                      title={own ? t('adjustments.notOwn') : undefined}
-                      onClick={() => setApproving(adjustment)}
-                    >
-                      {t('withdrawals.approve')}
-                    </button>
-                    <button
-                      type="button"
-                      className="admin-button admin-danger"
-                      data-testid="admin-adjustment-reject"
-                      disabled={!canDecide}
-                      onClick={() => setRejecting(adjustment)}
-                    >
-                      {t('withdrawals.reject')}
-                    </button>
-                    {own && <span className="muted-note">{t('adjustments.notOwn')}</span>}
-                  </div>
+                  <DecisionButtons
+                    testId="admin-adjustment"
+                    canDecide={canDecide}
+                    blocked={own}
+                    blockedNote={t('adjustments.notOwn')}
+                    pending={approve.isPending}
+                    onApprove={() => decision.setApproving(adjustment)}
+                    onReject={() => decision.setRejecting(adjustment)}
+                  />
                 )}
               </td>
             </tr>
           )
         })}
       </PagedTable>
-      <ReasonDialog
-        open={rejecting !== null}
-        title={t('adjustments.rejectTitle')}
-        confirm={t('withdrawals.reject')}
-        pending={reject.isPending}
-        onClose={() => setRejecting(null)}
-        onConfirm={(reason) => rejecting && reject.mutate({ id: rejecting.id, reason })}
-      />
-      <ConfirmDialog
-        open={approving !== null}
-        title={t('adjustments.approveTitle')}
-        confirm={t('withdrawals.approve')}
-        pending={approve.isPending}
-        onClose={() => setApproving(null)}
-        onConfirm={() => approving && approve.mutate({ id: approving.id })}
-      >
-        {approving &&
+      <DecisionDialogs
+        decision={decision}
+        approve={approve}
+        reject={reject}
+        section="adjustments"
+        approveText={(adjustment) =>
           t('adjustments.approveText', {
-            amount: formatUnits(approving.amount, approving.decimals, approving.coin),
-            address: approving.user_address,
-          })}
-      </ConfirmDialog>
+            amount: formatUnits(adjustment.amount, adjustment.decimals, adjustment.coin),
+            address: adjustment.user_address,
+          })
+        }
+      />
     </>
   )
 }

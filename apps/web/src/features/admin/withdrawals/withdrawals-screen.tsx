@@ -5,8 +5,7 @@ import { Link } from 'react-router'
 import { Tabs } from '../../../components/tabs.tsx'
 import { useAdminAssets } from '../api/assets.ts'
 import { useAllowed } from '../api/client.ts'
-import { ConfirmDialog } from '../components/confirm-dialog.tsx'
-import { ReasonDialog } from '../components/reason-dialog.tsx'
+import { DecisionButtons, DecisionDialogs, useDecision } from '../components/decision.tsx'
 import { AdminPage, CoinField, Mono, PagedTable, SearchForm, Time } from '../components/ui.tsx'
 import { useAdminSession } from '../session.ts'
 import { withoutEmpty } from '../utils/filters.ts'
@@ -32,10 +31,9 @@ export function WithdrawalsScreen() {
   const [applied, setApplied] = useState(search)
   const assets = useAdminAssets()
   const { query, items } = useAdminWithdrawals({ status, ...withoutEmpty(applied) })
-  const [rejecting, setRejecting] = useState<AdminWithdrawal | null>(null)
-  const reject = useRejectWithdrawal(() => setRejecting(null))
-  const [approving, setApproving] = useState<AdminWithdrawal | null>(null)
-  const approve = useApproveWithdrawal(() => setApproving(null))
+  const decision = useDecision<AdminWithdrawal>()
+  const approve = useApproveWithdrawal(() => decision.setApproving(null))
+  const reject = useRejectWithdrawal(() => decision.setRejecting(null))
   const amountOf = (w: AdminWithdrawal) => formatUnits(w.amount, w.decimals, w.coin)
 
   return (
@@ -83,35 +81,19 @@ export function WithdrawalsScreen() {
             key={withdrawal.id}
             withdrawal={withdrawal}
             approving={approve.isPending}
-            onApprove={() => setApproving(withdrawal)}
-            onReject={() => setRejecting(withdrawal)}
+            onApprove={() => decision.setApproving(withdrawal)}
+            onReject={() => decision.setRejecting(withdrawal)}
           />
         ))}
       </PagedTable>
-      <ReasonDialog
-        open={rejecting !== null}
-        title={t('withdrawals.rejectTitle')}
-        confirm={t('withdrawals.reject')}
-        pending={reject.isPending}
-        onClose={() => setRejecting(null)}
-        onConfirm={(reason) => rejecting && reject.mutate({ id: rejecting.id, reason })}
-      >
-        {rejecting && (
-          <p className="muted-note">
-            {t('withdrawals.rejectText', { amount: amountOf(rejecting), address: rejecting.user_address })}
-          </p>
-        )}
-      </ReasonDialog>
-      <ConfirmDialog
-        open={approving !== null}
-        title={t('withdrawals.approveTitle')}
-        confirm={t('withdrawals.approve')}
-        pending={approve.isPending}
-        onClose={() => setApproving(null)}
-        onConfirm={() => approving && approve.mutate({ id: approving.id })}
-      >
-        {approving && t('withdrawals.approveText', { amount: amountOf(approving), address: approving.address })}
-      </ConfirmDialog>
+      <DecisionDialogs
+        decision={decision}
+        approve={approve}
+        reject={reject}
+        section="withdrawals"
+        approveText={(w) => t('withdrawals.approveText', { amount: amountOf(w), address: w.address })}
+        rejectText={(w) => t('withdrawals.rejectText', { amount: amountOf(w), address: w.user_address })}
+      />
     </AdminPage>
   )
 }
@@ -163,26 +145,14 @@ function WithdrawalRow({ withdrawal, approving, onApprove, onReject }: Withdrawa
       </td>
       {inReview && (
         <td>
-          <div className="admin-actions">
-            <button
-              type="button"
-              className="admin-button admin-primary"
-              data-testid="admin-withdrawal-approve"
-              disabled={!canDecide || approving || state === 'approvedByMe'}
-              onClick={onApprove}
-            >
-              {t('withdrawals.approve')}
-            </button>
-            <button
-              type="button"
-              className="admin-button admin-danger"
-              data-testid="admin-withdrawal-reject"
-              disabled={!canDecide}
-              onClick={onReject}
-            >
-              {t('withdrawals.reject')}
-            </button>
-          </div>
+          <DecisionButtons
+            testId="admin-withdrawal"
+            canDecide={canDecide}
+            blocked={state === 'approvedByMe'}
+            pending={approving}
+            onApprove={onApprove}
+            onReject={onReject}
+          />
         </td>
       )}
       <td className="admin-num">{amount(withdrawal.fee)}</td>

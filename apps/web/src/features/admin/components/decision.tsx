@@ -1,0 +1,115 @@
+import { type ReactNode, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { ConfirmDialog } from './confirm-dialog.tsx'
+import { ReasonDialog } from './reason-dialog.tsx'
+
+/** A console write that decides one item: approve takes its id, reject its id and a reason. */
+interface Decide<B> {
+  isPending: boolean
+  mutate: (body: B) => void
+}
+
+/** The item of a review list being approved or rejected (withdrawals, adjustments, pending changes), if any. */
+export function useDecision<T extends { id: string }>() {
+  const [approving, setApproving] = useState<T | null>(null)
+  const [rejecting, setRejecting] = useState<T | null>(null)
+  return { approving, setApproving, rejecting, setRejecting }
+}
+
+interface DecisionButtonsProps {
+  /** 'admin-adjustment' → data-testid admin-adjustment-approve and admin-adjustment-reject. */
+  testId: string
+  canDecide: boolean
+  /** Approving is refused here: asked for (or already approved) by the signed-in admin. */
+  blocked: boolean
+  /** Why approving is refused, shown beside the buttons. */
+  blockedNote?: string
+  pending: boolean
+  onApprove: () => void
+  onReject: () => void
+}
+
+/** Approve and reject of one item waiting for a decision. */
+export function DecisionButtons({
+  testId,
+  canDecide,
+  blocked,
+  blockedNote,
+  pending,
+  onApprove,
+  onReject,
+}: DecisionButtonsProps) {
+  const { t } = useTranslation('admin')
+  return (
+    <div className="admin-actions">
+      <button
+        type="button"
+        className="admin-button admin-primary"
+        data-testid={`${testId}-approve`}
+        disabled={!canDecide || blocked || pending}
+        title={blocked ? blockedNote : undefined}
+        onClick={onApprove}
+      >
+        {t('withdrawals.approve')}
+      </button>
+      <button
+        type="button"
+        className="admin-button admin-danger"
+        data-testid={`${testId}-reject`}
+        disabled={!canDecide}
+        onClick={onReject}
+      >
+        {t('withdrawals.reject')}
+      </button>
+      {blocked && blockedNote && <span className="muted-note">{blockedNote}</span>}
+    </div>
+  )
+}
+
+interface DecisionDialogsProps<T extends { id: string }> {
+  decision: ReturnType<typeof useDecision<T>>
+  approve: Decide<{ id: string }>
+  reject: Decide<{ id: string; reason: string }>
+  /** The titles: `<section>.approveTitle` and `<section>.rejectTitle` of the admin texts. */
+  section: 'withdrawals' | 'adjustments' | 'changes'
+  /** What approving does, naming the amount and whose it is. */
+  approveText: (item: T) => ReactNode
+  /** What rejecting does, when it needs saying. */
+  rejectText?: (item: T) => ReactNode
+}
+
+/** Approving asks for a confirmation naming what happens; rejecting asks for a reason. */
+export function DecisionDialogs<T extends { id: string }>({
+  decision: { approving, setApproving, rejecting, setRejecting },
+  approve,
+  reject,
+  section,
+  approveText,
+  rejectText,
+}: DecisionDialogsProps<T>) {
+  const { t } = useTranslation('admin')
+  return (
+    <>
+      <ConfirmDialog
+        open={approving !== null}
+        title={t(`${section}.approveTitle`)}
+        confirm={t('withdrawals.approve')}
+        pending={approve.isPending}
+        onClose={() => setApproving(null)}
+        onConfirm={() => approving && approve.mutate({ id: approving.id })}
+      >
+        {approving && approveText(approving)}
+      </ConfirmDialog>
+      <ReasonDialog
+        open={rejecting !== null}
+        title={t(`${section}.rejectTitle`)}
+        confirm={t('withdrawals.reject')}
+        pending={reject.isPending}
+        onClose={() => setRejecting(null)}
+        onConfirm={(reason) => rejecting && reject.mutate({ id: rejecting.id, reason })}
+      >
+        {rejecting && rejectText && <p className="muted-note">{rejectText(rejecting)}</p>}
+      </ReasonDialog>
+    </>
+  )
+}
