@@ -13,11 +13,11 @@ export interface StartedServer {
 
 /**
  * Starts the server (serving the built web app) on a free port with a throwaway DATA_DIR, against the local chain at
- * `rpcUrl`/`wsUrl`, with `env` added to its environment.
+ * `rpcUrl`/`wsUrl`, with `env` added to its environment (a PORT there is used instead of a free one).
  */
 export async function startServer(rpcUrl: string, wsUrl: string, env: Record<string, string> = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-e2e-'))
-  const port = await freePort()
+  const port = env.PORT ? Number(env.PORT) : await freePort()
   const server = await startService('server', bin('tsx'), ['apps/server/src/server.ts'], {
     env: {
       PORT: String(port),
