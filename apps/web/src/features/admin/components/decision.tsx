@@ -2,6 +2,7 @@ import { type ReactNode, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ConfirmDialog } from './confirm-dialog.tsx'
 import { ReasonDialog } from './reason-dialog.tsx'
+import { Mono, Time } from './ui.tsx'
 
 /** A console write that decides one item: approve takes its id, reject its id and a reason. */
 interface Decide<B> {
@@ -111,5 +112,28 @@ export function DecisionDialogs<T extends { id: string }>({
         {rejecting && rejectText && <p className="muted-note">{rejectText(rejecting)}</p>}
       </ReasonDialog>
     </>
+  )
+}
+
+interface DecisionStateProps {
+  /** The item's status, translated. */
+  status: string
+  decidedBy: string | null
+  decidedAt: string | null
+  reason: string | null
+}
+
+/** The status cell of a reviewed item: its status, who decided it and when, and the reason given. */
+export function DecisionState({ status, decidedBy, decidedAt, reason }: DecisionStateProps) {
+  return (
+    <td className="admin-wrap">
+      <span className="badge">{status}</span>
+      {decidedBy && (
+        <div className="muted-note">
+          <Mono text={decidedBy} /> · <Time iso={decidedAt} />
+        </div>
+      )}
+      {reason && <div className="muted-note">{reason}</div>}
+    </td>
   )
 }

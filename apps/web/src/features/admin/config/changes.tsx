@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Tabs } from '../../../components/tabs.tsx'
 import { findAdminAsset, useAdminAssets } from '../api/assets.ts'
 import { useAllowed } from '../api/client.ts'
-import { DecisionButtons, DecisionDialogs, useDecision } from '../components/decision.tsx'
+import { DecisionButtons, DecisionDialogs, DecisionState, useDecision } from '../components/decision.tsx'
 import { Mono, PagedTable, Time } from '../components/ui.tsx'
 import { useAdminSession } from '../session.ts'
 import { formatUnits } from '../utils/units.ts'
@@ -68,15 +68,12 @@ export function Changes() {
               <td>
                 <Mono text={change.proposed_by} />
               </td>
-              <td className="admin-wrap">
-                <span className="badge">{t(`changes.statuses.${change.status}`)}</span>
-                {change.decided_by && (
-                  <div className="muted-note">
-                    <Mono text={change.decided_by} /> · <Time iso={change.decided_at} />
-                  </div>
-                )}
-                {change.decision_reason && <div className="muted-note">{change.decision_reason}</div>}
-              </td>
+              <DecisionState
+                status={t(`changes.statuses.${change.status}`)}
+                decidedBy={change.decided_by}
+                decidedAt={change.decided_at}
+                reason={change.decision_reason}
+              />
               <td>
                 {change.status === 'pending' && (
                   <DecisionButtons

@@ -2,7 +2,7 @@ import { type Adjustment, api } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { useAllowed } from '../api/client.ts'
 import type { useAdminPages } from '../api/use-admin-pages.ts'
-import { DecisionButtons, DecisionDialogs, useDecision } from '../components/decision.tsx'
+import { DecisionButtons, DecisionDialogs, DecisionState, useDecision } from '../components/decision.tsx'
 import { Mono, PagedTable, Time } from '../components/ui.tsx'
 import { useAdminSession } from '../session.ts'
 import { formatUnits } from '../utils/units.ts'
@@ -66,15 +66,12 @@ export function AdjustmentsTable({ pages: { query, items }, showUser = false }: 
               <td>
                 <Mono text={adjustment.requested_by} />
               </td>
-              <td className="admin-wrap">
-                <span className="badge">{t(`adjustments.statuses.${adjustment.status}`)}</span>
-                {adjustment.decided_by && (
-                  <div className="muted-note">
-                    <Mono text={adjustment.decided_by} /> · <Time iso={adjustment.decided_at} />
-                  </div>
-                )}
-                {adjustment.decision_reason && <div className="muted-note">{adjustment.decision_reason}</div>}
-              </td>
+              <DecisionState
+                status={t(`adjustments.statuses.${adjustment.status}`)}
+                decidedBy={adjustment.decided_by}
+                decidedAt={adjustment.decided_at}
+                reason={adjustment.decision_reason}
+              />
               <td>
                 {adjustment.status === 'pending' && (
                   <DecisionButtons
