@@ -37,6 +37,14 @@ const test = base.extend<object, { server: StartedServer & { operator: Wallet } 
 test.describe.configure({ mode: 'serial' })
 
 /** Opens the console and signs in with the page's demo wallet (the operator's). */
+/** Saves USDT's review threshold (whole USDT) on the console's asset settings; the toast is the caller's to check. */
+async function saveReviewThreshold(page: Page, usdt: string) {
+  await page.getByTestId('admin-nav-config').click()
+  await page.getByTestId('admin-config-tab-assets').click()
+  await page.getByTestId('asset-USDT-review_threshold').fill(usdt)
+  await page.getByTestId('asset-USDT-save').click()
+}
+
 async function signInToConsole(page: Page, operator: Wallet, testInfo: TestInfo) {
   await useWallets(page, [operator])
   await page.goto('/admin')
@@ -135,10 +143,7 @@ test('an operator approves a withdrawal under review and the user receives it on
   await signInToConsole(page, server.operator, testInfo)
 
   await test.step('the operator makes USDT withdrawals from 100 USDT wait for review', async () => {
-    await page.getByTestId('admin-nav-config').click()
-    await page.getByTestId('admin-config-tab-assets').click()
-    await page.getByTestId('asset-USDT-review_threshold').fill('100')
-    await page.getByTestId('asset-USDT-save').click()
+    await saveReviewThreshold(page, '100')
     await expect(toast(page, 'Saved')).toBeVisible()
     await expect(page.getByTestId('asset-USDT-review_threshold')).toHaveValue('100')
     await snap(page, testInfo, 'asset settings')
@@ -206,10 +211,7 @@ test('an operator approves a withdrawal under review and the user receives it on
 
   await test.step('a rejected withdrawal comes back to the user with the reason', async () => {
     // Reviews from 10 USDT now (stricter: one admin's decision), so the user's next 40 USDT waits for review.
-    await page.getByTestId('admin-nav-config').click()
-    await page.getByTestId('admin-config-tab-assets').click()
-    await page.getByTestId('asset-USDT-review_threshold').fill('10')
-    await page.getByTestId('asset-USDT-save').click()
+    await saveReviewThreshold(page, '10')
     await expect(toast(page, 'Saved')).toBeVisible()
     await phone.goto('/assets')
     await usdt.getByTestId('withdraw-button').click()
@@ -379,10 +381,7 @@ test('with a second admin, an adjustment and a weaker review threshold wait for 
     await page.getByTestId('admin-adjust-submit').click()
     await expect(toast(page, 'Adjustment recorded; a second, different admin must approve it')).toBeVisible()
     await expect(page.getByTestId('admin-user-balance-USDT')).toHaveText('0 available · 0 locked')
-    await page.getByTestId('admin-nav-config').click()
-    await page.getByTestId('admin-config-tab-assets').click()
-    await page.getByTestId('asset-USDT-review_threshold').fill('1000')
-    await page.getByTestId('asset-USDT-save').click()
+    await saveReviewThreshold(page, '1000')
     await expect(
       toast(page, 'Proposed: a second, different admin must approve this change before it applies'),
     ).toBeVisible()

@@ -14,7 +14,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { syncConfiguredAdmins } from '../src/modules/admin/admins.ts'
 import { seedBusinessConfig } from '../src/modules/config/service.ts'
 import { seedNotices } from '../src/modules/notices/seed.ts'
-import { adminSignIn, allowAdmin, auditCount, PNG_1PX, signedInAdmin, type TestAdmin, upload } from './admin.ts'
+import {
+  adminSignIn,
+  allowAdmin,
+  auditCount,
+  PNG_1PX,
+  reviewedUsdtWithdrawals,
+  signedInAdmin,
+  type TestAdmin,
+  upload,
+} from './admin.ts'
 import {
   addOffChainAssets,
   call,
@@ -87,20 +96,9 @@ describe(`operator console access (${dbKind})`, () => {
     await addOffChainAssets(t.db)
     await seedBusinessConfig(t.db)
     await seedNotices(t.db)
-    // USDT withdrawals need a mint (never paid here: the sender does not run); review from 100, two operators from
-    // 1000. With two admins, every adjustment and every weakening change waits for the second.
-    await t.db
-      .updateTable('assets')
-      .set({
-        mint: new TestWallet().address,
-        withdraw_enabled: true,
-        min_atm_money: (10n * USDT).toString(),
-        withdraw_fee: USDT.toString(),
-        review_threshold: (100n * USDT).toString(),
-        dual_review_threshold: (1000n * USDT).toString(),
-      })
-      .where('code', '=', 'USDT')
-      .execute()
+    // Review from 100 USDT, two operators from 1000. With two admins, every adjustment and every weakening change
+    // waits for the second.
+    await reviewedUsdtWithdrawals(t.db, 1000n * USDT)
     user = await member(t.app, (await seedRoot(t.db)).address)
     await creditAvailable(t.db, user.id, 'USDT', 10_000n * USDT)
     // A resting buy order: 1 PLG at 0.5 USDT.

@@ -11,7 +11,7 @@ import {
   type JobStatus,
 } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { adminSignIn, auditCount, signedInAdmin, type TestAdmin } from './admin.ts'
+import { adminSignIn, auditCount, reviewedUsdtWithdrawals, signedInAdmin, type TestAdmin } from './admin.ts'
 import {
   addOffChainAssets,
   call,
@@ -41,18 +41,8 @@ describe(`operator console: four eyes (${dbKind})`, () => {
   beforeAll(async () => {
     t = await createTestApp()
     await addOffChainAssets(t.db)
-    // USDT withdrawals need a mint (never paid here: the sender does not run); review from 100, no dual threshold set.
-    await t.db
-      .updateTable('assets')
-      .set({
-        mint: new TestWallet().address,
-        withdraw_enabled: true,
-        min_atm_money: (10n * USDT).toString(),
-        withdraw_fee: USDT.toString(),
-        review_threshold: (100n * USDT).toString(),
-      })
-      .where('code', '=', 'USDT')
-      .execute()
+    // Review from 100 USDT, no two-reviewer threshold set.
+    await reviewedUsdtWithdrawals(t.db)
     user = await member(t.app, (await seedRoot(t.db)).address)
     await creditAvailable(t.db, user.id, 'USDT', 10_000n * USDT)
     first = await signedInAdmin(t.app, t.db, 'admin')

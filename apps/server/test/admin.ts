@@ -35,6 +35,26 @@ export async function signedInAdmin(app: App, db: Database, role: AdminRole): Pr
 }
 
 /** How many audit entries there are (of an action, when given). */
+/**
+ * USDT withdrawals open for the console's tests: a mint (never paid here: the sender does not run), a 10 USDT minimum,
+ * a 1 USDT fee, review from 100 USDT, and two reviewers from `dualReviewFrom` (base units) when given.
+ */
+export async function reviewedUsdtWithdrawals(db: Database, dualReviewFrom?: bigint) {
+  const usdt = 10n ** 6n
+  await db
+    .updateTable('assets')
+    .set({
+      mint: new TestWallet().address,
+      withdraw_enabled: true,
+      min_atm_money: (10n * usdt).toString(),
+      withdraw_fee: usdt.toString(),
+      review_threshold: (100n * usdt).toString(),
+      ...(dualReviewFrom === undefined ? {} : { dual_review_threshold: dualReviewFrom.toString() }),
+    })
+    .where('code', '=', 'USDT')
+    .execute()
+}
+
 export async function auditCount(db: Database, action?: string): Promise<number> {
   const row = await db
     .selectFrom('admin_audit')
