@@ -1,10 +1,13 @@
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import { API_BASE, api, Code } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../src/app.ts'
 import { JOBS, recordJobRun } from '../src/modules/admin/ops.ts'
 import { serveMetrics } from '../src/modules/system/metrics.ts'
 import { processWithdrawals } from '../src/modules/withdrawals/service.ts'
+import { loadPlatform } from '../src/platform.ts'
 import { call, dbKind } from './helpers.ts'
 import { createChainApp, createIntent, fundedUser, pay } from './money.ts'
 
@@ -147,6 +150,27 @@ describe(`metrics (${dbKind})`, () => {
     expect(value(paid, 'solpledge_withdrawals_queued_amount', { asset: 'USDT' })).toBe(0)
     expect(value(paid, 'solpledge_hot_wallet_balance', { asset: 'USDT' })).toBe(hotUsdt - 19)
     expect(value(paid, 'solpledge_solvency_liabilities', { asset: 'USDT' })).toBe(30)
+  })
+
+  it('still answers while the RPC is down: the chain not ready, the database gauges there, the chain ones left out', async () => {
+    const closed = net.createServer().listen(0, '127.0.0.1')
+    await new Promise((resolve) => closed.once('listening', resolve))
+    const { port } = closed.address() as net.AddressInfo
+    await new Promise((resolve) => closed.close(resolve))
+    const config = { ...ctx.app.config, rpcUrl: `http://127.0.0.1:${port}`, wsUrl: `ws://127.0.0.1:${port}` }
+    const app = await buildApp({ db: ctx.db, config, platform: await loadPlatform(config) })
+    const down = await serveMetrics(app.metrics, '127.0.0.1', 0)
+    try {
+      const scraped = parse(await (await fetch(down.url)).text())
+      expect(value(scraped, 'solpledge_ready', { check: 'chain' })).toBe(0)
+      expect(value(scraped, 'solpledge_ready', { check: 'database' })).toBe(1)
+      expect(value(scraped, 'solpledge_withdrawals', { state: 'pending', asset: 'USDT' })).toBe(0)
+      expect(value(scraped, 'solpledge_hot_wallet_balance', { asset: 'USDT' })).toBeUndefined()
+      expect(value(scraped, 'solpledge_solvency_ratio', { asset: 'USDT' })).toBeUndefined()
+    } finally {
+      await down.close()
+      await app.close()
+    }
   })
 
   it('exports every metric the alerting rules use (docs/operations/alerts.yml)', async () => {
