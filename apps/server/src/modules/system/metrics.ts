@@ -15,7 +15,7 @@ import { hotWalletState, readiness, timed } from './health.ts'
 /** Withdrawals not yet confirmed, failed or rejected: waiting for review, to be sent, or sent and not confirmed. */
 const OPEN_WITHDRAWALS = ['review', 'pending', 'sent'] as const
 /** Withdrawals the hot wallet has still to pay (review may still be rejected, but is counted: it will be due). */
-const QUEUED_WITHDRAWALS = ['review', 'pending']
+const QUEUED_WITHDRAWALS: string[] = ['review', 'pending']
 
 /** The route pattern a request matched, never its raw URL: the web app's files and pages count as one. */
 function routeLabel(url: string | undefined): string {
@@ -90,7 +90,7 @@ export function createMetrics(app: FastifyInstance) {
     hotBalance: gauge('solpledge_hot_wallet_balance', 'What the hot wallet holds on chain, in whole units', ['asset']),
     hotProblem: gauge(
       'solpledge_hot_wallet_cannot_pay',
-      "Whether this instance's last payout was refused for want of funds (1), by cause: sol, token_account, " +
+      "Whether the node refused this instance's last payout from the hot wallet (1), by cause: sol, token_account, " +
         'token_balance, other',
       ['kind'],
     ),
@@ -171,19 +171,18 @@ export function createMetrics(app: FastifyInstance) {
       g.settlementDuration.set((lastRun.finished_at.getTime() - new Date(lastRun.started_at).getTime()) / 1000)
 
     let queuedPayouts = 0
-    const queued = new Map<string, bigint>()
     for (const asset of assets) {
-      queued.set(asset.code, 0n)
+      let queued = 0n
       for (const state of OPEN_WITHDRAWALS) {
         const row = open.find((r) => r.asset === asset.code && r.status === state)
         g.withdrawals.set({ state, asset: asset.code }, Number(row?.n ?? 0))
         g.withdrawalsAge.set({ state, asset: asset.code }, age(row?.oldest ?? null))
         if (row && QUEUED_WITHDRAWALS.includes(state)) {
           queuedPayouts += Number(row.n)
-          queued.set(asset.code, (queued.get(asset.code) ?? 0n) + BigInt(row.net))
+          queued += BigInt(row.net)
         }
       }
-      g.queued.set({ asset: asset.code }, units(queued.get(asset.code) ?? 0n, asset.decimals))
+      g.queued.set({ asset: asset.code }, units(queued, asset.decimals))
     }
     g.queued.set({ asset: 'SOL' }, units(PAYOUT_LAMPORTS * BigInt(queuedPayouts), 9))
     if (!health.chain.ok) return
