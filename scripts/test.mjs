@@ -1,6 +1,7 @@
 // `npm test`: everything a fresh clone needs, then every tier of tests, ending with one summary line of counts.
-// Stages: install → typecheck → lint → unit → API on PGlite → API on PostgreSQL (throwaway cluster) → web build →
-// e2e in Debian's Chromium. A failing stage does not stop the later ones; the exit code says whether all passed.
+// Stages: install → typecheck → lint → alerting rules (promtool) → unit → API on PGlite → API on PostgreSQL (throwaway
+// cluster) → web build → e2e in Debian's Chromium. A failing stage does not stop the later ones; the exit code says
+// whether all passed.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -66,6 +67,24 @@ function ensureChromium() {
   if (res.status !== 0 && !fs.existsSync(chromium)) throw new Error('apt-get install chromium failed')
 }
 
+/**
+ * Debian's promtool (package prometheus) for the alerting rules: installed like Chromium when missing and root. Returns
+ * its path, or null with a notice when it cannot be had: then only the promtool check is left out.
+ */
+function ensurePromtool() {
+  const promtool = '/usr/bin/promtool'
+  if (fs.existsSync(promtool)) return promtool
+  if (process.getuid?.() === 0) {
+    log('installing prometheus for promtool (apt-get)')
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
+    spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'prometheus'], { stdio: 'inherit', env })
+    if (fs.existsSync(promtool)) return promtool
+  }
+  log('NOTICE: promtool is not installed and could not be (apt-get install prometheus): alerting rules not checked')
+  return null
+}
+
 function playwright() {
   const file = path.join(reports, 'e2e.json')
   const code = run(bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {
@@ -85,6 +104,14 @@ const started = Date.now()
 ensureDependencies()
 await stage('typecheck', () => run('npm', ['run', '--silent', 'typecheck']) === 0)
 await stage('lint', () => run('npm', ['run', '--silent', 'lint']) === 0)
+await stage('alerting rules (promtool)', () => {
+  const promtool = ensurePromtool()
+  if (!promtool) return true
+  return (
+    run(promtool, ['check', 'rules', 'docs/operations/alerts.yml']) === 0 &&
+    run(promtool, ['test', 'rules', 'docs/operations/alerts.test.yml']) === 0
+  )
+})
 await stage('unit tests', () => vitest('unit', 'unit'))
 await stage('API tests on PGlite', () => vitest('api-pglite', 'api'))
 await stage('API tests on PostgreSQL', async () => {

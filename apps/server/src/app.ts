@@ -22,6 +22,7 @@ import { noticeRoutes } from './modules/notices/routes.ts'
 import { pledgeRoutes } from './modules/pledge/routes.ts'
 import { rankRoutes } from './modules/rank/routes.ts'
 import { settlementRoutes } from './modules/settlement/routes.ts'
+import { createMetrics, type Metrics } from './modules/system/metrics.ts'
 import { systemRoutes } from './modules/system/routes.ts'
 import { teamRoutes } from './modules/team/routes.ts'
 import { TradeMarket } from './modules/trade/market.ts'
@@ -42,6 +43,8 @@ declare module 'fastify' {
     sessions: SessionCache
     /** The quick-trade market of the platform token in this process (modules/trade/market.ts). */
     trade: TradeMarket
+    /** Prometheus metrics of this instance, served on their own listener (modules/system/metrics.ts). */
+    metrics: Metrics
   }
 }
 
@@ -76,6 +79,8 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   app.decorate('sessions', new SessionCache(config.sessionCacheMs))
   app.decorate('trade', new TradeMarket(db, config.productSymbol))
   cacheValuations(db, config.valuationCacheMs)
+  // Before the routes, so that every request is counted.
+  app.decorate('metrics', createMetrics(app))
 
   // First, so that every answer carries the security headers: API, web app, console, docs, uploads and 404s.
   await app.register(helmet, securityHeaders(config))

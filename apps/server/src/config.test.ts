@@ -187,3 +187,16 @@ describe('loadConfig: safe by default', () => {
     ])
   })
 })
+
+describe('METRICS_PORT', () => {
+  it('is off unless set, on loopback unless METRICS_HOST says otherwise, and never the public port', () => {
+    expect(loadConfig(local)).toMatchObject({ metricsPort: 0, metricsHost: '127.0.0.1' })
+    expect(loadConfig({ ...local, METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' })).toMatchObject({
+      metricsPort: 9464,
+      metricsHost: '10.0.0.5',
+    })
+    expect(() => loadConfig({ ...local, PORT: '8080', METRICS_PORT: '8080' })).toThrow(
+      /METRICS_PORT must not be PORT \(8080\)/,
+    )
+  })
+})

@@ -83,6 +83,9 @@ export interface Config {
   adminAddresses: { address: string; role: AdminRole }[]
   /** How long an operator console session lasts. */
   adminSessionTtlHours: number
+  /** Prometheus metrics listener (GET /metrics), apart from the public port: METRICS_PORT (0 = off), METRICS_HOST. */
+  metricsPort: number
+  metricsHost: string
   logLevel: string
 }
 
@@ -179,6 +182,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`SOLPLEDGE_LOCAL_CHAIN must be 1 (the chain npm start launched) or left out, got "${flag}"`)
   const localChain = flag === '1'
   const port = int('PORT', 3000)
+  const metricsPort = int('METRICS_PORT', 0)
+  if (metricsPort && metricsPort === port) problems.push(`METRICS_PORT must not be PORT (${port}): metrics stay off it`)
   const cluster = value('SOLANA_CLUSTER') ?? (localChain ? 'localnet' : '')
   const rpcUrl = value('SOLANA_RPC_URL') ?? (localChain ? 'http://127.0.0.1:8899' : '')
   const wsUrl = value('SOLANA_WS_URL') ?? (rpcUrl && wsUrlOf(rpcUrl))
@@ -296,6 +301,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorToken: value('OPERATOR_TOKEN'),
     adminAddresses,
     adminSessionTtlHours: int('ADMIN_SESSION_TTL_HOURS', 12),
+    metricsPort,
+    metricsHost: value('METRICS_HOST') ?? '127.0.0.1',
     logLevel: value('LOG_LEVEL') ?? 'info',
   }
   if (problems.length > 0) throw new ConfigError(problems)

@@ -12,6 +12,7 @@ import { refreshRankings } from './modules/rank/service.ts'
 import { crashHook, settleDue } from './modules/settlement/service.ts'
 import { FixedSettingsChanged } from './modules/system/fixed-settings.ts'
 import { jobIntervals } from './modules/system/jobs.ts'
+import { serveMetrics } from './modules/system/metrics.ts'
 import { seed } from './modules/system/seed.ts'
 import { processWithdrawals, type SenderStep } from './modules/withdrawals/service.ts'
 import { loadPlatform } from './platform.ts'
@@ -94,12 +95,14 @@ async function main() {
     return timer
   }
 
+  let metrics: Awaited<ReturnType<typeof serveMetrics>> | null = null
   let closing = false
   const shutdown = async (signal: string) => {
     if (closing) return
     closing = true
     app.log.info({ signal }, 'shutting down')
     for (const timer of timers) clearInterval(timer)
+    await metrics?.close()
     await app.close()
     await db.destroy()
     process.exit(0)
@@ -108,6 +111,8 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
 
   await app.listen({ host: config.host, port: config.port })
+  // Prometheus scrapes each instance on its own listener, never through the public port (docs/operations.md).
+  if (config.metricsPort) metrics = await serveMetrics(app.metrics, config.metricsHost, config.metricsPort)
   const url = config.publicUrls[0]
   console.log(`solpledge ready url=${url} root_invite_code=${seeded.rootAddress}`)
   console.log(`  open ${url}/?code=${seeded.rootAddress} to join as the root user's first member`)
@@ -118,6 +123,7 @@ async function main() {
     `  withdrawals are paid by the hot wallet ${platform.hotWallet.address}: keep SOL (fees) and tokens on it, ` +
       'refilled from the treasury (docs/operations.md)',
   )
+  if (metrics) console.log(`  metrics for Prometheus at ${metrics.url}`)
   if (platform.localChain && (await isEmptyAllowList(db)))
     console.log(`  open ${url}/admin: the first wallet to sign in there becomes the operator console's admin`)
 }

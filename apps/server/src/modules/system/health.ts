@@ -9,7 +9,8 @@ import { jobIntervals } from './jobs.ts'
 /** How long a check may take before it counts as failed. */
 const CHECK_TIMEOUT_MS = 2000
 
-async function timed<T>(check: (signal: AbortSignal) => Promise<T>) {
+/** Runs a check within CHECK_TIMEOUT_MS: ok with its value and how long it took, or the error. */
+export async function timed<T>(check: (signal: AbortSignal) => Promise<T>) {
   const started = Date.now()
   const signal = AbortSignal.timeout(CHECK_TIMEOUT_MS)
   try {

@@ -30,7 +30,7 @@ export interface HotWalletStatus {
 export const newHotWalletStatus = (): HotWalletStatus => ({ refusedTotal: 0, problem: null, since: null })
 
 /** At most what a payout costs the hot wallet in lamports: the fee and the rent of the recipient's token account. */
-const PAYOUT_LAMPORTS = 5_000n + 2_039_280n
+export const PAYOUT_LAMPORTS = 5_000n + 2_039_280n
 
 /**
  * Why the node refused the payout of `amount` base units of `asset` from the hot wallet (preflight said `refusal`):
