@@ -71,7 +71,7 @@ export async function listNotices(
  * A body that shows nothing: only whitespace, non-breaking spaces and empty paragraphs or line breaks (what the
  * console's editor leaves of a cleared text). An image alone is content.
  */
-const blankBody = sql<boolean>`regexp_replace(body, '</?(p|div|span|br)( [^>]*)?/?>|&nbsp;|\s', '', 'gi') = ''`
+const blankBody = sql<boolean>`regexp_replace(body, '</?(p|div|span|br)( [^>]*)?/?>|&nbsp;|[[:space:]]', '', 'gi') = ''`
 
 /**
  * One published notice with its body; Code.NOT_FOUND when there is none of that id (or it is hidden or scheduled).
