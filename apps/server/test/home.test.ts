@@ -66,6 +66,24 @@ describe(`home figures (${dbKind})`, () => {
     expect((await call(t.app, api.homeTokens, { extra: 1 } as never)).code).toBe(Code.INVALID)
   })
 
+  it('values each asset of the wallet in USDT: USDT at par, PLG at the valuation price, rounded down', async () => {
+    const u = await member(rootAddress)
+    await creditAvailable(t.db, u.id, 'PLG', 3n * PLG + 3n)
+    await creditAvailable(t.db, u.id, 'USDT', 12_345_678n)
+    const values = async () =>
+      Object.fromEntries(
+        ((await call(t.app, api.userWallet, {}, u.auth)).data as DataOf<typeof api.userWallet>).list.map((a) => [
+          a.coin,
+          a.usdt_value,
+        ]),
+      )
+    // 0.5 USDT per PLG: 3.000000003 PLG are worth 1.5 USDT (the 3 base units are worth less than one USDT unit).
+    expect(await values()).toEqual({ PLG: '1500000', USDT: '12345678' })
+    await setBusinessConfig(t.db, { ...DEFAULT_BUSINESS_CONFIG, referencePrice: '1234567' }, 'test')
+    expect(await values()).toEqual({ PLG: '3703701', USDT: '12345678' })
+    await setBusinessConfig(t.db, DEFAULT_BUSINESS_CONFIG, 'test')
+  })
+
   it("answers the home figures: today's figures of the staking module with the price", async () => {
     const leader = await member(rootAddress)
     const direct = await member(leader.address)

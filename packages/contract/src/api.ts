@@ -123,6 +123,11 @@ export const AssetBalance = Type.Object({
   is_withdraw: Flag,
   min_atm_money: BaseUnits,
   fee: BaseUnits,
+  /**
+   * What the balance is worth in USDT base units (rounded down): USDT at par, the platform token at its valuation
+   * price (the one staking uses); null for an asset without a price.
+   */
+  usdt_value: Type.Union([BaseUnits, Type.Null()]),
 })
 export type AssetBalance = Static<typeof AssetBalance>
 
@@ -535,7 +540,9 @@ export const api = {
     path: '/user/user/wallet',
     auth: true,
     tag: 'assets',
-    summary: "The user's assets with balances; items with is_user_recharge 1 form the allowed-recharge list",
+    summary:
+      "The user's assets with balances and their USDT value; items with is_user_recharge 1 form the allowed-recharge " +
+      'list',
     body: Empty,
     data: Type.Object({ list: Type.Array(AssetBalance) }),
   }),
