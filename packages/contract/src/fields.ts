@@ -35,7 +35,7 @@ export const MultilineText = (options: TextOptions) => Type.String({ ...options,
 /**
  * A choice among `names` that clients written from the spec send as a number (1 for `names[0]`, 2 for the next, …)
  * or as a numeric string ('1'), taken alongside the names themselves. Anything else is refused like any bad field;
- * handlers read the name with `enumName`.
+ * handlers read the name with `enumName`. At most 9 names (one digit).
  */
 export const NumberedEnum = <const T extends readonly [string, ...string[]]>(names: T, description: string) =>
   Type.Union(
