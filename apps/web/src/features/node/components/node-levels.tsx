@@ -13,7 +13,10 @@ interface NodeLevelsProps {
   owned?: ReadonlySet<string>
 }
 
-/** The node levels on sale, one card each: price, benefits, supply, and a Buy button (Owned once a one-per-user level is held). */
+/**
+ * The node levels on sale, one card each: price, benefits, supply, and a Buy button (Owned, disabled, once the user
+ * holds a one-per-user level).
+ */
 export function NodeLevels({ onBuy, owned }: NodeLevelsProps) {
   const { t } = useTranslation()
   const { data: levels, isError, refetch } = useNodeLevels()
