@@ -34,6 +34,11 @@ test.describe('assets', () => {
       timeout: 30_000,
     })
     await expect(usdt.getByTestId('asset-available')).toHaveText('100')
+    // Each asset with its icon and USDT value, and the total.
+    await expect(usdt.getByTestId('asset-value')).toHaveText('≈ 100 USDT')
+    await expect(page.getByTestId('asset-total-value')).toHaveText('100')
+    await expect(usdt.locator('img.token-icon')).toHaveAttribute('src', '/tokens/usdt.svg')
+    await expect(page.getByTestId('solvency')).toContainText('Reserves vs what we owe you')
     expect(await onChainBalance(wallet.address, 'USDT')).toBe(before - 100_000_000n)
     expect(sockets).toContain(new URL(process.env.E2E_WS_URL as string).origin)
     await expect(walletUsdt).toContainText('900')

@@ -1,4 +1,4 @@
-import { api, type DataOf } from '@solpledge/contract'
+import { api } from '@solpledge/contract'
 import { callAs, expect, register, snap, test, useWallets, Wallet } from './fixtures.ts'
 import { topUp } from './top-up.ts'
 
@@ -88,21 +88,21 @@ test.describe('team, ranking and home figures', () => {
     await expect(page.getByTestId('toast').filter({ hasText: 'Copy Failed, Please Copy Manually' })).toBeVisible()
   })
 
-  test('the ranking shows both tabs with the user’s own place', async ({ page }, testInfo) => {
-    // The snapshot job runs every 2 s in these journeys: wait until it has counted the stakes.
-    await expect
-      .poll(async () => {
-        const res = await callAs(sessionA, api.ranking.path, { type: 'team' })
-        return (res.data as unknown as DataOf<typeof api.ranking>).mine.power
-      })
-      .toBe('350000000')
+  test('the ranking, reached from Home and from Team, agrees with Home and says when it was updated', async ({
+    page,
+  }, testInfo) => {
+    // No waiting for the snapshot job: a read finds the new power recorded since the last snapshot and recomputes.
     await useWallets(page, [a])
-    await page.goto('/rank')
+    await page.goto('/')
+    await expect(page.getByTestId('home-directNew')).toHaveText('250')
+    await page.getByTestId('home-link-rank').click()
+    await expect(page).toHaveURL(/\/rank$/)
     await expect(page.getByTestId('page-title')).toHaveText('Ranking')
     await expect(page.getByTestId('rank-board-direct')).toBeVisible()
     await expect(page.getByTestId('rank-mine-power')).toHaveText('250')
     await expect(page.getByTestId('rank-mine-rank')).toHaveText(/^#\d+$/)
     await expect(page.getByTestId('rank-row').first()).toBeVisible()
+    await expect(page.getByTestId('rank-updated-at')).toContainText('updated')
     await expect(page.getByTestId('rank-next-update')).toContainText('next update')
     await snap(page, testInfo, 'direct tab')
     await page.getByTestId('rank-tab-team').click()
@@ -110,6 +110,10 @@ test.describe('team, ranking and home figures', () => {
     await expect(page.getByTestId('rank-mine-power')).toHaveText('350')
     await expect(page.getByTestId('rank-row').first()).toBeVisible()
     await snap(page, testInfo, 'team tab')
+    await page.goto('/team')
+    await page.getByTestId('team-rank-link').click()
+    await expect(page).toHaveURL(/\/rank$/)
+    await expect(page.getByTestId('rank-board-direct')).toBeVisible()
   })
 
   test('the home screen shows the price, the pair and the power figures', async ({ page }, testInfo) => {

@@ -131,6 +131,42 @@ describe(`notices and banners (${dbKind})`, () => {
     expect(bare.json().data).toMatchObject({ title: 'zh title 1', lang: 'zh' })
   })
 
+  it('falls back for the title and the body independently: a zh title with an empty zh body takes the en body', async () => {
+    const id = await addNotice(['en', 'ja'])
+    for (const [lang, body] of [
+      ['zh', ''],
+      ['ko', ' <p><br></p>&nbsp;\n'],
+      ['vi', '<p> </p>'],
+    ] as const)
+      await t.db
+        .insertInto('notice_translations')
+        .values({ notice_id: id, lang, title: `${lang} title`, body })
+        .execute()
+    for (const lang of ['zh', 'ko', 'vi'])
+      expect(await info(id, lang)).toMatchObject({
+        title: `${lang} title`,
+        lang,
+        body: '<p>en body 1</p>',
+        body_lang: 'en',
+      })
+    expect(await info(id, 'ja')).toMatchObject({
+      title: 'ja title 1',
+      body: '<p>ja body 1</p>',
+      lang: 'ja',
+      body_lang: 'ja',
+    })
+    // An image alone is a body; without any body at all, the notice shows its title with the empty body it has.
+    await t.db
+      .updateTable('notice_translations')
+      .set({ body: '<p><img src="/banners/node.svg" alt=""></p>' })
+      .where('notice_id', '=', id)
+      .where('lang', '=', 'vi')
+      .execute()
+    expect(await info(id, 'vi')).toMatchObject({ body_lang: 'vi' })
+    await t.db.updateTable('notice_translations').set({ body: '' }).where('notice_id', '=', id).execute()
+    expect(await info(id, 'zh')).toMatchObject({ title: 'zh title', body: '', body_lang: 'zh' })
+  })
+
   it('shows a notice without en in a language it has rather than hiding it', async () => {
     const id = await addNotice(['vi', 'ja'])
     expect(await info(id, 'ko')).toMatchObject({ title: 'ja title 1', lang: 'ja' })

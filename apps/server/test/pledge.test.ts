@@ -67,7 +67,7 @@ describe(`staking (${dbKind})`, () => {
         .balance,
     )
   }
-  const list = async (u: User, status: 'mining' | 'expired', page = 1, limit = 10) => {
+  const list = async (u: User, status: 'mining' | 'expired' | 1 | 2 | '1' | '2', page = 1, limit = 10) => {
     const res = await call(t.app, api.minerList, { status, page, limit }, u.auth)
     expect(res.code).toBe(Code.OK)
     return res.data as { list: Stake[]; total: number; page: number; limit: number }
@@ -118,6 +118,12 @@ describe(`staking (${dbKind})`, () => {
     expect(move).toEqual({ type: 'stake', amount: String(1000n * PLG), reference: `stake:${s.id}` })
     expect(await list(u, 'mining')).toEqual({ list: [s], total: 1, page: 1, limit: 10 })
     expect((await list(u, 'expired')).list).toEqual([])
+    // The spec's clients send the status as a number or a numeric string: 1 mining, 2 expired.
+    expect((await list(u, 1)).list).toEqual([s])
+    expect((await list(u, '1')).list).toEqual([s])
+    expect((await list(u, 2)).list).toEqual([])
+    for (const status of [0, 3, '0', '3', '1.0', ' 1', 'active', true])
+      expect((await call(t.app, api.minerList, { status } as never, u.auth)).code, String(status)).toBe(Code.INVALID)
     const event = await t.db
       .selectFrom('power_events')
       .select(['user_id', 'day', 'power'])

@@ -193,7 +193,7 @@ describe(`monthly ranking (${dbKind})`, () => {
 
   it('computes once when two instances run the job at the same time', async () => {
     const leader = await bind(rootId)
-    await event((await bind(leader.id)).id, 10n, '2030-10-01')
+    await event((await bind(leader.id)).id, 10n, '2030-10-01', new Date('2030-10-01T04:00:00Z'))
     const now = new Date('2030-10-01T05:00:00Z')
     const [first, second] = await Promise.all([
       refreshRankings(t.db, { intervalMs: HOUR, now }),
@@ -203,7 +203,21 @@ describe(`monthly ranking (${dbKind})`, () => {
     expect(await t.db.selectFrom('rank_snapshots').selectAll().execute()).toHaveLength(2)
   })
 
-  it('answers the API for both tabs, empty before the first snapshot, in the current month', async () => {
+  it('recomputes when new power was recorded since the snapshot, before the interval has passed', async () => {
+    const leader = await bind(rootId)
+    const member = await bind(leader.id)
+    await event(member.id, 10n, '2030-11-02', new Date('2030-11-02T09:00:00Z'))
+    const first = new Date('2030-11-02T10:00:00Z')
+    expect(await refreshRankings(t.db, { intervalMs: HOUR, now: first })).toHaveLength(2)
+    // A stake at 10:05: the next pass (or a read through the API) recomputes both tabs at once.
+    await event(member.id, 5n, '2030-11-02', new Date('2030-11-02T10:05:00Z'))
+    const soon = new Date('2030-11-02T10:06:00Z')
+    expect(await refreshRankings(t.db, { intervalMs: HOUR, now: soon })).toHaveLength(2)
+    expect((await read(leader.id, 'direct', soon)).mine.power).toBe('15')
+    expect(await refreshRankings(t.db, { intervalMs: HOUR, now: new Date('2030-11-02T10:07:00Z') })).toEqual([])
+  })
+
+  it('answers the API for both tabs (a number or a numeric string too), fresh after new power, in the current month', async () => {
     const wallet = new TestWallet()
     const root = await t.db.selectFrom('users').select('address').where('id', '=', rootId).executeTakeFirstOrThrow()
     const session = (await login(t.app, wallet, root.address)).data as { token: string }
@@ -211,11 +225,13 @@ describe(`monthly ranking (${dbKind})`, () => {
     const me = (
       await t.db.selectFrom('users').select('id').where('address', '=', wallet.address).executeTakeFirstOrThrow()
     ).id
+    // The first read computes the month's first snapshot: empty, with when it was computed.
     const empty = await call(t.app, api.ranking, { type: 'direct' }, auth)
     expect(empty.code).toBe(Code.OK)
-    expect(empty.data).toMatchObject({ list: [], mine: { rank: null, power: '0' }, computed_at: null })
-    await event((await bind(me)).id, 42n, utcDay())
-    await refreshRankings(t.db, { intervalMs: HOUR })
+    expect(empty.data).toMatchObject({ list: [], mine: { rank: null, power: '0' } })
+    expect((empty.data as DataOf<typeof api.ranking>).computed_at).not.toBeNull()
+    // New power: the next read recomputes (no waiting for the hourly job).
+    await event((await bind(me)).id, 42n, utcDay(), new Date())
     // Team tab: the root has the same 42 at the same moment and ranks first with its lower id.
     for (const [type, rank] of [
       ['direct', 1],
@@ -228,7 +244,14 @@ describe(`monthly ranking (${dbKind})`, () => {
       expect(data.list[rank - 1]).toEqual({ rank, address: shortAddress(wallet.address), power: '42' })
       expect(data.list[0]?.address).toMatch(/^.{4}….{4}$/)
     }
-    expect((await call(t.app, api.ranking, { type: 'weekly' }, auth)).code).toBe(Code.INVALID)
+    // The spec's clients send the tab as a number (1 direct, 2 team) or a numeric string.
+    for (const [type, name] of [
+      [1, 'direct'],
+      ['2', 'team'],
+    ] as const)
+      expect((await call(t.app, api.ranking, { type } as never, auth)).data).toMatchObject({ type: name })
+    for (const type of ['weekly', 0, 3, '3', '01', 1.5, null])
+      expect((await call(t.app, api.ranking, { type } as never, auth)).code, String(type)).toBe(Code.INVALID)
     expect((await call(t.app, api.ranking, { type: 'direct' })).code).toBe(Code.SESSION_INVALID)
   })
 })

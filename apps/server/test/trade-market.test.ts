@@ -82,8 +82,12 @@ describe(`quick trade: market figures and candles (${dbKind})`, () => {
       await place(t.app, b, 'buy', price, amount * PLG)
     // Trades at 0.65 (2 then 3 PLG) then 0.7 (1 PLG); the first is moved out of the window: open 0.65, last 0.7.
     await place(t.app, b, 'buy', 650_000n, 5n * PLG)
+    // The 24 h change compares with the price 24 hours ago: the reference price 0.5 before any trade, so the first
+    // trades at 0.65 show +30 % (not 0 %, as against the window's own first trade).
+    expect((await home()).market).toMatchObject({ open_24h: '650000', last_price: '650000', change_24h_bps: 3000 })
     await place(t.app, b, 'buy', 700_000n, 1n * PLG)
-    // A trade older than a day is outside the window.
+    expect((await home()).market.change_24h_bps).toBe(4000)
+    // A trade older than a day is outside the window: the change compares with it (0.65), the last before the window.
     await sql`update trade_fills set created_at = now() - interval '25 hours'
       where id = (select min(id) from trade_fills)`.execute(t.db)
 

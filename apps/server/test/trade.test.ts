@@ -224,7 +224,7 @@ describe(`quick trade: orders, matching and money (${dbKind})`, () => {
     expect((await wallet(t.db, u)).USDT).toEqual({ available: 10n * USDT - 800_000n, locked: 0n })
   })
 
-  it('my orders: by status and side, newest first, paged', async () => {
+  it('my orders: by status and side (every status without one), newest first, paged', async () => {
     const u = await user({ PLG: 100n * PLG, USDT: 100n * USDT })
     const made: TradeOrder[] = []
     for (let i = 0; i < 5; i++) made.push(await place(t.app, u, 'sell', P('0.9') + BigInt(i) * 100n, 1n * PLG))
@@ -243,6 +243,11 @@ describe(`quick trade: orders, matching and money (${dbKind})`, () => {
     expect((await list({ status: 'pending', type: 'buy' })).total).toBe(1)
     expect(ids((await list({ status: 'cancelled' })).list)).toEqual([made[0]?.id])
     expect((await list({ status: 'completed' })).list).toEqual([])
+    // Without a status (the spec's clients send none): every order, newest first.
+    const all = await list({})
+    expect(all.total).toBe(6)
+    expect(ids(all.list)).toEqual(ids([...made].reverse()))
+    expect(ids((await list({ type: 'buy' })).list)).toEqual([made[5]?.id])
     expect((await call(t.app, api.tradeMyOrders, { status: 'open' }, u.auth)).code).toBe(Code.INVALID)
   })
 

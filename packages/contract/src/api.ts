@@ -31,7 +31,7 @@ import {
   UserSession,
 } from './admin.ts'
 import { BusinessConfig } from './business-config.ts'
-import { Id, MultilineText, Text } from './fields.ts'
+import { Id, MultilineText, NumberedEnum, Text } from './fields.ts'
 import { MAX_UNIX_SECONDS } from './ids.ts'
 
 export interface RouteDef<
@@ -123,6 +123,11 @@ export const AssetBalance = Type.Object({
   is_withdraw: Flag,
   min_atm_money: BaseUnits,
   fee: BaseUnits,
+  /**
+   * What the balance is worth in USDT base units (rounded down): USDT at par, the platform token at its valuation
+   * price (the one staking uses); null for an asset without a price.
+   */
+  usdt_value: Type.Union([BaseUnits, Type.Null()]),
 })
 export type AssetBalance = Static<typeof AssetBalance>
 
@@ -240,6 +245,8 @@ export const UserNode = Type.Object({
 })
 export type UserNode = Static<typeof UserNode>
 
+/** A stake's status; spec clients send it as a number too (1 mining, 2 expired). */
+export const STAKE_STATUSES = ['mining', 'expired'] as const
 export const StakeStatus = Type.Union([Type.Literal('mining'), Type.Literal('expired')])
 /** A stake (SPEC staking record): amounts in {product} base units, value and power in USDT base units. */
 export const Stake = Type.Object({
@@ -345,6 +352,8 @@ export const TeamMember = Type.Object({
 })
 export type TeamMember = Static<typeof TeamMember>
 
+/** The ranking's tabs; spec clients send them as a number too (1 direct, 2 team). */
+export const RANK_TYPES = ['direct', 'team'] as const
 export const RankType = Type.Union([Type.Literal('direct'), Type.Literal('team')])
 export type RankType = Static<typeof RankType>
 export const RankRow = Type.Object({
@@ -437,7 +446,10 @@ export const MarketInfo = Type.Object({
   open_24h: Type.Union([BaseUnits, Type.Null()]),
   high_24h: Type.Union([BaseUnits, Type.Null()]),
   low_24h: Type.Union([BaseUnits, Type.Null()]),
-  /** Last price against the first trade of the window, in basis points (signed); 0 without trades. */
+  /**
+   * Last price against the price 24 hours ago (the last trade before the window, or the reference price when nothing
+   * traded before it), in basis points (signed); 0 before the first trade.
+   */
   change_24h_bps: Type.Integer(),
   /** {product} base units traded in the window. */
   volume_24h: BaseUnits,
@@ -528,7 +540,9 @@ export const api = {
     path: '/user/user/wallet',
     auth: true,
     tag: 'assets',
-    summary: "The user's assets with balances; items with is_user_recharge 1 form the allowed-recharge list",
+    summary:
+      "The user's assets with balances and their USDT value; items with is_user_recharge 1 form the allowed-recharge " +
+      'list',
     body: Empty,
     data: Type.Object({ list: Type.Array(AssetBalance) }),
   }),
@@ -637,7 +651,10 @@ export const api = {
     auth: true,
     tag: 'pledge',
     summary: "The user's stakes of a status (mining or expired), newest first",
-    body: Type.Object({ status: StakeStatus, ...OptionalPage }, { additionalProperties: false }),
+    body: Type.Object(
+      { status: NumberedEnum(STAKE_STATUSES, 'The status'), ...OptionalPage },
+      { additionalProperties: false },
+    ),
     data: PagedOf(Stake),
   }),
   minerDetail: route({
@@ -815,7 +832,10 @@ export const api = {
       body: Type.String({
         description: 'Rich text: a restricted HTML subset (p, br, h2-h4, strong, em, u, s, ul, ol, li, a, img, …)',
       }),
-      lang: Type.String({ description: 'The language of this translation: the requested one, or en' }),
+      lang: Type.String({ description: 'The language of the title: the requested one, or en' }),
+      body_lang: Type.String({
+        description: "The language of the body: the title's, or en when that translation's body is empty",
+      }),
       is_event: Type.Boolean(),
       published_at: Type.String({ format: 'date-time' }),
     }),
@@ -899,7 +919,7 @@ export const api = {
       'Monthly ranking (UTC month) of new power: direct (of direct members) or team (of the whole downline); the top ' +
       "30 of the latest snapshot, the user's own position and the next update time. Equal power: whoever reached it " +
       'first, then the lower user id',
-    body: Type.Object({ type: RankType }, { additionalProperties: false }),
+    body: Type.Object({ type: NumberedEnum(RANK_TYPES, 'The tab') }, { additionalProperties: false }),
     data: Type.Object({
       type: RankType,
       /** The month ranked, YYYY-MM (UTC). */
@@ -927,6 +947,25 @@ export const api = {
       symbol: Type.String(),
       quote: Type.String(),
       source: Type.Union([Type.Literal('reference'), Type.Literal('trade')]),
+    }),
+  }),
+  homeTokens: route({
+    path: '/invest/Home/getTokens',
+    auth: false,
+    tag: 'home',
+    summary:
+      "The platform's tokens in display order: symbol, mint (null for a token off chain), decimals and icon (a path " +
+      'of this site)',
+    body: Empty,
+    data: Type.Object({
+      list: Type.Array(
+        Type.Object({
+          symbol: Type.String(),
+          mint: Type.Union([Type.String(), Type.Null()]),
+          decimals: Type.Integer(),
+          icon: Type.String({ description: 'e.g. /tokens/usdt.svg' }),
+        }),
+      ),
     }),
   }),
   homeIndex: route({
@@ -974,9 +1013,9 @@ export const api = {
     path: '/Trade/Trade_Order/mySellOrder',
     auth: true,
     tag: 'trade',
-    summary: "The user's orders of a status (both sides unless type is given), newest first",
+    summary: "The user's orders of a status (every status without one; both sides unless type is given), newest first",
     body: Type.Object(
-      { status: TradeOrderStatus, type: Type.Optional(TradeSide), ...OptionalPage },
+      { status: Type.Optional(TradeOrderStatus), type: Type.Optional(TradeSide), ...OptionalPage },
       { additionalProperties: false },
     ),
     data: PagedOf(TradeOrder),

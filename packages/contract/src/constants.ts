@@ -15,3 +15,7 @@ export const MAX_BODY_BYTES = 64 * 1024
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key'
 /** Set ('true') on an answer replayed from an earlier request with the same Idempotency-Key. */
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed'
+/** Token icons the web app ships (apps/web/public/tokens): USDT and SOL, and one mark for the platform's own tokens. */
+const TOKEN_ICONS: Readonly<Record<string, string>> = { USDT: '/tokens/usdt.svg', SOL: '/tokens/sol.svg' }
+/** A token's icon, a path of this site (the Content-Security-Policy allows no other image source). */
+export const tokenIcon = (symbol: string): string => TOKEN_ICONS[symbol] ?? '/tokens/token.svg'

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { Value } from 'typebox/value'
 import { describe, expect, it } from 'vitest'
-import { Id, MultilineText, Text } from './fields.ts'
+import { enumName, Id, MultilineText, NumberedEnum, Text } from './fields.ts'
 import { decimalUpTo, isId, MAX_ID } from './ids.ts'
 
 describe('shared field schemas', () => {
@@ -36,5 +36,25 @@ describe('shared field schemas', () => {
     for (const multi of ['a\nb', 'a\r\nb', 'a\tb'])
       expect([Value.Check(line, multi), Value.Check(lines, multi)], JSON.stringify(multi)).toEqual([false, true])
     expect(Value.Check(line, 'x'.repeat(51))).toBe(false)
+  })
+})
+
+describe('NumberedEnum', () => {
+  const names = ['direct', 'team'] as const
+  const schema = NumberedEnum(names, 'The tab')
+  it('takes the names, their numbers 1 … n and those numbers as strings, and nothing else', () => {
+    for (const value of ['direct', 'team', 1, 2, '1', '2']) expect(Value.Check(schema, value), String(value)).toBe(true)
+    for (const value of ['weekly', 0, 3, '0', '3', '01', ' 1', '1.0', 1.5, -1, true, null, '', 'Direct'])
+      expect(Value.Check(schema, value), String(value)).toBe(false)
+  })
+  it('names the value', () => {
+    expect([1, '1', 'direct', 2, '2', 'team'].map((value) => enumName(names, value))).toEqual([
+      'direct',
+      'direct',
+      'direct',
+      'team',
+      'team',
+      'team',
+    ])
   })
 })

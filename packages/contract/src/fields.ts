@@ -31,3 +31,22 @@ interface TextOptions {
 export const Text = (options: TextOptions) => Type.String({ ...options, pattern: TEXT_PATTERN })
 /** Text of at most maxLength characters that may span lines. */
 export const MultilineText = (options: TextOptions) => Type.String({ ...options, pattern: MULTILINE_PATTERN })
+
+/**
+ * A choice among `names` that clients written from the spec send as a number (1 for `names[0]`, 2 for the next, …)
+ * or as a numeric string ('1'), taken alongside the names themselves. Anything else is refused like any bad field;
+ * handlers read the name with `enumName`. At most 9 names (one digit).
+ */
+export const NumberedEnum = <const T extends readonly [string, ...string[]]>(names: T, description: string) =>
+  Type.Union(
+    [
+      ...(names.map((name) => Type.Literal(name)) as { [K in keyof T]: ReturnType<typeof Type.Literal<T[K]>> }),
+      Type.Integer({ minimum: 1, maximum: names.length }),
+      Type.String({ pattern: `^[1-${names.length}]$` }),
+    ],
+    { description: `${description}: ${names.map((name, i) => `${name} (or ${i + 1})`).join(', ')}` },
+  )
+
+/** The name a NumberedEnum value stands for (the value is valid: the schema checked it). */
+export const enumName = <const T extends readonly string[]>(names: T, value: T[number] | number | string): T[number] =>
+  typeof value === 'number' || /^[0-9]$/.test(value) ? (names[Number(value) - 1] as T[number]) : value

@@ -36,6 +36,7 @@ export const routeTable = {
   teamDetail: { path: '/user/team/detail', auth: true },
   ranking: { path: '/invest/Invest_pledge/ranking', auth: true },
   homePrice: { path: '/home/index/price', auth: false },
+  homeTokens: { path: '/invest/Home/getTokens', auth: false },
   homeIndex: { path: '/invest/Home/index', auth: true },
   tradeSell: { path: '/Trade/Trade_Order/sell', auth: true, idempotent: true },
   tradeBuy: { path: '/Trade/Trade_Order/buy', auth: true, idempotent: true },

@@ -6,7 +6,9 @@ import type { Database } from '../../db/index.ts'
 import type { AssetsTable } from '../../db/schema.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
 import type { Platform } from '../../platform.ts'
+import { valuation } from '../config/service.ts'
 import { balances, statement, totals } from '../ledger/service.ts'
+import { QUOTE } from '../trade/rules.ts'
 
 export type AssetRow = Selectable<AssetsTable>
 
@@ -19,23 +21,30 @@ export async function requireAsset(db: Database, code: string): Promise<AssetRow
 export const listAssets = (db: Database) =>
   db.selectFrom('assets').selectAll().orderBy('sort').orderBy('code').execute()
 
-/** The user's assets with balances (SPEC §3 Asset: coin, amount, balance, available, is_user_recharge). */
-export async function userWallet(db: Database, userId: string): Promise<AssetBalance[]> {
-  const [assets, held] = await Promise.all([listAssets(db), balances(db, userId)])
+/**
+ * The user's assets with balances (SPEC §3 Asset: coin, amount, balance, available, is_user_recharge) and what each is
+ * worth in USDT: USDT at par, the platform token (`product`) at the valuation price, any other asset null.
+ */
+export async function userWallet(db: Database, userId: string, product: string): Promise<AssetBalance[]> {
+  const [assets, held, { price }] = await Promise.all([listAssets(db), balances(db, userId), valuation(db, product)])
   return assets.map((asset) => {
     const own = held[asset.code] ?? { available: 0n, locked: 0n }
+    const balance = own.available + own.locked
+    const usdtValue =
+      asset.code === QUOTE ? balance : asset.code === product ? (balance * price) / 10n ** BigInt(asset.decimals) : null
     return {
       coin: asset.code,
       symbol: asset.symbol,
       decimals: asset.decimals,
       mint: asset.mint,
-      balance: (own.available + own.locked).toString(),
+      balance: balance.toString(),
       available: own.available.toString(),
       locked: own.locked.toString(),
       is_user_recharge: asset.is_user_recharge ? 1 : 0,
       is_withdraw: asset.withdraw_enabled ? 1 : 0,
       min_atm_money: asset.min_atm_money,
       fee: asset.withdraw_fee,
+      usdt_value: usdtValue === null ? null : usdtValue.toString(),
     }
   })
 }

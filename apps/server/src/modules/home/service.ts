@@ -1,7 +1,7 @@
 // Home figures (SPEC home data): the {product} price and trading pair, and the user's power figures of today.
-import { type api, type DataOf, formatAmount } from '@solpledge/contract'
+import { type api, type DataOf, formatAmount, tokenIcon } from '@solpledge/contract'
 import type { Database } from '../../db/index.ts'
-import { requireAsset } from '../assets/service.ts'
+import { listAssets, requireAsset } from '../assets/service.ts'
 import { valuation } from '../config/service.ts'
 import { today } from '../pledge/service.ts'
 import { usdtDecimals } from '../team/service.ts'
@@ -38,5 +38,13 @@ export async function homeIndex(db: Database, symbol: string, userId: string): P
     direct_new_power: figures.direct_new_power,
     team_power: figures.team_power,
     personal_power: figures.personal_power,
+  }
+}
+
+/** `/invest/Home/getTokens`: the platform's tokens (the assets table) in display order, each with its shipped icon. */
+export async function homeTokens(db: Database): Promise<DataOf<typeof api.homeTokens>> {
+  const assets = await listAssets(db)
+  return {
+    list: assets.map((a) => ({ symbol: a.symbol, mint: a.mint, decimals: a.decimals, icon: tokenIcon(a.symbol) })),
   }
 }

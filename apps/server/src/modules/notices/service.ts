@@ -67,13 +67,32 @@ export async function listNotices(
   }
 }
 
-/** One published notice with its body; Code.NOT_FOUND when there is none of that id (or it is hidden or scheduled). */
+/**
+ * A body that shows nothing: only whitespace, non-breaking spaces and empty paragraphs or line breaks (what the
+ * console's editor leaves of a cleared text). An image alone is content.
+ */
+const blankBody = sql<boolean>`regexp_replace(body, '</?(p|div|span|br)( [^>]*)?/?>|&nbsp;|[[:space:]]', '', 'gi') = ''`
+
+/**
+ * One published notice with its body; Code.NOT_FOUND when there is none of that id (or it is hidden or scheduled).
+ * Title and body fall back independently: a translation with a title but an empty body takes its body from the next
+ * preferred language that has one (en first), and `body_lang` says which.
+ */
 export async function noticeInfo(db: Database, lang: Language, id: string): Promise<NoticeInfo> {
   const row = await notices(db, lang)
-    .innerJoin('notice_translations as t', (join) =>
-      join.onRef('t.notice_id', '=', 'n.id').onRef('t.lang', '=', 'tr.lang'),
+    .innerJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('notice_translations')
+          .select(['lang as body_lang', 'body'])
+          .whereRef('notice_id', '=', 'n.id')
+          .orderBy(blankBody)
+          .orderBy(preference(lang))
+          .limit(1)
+          .as('b'),
+      (join) => join.onTrue(),
     )
-    .select(['n.id', 'n.is_event', 'n.published_at', 'tr.lang', 'tr.title', 't.body'])
+    .select(['n.id', 'n.is_event', 'n.published_at', 'tr.lang', 'tr.title', 'b.body', 'b.body_lang'])
     .where('n.id', '=', id)
     .executeTakeFirst()
   if (!row) throw new AppError(Code.NOT_FOUND, 'notice.notFound')
@@ -82,6 +101,7 @@ export async function noticeInfo(db: Database, lang: Language, id: string): Prom
     title: row.title,
     body: row.body,
     lang: row.lang,
+    body_lang: row.body_lang,
     is_event: row.is_event,
     published_at: row.published_at.toISOString(),
   }

@@ -1,4 +1,4 @@
-import { api } from '@solpledge/contract'
+import { api, enumName, STAKE_STATUSES } from '@solpledge/contract'
 import type { FastifyInstance } from 'fastify'
 import { defineRoute } from '../../lib/route.ts'
 import { fuel, minerDetail, minerList, stake, today } from './service.ts'
@@ -8,7 +8,11 @@ export async function pledgeRoutes(app: FastifyInstance) {
     stake(app.db, app.config.productSymbol, user.id, body),
   )
   defineRoute(app, api.minerList, {}, ({ user, body }) =>
-    minerList(app.db, user.id, { status: body.status, page: body.page ?? 1, limit: body.limit ?? 10 }),
+    minerList(app.db, user.id, {
+      status: enumName(STAKE_STATUSES, body.status),
+      page: body.page ?? 1,
+      limit: body.limit ?? 10,
+    }),
   )
   defineRoute(app, api.minerDetail, {}, ({ user, body }) =>
     minerDetail(app.db, user.id, {

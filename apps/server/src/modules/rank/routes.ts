@@ -1,4 +1,4 @@
-import { api } from '@solpledge/contract'
+import { api, enumName, RANK_TYPES } from '@solpledge/contract'
 import type { FastifyInstance } from 'fastify'
 import { defineRoute } from '../../lib/route.ts'
 import { getBusinessConfig } from '../config/service.ts'
@@ -7,6 +7,9 @@ import { ranking } from './service.ts'
 export async function rankRoutes(app: FastifyInstance) {
   defineRoute(app, api.ranking, {}, async ({ user, body }) => {
     const { rankIntervalSeconds } = await getBusinessConfig(app.db)
-    return ranking(app.db, user.id, body.type, { intervalMs: rankIntervalSeconds * 1000 })
+    return ranking(app.db, user.id, enumName(RANK_TYPES, body.type), {
+      intervalMs: rankIntervalSeconds * 1000,
+      refresh: true,
+    })
   })
 }

@@ -5,7 +5,7 @@
 // Order: more power first; equal power, whoever reached it first (the time of the last event that counts, since the
 // total only grows), then the lower user id. Every snapshot of a month replaces the one before; a new month starts
 // empty, and the month before gets one final snapshot after it ends.
-import type { api, DataOf, RankType } from '@solpledge/contract'
+import { type api, type DataOf, RANK_TYPES, type RankType } from '@solpledge/contract'
 import { sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
@@ -13,7 +13,6 @@ import { ancestryOf } from '../power/service.ts'
 import { usdtDecimals } from '../team/service.ts'
 
 export const RANK_TOP = 30
-export const RANK_TYPES: readonly RankType[] = ['direct', 'team']
 /** How often the job looks whether a snapshot is due (at most): a new month or a fresh start waits no longer. */
 export const RANK_CHECK_MS = 60_000
 /** Advisory lock key of the ranking job ('rank' in ASCII): one instance computes at a time. */
@@ -88,27 +87,48 @@ async function computeSnapshot(trx: Transaction<DB>, month: string, type: RankTy
   return { month, type, entries }
 }
 
+/** When the newest new power was recorded (one read of the primary key's last entry), or null before the first. */
+async function lastPowerEventAt(db: Database | Transaction<DB>): Promise<Date | null> {
+  const row = await db.selectFrom('power_events').select('created_at').orderBy('id', 'desc').limit(1).executeTakeFirst()
+  return row?.created_at ?? null
+}
+
 /**
- * The job: for each type, a snapshot of the current month when there is none yet or the newest is `intervalMs` old,
- * and a final one of the month before when its newest was computed before it ended. One transaction under an
- * advisory lock: a second instance waits, then finds nothing due.
+ * Whether the current month's snapshot of `type` is due: there is none, it is `intervalMs` old, or new power was
+ * recorded since it was computed (a stake, a deposit, a node: the figures Home shows would no longer agree).
+ */
+function isDue(
+  snapshot: { computed_at: Date } | undefined,
+  lastEventAt: Date | null,
+  now: Date,
+  intervalMs: number,
+): boolean {
+  if (!snapshot) return true
+  if (snapshot.computed_at.getTime() + intervalMs <= now.getTime()) return true
+  return lastEventAt !== null && lastEventAt >= snapshot.computed_at
+}
+
+/**
+ * The job (and a read that finds its tab due): for each type, a snapshot of the current month when it is due
+ * (isDue), and a final one of the month before when its newest was computed before it ended. One transaction under
+ * an advisory lock: a second instance waits, then finds nothing due.
  */
 export async function refreshRankings(
   db: Database,
-  options: { intervalMs: number; now?: Date },
+  options: { intervalMs: number; now?: Date; types?: readonly RankType[] },
 ): Promise<{ month: string; type: RankType; entries: number }[]> {
   const now = options.now ?? new Date()
   const month = monthOf(now)
   const before = previousMonth(month)
   return db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(${RANK_LOCK})`.execute(trx)
+    const lastEventAt = await lastPowerEventAt(trx)
     const done = []
-    for (const type of RANK_TYPES) {
+    for (const type of options.types ?? RANK_TYPES) {
       const last = await latestSnapshot(trx, before, type)
       if (last && last.computed_at < startOf(month))
         done.push(await computeSnapshot(trx, before, type, now, options.intervalMs))
-      const current = await latestSnapshot(trx, month, type)
-      if (!current || current.computed_at.getTime() + options.intervalMs <= now.getTime())
+      if (isDue(await latestSnapshot(trx, month, type), lastEventAt, now, options.intervalMs))
         done.push(await computeSnapshot(trx, month, type, now, options.intervalMs))
     }
     return done
@@ -119,16 +139,29 @@ export async function refreshRankings(
 export const shortAddress = (address: string) =>
   address.length <= 10 ? address : `${address.slice(0, 4)}…${address.slice(-4)}`
 
-/** `/invest/Invest_pledge/ranking`: the newest snapshot of the current month (empty until the first one). */
+/**
+ * `/invest/Invest_pledge/ranking`: the newest snapshot of the current month (empty until the first one). With
+ * `refresh` (the route), a tab found due (isDue: new power since it was computed) is recomputed first, so the ranking
+ * agrees with Home's figures; `intervalMs` 0 (ranking switched off) never recomputes.
+ */
 export async function ranking(
   db: Database,
   userId: string,
   type: RankType,
-  options: { intervalMs: number; now?: Date },
+  options: { intervalMs: number; now?: Date; refresh?: boolean },
 ): Promise<DataOf<typeof api.ranking>> {
   const now = options.now ?? new Date()
   const month = monthOf(now)
-  const [snapshot, decimals] = await Promise.all([latestSnapshot(db, month, type), usdtDecimals(db)])
+  let snapshot = await latestSnapshot(db, month, type)
+  if (
+    options.refresh &&
+    options.intervalMs > 0 &&
+    isDue(snapshot, await lastPowerEventAt(db), now, options.intervalMs)
+  ) {
+    await refreshRankings(db, { intervalMs: options.intervalMs, now, types: [type] })
+    snapshot = await latestSnapshot(db, month, type)
+  }
+  const decimals = await usdtDecimals(db)
   const empty = {
     type,
     month: month.slice(0, 7),

@@ -125,16 +125,16 @@ export async function swapQuote(
   }
 }
 
-/** The user's orders of a status, newest first. */
+/** The user's orders of a status (of every status without one), newest first. */
 export async function myOrders(
   market: TradeMarket,
   userId: string,
-  query: { status: TradeOrderStatus; type?: Side | undefined; page: number; limit: number },
+  query: { status?: TradeOrderStatus | undefined; type?: Side | undefined; page: number; limit: number },
 ): Promise<DataOf<typeof api.tradeMyOrders>> {
   const base = market.db
     .selectFrom('trade_orders')
     .where('user_id', '=', userId)
-    .where('status', '=', query.status)
+    .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status as TradeOrderStatus))
     .$if(query.type !== undefined, (qb) => qb.where('side', '=', query.type as Side))
   const [{ rows, total }, decimals] = await Promise.all([
     pageOf(base, query, (qb) => qb.selectAll().orderBy('id', 'desc')),
@@ -202,6 +202,7 @@ async function marketInfo(market: TradeMarket): Promise<MarketInfo> {
     market.assets(),
     sql<{
       open: string | null
+      before: string | null
       high: string | null
       low: string | null
       volume: string | null
@@ -210,12 +211,15 @@ async function marketInfo(market: TradeMarket): Promise<MarketInfo> {
       select
         (select price from trade_fills where symbol = ${symbol} and created_at > now() - interval '24 hours'
           order by created_at, id limit 1) as open,
+        (select price from trade_fills where symbol = ${symbol} and created_at <= now() - interval '24 hours'
+          order by created_at desc, id desc limit 1) as before,
         max(price) as high, min(price) as low, sum(amount) as volume, sum(quote) as quote_volume
       from trade_fills where symbol = ${symbol} and created_at > now() - interval '24 hours'`.execute(db),
   ])
   const rules = marketRules(config, assets)
   const figures = day.rows[0]
-  const open = figures?.open ? BigInt(figures.open) : null
+  // The price 24 hours ago: the last trade before the window, or the reference price when nothing traded before.
+  const before = BigInt(figures?.before ?? config.referencePrice)
   return {
     pair: `${assets.symbol}/${QUOTE}`,
     symbol: assets.symbol,
@@ -233,7 +237,7 @@ async function marketInfo(market: TradeMarket): Promise<MarketInfo> {
     open_24h: figures?.open ?? null,
     high_24h: figures?.high ?? null,
     low_24h: figures?.low ?? null,
-    change_24h_bps: open === null || last === null ? 0 : Number(((last - open) * 10_000n) / open),
+    change_24h_bps: last === null || before === 0n ? 0 : Number(((last - before) * 10_000n) / before),
     volume_24h: figures?.volume ?? '0',
     quote_volume_24h: figures?.quote_volume ?? '0',
   }

@@ -1,7 +1,8 @@
-import type { AssetBalance } from '@solpledge/contract/client'
+import { type AssetBalance, formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { EmptyState } from '../../../components/page.tsx'
+import { USDT_DECIMALS } from '../../../lib/format.ts'
 import { AssetBalances } from './asset-balances.tsx'
 
 interface AssetListProps {
@@ -10,11 +11,30 @@ interface AssetListProps {
   onWithdraw: (asset: AssetBalance) => void
 }
 
-/** The user's balances on the platform, one card per asset. */
+/** The user's balances on the platform: their total value in USDT, then one card per asset. */
 export function AssetList({ assets, onTopUp, onWithdraw }: AssetListProps) {
   const { t } = useTranslation()
   if (!assets) return <p className="muted-note">{t('common.loading')}</p>
   if (assets.length === 0) return <EmptyState />
+  // The total of what has a USDT value (every asset of the platform has: USDT and the platform token).
+  const total = assets.reduce((sum, asset) => sum + BigInt(asset.usdt_value ?? 0), 0n)
+  return (
+    <>
+      <section className="card card-glow asset-total" data-testid="asset-total" aria-labelledby="asset-total-title">
+        <h2 id="asset-total-title" className="asset-label">
+          {t('assets.total')}
+        </h2>
+        <p className="asset-balance">
+          <span data-testid="asset-total-value">{formatAmount(total, USDT_DECIMALS)}</span> <small>USDT</small>
+        </p>
+      </section>
+      <AssetCards assets={assets} onTopUp={onTopUp} onWithdraw={onWithdraw} />
+    </>
+  )
+}
+
+function AssetCards({ assets, onTopUp, onWithdraw }: AssetListProps & { assets: readonly AssetBalance[] }) {
+  const { t } = useTranslation()
   return (
     <ul className="asset-list" data-testid="asset-list">
       {assets.map((asset) => (

@@ -1,9 +1,13 @@
 import { formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
+import { TokenIcon } from '../../../components/token-icon.tsx'
 import { formatDateTime } from '../../../lib/format.ts'
 import { useSolvency } from '../api/get-solvency.ts'
 
-/** What users are owed against what the platform holds on chain, per asset (DESIGN.md §4), for anyone to check. */
+/**
+ * Reserves against what the platform owes its users, per asset (DESIGN.md §4), for anyone to check: what all users
+ * hold here, against the platform's wallets on chain (the treasury receives top-ups, the hot wallet pays withdrawals).
+ */
 export function SolvencyCard() {
   const { t, i18n } = useTranslation()
   const { data, isError } = useSolvency()
@@ -21,7 +25,10 @@ export function SolvencyCard() {
             {data.list.map((row) => (
               <li key={row.coin} data-testid="solvency-row" data-coin={row.coin} data-covered={row.covered}>
                 <div className="solvency-head">
-                  <span className="asset-symbol">{row.coin}</span>
+                  <span className="asset-name">
+                    <TokenIcon symbol={row.coin} />
+                    <span className="asset-symbol">{row.coin}</span>
+                  </span>
                   <span className={row.covered ? 'badge badge-ok' : 'badge badge-bad'}>
                     {row.covered ? t('assets.solvency.covered') : t('assets.solvency.notCovered')}
                   </span>

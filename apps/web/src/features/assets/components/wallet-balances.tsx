@@ -2,6 +2,7 @@ import { type AssetBalance, formatAmount } from '@solpledge/contract/client'
 import type { UseQueryResult } from '@tanstack/react-query'
 import i18next from 'i18next'
 import { useTranslation } from 'react-i18next'
+import { TokenIcon } from '../../../components/token-icon.tsx'
 import type { TokenBalances } from '../../../lib/chain-balances.ts'
 import { useClientConfig } from '../../../lib/client-config.ts'
 import { toast } from '../../../lib/toast.ts'
@@ -55,7 +56,10 @@ export function WalletBalances({ assets, tokens }: WalletBalancesProps) {
       <p className="muted-note">{t('assets.wallet.hint')}</p>
       <ul className="wallet-rows">
         <li data-testid="wallet-balance" data-coin="SOL">
-          <span>SOL</span>
+          <span className="asset-name">
+            <TokenIcon symbol="SOL" />
+            SOL
+          </span>
           <span className="wallet-amount">
             {sol.data !== undefined
               ? formatAmount(sol.data, SOL_DECIMALS)
@@ -66,7 +70,10 @@ export function WalletBalances({ assets, tokens }: WalletBalancesProps) {
         </li>
         {onChain.map((asset) => (
           <li key={asset.coin} data-testid="wallet-balance" data-coin={asset.coin}>
-            <span>{asset.symbol}</span>
+            <span className="asset-name">
+              <TokenIcon symbol={asset.symbol} />
+              {asset.symbol}
+            </span>
             <span className="wallet-amount">{tokenAmount(asset)}</span>
           </li>
         ))}

@@ -10,9 +10,14 @@ const links = [
   { to: '/assets', key: 'assets', icon: 'M3 7h18v13H3zM3 7l3-4h12l3 4M16 13.5h2' },
   { to: '/quick-trade/buy', key: 'trade', icon: 'M3 17l6-6 4 4 8-8M15 7h6v6' },
   { to: '/swap', key: 'swap', icon: 'M7 4v16M7 20l-4-4M7 20l4-4M17 20V4M17 4l-4 4M17 4l4 4' },
+  {
+    to: '/rank',
+    key: 'rank',
+    icon: 'M8 21h8M12 17v4M7 4h10v5a5 5 0 0 1-10 0zM7 6H4v2a3 3 0 0 0 3 3M17 6h3v2a3 3 0 0 1-3 3',
+  },
 ] as const
 
-/** Entry points to the money screens: staking, finance, nodes, assets, quick trade and swap. */
+/** Entry points to the money screens (staking, finance, nodes, assets, quick trade and swap) and the ranking. */
 export function HomeLinks() {
   const { t } = useTranslation()
   return (

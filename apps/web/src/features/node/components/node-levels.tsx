@@ -9,10 +9,15 @@ import { levelName } from './level-name.ts'
 interface NodeLevelsProps {
   /** Without it (nobody signed in) the cards show no Buy button. */
   onBuy?: (level: NodeLevel) => void
+  /** The levels the user holds a node of: a one-per-user level among them shows Owned instead of Buy. */
+  owned?: ReadonlySet<string>
 }
 
-/** The node levels on sale, one card each: price, benefits, supply, and a Buy button. */
-export function NodeLevels({ onBuy }: NodeLevelsProps) {
+/**
+ * The node levels on sale, one card each: price, benefits, supply, and a Buy button (Owned, disabled, once the user
+ * holds a one-per-user level).
+ */
+export function NodeLevels({ onBuy, owned }: NodeLevelsProps) {
   const { t } = useTranslation()
   const { data: levels, isError, refetch } = useNodeLevels()
   return (
@@ -32,7 +37,7 @@ export function NodeLevels({ onBuy }: NodeLevelsProps) {
       ) : (
         <ul className="node-list">
           {levels.map((level) => (
-            <LevelCard key={level.code} level={level} onBuy={onBuy} />
+            <LevelCard key={level.code} level={level} onBuy={onBuy} owned={owned?.has(level.code) ?? false} />
           ))}
         </ul>
       )}
@@ -40,9 +45,10 @@ export function NodeLevels({ onBuy }: NodeLevelsProps) {
   )
 }
 
-function LevelCard({ level, onBuy }: { level: NodeLevel; onBuy?: (level: NodeLevel) => void }) {
+function LevelCard({ level, onBuy, owned }: { level: NodeLevel; onBuy?: (level: NodeLevel) => void; owned: boolean }) {
   const { t } = useTranslation()
   const soldOut = level.remaining <= 0
+  const ownedOnly = level.one_per_user && owned
   return (
     <li className="card node-card" data-testid="node-level" data-level={level.code}>
       <div className="node-card-head">
@@ -73,8 +79,8 @@ function LevelCard({ level, onBuy }: { level: NodeLevel; onBuy?: (level: NodeLev
       </dl>
       {level.one_per_user && <p className="muted-note">{t('node.levels.onePerUser')}</p>}
       {onBuy && (
-        <PrimaryButton data-testid="node-buy" disabled={soldOut} onClick={() => onBuy(level)}>
-          {soldOut ? t('node.levels.soldOut') : t('node.levels.buy')}
+        <PrimaryButton data-testid="node-buy" disabled={soldOut || ownedOnly} onClick={() => onBuy(level)}>
+          {ownedOnly ? t('node.levels.owned') : soldOut ? t('node.levels.soldOut') : t('node.levels.buy')}
         </PrimaryButton>
       )}
     </li>

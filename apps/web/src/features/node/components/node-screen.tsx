@@ -1,8 +1,9 @@
-import { useCallback, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Page } from '../../../components/page.tsx'
 import { SignedOut } from '../../../components/signed-out.tsx'
 import { useSignedInAddress } from '../../../lib/session.ts'
+import { useMyNodes } from '../api/get-my-nodes.ts'
 import { type NodeLevel, useNodeLevels } from '../api/get-node-levels.ts'
 import { BuyNodeDialog } from './buy-node-dialog.tsx'
 import { MyNodes } from './my-nodes.tsx'
@@ -17,6 +18,8 @@ export function NodeScreen() {
   const { t } = useTranslation()
   const address = useSignedInAddress()
   const { data: levels } = useNodeLevels()
+  const { data: mine } = useMyNodes()
+  const owned = useMemo(() => new Set(mine?.map((node) => node.level)), [mine])
   const [dialog, setDialog] = useState<{ code: string; open: boolean } | null>(null)
   const [refusal, setRefusal] = useState<string | null>(null)
   const close = useCallback(() => setDialog((current) => current && { ...current, open: false }), [])
@@ -33,7 +36,10 @@ export function NodeScreen() {
           </button>
         </div>
       )}
-      <NodeLevels onBuy={address ? (item: NodeLevel) => setDialog({ code: item.code, open: true }) : undefined} />
+      <NodeLevels
+        owned={owned}
+        onBuy={address ? (item: NodeLevel) => setDialog({ code: item.code, open: true }) : undefined}
+      />
       {address ? (
         <>
           <MyNodes />

@@ -9,7 +9,10 @@ import { isNoticeId, useNotice } from '../api/get-notice.ts'
 import { RichText } from './rich-text.tsx'
 import './notice.css'
 
-/** /notice/detail/:id: the notice's title, time and rich-text body, in the interface language when translated. */
+/**
+ * /notice/detail/:id: the notice's title, time and rich-text body, each in the interface language when translated (the
+ * server falls back to en for the title and the body independently), with a note when either is not.
+ */
 export function NoticeDetailScreen() {
   const { t, i18n } = useTranslation()
   const { id } = useParams()
@@ -19,7 +22,7 @@ export function NoticeDetailScreen() {
   let content: ReactNode
   if (missing) content = <EmptyState text={t('notice.notFound')} />
   else if (notice.data) {
-    const { title, body, lang, published_at } = notice.data
+    const { title, body, lang, body_lang, published_at } = notice.data
     content = (
       <article className="card notice-article" data-testid="notice-detail" data-id={notice.data.id} lang={lang}>
         <h2 className="notice-title" data-testid="notice-title">
@@ -28,12 +31,12 @@ export function NoticeDetailScreen() {
         <time className="notice-time" dateTime={published_at}>
           {formatDateTime(published_at, i18n.language)}
         </time>
-        {lang !== i18n.language && (
+        {(lang !== i18n.language || body_lang !== i18n.language) && (
           <p className="muted-note" data-testid="notice-fallback" lang={i18n.language}>
             {t('notice.fallback')}
           </p>
         )}
-        <RichText className="notice-body" html={body} />
+        <RichText className="notice-body" html={body} lang={body_lang} />
       </article>
     )
   } else if (notice.isError) content = <EmptyState text={t('notice.detailUnavailable')} />

@@ -42,7 +42,11 @@ function render(nodes: readonly RichNode[]): ReactNode[] {
  * A notice body: operator markup read through the allow-list of utils/rich-text.ts and rendered as React elements.
  * Nothing of it is ever set as HTML.
  */
-export function RichText({ html, className }: { html: string; className?: string }) {
+export function RichText({ html, className, lang }: { html: string; className?: string; lang?: string }) {
   const content = useMemo(() => render(parseRichText(html)), [html])
-  return <div className={className}>{content}</div>
+  return (
+    <div className={className} lang={lang}>
+      {content}
+    </div>
+  )
 }

@@ -37,11 +37,13 @@ export function FuelCard() {
     <section className="card pledge-card" data-testid="pledge-fuel" aria-labelledby="pledge-fuel-title">
       <header className="section-head">
         <h2 id="pledge-fuel-title">{t('pledge.fuel.title')}</h2>
+      </header>
+      <p className="fuel-own">
+        <span className="muted-note">{t('pledge.fuel.mine')}</span>
         <span className="fuel-mine" data-testid="fuel-mine">
           {power(mine)}
         </span>
-      </header>
-      <p className="muted-note">{t('pledge.fuel.mine')}</p>
+      </p>
       <div className="fuel-bar" aria-hidden="true" data-testid="fuel-bar" data-reached={progress.reached}>
         <div className="fuel-fill" style={{ width: `${progress.percent}%` }} />
         {marks.map((mark, index) => (

@@ -4,7 +4,7 @@ import { type Fact, Facts } from '../../../components/facts.tsx'
 import { formatDay, USDT_DECIMALS } from '../../../lib/format.ts'
 import { useToday } from '../api/get-today.ts'
 
-/** Today's figures: the user's output of the newest settled day and the power figures (in USDT of power). */
+/** The user's output of the newest settled day, under that day, and today's power figures (in USDT of power). */
 export function TodayCard() {
   const { t, i18n } = useTranslation()
   const { data: today, isError } = useToday()
@@ -30,20 +30,18 @@ export function TodayCard() {
   ]
   const output = today.output.filter((item) => BigInt(item.amount) > 0n)
 
+  // The output belongs to the newest settled day, which need not be today (a day may be settled ahead): it carries
+  // its own day, and "Today" heads only the power figures.
   return (
     <section className="card pledge-card today-card" data-testid="pledge-today" aria-labelledby="pledge-today-title">
       <header className="section-head">
-        <h2 id="pledge-today-title">{t('pledge.today.title')}</h2>
-        <time className="muted-note" dateTime={today.day}>
-          {formatDay(today.day, i18n.resolvedLanguage)}
-        </time>
-      </header>
-      <div className="today-output" data-testid="today-output">
-        <span className="muted-note">
+        <h2 id="pledge-today-title" data-testid="today-output-day">
           {today.settled_day
             ? t('pledge.today.output', { day: formatDay(today.settled_day, i18n.resolvedLanguage) })
             : t('pledge.today.noSettlement')}
-        </span>
+        </h2>
+      </header>
+      <div className="today-output" data-testid="today-output">
         {output.length === 0 ? (
           <span className="today-output-amount">0</span>
         ) : (
@@ -58,6 +56,12 @@ export function TodayCard() {
             </span>
           ))
         )}
+      </div>
+      <div className="section-head">
+        <h3 className="today-power-title">{t('pledge.today.title')}</h3>
+        <time className="muted-note" dateTime={today.day} data-testid="today-day">
+          {formatDay(today.day, i18n.resolvedLanguage)}
+        </time>
       </div>
       <Facts facts={facts} />
     </section>

@@ -40,7 +40,16 @@ function Board({ type }: { type: RankType }) {
   return (
     <div className="rank-board" data-testid={`rank-board-${type}`}>
       <p className="muted-note" data-testid="rank-next-update">
-        {t('rank.month', { month: data.month })} ·{' '}
+        {t('rank.month', { month: data.month })}
+        {data.computed_at && (
+          <>
+            {' · '}
+            <span data-testid="rank-updated-at">
+              {t('rank.updatedAt', { time: formatDateTime(data.computed_at, i18n.language) })}
+            </span>
+          </>
+        )}
+        {' · '}
         {t('rank.nextUpdate', { time: formatDateTime(data.next_update_at, i18n.language) })}
       </p>
       <div className="card rank-mine" data-testid="rank-mine">

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
 import { Page } from '../../../components/page.tsx'
 import { SignedOut } from '../../../components/signed-out.tsx'
 import { useSignedInAddress } from '../../../lib/session.ts'
@@ -7,7 +8,7 @@ import { MemberList } from './member-list.tsx'
 import { TeamFigures } from './team-figures.tsx'
 import './team.css'
 
-/** /team: the user's team figures, their invite link and their direct members. */
+/** /team: the user's team figures, the way to the monthly ranking, their invite link and their direct members. */
 export function TeamScreen() {
   const { t } = useTranslation()
   const address = useSignedInAddress()
@@ -16,6 +17,10 @@ export function TeamScreen() {
       {address ? (
         <>
           <TeamFigures />
+          <Link to="/rank" className="card team-rank-link" data-testid="team-rank-link">
+            <span className="team-rank-link-title">{t('team.rankLink.title')}</span>
+            <span className="muted-note">{t('team.rankLink.text')}</span>
+          </Link>
           <InviteCard address={address} />
           <MemberList />
         </>
