@@ -48,7 +48,12 @@ const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
  */
 async function findings(page: Page, screen: string) {
   const found: string[] = []
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze()
+  // In the page itself (no iframes here), violations only: the cheapest run, one screen after another.
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(WCAG_TAGS)
+    .setLegacyMode()
+    .options({ resultTypes: ['violations'] })
+    .analyze()
   for (const violation of violations)
     if (violation.impact === 'serious' || violation.impact === 'critical')
       found.push(
@@ -67,8 +72,28 @@ async function findings(page: Page, screen: string) {
     return `${scrollWidth} px wide on a ${innerWidth} px screen (${deepest.slice(0, 3).map(name).join(', ')})`
   })
   if (wide) found.push(`${screen}: ${wide}`)
-  for (const cut of await cutPlaceholders(page)) found.push(`${screen}: placeholder cut off: ${cut}`)
+  found.push(...(await layoutFindings(page, screen)))
+  for (const what of await unreachable(page)) found.push(`${screen}: clickable but not reachable by keyboard: ${what}`)
   return found
+}
+
+/** The layout findings alone: cut-off placeholders. */
+async function layoutFindings(page: Page, screen: string) {
+  return (await cutPlaceholders(page)).map((cut) => `${screen}: placeholder cut off: ${cut}`)
+}
+
+/**
+ * What looks tappable (a pointer cursor) but is neither a control nor inside one, so a keyboard cannot reach it: a
+ * clickable <div>.
+ */
+function unreachable(page: Page) {
+  return page.evaluate(() => {
+    const controls = 'a[href], button, input, select, textarea, summary, label, [tabindex]:not([tabindex="-1"])'
+    const pointer = (e: Element | null) => e !== null && getComputedStyle(e).cursor === 'pointer'
+    return Array.from(document.body.querySelectorAll('*'))
+      .filter((e) => pointer(e) && !pointer(e.parentElement) && !e.closest(controls) && e.checkVisibility())
+      .map((e) => e.outerHTML.slice(0, 120))
+  })
 }
 
 /** The placeholders, among the visible empty inputs, that are wider than their input. */
@@ -180,6 +205,17 @@ test.describe('accessibility and phone layout', () => {
     await expect(page.getByTestId('recharge-dialog')).toBeVisible()
     found.push(...(await findings(page, 'signed in /assets (top-up sheet)')))
     await snap(page, testInfo, 'top-up sheet')
+    // The forms' placeholders fit in every language.
+    for (const language of ['en', 'zh', 'ja', 'ko', 'vi']) {
+      await go(page, '/')
+      await page.getByTestId('language-switcher').locator(`button[lang="${language}"]`).click()
+      await expect(page.locator('html')).toHaveAttribute('lang', language)
+      for (const path of ['/pledge', '/finance', '/swap', '/quick-trade/buy']) {
+        await go(page, path)
+        await settled(page, page.getByTestId('page-title'))
+        found.push(...(await layoutFindings(page, `${language} ${path}`)))
+      }
+    }
     expect(found).toEqual([])
   })
 
