@@ -152,7 +152,7 @@ async function visitApp(page: Page, role: string, sheets: Record<string, (page: 
 
 test.describe('accessibility and phone layout', () => {
   // One axe run a screen, about 20 screens a role; the roles side by side.
-  test.describe.configure({ mode: 'parallel', timeout: 180_000 })
+  test.describe.configure({ mode: 'parallel', timeout: 240_000 })
   test('the app signed out, with the wallet picker open', async ({ page }, testInfo) => {
     const wallet = new Wallet()
     await register(wallet)
