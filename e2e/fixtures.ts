@@ -79,11 +79,14 @@ export const test = base.extend<{ cspViolations: string[] }>({
 })
 export { expect }
 
-/** A wallet keypair the demo wallet can hold (64-byte secret key: seed then public key). */
+/** A wallet keypair the demo wallet can hold (64-byte secret key: seed then public key); a new one unless `seed`. */
 export class Wallet {
-  readonly seed = ed25519.utils.randomPrivateKey()
-  readonly publicKey = ed25519.getPublicKey(this.seed)
-  readonly address = encodeBase58(this.publicKey)
+  readonly publicKey: Uint8Array
+  readonly address: string
+  constructor(readonly seed = ed25519.utils.randomPrivateKey()) {
+    this.publicKey = ed25519.getPublicKey(seed)
+    this.address = encodeBase58(this.publicKey)
+  }
   get secretKey() {
     const key = new Uint8Array(64)
     key.set(this.seed)
@@ -91,6 +94,9 @@ export class Wallet {
     return key
   }
 }
+
+/** The wallet of the shared server's admin (on its ADMIN_ADDRESSES: see global-setup.ts), for read-only visits. */
+export const adminWallet = () => new Wallet(Buffer.from(process.env.E2E_ADMIN_SEED as string, 'hex'))
 
 async function post(path: string, body: unknown, headers: Record<string, string> = {}, base = baseUrl()) {
   const res = await fetch(`${base}/api${path}`, {

@@ -1,5 +1,6 @@
 // @ts-expect-error plain ESM helpers shared with the npm scripts
 import { bin, ensureWebBuild, freePort, startService, stopChild } from '../scripts/lib.mjs'
+import { Wallet } from './fixtures.ts'
 import { startServer } from './server.ts'
 
 /** The operator secret of the e2e server: journeys run the daily settlement through the operator route with it. */
@@ -16,8 +17,12 @@ export default async function globalSetup() {
     { ready: /localnet ready rpc=(\S+) ws=(\S+)/, quiet: true },
   )
   const [rpcUrl, wsUrl] = [localnet.match[1] as string, localnet.match[2] as string]
+  // An admin of the console, for journeys that only look (those that change the configuration start a server of
+  // their own: see admin.spec.ts).
+  const admin = new Wallet()
   const server = await startServer(rpcUrl, wsUrl, {
     OPERATOR_TOKEN,
+    ADMIN_ADDRESSES: `${admin.address}:admin`,
     // Ranking snapshots every 2 s, so journeys see the stakes they made (the default is hourly).
     RANK_INTERVAL_MS: '2000',
   })
@@ -26,6 +31,7 @@ export default async function globalSetup() {
   process.env.E2E_RPC_URL = rpcUrl
   process.env.E2E_WS_URL = wsUrl
   process.env.E2E_OPERATOR_TOKEN = OPERATOR_TOKEN
+  process.env.E2E_ADMIN_SEED = Buffer.from(admin.seed).toString('hex')
   return async () => {
     await server.stop()
     await stopChild(localnet.child)

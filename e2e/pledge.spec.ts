@@ -222,6 +222,13 @@ test.describe('staking, finance and node payments', () => {
       await expect(output).toHaveCount(1)
       await expect(output.first()).toHaveAttribute('data-type', 'pledge_output')
       await expect(output.first()).toHaveAttribute('data-day', addDays(today, 1))
+      // The day fits on one line at a phone's width.
+      expect(
+        await output
+          .first()
+          .locator('time')
+          .evaluate((time) => time.getClientRects().length),
+      ).toBe(1)
       await expect(output.first().getByTestId('output-coin')).toHaveText('PLG')
       await expect(output.first().getByTestId('output-amount')).toHaveText('+7.066666666')
       await snap(page, testInfo, 'output detail')

@@ -1,6 +1,6 @@
 import { formatAmount, type OutputRecord } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
-import { formatDay } from '../lib/format.ts'
+import { formatShortDay } from '../lib/format.ts'
 import './output-table.css'
 
 /** The output-detail table (SPEC §2): time, currency, amount and type of each credit of the daily settlement. */
@@ -22,8 +22,8 @@ export function OutputTable({ records, testId }: { records: readonly OutputRecor
         <tbody>
           {records.map((record) => (
             <tr key={record.id} data-testid="output-row" data-type={record.type} data-day={record.day}>
-              <td>
-                <time dateTime={record.day}>{formatDay(record.day, i18n.resolvedLanguage)}</time>
+              <td className="output-day">
+                <time dateTime={record.day}>{formatShortDay(record.day, i18n.resolvedLanguage)}</time>
               </td>
               <td data-testid="output-coin">{record.coin}</td>
               <td className="output-amount" data-testid="output-amount">

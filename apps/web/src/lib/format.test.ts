@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { bpsToMultiple, bpsToPercent, formatDateTime, formatDay, toHex } from './format.ts'
+import { bpsToMultiple, bpsToPercent, formatDateTime, formatDay, formatShortDay, toHex } from './format.ts'
 
 it('encodes bytes as zero-padded lower-case hex', () => {
   expect(toHex(new Uint8Array([0, 1, 15, 16, 171, 255]))).toBe('00010f10abff')
@@ -31,6 +31,18 @@ describe('formatDay', () => {
   it('shows anything else as it is', () => {
     expect(formatDay('soon', 'en')).toBe('soon')
     expect(formatDay('2024-13-45', 'en')).toBe('2024-13-45')
+  })
+})
+
+describe('formatShortDay', () => {
+  it('writes a UTC day in figures, in the order of the language', () => {
+    expect(formatShortDay('2024-07-17', 'en')).toBe('7/17/2024')
+    expect(formatShortDay('2024-07-17', 'zh')).toBe('2024/7/17')
+    expect(formatShortDay('2024-07-17', 'vi')).toBe('17/7/2024')
+  })
+
+  it('shows anything else as it is', () => {
+    expect(formatShortDay('2024-13-45', 'en')).toBe('2024-13-45')
   })
 })
 

@@ -9,10 +9,17 @@ export function formatDateTime(iso: string, language: string | undefined) {
 }
 
 /** A UTC calendar day ('2024-07-17') for people, in the interface language: '17 Jul 2024'. Else as it is. */
-export function formatDay(day: string, language: string | undefined) {
+export const formatDay = (day: string, language: string | undefined) =>
+  formatUtcDay(day, language, { dateStyle: 'medium' })
+
+/** A UTC calendar day in a table's narrow column, all in figures: '7/17/2024', '2024/7/17'. Else as it is. */
+export const formatShortDay = (day: string, language: string | undefined) =>
+  formatUtcDay(day, language, { year: 'numeric', month: 'numeric', day: 'numeric' })
+
+function formatUtcDay(day: string, language: string | undefined, options: Intl.DateTimeFormatOptions) {
   const date = new Date(`${day}T00:00:00.000Z`)
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(date.getTime())) return day
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(date)
+  return new Intl.DateTimeFormat(language, { ...options, timeZone: 'UTC' }).format(date)
 }
 
 /** Decimals of USDT: prices, values and power are counted in USDT base units. */

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { createContext, type ReactNode, useContext, useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LoadMore } from '../../../components/load-more.tsx'
 import { EmptyState } from '../../../components/page.tsx'
@@ -6,29 +6,49 @@ import { ApiError } from '../../../lib/api-client.ts'
 import { formatDateTime } from '../../../lib/format.ts'
 import { shorten } from '../../../lib/shorten.ts'
 
+/** The id of the heading of the area or block around: what names the scrolling tables in it (TableWrap). */
+const HeadingId = createContext<string | undefined>(undefined)
+
 /** One area of the console: its title, actions at the end of the title row, and its content. */
 export function AdminPage({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  const id = useId()
   return (
-    <>
+    <HeadingId value={id}>
       <div className="section-head">
-        <h1 className="admin-title" data-testid="admin-title">
+        <h1 id={id} className="admin-title" data-testid="admin-title">
           {title}
         </h1>
         {actions}
       </div>
       {children}
-    </>
+    </HeadingId>
   )
 }
 
 /** A titled block inside an area. */
 export function Panel({ title, testId, actions, children }: PanelProps) {
+  const id = useId()
   return (
-    <section className="card admin-section" data-testid={testId}>
-      <div className="section-head">
-        <h2>{title}</h2>
-        {actions}
-      </div>
+    <HeadingId value={id}>
+      <section className="card admin-section" data-testid={testId} aria-labelledby={id}>
+        <div className="section-head">
+          <h2 id={id}>{title}</h2>
+          {actions}
+        </div>
+        {children}
+      </section>
+    </HeadingId>
+  )
+}
+
+/**
+ * A table that scrolls sideways on a phone: focusable, so that it scrolls from the keyboard too, and named by the
+ * heading of its area or block.
+ */
+export function TableWrap({ children }: { children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the focus to scroll by keyboard
+    <section className="admin-table-wrap" tabIndex={0} aria-labelledby={useContext(HeadingId)}>
       {children}
     </section>
   )
@@ -121,14 +141,14 @@ interface PagedTableProps extends Omit<PagedListProps, 'moreTestId'> {
 export function PagedTable({ testId, head, children, ...list }: PagedTableProps) {
   return (
     <PagedList {...list} moreTestId={`${testId}-more`}>
-      <div className="admin-table-wrap">
+      <TableWrap>
         <table className="admin-table" data-testid={testId}>
           <thead>
             <tr>{head}</tr>
           </thead>
           <tbody>{children}</tbody>
         </table>
-      </div>
+      </TableWrap>
     </PagedList>
   )
 }

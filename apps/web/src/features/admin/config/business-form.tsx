@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Modal } from '../../../components/modal.tsx'
 import { toast } from '../../../lib/toast.ts'
 import { useAllowed } from '../api/client.ts'
-import { Time } from '../components/ui.tsx'
+import { TableWrap, Time } from '../components/ui.tsx'
 import { useSaveConfig } from './api.ts'
 import {
   type Change,
@@ -225,7 +225,7 @@ function Rows({ path, items, ...editor }: EditorProps & { path: Path; items: Jso
   return (
     <fieldset className="admin-fieldset" data-testid={`config-${pathText(path)}`}>
       <legend>{label.ofGroup(path)}</legend>
-      <div className="admin-table-wrap">
+      <TableWrap>
         <table className="admin-table">
           {columns && (
             <thead>
@@ -264,7 +264,7 @@ function Rows({ path, items, ...editor }: EditorProps & { path: Path; items: Jso
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       {error && <p className="admin-error">{label.error(error)}</p>}
       <button
         type="button"

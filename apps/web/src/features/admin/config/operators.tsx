@@ -3,7 +3,7 @@ import { type AdminRole, api } from '@solpledge/contract/client'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useAllowed } from '../api/client.ts'
-import { ListState, Mono, Panel, Time } from '../components/ui.tsx'
+import { ListState, Mono, Panel, TableWrap, Time } from '../components/ui.tsx'
 import { useAdminSession } from '../session.ts'
 import { useOperators, useRemoveOperator, useSaveOperator } from './api.ts'
 
@@ -32,7 +32,7 @@ export function Operators() {
       {list.length === 0 ? (
         <ListState query={operators} empty={operators.isSuccess} />
       ) : (
-        <div className="admin-table-wrap">
+        <TableWrap>
           <table className="admin-table">
             <thead>
               <tr>
@@ -75,7 +75,7 @@ export function Operators() {
               })}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {canEdit && (
         <form className="admin-row" onSubmit={submit}>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { Facts } from '../../../components/facts.tsx'
 import { adminCall } from '../api/client.ts'
 import { adminKeys } from '../api/keys.ts'
-import { AdminPage, ListState, Panel, Time } from '../components/ui.tsx'
+import { AdminPage, ListState, Panel, TableWrap, Time } from '../components/ui.tsx'
 import { formatUnits } from '../utils/units.ts'
 
 /** The figures move by themselves (deposits, the sender, the jobs): refreshed this often while visible. */
@@ -44,7 +44,7 @@ export function OperationsScreen() {
         {!solvency.data ? (
           <ListState query={solvency} empty={false} />
         ) : (
-          <div className="admin-table-wrap">
+          <TableWrap>
             <table className="admin-table">
               <thead>
                 <tr>
@@ -73,7 +73,7 @@ export function OperationsScreen() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         )}
       </Panel>
       {jobs.data && <FourEyes status={jobs.data.four_eyes} />}
@@ -170,7 +170,7 @@ function Jobs({ status }: { status: JobStatus }) {
         </Panel>
       </div>
       <Panel title={t('operations.jobs')} testId="admin-jobs">
-        <div className="admin-table-wrap">
+        <TableWrap>
           <table className="admin-table">
             <thead>
               <tr>
@@ -195,7 +195,7 @@ function Jobs({ status }: { status: JobStatus }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       </Panel>
     </>
   )

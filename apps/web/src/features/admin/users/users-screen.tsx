@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
 import { AdminPage, Mono, PagedTable, Panel, SearchForm, Time } from '../components/ui.tsx'
@@ -16,6 +16,7 @@ export function UsersScreen() {
   const address = params.get('address') ?? ''
   const [text, setText] = useState(address)
   const [q, setQ] = useState<string | null>(null)
+  const hintId = useId()
   const open = (next: string) => {
     setText(next)
     setQ(null)
@@ -31,8 +32,11 @@ export function UsersScreen() {
             data-testid="admin-user-search"
             value={text}
             onChange={(event) => setText(event.target.value)}
-            placeholder={t('users.searchHint')}
+            aria-describedby={hintId}
           />
+          <span id={hintId} className="admin-hint" aria-hidden="true">
+            {t('users.searchHint')}
+          </span>
         </label>
       </SearchForm>
       {q !== null && <SearchResults q={q} onOpen={open} />}
