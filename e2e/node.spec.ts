@@ -1,5 +1,5 @@
 import { api } from '@solpledge/contract'
-import { callAs, doubleTapOnce, expect, register, snap, test, useWallets, Wallet } from './fixtures.ts'
+import { callAs, doubleTapOnce, expect, register, snap, submitReviewed, test, useWallets, Wallet } from './fixtures.ts'
 
 test.describe('nodes', () => {
   test('buys a junior node from the USDT balance and sees it in My Node', async ({ page }, testInfo) => {
@@ -14,7 +14,7 @@ test.describe('nodes', () => {
     const usdt = page.locator('[data-testid="asset-row"][data-coin="USDT"]')
     await usdt.getByTestId('recharge-button').click()
     await page.getByTestId('recharge-amount').fill('600')
-    await page.getByTestId('recharge-submit').click()
+    await submitReviewed(page.getByTestId('recharge-submit'))
     await expect(usdt.getByTestId('asset-available')).toContainText('600', { timeout: 30_000 })
 
     await page.getByTestId('bottom-nav').getByText('Node').click()
@@ -59,7 +59,7 @@ test.describe('nodes', () => {
     const usdt = page.locator('[data-testid="asset-row"][data-coin="USDT"]')
     await usdt.getByTestId('recharge-button').click()
     await page.getByTestId('recharge-amount').fill('500')
-    await page.getByTestId('recharge-submit').click()
+    await submitReviewed(page.getByTestId('recharge-submit'))
     await expect(usdt.getByTestId('asset-available')).toHaveText('500', { timeout: 30_000 })
 
     // The payment intent is made while the user holds no junior node; before the wallet pays it, the same user buys
