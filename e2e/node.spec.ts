@@ -25,10 +25,13 @@ test.describe('nodes', () => {
     const soldBefore = await junior.textContent()
     await snap(page, testInfo, 'node levels')
     await junior.getByTestId('node-buy').click()
-    await expect(page.getByTestId('node-confirm')).toBeVisible()
+    // The review sheet: price, what the node brings, the balances; paid from the balance unless told.
+    await expect(page.getByTestId('review')).toBeVisible()
+    await expect(page.getByTestId('node-confirm-price')).toHaveText('500 USDT')
+    await expect(page.getByTestId('node-pay-balance')).toHaveAttribute('aria-selected', 'true')
     await snap(page, testInfo, 'confirm purchase')
     // A double tap buys one node: no 'You already hold a node of this level' beside the success.
-    await doubleTapOnce(page, page.getByTestId('node-confirm-buy'), {
+    await doubleTapOnce(page, page.getByTestId('review-confirm'), {
       route: api.nodeBuy,
       how: 'dblclick',
       answer: 'Node purchased.',
@@ -38,7 +41,7 @@ test.describe('nodes', () => {
 
     // One junior node per user: a second purchase is refused.
     await junior.getByTestId('node-buy').click()
-    await page.getByTestId('node-confirm-buy').click()
+    await page.getByTestId('review-confirm').click()
     await expect(page.getByTestId('toast').filter({ hasText: 'You already hold a node of this level' })).toBeVisible()
     await expect(page.getByTestId('my-node')).toHaveCount(1)
     await snap(page, testInfo, 'my node')
@@ -72,10 +75,11 @@ test.describe('nodes', () => {
     })
     await page.goto('/node')
     await page.locator('[data-testid="node-level"][data-level="junior"]').getByTestId('node-buy').click()
-    await page.getByTestId('node-confirm-chain').click()
+    await page.getByTestId('node-pay-chain').click()
+    await page.getByTestId('review-confirm').click()
     const reason = 'You already hold a node of this level; the payment is in your asset balance'
     await expect(page.getByTestId('toast').filter({ hasText: reason })).toBeVisible({ timeout: 30_000 })
-    await expect(page.getByTestId('node-confirm')).toHaveCount(0)
+    await expect(page.getByTestId('review')).toHaveCount(0)
     await expect(page.getByTestId('node-payment-refusal')).toContainText(reason)
     await expect(page.getByTestId('my-node')).toHaveCount(1)
     await expect(page.getByTestId('toast')).toHaveCount(0)

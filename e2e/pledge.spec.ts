@@ -163,8 +163,9 @@ test.describe('staking, finance and node payments', () => {
       const junior = page.locator('[data-testid="node-level"][data-level="junior"]')
       await junior.getByTestId('node-buy').click()
       await expect(page.getByTestId('node-confirm-wallet')).toHaveText('900 USDT')
+      await page.getByTestId('node-pay-chain').click()
       await snap(page, testInfo, 'node payment')
-      await doubleTapOnce(page, page.getByTestId('node-confirm-chain'), {
+      await doubleTapOnce(page, page.getByTestId('review-confirm'), {
         route: api.intentCreate,
         how: 'dblclick',
         answer: 'Node purchased.',

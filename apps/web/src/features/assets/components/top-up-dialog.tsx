@@ -73,7 +73,6 @@ export function TopUpDialog({ open, asset, walletBalance, onClose }: TopUpDialog
           pendingLabel={step ? t(`payment.steps.${step}`) : undefined}
           onConfirm={() => pay({ intent: { purpose: 'recharge', coin: asset.coin, amount: review.toString() } })}
           onCancel={() => setReview(null)}
-          testId="review"
         />
       )}
       {asset && (

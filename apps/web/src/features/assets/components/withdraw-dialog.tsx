@@ -71,7 +71,6 @@ export function WithdrawDialog({ open, asset, onClose }: WithdrawDialogProps) {
           pendingLabel={t('assets.withdrawDialog.submitting')}
           onConfirm={() => withdraw.mutate({ coin: asset.coin, amount: review })}
           onCancel={() => setReview(null)}
-          testId="review"
         />
       )}
       {asset && (

@@ -188,7 +188,6 @@ function AmountForm({ products, product }: AmountFormProps) {
           pendingLabel={t('finance.form.submitting')}
           onConfirm={() => deposit.mutate({ amount: review, days: product.days })}
           onCancel={() => setReview(null)}
-          testId="review"
         />
       )}
     </form>

@@ -255,7 +255,6 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
           pendingLabel={chain.step ? t(`payment.steps.${chain.step}`) : t('pledge.form.submitting')}
           onConfirm={() => confirm(review)}
           onCancel={() => setReview(null)}
-          testId="review"
         />
       )}
     </form>

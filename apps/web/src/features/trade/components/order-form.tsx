@@ -155,7 +155,6 @@ export function OrderForm({ side, market, price, onPriceChange }: OrderFormProps
           pendingLabel={t('trade.form.submitting')}
           onConfirm={() => place.mutate({ side, price: review.price, amount: review.amount })}
           onCancel={() => setReview(null)}
-          testId="review"
         />
       )}
     </form>

@@ -228,7 +228,6 @@ function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean 
           pendingLabel={t('trade.swap.submitting')}
           onConfirm={() => confirm(review)}
           onCancel={() => setReview(null)}
-          testId="review"
         />
       )}
     </form>
