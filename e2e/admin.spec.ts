@@ -140,6 +140,8 @@ test('an operator approves a withdrawal under review and the user receives it on
   browser,
   server,
 }, testInfo) => {
+  // Two top-ups and withdrawals through their review sheets, an on-chain send and two decisions: a long journey.
+  test.setTimeout(120_000)
   // This time on a phone.
   await signInToConsole(page, server.operator, testInfo)
 
