@@ -271,8 +271,11 @@ test.describe('staking, finance and node payments', () => {
       const redeem = page.getByTestId('finance-redeem')
       await expect(redeem).toBeEnabled()
       await snap(page, testInfo, 'deposit matured')
-      // No 'already redeemed' beside the success.
-      await doubleTapOnce(page, redeem, {
+      // The review says what goes back to the balance; no 'already redeemed' beside the success.
+      const confirmRedeem = await openReview(redeem)
+      await expect(page.getByTestId('review-receive')).toHaveText('100 USDT')
+      await expect(page.getByTestId('review-output')).toHaveText('0.5 USDT')
+      await doubleTapOnce(page, confirmRedeem, {
         route: api.financeRedeem,
         how: 'clicks',
         answer: 'Successfully redeemed to asset balance',
