@@ -2,7 +2,7 @@
 // query client and toaster around the component, and a fake fetch at the API boundary that records every call.
 import { API_BASE, Code, type LoginData } from '@solpledge/contract/client'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, render } from '@testing-library/react'
+import { cleanup, configure, render } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { afterEach, vi } from 'vitest'
 import { Toaster } from '../components/toaster.tsx'
@@ -13,6 +13,9 @@ import { clearSession, saveLogin } from '../lib/session.ts'
 // happy-dom's Web Animations reject a cancelled animation's promise where browsers leave it to the page: the fades
 // run on motion's own frame loop instead.
 Reflect.deleteProperty(Element.prototype, 'animate')
+
+// findBy/waitFor wait for what the app shows after a fetch or a render: generous on a busy machine, never a sleep.
+configure({ asyncUtilTimeout: 5000 })
 
 export const ADDRESS = 'DemoWa11etAddress1111111111111111111111111'
 
