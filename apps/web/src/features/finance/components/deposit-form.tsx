@@ -101,6 +101,7 @@ function AmountForm({ products, product }: AmountFormProps) {
   const check = validateDeposit(text, decimals, undefined)
   const estimate = check.ok ? depositEstimate(check.value, product) : null
   const amount = (units: bigint) => `${formatAmount(units, decimals)} ${coin}`
+  const reviewed = review === null ? null : { amount: review, ...depositEstimate(review, product) }
 
   return (
     <form className="amount-form finance-form" onSubmit={submit} noValidate>
@@ -152,12 +153,12 @@ function AmountForm({ products, product }: AmountFormProps) {
       <PrimaryButton type="submit" data-testid="finance-submit" disabled={pending}>
         {t('finance.form.submit')}
       </PrimaryButton>
-      {review !== null && (
+      {reviewed && (
         <ReviewSheet
           open
           title={t('review.deposit.title', { coin })}
           rows={[
-            { id: 'amount', label: t('review.amount'), value: amount(review), testId: 'review-amount' },
+            { id: 'amount', label: t('review.amount'), value: amount(reviewed.amount), testId: 'review-amount' },
             {
               id: 'term',
               label: t('review.deposit.term'),
@@ -168,7 +169,7 @@ function AmountForm({ products, product }: AmountFormProps) {
             {
               id: 'interest',
               label: t('review.deposit.interest'),
-              value: amount(depositEstimate(review, product).output),
+              value: amount(reviewed.output),
               testId: 'review-output',
             },
             {
@@ -180,13 +181,13 @@ function AmountForm({ products, product }: AmountFormProps) {
             {
               id: 'power',
               label: t('finance.form.power'),
-              value: formatAmount(depositEstimate(review, product).power, decimals),
+              value: formatAmount(reviewed.power, decimals),
             },
           ]}
           note={t('finance.form.note', { count: product.days })}
           pending={pending}
           pendingLabel={t('finance.form.submitting')}
-          onConfirm={() => deposit.mutate({ amount: review, days: product.days })}
+          onConfirm={() => deposit.mutate({ amount: reviewed.amount, days: product.days })}
           onCancel={() => setReview(null)}
         />
       )}
