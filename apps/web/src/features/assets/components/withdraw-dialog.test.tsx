@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { type AssetBalance, api } from '@solpledge/contract/client'
-import { screen, waitFor, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { ADDRESS, deferred, fakeApi, renderSignedIn } from '../../../test/harness.tsx'
@@ -66,7 +66,11 @@ describe('the withdraw dialog', () => {
     const calls = fakeApi({ [api.withdraw.path]: () => answer.promise })
     const { user, onClose } = await openWithAmount('100')
     const confirm = within(await screen.findByTestId('review')).getByTestId('review-confirm')
-    await user.dblClick(confirm)
+    // Two taps in one task, before React can re-render the button disabled: the action's own guard must hold.
+    act(() => {
+      confirm.click()
+      confirm.click()
+    })
     await waitFor(() => expect((confirm as HTMLButtonElement).disabled).toBe(true))
     expect(confirm.textContent).toBe('Requesting…')
     expect(screen.getByTestId('review-cancel')).toHaveProperty('disabled', true)

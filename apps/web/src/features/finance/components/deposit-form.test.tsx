@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { type AssetBalance, api } from '@solpledge/contract/client'
-import { screen, waitFor, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { deferred, fakeApi, renderSignedIn } from '../../../test/harness.tsx'
@@ -63,7 +63,7 @@ describe('the finance deposit form', () => {
   it('reviews term, rate, expected output and maturity, then deposits once while Confirm is disabled', async () => {
     const answer = deferred<{ data: unknown }>()
     const calls = fakeFinance(() => answer.promise)
-    const user = await depositFor30Days('100')
+    await depositFor30Days('100')
     const review = await screen.findByTestId('review')
     const row = (testId: string) => within(review).getByTestId(testId).textContent
     expect(row('review-amount')).toBe('100 USDT')
@@ -76,7 +76,11 @@ describe('the finance deposit form', () => {
     )
 
     const confirm = within(review).getByTestId('review-confirm') as HTMLButtonElement
-    await user.dblClick(confirm)
+    // Two taps in one task, before React can re-render the button disabled.
+    act(() => {
+      confirm.click()
+      confirm.click()
+    })
     await waitFor(() => expect(confirm.disabled).toBe(true))
     expect(confirm.textContent).toBe('Depositing…')
     answer.resolve({ data: {} })
