@@ -8,6 +8,7 @@ import {
   register,
   secondPhone,
   snap,
+  submitReviewed,
   toast,
   useWallets,
   Wallet,
@@ -139,6 +140,8 @@ test('an operator approves a withdrawal under review and the user receives it on
   browser,
   server,
 }, testInfo) => {
+  // Two top-ups and withdrawals through their review sheets, an on-chain send and two decisions: a long journey.
+  test.setTimeout(120_000)
   // This time on a phone.
   await signInToConsole(page, server.operator, testInfo)
 
@@ -161,11 +164,11 @@ test('an operator approves a withdrawal under review and the user receives it on
     await expect(phone.locator('[data-testid="wallet-balance"][data-coin="USDT"]')).toContainText('1000')
     await usdt.getByTestId('recharge-button').click()
     await phone.getByTestId('recharge-amount').fill('200')
-    await phone.getByTestId('recharge-submit').click()
+    await submitReviewed(phone.getByTestId('recharge-submit'))
     await expect(usdt.getByTestId('asset-available')).toHaveText('200', { timeout: 30_000 })
     await usdt.getByTestId('withdraw-button').click()
     await phone.getByTestId('withdraw-amount').fill('150')
-    await phone.getByTestId('withdraw-submit').click()
+    await submitReviewed(phone.getByTestId('withdraw-submit'))
     await expect(toast(phone, 'Withdrawal requested')).toBeVisible()
     await usdt.getByTestId('asset-detail-link').click()
     await expect(phone.getByTestId('withdrawal-row').first()).toHaveAttribute('data-status', 'review')
@@ -216,7 +219,7 @@ test('an operator approves a withdrawal under review and the user receives it on
     await phone.goto('/assets')
     await usdt.getByTestId('withdraw-button').click()
     await phone.getByTestId('withdraw-amount').fill('40')
-    await phone.getByTestId('withdraw-submit').click()
+    await submitReviewed(phone.getByTestId('withdraw-submit'))
     await expect(toast(phone, 'Withdrawal requested')).toBeVisible()
     await usdt.getByTestId('asset-detail-link').click()
     const newest = phone.getByTestId('withdrawal-row').first()
@@ -295,7 +298,7 @@ test('an operator looks a user up, adjusts the balance, revokes the sessions and
     await phone.goto('/quick-trade/buy')
     await phone.getByTestId('order-price-input').fill('0.5')
     await phone.getByTestId('order-amount-input').fill('10')
-    await phone.getByTestId('order-submit').click()
+    await submitReviewed(phone.getByTestId('order-submit'))
     await expect(toast(phone, 'Order placed')).toBeVisible()
     const orderSn = (await phone.getByTestId('order-row').first().getAttribute('data-sn')) ?? ''
     expect(orderSn).not.toBe('')

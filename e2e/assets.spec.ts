@@ -1,5 +1,16 @@
 import { api } from '@solpledge/contract'
-import { doubleTapOnce, expect, onChainBalance, register, snap, test, useWallets, Wallet } from './fixtures.ts'
+import {
+  doubleTapOnce,
+  expect,
+  onChainBalance,
+  openReview,
+  register,
+  snap,
+  submitReviewed,
+  test,
+  useWallets,
+  Wallet,
+} from './fixtures.ts'
 
 test.describe('assets', () => {
   test('the demo wallet gets test tokens and tops up 100 USDT on chain', async ({ page }, testInfo) => {
@@ -26,8 +37,12 @@ test.describe('assets', () => {
     await expect(page.getByTestId('toast').filter({ hasText: 'Please enter the recharge quantity' })).toBeVisible()
     await page.getByTestId('recharge-amount').fill('100')
     await snap(page, testInfo, 'top-up dialog')
-    // A double tap pays once: one intent, 100 USDT out of the wallet.
-    await doubleTapOnce(page, page.getByTestId('recharge-submit'), {
+    // The review shows what is paid and credited; a double tap on Confirm pays once: one intent, 100 USDT out of the wallet.
+    const confirmTopUp = await openReview(page.getByTestId('recharge-submit'))
+    await expect(page.getByTestId('review-amount')).toHaveText('100 USDT')
+    await expect(page.getByTestId('review-address')).toHaveText(wallet.address)
+    await snap(page, testInfo, 'top-up review')
+    await doubleTapOnce(page, confirmTopUp, {
       route: api.intentCreate,
       how: 'clicks',
       answer: 'Recharge successfully',
@@ -65,7 +80,7 @@ test.describe('assets', () => {
     const usdt = page.locator('[data-testid="asset-row"][data-coin="USDT"]')
     await usdt.getByTestId('recharge-button').click()
     await page.getByTestId('recharge-amount').fill('100')
-    await page.getByTestId('recharge-submit').click()
+    await submitReviewed(page.getByTestId('recharge-submit'))
     await expect(usdt.getByTestId('asset-available')).toContainText('100', { timeout: 30_000 })
     const beforeWithdrawal = await onChainBalance(wallet.address, 'USDT')
 
@@ -79,8 +94,13 @@ test.describe('assets', () => {
     await page.getByTestId('withdraw-amount').fill('50')
     await expect(page.getByTestId('withdraw-receive')).toContainText('49')
     await snap(page, testInfo, 'withdraw dialog')
-    // A double tap withdraws once.
-    await doubleTapOnce(page, page.getByTestId('withdraw-submit'), {
+    // The review shows amount, fee, what arrives and where; a double tap on Confirm withdraws once.
+    const confirmWithdrawal = await openReview(page.getByTestId('withdraw-submit'))
+    await expect(page.getByTestId('review-amount')).toHaveText('50 USDT')
+    await expect(page.getByTestId('review-receive')).toContainText('49')
+    await expect(page.getByTestId('review-address')).toHaveText(wallet.address)
+    await snap(page, testInfo, 'withdraw review')
+    await doubleTapOnce(page, confirmWithdrawal, {
       route: api.withdraw,
       how: 'dblclick',
       answer: 'Withdrawal requested',

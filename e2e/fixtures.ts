@@ -272,3 +272,19 @@ export async function doubleTapOnce(
   expect(calls, `calls of ${route.path}`).toBe(1)
   expect(await takeToasts(page)).toEqual([answer])
 }
+
+/**
+ * Submits a money form and waits for its review sheet (issue 14); resolves the sheet's Confirm button, which makes the
+ * money call (e.g. for doubleTapOnce).
+ */
+export async function openReview(submit: Locator) {
+  await submit.click()
+  const review = submit.page().getByTestId('review')
+  await expect(review).toBeVisible()
+  return review.getByTestId('review-confirm')
+}
+
+/** Submits a money form and confirms its review sheet: the money call is made. */
+export async function submitReviewed(submit: Locator) {
+  await (await openReview(submit)).click()
+}

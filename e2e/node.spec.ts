@@ -1,5 +1,5 @@
 import { api } from '@solpledge/contract'
-import { callAs, doubleTapOnce, expect, register, snap, test, useWallets, Wallet } from './fixtures.ts'
+import { callAs, doubleTapOnce, expect, register, snap, submitReviewed, test, useWallets, Wallet } from './fixtures.ts'
 
 test.describe('nodes', () => {
   test('buys a junior node from the USDT balance and sees it in My Node', async ({ page }, testInfo) => {
@@ -14,7 +14,7 @@ test.describe('nodes', () => {
     const usdt = page.locator('[data-testid="asset-row"][data-coin="USDT"]')
     await usdt.getByTestId('recharge-button').click()
     await page.getByTestId('recharge-amount').fill('600')
-    await page.getByTestId('recharge-submit').click()
+    await submitReviewed(page.getByTestId('recharge-submit'))
     await expect(usdt.getByTestId('asset-available')).toContainText('600', { timeout: 30_000 })
 
     await page.getByTestId('bottom-nav').getByText('Node').click()
@@ -25,10 +25,13 @@ test.describe('nodes', () => {
     const soldBefore = await junior.textContent()
     await snap(page, testInfo, 'node levels')
     await junior.getByTestId('node-buy').click()
-    await expect(page.getByTestId('node-confirm')).toBeVisible()
+    // The review sheet: price, what the node brings, the balances; paid from the balance unless told.
+    await expect(page.getByTestId('review')).toBeVisible()
+    await expect(page.getByTestId('node-confirm-price')).toHaveText('500 USDT')
+    await expect(page.getByTestId('node-pay-balance')).toHaveAttribute('aria-selected', 'true')
     await snap(page, testInfo, 'confirm purchase')
     // A double tap buys one node: no 'You already hold a node of this level' beside the success.
-    await doubleTapOnce(page, page.getByTestId('node-confirm-buy'), {
+    await doubleTapOnce(page, page.getByTestId('review-confirm'), {
       route: api.nodeBuy,
       how: 'dblclick',
       answer: 'Node purchased.',
@@ -60,7 +63,7 @@ test.describe('nodes', () => {
     const usdt = page.locator('[data-testid="asset-row"][data-coin="USDT"]')
     await usdt.getByTestId('recharge-button').click()
     await page.getByTestId('recharge-amount').fill('500')
-    await page.getByTestId('recharge-submit').click()
+    await submitReviewed(page.getByTestId('recharge-submit'))
     await expect(usdt.getByTestId('asset-available')).toHaveText('500', { timeout: 30_000 })
 
     // The payment intent is made while the user holds no junior node; before the wallet pays it, the same user buys
@@ -73,10 +76,11 @@ test.describe('nodes', () => {
     })
     await page.goto('/node')
     await page.locator('[data-testid="node-level"][data-level="junior"]').getByTestId('node-buy').click()
-    await page.getByTestId('node-confirm-chain').click()
+    await page.getByTestId('node-pay-chain').click()
+    await page.getByTestId('review-confirm').click()
     const reason = 'You already hold a node of this level; the payment is in your asset balance'
     await expect(page.getByTestId('toast').filter({ hasText: reason })).toBeVisible({ timeout: 30_000 })
-    await expect(page.getByTestId('node-confirm')).toHaveCount(0)
+    await expect(page.getByTestId('review')).toHaveCount(0)
     await expect(page.getByTestId('node-payment-refusal')).toContainText(reason)
     await expect(page.getByTestId('my-node')).toHaveCount(1)
     await expect(page.getByTestId('toast')).toHaveCount(0)

@@ -4,10 +4,12 @@ import {
   addDays,
   doubleTapOnce,
   expect,
+  openReview,
   register,
   serverToday,
   settleThrough,
   snap,
+  submitReviewed,
   test,
   toast,
   useWallets,
@@ -27,7 +29,7 @@ async function topUp(page: Page, coin: string, amount: string) {
   const row = page.locator(`[data-testid="asset-row"][data-coin="${coin}"]`)
   await row.getByTestId('recharge-button').click()
   await page.getByTestId('recharge-amount').fill(amount)
-  await page.getByTestId('recharge-submit').click()
+  await submitReviewed(page.getByTestId('recharge-submit'))
   await expect(toast(page, 'Recharge successfully')).toBeVisible({ timeout: 30_000 })
   await expect(row.getByTestId('asset-available')).toHaveText(amount)
 }
@@ -117,7 +119,12 @@ test.describe('staking, finance and node payments', () => {
       await page.getByTestId('pledge-amount').fill('200')
       await expect(page.getByTestId('pledge-estimate-output')).toHaveText('212 PLG')
       await snap(page, testInfo, 'stake form')
-      await doubleTapOnce(page, page.getByTestId('pledge-submit'), {
+      const confirmStake = await openReview(page.getByTestId('pledge-submit'))
+      await expect(page.getByTestId('review-amount')).toHaveText('200 PLG')
+      await expect(page.getByTestId('review-period')).toHaveText('30 days')
+      await expect(page.getByTestId('review-output')).toHaveText('212 PLG')
+      await snap(page, testInfo, 'stake review')
+      await doubleTapOnce(page, confirmStake, {
         route: api.pledgeStake,
         how: 'dblclick',
         answer: 'Staking Successful',
@@ -128,7 +135,9 @@ test.describe('staking, finance and node payments', () => {
       await page.getByTestId('pledge-pay-chain').click()
       await page.getByTestId('pledge-amount').fill('200')
       await expect(toast(page, 'Staking Successful')).toHaveCount(0)
-      await doubleTapOnce(page, page.getByTestId('pledge-submit'), {
+      const confirmChainStake = await openReview(page.getByTestId('pledge-submit'))
+      await expect(page.getByTestId('review-pay')).toHaveText('On chain')
+      await doubleTapOnce(page, confirmChainStake, {
         route: api.intentCreate,
         how: 'clicks',
         answer: 'Staking Successful',
@@ -154,8 +163,9 @@ test.describe('staking, finance and node payments', () => {
       const junior = page.locator('[data-testid="node-level"][data-level="junior"]')
       await junior.getByTestId('node-buy').click()
       await expect(page.getByTestId('node-confirm-wallet')).toHaveText('900 USDT')
+      await page.getByTestId('node-pay-chain').click()
       await snap(page, testInfo, 'node payment')
-      await doubleTapOnce(page, page.getByTestId('node-confirm-chain'), {
+      await doubleTapOnce(page, page.getByTestId('review-confirm'), {
         route: api.intentCreate,
         how: 'dblclick',
         answer: 'Node purchased.',
@@ -177,7 +187,12 @@ test.describe('staking, finance and node payments', () => {
       await expect(toast(page, 'Insufficient balance')).toBeVisible()
       await page.getByTestId('finance-amount').fill('100')
       await expect(page.getByTestId('finance-estimate-output')).toHaveText('0.5 USDT')
-      await doubleTapOnce(page, page.getByTestId('finance-submit'), {
+      const confirmDeposit = await openReview(page.getByTestId('finance-submit'))
+      await expect(page.getByTestId('review-period')).toHaveText('7 days')
+      await expect(page.getByTestId('review-output')).toHaveText('0.5 USDT')
+      await expect(page.getByTestId('review-maturity')).not.toBeEmpty()
+      await snap(page, testInfo, 'deposit review')
+      await doubleTapOnce(page, confirmDeposit, {
         route: api.financeDeposit,
         how: 'dblclick',
         answer: 'Deposit successful',
@@ -263,8 +278,11 @@ test.describe('staking, finance and node payments', () => {
       const redeem = page.getByTestId('finance-redeem')
       await expect(redeem).toBeEnabled()
       await snap(page, testInfo, 'deposit matured')
-      // No 'already redeemed' beside the success.
-      await doubleTapOnce(page, redeem, {
+      // The review says what goes back to the balance; no 'already redeemed' beside the success.
+      const confirmRedeem = await openReview(redeem)
+      await expect(page.getByTestId('review-receive')).toHaveText('100 USDT')
+      await expect(page.getByTestId('review-output')).toHaveText('0.5 USDT')
+      await doubleTapOnce(page, confirmRedeem, {
         route: api.financeRedeem,
         how: 'clicks',
         answer: 'Successfully redeemed to asset balance',

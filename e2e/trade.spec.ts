@@ -4,9 +4,11 @@ import {
   callAs,
   doubleTapOnce,
   expect,
+  openReview,
   register,
   secondPhone,
   snap,
+  submitReviewed,
   test,
   toast,
   useWallets,
@@ -82,8 +84,12 @@ test.describe('quick trade and swap', () => {
       await page.getByTestId('order-price-input').fill('0.6')
       await page.getByTestId('order-amount-input').fill('20')
       await expect(page.getByTestId('order-total')).toHaveText('12 USDT')
-      // A double tap places one order.
-      await doubleTapOnce(page, page.getByTestId('order-submit'), {
+      // The review names the price, the total and the 20 PLG locked; a double tap on Confirm places one order.
+      const confirmOrder = await openReview(page.getByTestId('order-submit'))
+      await expect(page.getByTestId('review-total')).toHaveText('12 USDT')
+      await expect(page.getByTestId('review-locked')).toHaveText('20 PLG')
+      await snap(page, testInfo, 'sell order review')
+      await doubleTapOnce(page, confirmOrder, {
         route: api.tradeSell,
         how: 'clicks',
         answer: 'Order placed',
@@ -118,7 +124,7 @@ test.describe('quick trade and swap', () => {
       await pageB.getByTestId('order-amount-input').fill('8')
       await expect(pageB.getByTestId('order-total')).toHaveText('4.8 USDT')
       await snap(pageB, testInfo, 'buy from the book')
-      await pageB.getByTestId('order-submit').click()
+      await submitReviewed(pageB.getByTestId('order-submit'))
       await expect(toast(pageB, 'Order placed')).toBeVisible()
       // Filled at once: nothing of it rests on the book.
       await expect(pageB.getByTestId('order-row')).toHaveCount(0)
@@ -243,8 +249,13 @@ test.describe('quick trade and swap', () => {
       await pageB.getByTestId('swap-slippage-100').click()
       await expect(pageB.getByTestId('swap-minimum')).toHaveText('7.417575 PLG')
       await snap(pageB, testInfo, 'swap quote')
-      // A double tap swaps once.
-      await doubleTapOnce(pageB, pageB.getByTestId('swap-submit'), {
+      // The review shows what is paid and received at which price; a double tap on Confirm swaps once.
+      const confirmSwap = await openReview(pageB.getByTestId('swap-submit'))
+      await expect(pageB.getByTestId('review-amount')).toHaveText('5.5 USDT')
+      await expect(pageB.getByTestId('review-receive')).toHaveText('7.4925 PLG')
+      await expect(pageB.getByTestId('review-minimum')).toHaveText('7.417575 PLG')
+      await snap(pageB, testInfo, 'swap review')
+      await doubleTapOnce(pageB, confirmSwap, {
         route: api.swap,
         how: 'dblclick',
         answer: 'Swap completed',
@@ -265,10 +276,13 @@ test.describe('quick trade and swap', () => {
       expect(list).toHaveLength(1)
       expect((await callAs(sessionA, api.tradeCancel.path, { id: list[0]?.id })).code).toBe(1)
       expect((await callAs(sessionA, api.tradeSell.path, { price: '1000000', amount: `${5n * PLG}` })).code).toBe(1)
-      await pageB.getByTestId('swap-submit').click()
+      await submitReviewed(pageB.getByTestId('swap-submit'))
       await expect(
         toast(pageB, 'The price has moved: you would receive less than the minimum of 1.2362625 PLG'),
       ).toBeVisible()
+      // The review of the old quote stays until the user goes back to the form.
+      await pageB.getByTestId('review-cancel').click()
+      await expect(pageB.getByTestId('review')).toHaveCount(0)
       await expect(pageB.getByTestId('swap-available')).toHaveText('Available: 39.7 USDT')
       await snap(pageB, testInfo, 'swap refused')
       await pageB.unroute('**/api/trade/swap/quote')

@@ -1,7 +1,8 @@
 import { AnimatePresence, LazyMotion, m } from 'motion/react'
-import { useEffect, useId } from 'react'
+import { useEffect, useId, useRef } from 'react'
 import { createPortal } from 'react-dom'
 import { useTranslation } from 'react-i18next'
+import { closeModalEntry, isTopModal, openModalEntry } from '../lib/modal-history.ts'
 import type { ModalProps } from './modal.tsx'
 import './modal.css'
 
@@ -12,19 +13,33 @@ const FADE_S = 0.15
 
 /**
  * The modal itself, with its fade (the animation library comes with the first modal that opens, not with the screen).
- * Dark dialog, 90% wide, at most 80% of the viewport high; closes on the mask, its close button and Escape. */
+ * Dark dialog, 90% wide, at most 80% of the viewport high; closes on the mask, its close button, Escape and the
+ * browser's back button (lib/modal-history.ts: the topmost modal only, the page stays).
+ */
 export default function ModalFrame({ open, title, onClose, testId, children }: ModalProps) {
   const { t } = useTranslation()
   const titleId = useId()
+  const latestClose = useRef(onClose)
+  latestClose.current = onClose
+
+  // A modal that can be dismissed when it opens owns a history entry while open; back closes it when it can.
+  useEffect(() => {
+    if (!open || !latestClose.current) return
+    openModalEntry(titleId, () => {
+      latestClose.current?.()
+      return latestClose.current !== undefined
+    })
+    return () => closeModalEntry(titleId)
+  }, [open, titleId])
 
   useEffect(() => {
     if (!open || !onClose) return
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose()
+      if (event.key === 'Escape' && isTopModal(titleId)) onClose()
     }
     window.addEventListener('keydown', onKeyDown)
     return () => window.removeEventListener('keydown', onKeyDown)
-  }, [open, onClose])
+  }, [open, onClose, titleId])
 
   return createPortal(
     <LazyMotion features={loadMotionFeatures} strict>

@@ -3,8 +3,10 @@ import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Modal } from '../../../components/modal.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
+import { ReviewSheet } from '../../../components/review-sheet.tsx'
 import { showNotice } from '../../../lib/notice.ts'
 import { usePayment } from '../../../lib/payment/use-payment.ts'
+import { useSignedInAddress } from '../../../lib/session.ts'
 import { validateTopUpAmount } from '../utils/validate-amount.ts'
 import { AmountField } from './amount-field.tsx'
 
@@ -16,12 +18,18 @@ interface TopUpDialogProps {
   onClose: () => void
 }
 
-/** Top-up (recharge): an amount paid from the connected wallet to the platform, credited once confirmed. */
+/**
+ * Top-up (recharge): an amount paid from the connected wallet to the platform, credited once confirmed; reviewed
+ * (amount, from which wallet, what is credited) before the wallet is asked to sign.
+ */
 export function TopUpDialog({ open, asset, walletBalance, onClose }: TopUpDialogProps) {
   const { t } = useTranslation()
+  const address = useSignedInAddress()
   const [text, setText] = useState('')
+  const [review, setReview] = useState<bigint | null>(null)
   const close = () => {
     setText('')
+    setReview(null)
     onClose()
   }
   const { pay, pending, step } = usePayment({ onDone: close })
@@ -30,9 +38,10 @@ export function TopUpDialog({ open, asset, walletBalance, onClose }: TopUpDialog
     event.preventDefault()
     if (!asset || pending) return
     const check = validateTopUpAmount(text, asset.decimals, walletBalance)
-    if (check.ok) pay({ intent: { purpose: 'recharge', coin: asset.coin, amount: check.value.toString() } })
+    if (check.ok) setReview(check.value)
     else showNotice(check.notice, 'error')
   }
+  const amount = (units: bigint) => (asset ? `${formatAmount(units, asset.decimals)} ${asset.symbol}` : '')
 
   const balanceText = () => {
     if (!asset) return ''
@@ -50,6 +59,22 @@ export function TopUpDialog({ open, asset, walletBalance, onClose }: TopUpDialog
       onClose={pending ? undefined : close}
       testId="recharge-dialog"
     >
+      {asset && review !== null && (
+        <ReviewSheet
+          open
+          title={t('review.topUp.title', { coin: asset.symbol })}
+          rows={[
+            { id: 'amount', label: t('review.amount'), value: amount(review), testId: 'review-amount' },
+            { id: 'from', label: t('review.topUp.from'), value: address, testId: 'review-address' },
+            { id: 'credit', label: t('review.topUp.credited'), value: amount(review), testId: 'review-receive' },
+          ]}
+          note={t('review.topUp.note')}
+          pending={pending}
+          pendingLabel={step ? t(`payment.steps.${step}`) : undefined}
+          onConfirm={() => pay({ intent: { purpose: 'recharge', coin: asset.coin, amount: review.toString() } })}
+          onCancel={() => setReview(null)}
+        />
+      )}
       {asset && (
         <form className="amount-form" onSubmit={submit} noValidate>
           <AmountField
@@ -64,8 +89,8 @@ export function TopUpDialog({ open, asset, walletBalance, onClose }: TopUpDialog
             {balanceText()}
           </p>
           <p className="amount-form-note">{t('assets.topUpDialog.note')}</p>
-          <PrimaryButton type="submit" data-testid="recharge-submit" disabled={pending} aria-busy={pending}>
-            {step ? t(`payment.steps.${step}`) : t('assets.topUpDialog.submit')}
+          <PrimaryButton type="submit" data-testid="recharge-submit" disabled={pending}>
+            {t('assets.topUpDialog.submit')}
           </PrimaryButton>
         </form>
       )}

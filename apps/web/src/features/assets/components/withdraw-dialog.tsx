@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Modal } from '../../../components/modal.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
+import { ReviewSheet } from '../../../components/review-sheet.tsx'
 import { showNotice } from '../../../lib/notice.ts'
 import { useSignedInAddress } from '../../../lib/session.ts'
 import { useWithdraw } from '../api/request-withdraw.ts'
@@ -15,13 +16,18 @@ interface WithdrawDialogProps {
   onClose: () => void
 }
 
-/** Withdrawal: an amount of the available balance, fee included, sent to the user's own wallet. */
+/**
+ * Withdrawal: an amount of the available balance, fee included, sent to the user's own wallet; reviewed (amount, fee,
+ * what arrives, where) before it is requested.
+ */
 export function WithdrawDialog({ open, asset, onClose }: WithdrawDialogProps) {
   const { t } = useTranslation()
   const address = useSignedInAddress()
   const [text, setText] = useState('')
+  const [review, setReview] = useState<bigint | null>(null)
   const close = () => {
     setText('')
+    setReview(null)
     onClose()
   }
   const withdraw = useWithdraw(close)
@@ -31,7 +37,7 @@ export function WithdrawDialog({ open, asset, onClose }: WithdrawDialogProps) {
     event.preventDefault()
     if (!asset || pending) return
     const check = validateWithdrawAmount(text, asset)
-    if (check.ok) withdraw.mutate({ coin: asset.coin, amount: check.value })
+    if (check.ok) setReview(check.value)
     else showNotice(check.notice, 'error')
   }
 
@@ -45,6 +51,28 @@ export function WithdrawDialog({ open, asset, onClose }: WithdrawDialogProps) {
       onClose={pending ? undefined : close}
       testId="withdraw-dialog"
     >
+      {asset && review !== null && (
+        <ReviewSheet
+          open
+          title={t('review.withdraw.title', { coin: asset.symbol })}
+          rows={[
+            { id: 'amount', label: t('review.amount'), value: amount(review), testId: 'review-amount' },
+            { id: 'fee', label: t('assets.withdrawDialog.fee'), value: amount(asset.fee), testId: 'review-fee' },
+            {
+              id: 'receive',
+              label: t('assets.withdrawDialog.receive'),
+              value: amount(review - BigInt(asset.fee)),
+              testId: 'review-receive',
+            },
+            { id: 'to', label: t('assets.withdrawDialog.destination'), value: address, testId: 'review-address' },
+          ]}
+          note={t('assets.withdrawDialog.note')}
+          pending={pending}
+          pendingLabel={t('assets.withdrawDialog.submitting')}
+          onConfirm={() => withdraw.mutate({ coin: asset.coin, amount: review })}
+          onCancel={() => setReview(null)}
+        />
+      )}
       {asset && (
         <form className="amount-form" onSubmit={submit} noValidate>
           <AmountField
@@ -80,8 +108,8 @@ export function WithdrawDialog({ open, asset, onClose }: WithdrawDialogProps) {
             </p>
           </div>
           <p className="amount-form-note">{t('assets.withdrawDialog.note')}</p>
-          <PrimaryButton type="submit" data-testid="withdraw-submit" disabled={pending} aria-busy={pending}>
-            {pending ? t('assets.withdrawDialog.submitting') : t('assets.withdrawDialog.submit')}
+          <PrimaryButton type="submit" data-testid="withdraw-submit" disabled={pending}>
+            {t('assets.withdrawDialog.submit')}
           </PrimaryButton>
         </form>
       )}

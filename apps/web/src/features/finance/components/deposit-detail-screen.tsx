@@ -1,5 +1,6 @@
 import { type FinanceDeposit, formatAmount } from '@solpledge/contract/client'
 import type { TFunction } from 'i18next'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
 import { type Fact, Facts } from '../../../components/facts.tsx'
@@ -7,6 +8,7 @@ import { LoadMore } from '../../../components/load-more.tsx'
 import { OutputTable } from '../../../components/output-table.tsx'
 import { EmptyState, Page } from '../../../components/page.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
+import { ReviewSheet } from '../../../components/review-sheet.tsx'
 import { SignedOut } from '../../../components/signed-out.tsx'
 import { ApiError } from '../../../lib/api-client.ts'
 import { bpsToMultiple, bpsToPercent, formatDateTime, formatDay } from '../../../lib/format.ts'
@@ -77,11 +79,16 @@ function DepositDetail() {
   )
 }
 
-/** Redeem when matured and not yet redeemed; before maturity it is disabled and says on which day it can be. */
+/**
+ * Redeem when matured and not yet redeemed, after a review of what goes back to the balance; before maturity it is
+ * disabled and says on which day it can be.
+ */
 function RedeemButton({ deposit }: { deposit: FinanceDeposit }) {
   const { t, i18n } = useTranslation()
+  const [review, setReview] = useState(false)
   const redeem = useRedeemDeposit()
   const language = i18n.resolvedLanguage
+  const amount = (units: string) => `${formatAmount(units, deposit.decimals)} ${deposit.coin}`
   if (deposit.redeemed_at)
     return (
       <PrimaryButton data-testid="finance-redeem" disabled>
@@ -95,14 +102,28 @@ function RedeemButton({ deposit }: { deposit: FinanceDeposit }) {
       </PrimaryButton>
     )
   return (
-    <PrimaryButton
-      data-testid="finance-redeem"
-      disabled={redeem.isPending}
-      aria-busy={redeem.isPending}
-      onClick={() => redeem.mutate(deposit.id)}
-    >
-      {redeem.isPending ? t('finance.detail.redeeming') : t('finance.detail.redeem')}
-    </PrimaryButton>
+    <>
+      <PrimaryButton data-testid="finance-redeem" disabled={redeem.isPending} onClick={() => setReview(true)}>
+        {t('finance.detail.redeem')}
+      </PrimaryButton>
+      <ReviewSheet
+        open={review}
+        title={t('review.redeem.title', { coin: deposit.coin })}
+        rows={[
+          {
+            id: 'back',
+            label: t('review.redeem.back'),
+            value: amount(deposit.amount),
+            testId: 'review-receive',
+          },
+          { id: 'output', label: t('finance.deposits.output'), value: amount(deposit.output), testId: 'review-output' },
+        ]}
+        pending={redeem.isPending}
+        pendingLabel={t('finance.detail.redeeming')}
+        onConfirm={() => redeem.mutate(deposit.id, { onSettled: () => setReview(false) })}
+        onCancel={() => setReview(false)}
+      />
+    </>
   )
 }
 

@@ -5,7 +5,8 @@ import { AmountInput } from '../../../components/amount-input.tsx'
 import { Facts } from '../../../components/facts.tsx'
 import { OptionGroup } from '../../../components/option-group.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
-import { bpsToMultiple, bpsToPercent } from '../../../lib/format.ts'
+import { ReviewSheet } from '../../../components/review-sheet.tsx'
+import { bpsToMultiple, bpsToPercent, formatDay } from '../../../lib/format.ts'
 import { showNotice } from '../../../lib/notice.ts'
 import { findAsset, useUserWallet } from '../../../lib/user-wallet.ts'
 import { type FinanceProducts, useFinanceProducts } from '../api/get-products.ts'
@@ -68,28 +69,39 @@ interface AmountFormProps {
   product: FinanceProducts['list'][number]
 }
 
-/** The amount to deposit into the chosen product, from the available balance. */
+/** The UTC day (YYYY-MM-DD) `days` after today: the maturity of a deposit made now (the server counts in UTC days). */
+const utcDayAfter = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)
+
+/**
+ * The amount to deposit into the chosen product, from the available balance; reviewed (term, rate, expected interest,
+ * maturity) before it moves.
+ */
 function AmountForm({ products, product }: AmountFormProps) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const { coin, decimals } = products
   const [text, setText] = useState('')
+  const [review, setReview] = useState<bigint | null>(null)
   const { data: assets } = useUserWallet()
   const asset = findAsset(assets, coin)
   const available = asset ? BigInt(asset.available) : assets ? 0n : undefined
-  const deposit = useMakeDeposit(() => setText(''))
+  const deposit = useMakeDeposit(() => {
+    setText('')
+    setReview(null)
+  })
   const pending = deposit.isPending
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
     if (pending) return
     const check = validateDeposit(text, decimals, available)
-    if (check.ok) deposit.mutate({ amount: check.value, days: product.days })
+    if (check.ok) setReview(check.value)
     else showNotice(check.notice, 'error')
   }
 
   const check = validateDeposit(text, decimals, undefined)
   const estimate = check.ok ? depositEstimate(check.value, product) : null
   const amount = (units: bigint) => `${formatAmount(units, decimals)} ${coin}`
+  const reviewed = review === null ? null : { amount: review, ...depositEstimate(review, product) }
 
   return (
     <form className="amount-form finance-form" onSubmit={submit} noValidate>
@@ -138,9 +150,47 @@ function AmountForm({ products, product }: AmountFormProps) {
         />
       )}
       <p className="amount-form-note">{t('finance.form.note', { count: product.days })}</p>
-      <PrimaryButton type="submit" data-testid="finance-submit" disabled={pending} aria-busy={pending}>
-        {pending ? t('finance.form.submitting') : t('finance.form.submit')}
+      <PrimaryButton type="submit" data-testid="finance-submit" disabled={pending}>
+        {t('finance.form.submit')}
       </PrimaryButton>
+      {reviewed && (
+        <ReviewSheet
+          open
+          title={t('review.deposit.title', { coin })}
+          rows={[
+            { id: 'amount', label: t('review.amount'), value: amount(reviewed.amount), testId: 'review-amount' },
+            {
+              id: 'term',
+              label: t('review.deposit.term'),
+              value: t('finance.products.days', { count: product.days }),
+              testId: 'review-period',
+            },
+            { id: 'rate', label: t('review.deposit.rate'), value: bpsToPercent(product.output_bps) },
+            {
+              id: 'interest',
+              label: t('review.deposit.interest'),
+              value: amount(reviewed.output),
+              testId: 'review-output',
+            },
+            {
+              id: 'maturity',
+              label: t('review.deposit.maturity'),
+              value: formatDay(utcDayAfter(product.days), i18n.language),
+              testId: 'review-maturity',
+            },
+            {
+              id: 'power',
+              label: t('finance.form.power'),
+              value: formatAmount(reviewed.power, decimals),
+            },
+          ]}
+          note={t('finance.form.note', { count: product.days })}
+          pending={pending}
+          pendingLabel={t('finance.form.submitting')}
+          onConfirm={() => deposit.mutate({ amount: reviewed.amount, days: product.days })}
+          onCancel={() => setReview(null)}
+        />
+      )}
     </form>
   )
 }

@@ -1,14 +1,17 @@
 import { formatAmount } from '@solpledge/contract/client'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Modal } from '../../../components/modal.tsx'
-import { PrimaryButton } from '../../../components/primary-button.tsx'
+import { ReviewSheet } from '../../../components/review-sheet.tsx'
+import { Tabs } from '../../../components/tabs.tsx'
 import { useTokenBalances } from '../../../lib/chain-balances.ts'
-import { USDT_DECIMALS } from '../../../lib/format.ts'
+import { bpsToPercent, USDT_DECIMALS } from '../../../lib/format.ts'
 import { usePayment } from '../../../lib/payment/use-payment.ts'
 import { findAsset, useUserWallet } from '../../../lib/user-wallet.ts'
 import { useBuyNode } from '../api/buy-node.ts'
 import type { NodeLevel } from '../api/get-node-levels.ts'
 import { levelName } from './level-name.ts'
+
+type PayWith = 'balance' | 'chain'
 
 interface BuyNodeDialogProps {
   open: boolean
@@ -19,11 +22,13 @@ interface BuyNodeDialogProps {
 }
 
 /**
- * Confirms a purchase: the price against the user's available USDT and the wallet's USDT; paid from the asset balance
- * or on chain from the wallet (a payment intent of purpose node).
+ * Reviews a purchase (the review sheet): the price, what the node brings (power bonus, dividend weight), the user's
+ * available USDT and the wallet's USDT; paid from the asset balance or on chain from the wallet (a payment intent of
+ * purpose node).
  */
 export function BuyNodeDialog({ open, level, onClose, onRefused }: BuyNodeDialogProps) {
   const { t } = useTranslation()
+  const [payWith, setPayWith] = useState<PayWith>('balance')
   const { data: assets } = useUserWallet()
   const usdt = findAsset(assets, 'USDT')
   const usdtDecimals = usdt?.decimals ?? USDT_DECIMALS
@@ -39,51 +44,52 @@ export function BuyNodeDialog({ open, level, onClose, onRefused }: BuyNodeDialog
   })
   const pending = buy.isPending || chain.pending
   const usdtText = (units: bigint | string) => `${formatAmount(units, usdtDecimals)} USDT`
+  if (!level) return null
 
   return (
-    <Modal
+    <ReviewSheet
       open={open}
-      title={t('node.confirm.title', { level: level ? levelName(t, level.code) : '' })}
-      onClose={pending ? undefined : onClose}
-      testId="node-confirm"
+      title={t('node.confirm.title', { level: levelName(t, level.code) })}
+      rows={[
+        {
+          id: 'price',
+          label: t('node.confirm.price'),
+          value: usdtText(level.price_usdt),
+          testId: 'node-confirm-price',
+        },
+        { id: 'power', label: t('node.powerBonus'), value: bpsToPercent(level.power_bonus_bps) },
+        { id: 'weight', label: t('node.dividendWeight'), value: level.dividend_weight },
+        {
+          id: 'available',
+          label: t('node.confirm.available'),
+          value: usdt ? usdtText(usdt.available) : assets ? usdtText(0n) : '—',
+          testId: 'node-confirm-available',
+        },
+        {
+          id: 'wallet',
+          label: t('node.confirm.wallet'),
+          value: walletUsdt === undefined ? '—' : usdtText(walletUsdt ?? 0n),
+          testId: 'node-confirm-wallet',
+        },
+      ]}
+      note={t('node.confirm.note')}
+      pending={pending}
+      pendingLabel={chain.step ? t(`payment.steps.${chain.step}`) : t('node.confirm.submitting')}
+      onConfirm={() =>
+        payWith === 'balance' ? buy.mutate(level.code) : chain.pay({ intent: { purpose: 'node', level: level.code } })
+      }
+      onCancel={onClose}
     >
-      {level && (
-        <div className="node-confirm">
-          <dl className="node-facts node-summary">
-            <div>
-              <dt>{t('node.confirm.price')}</dt>
-              <dd data-testid="node-confirm-price">{formatAmount(level.price_usdt, USDT_DECIMALS)} USDT</dd>
-            </div>
-            <div>
-              <dt>{t('node.confirm.available')}</dt>
-              <dd data-testid="node-confirm-available">{usdt ? usdtText(usdt.available) : assets ? '0 USDT' : '—'}</dd>
-            </div>
-            <div>
-              <dt>{t('node.confirm.wallet')}</dt>
-              <dd data-testid="node-confirm-wallet">{walletUsdt === undefined ? '—' : usdtText(walletUsdt ?? 0n)}</dd>
-            </div>
-          </dl>
-          <p className="muted-note">{t('node.confirm.note')}</p>
-          <PrimaryButton
-            data-testid="node-confirm-buy"
-            disabled={pending}
-            aria-busy={buy.isPending}
-            onClick={() => buy.mutate(level.code)}
-          >
-            {buy.isPending ? t('node.confirm.submitting') : t('node.confirm.submit')}
-          </PrimaryButton>
-          <button
-            type="button"
-            className="node-chain-button"
-            data-testid="node-confirm-chain"
-            disabled={pending}
-            aria-busy={chain.pending}
-            onClick={() => chain.pay({ intent: { purpose: 'node', level: level.code } })}
-          >
-            {chain.step ? t(`payment.steps.${chain.step}`) : t('node.confirm.submitChain')}
-          </button>
-        </div>
-      )}
-    </Modal>
+      <Tabs<PayWith>
+        label={t('pledge.form.payWith')}
+        testId="node-pay"
+        value={payWith}
+        onChange={setPayWith}
+        options={[
+          { value: 'balance', label: t('node.confirm.submit') },
+          { value: 'chain', label: t('node.confirm.submitChain') },
+        ]}
+      />
+    </ReviewSheet>
   )
 }

@@ -6,6 +6,7 @@ import { Facts } from '../../../components/facts.tsx'
 import { LoadingOverlay } from '../../../components/loading-overlay.tsx'
 import { OptionGroup } from '../../../components/option-group.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
+import { ReviewSheet } from '../../../components/review-sheet.tsx'
 import { Tabs } from '../../../components/tabs.tsx'
 import { useTokenBalances } from '../../../lib/chain-balances.ts'
 import { bpsToMultiple, USDT_DECIMALS } from '../../../lib/format.ts'
@@ -96,7 +97,7 @@ function ConfiguredStakeForm({ config, signedIn }: { config: PledgeConfig; signe
   )
 }
 
-/** The amount to stake for the chosen period and the way to pay it. */
+/** The amount to stake for the chosen period and the way to pay it; reviewed (amount, period, output) before it moves. */
 function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
   const { t } = useTranslation()
   const product = config.symbol
@@ -113,7 +114,11 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
   const wallet = walletHeld === null ? 0n : walletHeld
   const spendable = payWith === 'balance' ? available : wallet
 
-  const reset = () => setText('')
+  const [review, setReview] = useState<bigint | null>(null)
+  const reset = () => {
+    setText('')
+    setReview(null)
+  }
   const fromBalance = useStakeFromBalance(reset)
   const chain = usePayment({ onDone: reset })
   const pending = fromBalance.isPending || chain.pending
@@ -122,11 +127,14 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
     event.preventDefault()
     if (pending) return
     const check = validateStake(text, config, spendable)
-    if (!check.ok) return showNotice(check.notice, 'error')
-    if (payWith === 'balance') fromBalance.mutate({ amount: check.value, days })
+    if (check.ok) setReview(check.value)
+    else showNotice(check.notice, 'error')
+  }
+  const confirm = (units: bigint) => {
+    if (payWith === 'balance') fromBalance.mutate({ amount: units, days })
     else
       chain.pay({
-        intent: { purpose: 'stake', amount: check.value.toString(), days },
+        intent: { purpose: 'stake', amount: units.toString(), days },
         insufficientKey: 'pledge.exceedsBalance',
       })
   }
@@ -135,6 +143,7 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
   const typed = parseAmount(text, config.decimals)
   const estimate = typed.ok && typed.value > 0n && period ? stakeEstimate(typed.value, config, period) : null
   const amount = (units: bigint) => `${formatAmount(units, config.decimals)} ${product}`
+  const reviewed = review !== null && period ? stakeEstimate(review, config, period) : null
 
   return (
     <form className="amount-form pledge-form" onSubmit={submit} noValidate>
@@ -205,10 +214,49 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
       <p className="amount-form-note">
         {payWith === 'balance' ? t('pledge.form.balanceNote') : t('pledge.form.chainNote', { product })}
       </p>
-      <PrimaryButton type="submit" data-testid="pledge-submit" disabled={pending} aria-busy={pending}>
-        {pending ? t('pledge.form.submitting') : t('pledge.form.submit')}
+      <PrimaryButton type="submit" data-testid="pledge-submit" disabled={pending}>
+        {t('pledge.form.submit')}
       </PrimaryButton>
       {chain.step && <LoadingOverlay text={t(`payment.steps.${chain.step}`)} />}
+      {review !== null && reviewed && (
+        <ReviewSheet
+          open
+          title={t('review.stake.title', { product })}
+          rows={[
+            { id: 'amount', label: t('review.stake.locked'), value: amount(review), testId: 'review-amount' },
+            {
+              id: 'pay',
+              label: t('pledge.form.payWith'),
+              value: payWith === 'balance' ? t('pledge.form.payBalance') : t('pledge.form.payChain'),
+              testId: 'review-pay',
+            },
+            {
+              id: 'period',
+              label: t('review.period'),
+              value: t('pledge.config.days', { count: days }),
+              testId: 'review-period',
+            },
+            {
+              id: 'value',
+              label: t('pledge.form.value'),
+              value: `${formatAmount(reviewed.usdtValue, USDT_DECIMALS)} USDT`,
+            },
+            {
+              id: 'output',
+              label: t('pledge.form.totalOutput'),
+              value: amount(reviewed.totalOutput),
+              testId: 'review-output',
+            },
+            { id: 'daily', label: t('pledge.form.daily'), value: amount(reviewed.dailyOutput) },
+            { id: 'power', label: t('pledge.form.power'), value: formatAmount(reviewed.power, USDT_DECIMALS) },
+          ]}
+          note={payWith === 'balance' ? t('pledge.form.balanceNote') : t('pledge.form.chainNote', { product })}
+          pending={pending}
+          pendingLabel={chain.step ? t(`payment.steps.${chain.step}`) : t('pledge.form.submitting')}
+          onConfirm={() => confirm(review)}
+          onCancel={() => setReview(null)}
+        />
+      )}
     </form>
   )
 }

@@ -3,12 +3,13 @@ import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { AmountInput } from '../../../components/amount-input.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
+import { ReviewSheet } from '../../../components/review-sheet.tsx'
 import { bpsToPercent } from '../../../lib/format.ts'
 import { showNotice } from '../../../lib/notice.ts'
 import { findAsset, useUserWallet } from '../../../lib/user-wallet.ts'
 import { ORDERS_POLL_MS } from '../api/keys.ts'
 import { usePlaceOrder } from '../api/place-order.ts'
-import { maxOrderAmount, orderTotal, validateOrder } from '../utils/order-form.ts'
+import { maxOrderAmount, type OrderCheck, orderTotal, validateOrder } from '../utils/order-form.ts'
 import { marketUnits } from '../utils/units.ts'
 
 interface OrderFormProps {
@@ -21,7 +22,8 @@ interface OrderFormProps {
 
 /**
  * A limit order: price and amount, the total, the available balance of the asset spent (USDT to buy, {product} to
- * sell) and the market's steps. Checked here first with the same rules as the server.
+ * sell) and the market's steps. Checked here first with the same rules as the server, then reviewed (price, amount,
+ * total, what is locked, the fee) before it is placed.
  */
 export function OrderForm({ side, market, price, onPriceChange }: OrderFormProps) {
   const { t } = useTranslation()
@@ -31,7 +33,11 @@ export function OrderForm({ side, market, price, onPriceChange }: OrderFormProps
   const spent = side === 'buy' ? market.quote : market.symbol
   const asset = findAsset(assets, spent)
   const available = asset ? BigInt(asset.available) : assets ? 0n : undefined
-  const place = usePlaceOrder(() => setAmount(''))
+  const [review, setReview] = useState<Extract<OrderCheck, { ok: true }> | null>(null)
+  const place = usePlaceOrder(() => {
+    setAmount('')
+    setReview(null)
+  })
   const pending = place.isPending
 
   const typedPrice = parseAmount(price, market.quote_decimals)
@@ -45,8 +51,8 @@ export function OrderForm({ side, market, price, onPriceChange }: OrderFormProps
     event.preventDefault()
     if (pending) return
     const check = validateOrder(side, price, amount, market, available)
-    if (!check.ok) return showNotice(check.notice, 'error')
-    place.mutate({ side, price: check.price, amount: check.amount })
+    if (check.ok) setReview(check)
+    else showNotice(check.notice, 'error')
   }
 
   return (
@@ -115,12 +121,42 @@ export function OrderForm({ side, market, price, onPriceChange }: OrderFormProps
         className={`order-submit order-submit-${side}`}
         data-testid="order-submit"
         disabled={pending}
-        aria-busy={pending}
       >
-        {pending
-          ? t('trade.form.submitting')
-          : t(side === 'buy' ? 'trade.form.submitBuy' : 'trade.form.submitSell', { symbol: market.symbol })}
+        {t(side === 'buy' ? 'trade.form.submitBuy' : 'trade.form.submitSell', { symbol: market.symbol })}
       </PrimaryButton>
+      {review && (
+        <ReviewSheet
+          open
+          title={t(side === 'buy' ? 'review.order.titleBuy' : 'review.order.titleSell', { symbol: market.symbol })}
+          rows={[
+            {
+              id: 'price',
+              label: t('trade.form.price', { quote: market.quote }),
+              value: units.price(review.price),
+              testId: 'review-price',
+            },
+            {
+              id: 'amount',
+              label: t('trade.form.amount', { symbol: market.symbol }),
+              value: units.base(review.amount),
+              testId: 'review-amount',
+            },
+            { id: 'total', label: t('trade.form.total'), value: units.quote(review.total), testId: 'review-total' },
+            {
+              id: 'locked',
+              label: t('review.order.locked'),
+              value: side === 'buy' ? units.quote(review.total) : units.base(review.amount),
+              testId: 'review-locked',
+            },
+            { id: 'fee', label: t('review.order.fee'), value: bpsToPercent(market.fee_bps), testId: 'review-fee' },
+          ]}
+          note={t('review.order.note')}
+          pending={pending}
+          pendingLabel={t('trade.form.submitting')}
+          onConfirm={() => place.mutate({ side, price: review.price, amount: review.amount })}
+          onCancel={() => setReview(null)}
+        />
+      )}
     </form>
   )
 }

@@ -6,6 +6,7 @@ import { AmountInput } from '../../../components/amount-input.tsx'
 import { Facts } from '../../../components/facts.tsx'
 import { Page } from '../../../components/page.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
+import { ReviewSheet } from '../../../components/review-sheet.tsx'
 import { SignedOut } from '../../../components/signed-out.tsx'
 import { Tabs } from '../../../components/tabs.tsx'
 import { ApiError } from '../../../lib/api-client.ts'
@@ -64,7 +65,12 @@ function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean 
     quote.data && !quote.isPlaceholderData && request && typed.ok && typed.value === request.amount ? quote.data : null
   const awaitingQuote = typed.ok && typed.value > 0n && current === null
 
-  const swap = useSwap(() => setText(''))
+  // The swap as reviewed: the amount and the quote the user saw (its minimum received is what the swap insists on).
+  const [review, setReview] = useState<{ amount: bigint; quote: SwapQuote } | null>(null)
+  const swap = useSwap(() => {
+    setText('')
+    setReview(null)
+  })
   const pending = swap.isPending
 
   const switchAssets = () => {
@@ -80,9 +86,12 @@ function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean 
     if (!check.ok) return showNotice(check.notice, 'error')
     if (!current) return
     if (!current.enough_liquidity) return showNotice({ key: 'trade.noLiquidity' }, 'error')
+    setReview({ amount: check.value, quote: current })
+  }
+  const confirm = ({ amount, quote }: { amount: bigint; quote: SwapQuote }) => {
     setResult(null)
     swap.mutate(
-      { from, amount: check.value, minReceived: current.minimum_received },
+      { from, amount, minReceived: quote.minimum_received },
       {
         onSuccess: (data) =>
           setResult({ paid: amountOf(from, data.amount_in), received: amountOf(to, data.amount_out) }),
@@ -176,8 +185,8 @@ function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean 
       )}
       <p className="amount-form-note">{t('trade.swap.note')}</p>
       {signedIn ? (
-        <PrimaryButton type="submit" data-testid="swap-submit" disabled={pending || awaitingQuote} aria-busy={pending}>
-          {pending ? t('trade.swap.submitting') : t('trade.swap.submit')}
+        <PrimaryButton type="submit" data-testid="swap-submit" disabled={pending || awaitingQuote}>
+          {t('trade.swap.submit')}
         </PrimaryButton>
       ) : (
         <SignedOut text={t('trade.signedOut')} testId="trade-signed-out" />
@@ -186,6 +195,40 @@ function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean 
         <p className="swap-result" data-testid="swap-result" role="status">
           {t('trade.swap.done', result)}
         </p>
+      )}
+      {review && (
+        <ReviewSheet
+          open
+          title={t('review.swap.title', { from, to })}
+          rows={[
+            { id: 'pay', label: t('trade.swap.pay'), value: amountOf(from, review.amount), testId: 'review-amount' },
+            {
+              id: 'receive',
+              label: t('trade.swap.receive'),
+              value: amountOf(to, review.quote.amount_out),
+              testId: 'review-receive',
+            },
+            {
+              id: 'minimum',
+              label: t('trade.swap.minimum'),
+              value: amountOf(to, review.quote.minimum_received),
+              testId: 'review-minimum',
+            },
+            {
+              id: 'price',
+              label: t('trade.swap.rate'),
+              value: review.quote.average_price === null ? '–' : amountOf(market.quote, review.quote.average_price),
+              testId: 'review-price',
+            },
+            { id: 'fee', label: t('trade.swap.fee'), value: amountOf(to, review.quote.fee), testId: 'review-fee' },
+            { id: 'slippage', label: t('trade.swap.slippage'), value: bpsToPercent(slippage) },
+          ]}
+          note={t('trade.swap.note')}
+          pending={pending}
+          pendingLabel={t('trade.swap.submitting')}
+          onConfirm={() => confirm(review)}
+          onCancel={() => setReview(null)}
+        />
       )}
     </form>
   )

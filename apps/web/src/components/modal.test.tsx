@@ -1,0 +1,82 @@
+// @vitest-environment happy-dom
+import { act, screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { useState } from 'react'
+import { describe, expect, it } from 'vitest'
+import { renderSignedIn } from '../test/harness.tsx'
+import { Modal } from './modal.tsx'
+
+/** A page with a sheet that can open a second sheet over it, as a form opens its review. */
+function Page() {
+  const [form, setForm] = useState(false)
+  const [review, setReview] = useState(false)
+  return (
+    <main>
+      <button type="button" onClick={() => setForm(true)}>
+        open
+      </button>
+      <Modal open={form} title="Form" onClose={() => setForm(false)} testId="form">
+        <button type="button" onClick={() => setReview(true)}>
+          review
+        </button>
+      </Modal>
+      <Modal open={review} title="Review" onClose={() => setReview(false)} testId="review">
+        <p>rows</p>
+      </Modal>
+    </main>
+  )
+}
+
+/** The modal entry the history is at, if any. */
+const mark = () => (history.state as Record<string, unknown> | null)?.solpledgeModal
+
+const back = () =>
+  act(async () => {
+    const popped = new Promise((resolve) => window.addEventListener('popstate', resolve, { once: true }))
+    history.back()
+    await popped
+  })
+
+describe('a modal and the browser back button', () => {
+  it('back closes the topmost open sheet and stays on the page; a closed sheet takes its entry back', async () => {
+    await renderSignedIn(<Page />)
+    const user = userEvent.setup()
+    const start = history.length
+    const url = location.href
+    await user.click(screen.getByText('open'))
+    await screen.findByTestId('form')
+    const formEntry = mark()
+    expect(formEntry).toBeDefined()
+    await user.click(screen.getByText('review'))
+    await screen.findByTestId('review')
+    expect(history.length).toBe(start + 2)
+    expect(mark()).not.toBe(formEntry)
+
+    await back()
+    await waitFor(() => expect(screen.queryByTestId('review')).toBeNull())
+    expect(screen.getByTestId('form')).toBeTruthy()
+    expect(location.href).toBe(url)
+
+    // Closed by its button: its entry goes, so the next back leaves the page instead of doing nothing.
+    await user.click(screen.getByText('review'))
+    await screen.findByTestId('review')
+    const closes = screen.getAllByRole('button', { name: 'Close' }).filter((b) => b.className === 'modal-close')
+    await user.click(closes[1] as HTMLElement)
+    await waitFor(() => expect(screen.queryByTestId('review')).toBeNull())
+    await waitFor(() => expect(mark()).toBe(formEntry))
+    await back()
+    await waitFor(() => expect(screen.queryByTestId('form')).toBeNull())
+    expect(mark()).toBeUndefined()
+  })
+
+  it('Escape closes only the topmost sheet', async () => {
+    await renderSignedIn(<Page />)
+    const user = userEvent.setup()
+    await user.click(screen.getByText('open'))
+    await user.click(await screen.findByText('review'))
+    await screen.findByTestId('review')
+    await user.keyboard('{Escape}')
+    await waitFor(() => expect(screen.queryByTestId('review')).toBeNull())
+    expect(screen.getByTestId('form')).toBeTruthy()
+  })
+})

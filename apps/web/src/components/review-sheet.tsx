@@ -1,0 +1,62 @@
+import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import { type Fact, Facts } from './facts.tsx'
+import { Modal } from './modal.tsx'
+import { PrimaryButton } from './primary-button.tsx'
+import './review-sheet.css'
+
+export interface ReviewSheetProps {
+  open: boolean
+  title: ReactNode
+  /** What the action does, row by row: amount, fee, what arrives or is locked, period, expected output. */
+  rows: readonly Fact[]
+  /** A choice that belongs to the review, e.g. how to pay; shown under the rows. */
+  children?: ReactNode
+  /** A line under the rows (e.g. what happens next). */
+  note?: ReactNode
+  /** The money call runs: Confirm shows `pendingLabel` and is disabled, the sheet cannot be dismissed. */
+  pending: boolean
+  /** Confirm's text while pending (default: "Processing…"); a payment passes its current step. */
+  pendingLabel?: ReactNode
+  onConfirm: () => void
+  onCancel: () => void
+}
+
+/**
+ * The review before money moves (issue 14); test ids `review`, `review-confirm`, `review-cancel` (one open at a time): a validated form opens it with the figures of the action; Confirm makes
+ * the one money call (useMoneyAction guards it against double taps), Cancel or back returns to the form unchanged.
+ */
+export function ReviewSheet({
+  open,
+  title,
+  rows,
+  children,
+  note,
+  pending,
+  pendingLabel,
+  onConfirm,
+  onCancel,
+}: ReviewSheetProps) {
+  const { t } = useTranslation()
+  return (
+    <Modal open={open} title={title} onClose={pending ? undefined : onCancel} testId="review">
+      <div className="review-sheet">
+        <Facts className="facts-box review-rows" facts={rows} />
+        {children}
+        {note && <p className="review-note">{note}</p>}
+        <PrimaryButton data-testid="review-confirm" disabled={pending} aria-busy={pending} onClick={onConfirm}>
+          {pending ? (pendingLabel ?? t('review.pending')) : t('review.confirm')}
+        </PrimaryButton>
+        <button
+          type="button"
+          className="review-cancel"
+          data-testid="review-cancel"
+          disabled={pending}
+          onClick={onCancel}
+        >
+          {t('review.cancel')}
+        </button>
+      </div>
+    </Modal>
+  )
+}

@@ -1,0 +1,92 @@
+// @vitest-environment happy-dom
+import { type AssetBalance, api } from '@solpledge/contract/client'
+import { act, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import { deferred, fakeApi, renderSignedIn } from '../../../test/harness.tsx'
+import { DepositForm } from './deposit-form.tsx'
+
+const usdt: AssetBalance = {
+  coin: 'USDT',
+  symbol: 'USDT',
+  decimals: 6,
+  mint: null,
+  balance: '500000000',
+  available: '500000000',
+  locked: '0',
+  is_user_recharge: 1,
+  is_withdraw: 1,
+  min_atm_money: '0',
+  fee: '0',
+}
+
+/** 7 days at 1% output and ×1 power, 30 days at 6% output and ×2 power; 500 USDT available. */
+function fakeFinance(deposit: () => Promise<{ data: unknown }> = async () => ({ data: {} })) {
+  return fakeApi({
+    [api.financeProducts.path]: () => ({
+      data: {
+        coin: 'USDT',
+        decimals: 6,
+        list: [
+          { days: 7, power_bps: 10_000, output_bps: 100 },
+          { days: 30, power_bps: 20_000, output_bps: 600 },
+        ],
+      },
+    }),
+    [api.userWallet.path]: () => ({ data: { list: [usdt] } }),
+    [api.financeDeposit.path]: deposit,
+  })
+}
+
+async function depositFor30Days(text: string) {
+  await renderSignedIn(<DepositForm signedIn />)
+  const user = userEvent.setup()
+  await user.click(await screen.findByText('30 days'))
+  await screen.findByText('Available balance: 500 USDT')
+  if (text) await user.type(screen.getByTestId('finance-amount'), text)
+  await user.click(screen.getByTestId('finance-submit'))
+  return user
+}
+
+describe('the finance deposit form', () => {
+  it('asks for an amount, and refuses more than the available balance', async () => {
+    const calls = fakeFinance()
+    const user = await depositFor30Days('')
+    expect(await screen.findByText('Please enter the deposit amount')).toBeTruthy()
+    await user.type(screen.getByTestId('finance-amount'), '500.5')
+    await user.click(screen.getByTestId('finance-submit'))
+    expect(await screen.findByText('Insufficient balance.')).toBeTruthy()
+    expect(screen.queryByTestId('review')).toBeNull()
+    expect(calls.filter((call) => call.path === api.financeDeposit.path)).toEqual([])
+  })
+
+  it('reviews term, rate, expected output and maturity, then deposits once while Confirm is disabled', async () => {
+    const answer = deferred<{ data: unknown }>()
+    const calls = fakeFinance(() => answer.promise)
+    await depositFor30Days('100')
+    const review = await screen.findByTestId('review')
+    const row = (testId: string) => within(review).getByTestId(testId).textContent
+    expect(row('review-amount')).toBe('100 USDT')
+    expect(row('review-period')).toBe('30 days')
+    expect(within(review).getByText('6%')).toBeTruthy()
+    expect(row('review-output')).toBe('6 USDT')
+    const maturity = new Date(Date.now() + 30 * 86_400_000)
+    expect(row('review-maturity')).toBe(
+      new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(maturity),
+    )
+
+    const confirm = within(review).getByTestId('review-confirm') as HTMLButtonElement
+    // Two taps in one task, before React can re-render the button disabled.
+    act(() => {
+      confirm.click()
+      confirm.click()
+    })
+    await waitFor(() => expect(confirm.disabled).toBe(true))
+    expect(confirm.textContent).toBe('Depositing…')
+    answer.resolve({ data: {} })
+    expect(await screen.findByText('Deposit successful')).toBeTruthy()
+    await waitFor(() => expect(screen.queryByTestId('review')).toBeNull())
+    const deposits = calls.filter((call) => call.path === api.financeDeposit.path)
+    expect(deposits.map((call) => call.body)).toEqual([{ amount: '100000000', days: 30 }])
+  })
+})

@@ -1,0 +1,102 @@
+// @vitest-environment happy-dom
+import { type AssetBalance, api, type MarketInfo } from '@solpledge/contract/client'
+import { act, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { useState } from 'react'
+import { describe, expect, it } from 'vitest'
+import { deferred, fakeApi, renderSignedIn } from '../../../test/harness.tsx'
+import { OrderForm } from './order-form.tsx'
+
+/** PLG/USDT: prices on 0.001 USDT, amounts on 0.01 PLG, at least 1 PLG, a 0.2% fee. */
+const market: MarketInfo = {
+  pair: 'PLG/USDT',
+  symbol: 'PLG',
+  quote: 'USDT',
+  base_decimals: 9,
+  quote_decimals: 6,
+  tick_size: '1000',
+  lot_size: '10000000',
+  min_amount: '1000000000',
+  max_amount: '1000000000000000',
+  fee_bps: 20,
+  last_price: null,
+  price: '500000',
+  price_source: 'reference',
+  open_24h: null,
+  high_24h: null,
+  low_24h: null,
+  change_24h_bps: 0,
+  volume_24h: '0',
+  quote_volume_24h: '0',
+}
+
+const plg: AssetBalance = {
+  coin: 'PLG',
+  symbol: 'PLG',
+  decimals: 9,
+  mint: null,
+  balance: '80000000000',
+  available: '80000000000',
+  locked: '0',
+  is_user_recharge: 1,
+  is_withdraw: 1,
+  min_atm_money: '0',
+  fee: '0',
+}
+
+function SellForm() {
+  const [price, setPrice] = useState('0.5')
+  return <OrderForm side="sell" market={market} price={price} onPriceChange={setPrice} />
+}
+
+async function sell(amount: string, place: () => Promise<{ data: unknown }> = async () => ({ data: {} })) {
+  const calls = fakeApi({
+    [api.userWallet.path]: () => ({ data: { list: [plg] } }),
+    [api.tradeSell.path]: place,
+  })
+  await renderSignedIn(<SellForm />)
+  const user = userEvent.setup()
+  await screen.findByText('Available: 80 PLG', { exact: false })
+  await user.type(screen.getByTestId('order-amount-input'), amount)
+  await user.click(screen.getByTestId('order-submit'))
+  return { user, sells: () => calls.filter((call) => call.path === api.tradeSell.path) }
+}
+
+describe('the sell order form', () => {
+  it('refuses an amount below the minimum, and more than the available balance', async () => {
+    const { user, sells } = await sell('0.5')
+    expect(await screen.findByText('The amount cannot be less than 1 PLG')).toBeTruthy()
+    await user.clear(screen.getByTestId('order-amount-input'))
+    await user.type(screen.getByTestId('order-amount-input'), '80.01')
+    await user.click(screen.getByTestId('order-submit'))
+    expect(await screen.findByText('Insufficient balance.')).toBeTruthy()
+    expect(screen.queryByTestId('review')).toBeNull()
+    expect(sells()).toEqual([])
+  })
+
+  it('reviews price, amount, total, what is locked and the fee, then places one order', async () => {
+    const answer = deferred<{ data: unknown }>()
+    const { sells } = await sell('20', () => answer.promise)
+    const review = await screen.findByTestId('review')
+    const row = (testId: string) => within(review).getByTestId(testId).textContent
+    expect(within(review).getByRole('heading').textContent).toBe('Review sell order for PLG')
+    expect(row('review-price')).toBe('0.5')
+    expect(row('review-amount')).toBe('20 PLG')
+    expect(row('review-total')).toBe('10 USDT')
+    expect(row('review-locked')).toBe('20 PLG')
+    expect(row('review-fee')).toBe('0.2%')
+
+    const confirm = within(review).getByTestId('review-confirm') as HTMLButtonElement
+    // Two taps in one task, before React can re-render the button disabled.
+    act(() => {
+      confirm.click()
+      confirm.click()
+    })
+    await waitFor(() => expect(confirm.disabled).toBe(true))
+    expect(confirm.getAttribute('aria-busy')).toBe('true')
+    answer.resolve({ data: {} })
+    expect(await screen.findByText('Order placed')).toBeTruthy()
+    expect(sells()).toHaveLength(1)
+    expect(sells()[0]?.body).toMatchObject({ price: '500000', amount: '20000000000' })
+  })
+})

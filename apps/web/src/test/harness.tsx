@@ -1,0 +1,85 @@
+// What the component tests (*.test.tsx, happy-dom) share: the real i18n in English, a signed-in session, the app's
+// query client and toaster around the component, and a fake fetch at the API boundary that records every call.
+import { API_BASE, Code, type LoginData } from '@solpledge/contract/client'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { cleanup, configure, render } from '@testing-library/react'
+import type { ReactNode } from 'react'
+import { afterEach, vi } from 'vitest'
+import { Toaster } from '../components/toaster.tsx'
+import { initI18n } from '../lib/i18n.ts'
+import { LANGUAGE_KEY } from '../lib/language.ts'
+import { clearSession, saveLogin } from '../lib/session.ts'
+
+// happy-dom's Web Animations reject a cancelled animation's promise where browsers leave it to the page: the fades
+// run on motion's own frame loop instead.
+Reflect.deleteProperty(Element.prototype, 'animate')
+
+// findBy/waitFor wait for what the app shows after a fetch or a render: generous on a busy machine, never a sleep.
+configure({ asyncUtilTimeout: 5000 })
+
+export const ADDRESS = 'DemoWa11etAddress1111111111111111111111111'
+
+export interface ApiCall {
+  path: string
+  body: Record<string, unknown>
+  headers: Record<string, string>
+}
+
+/** An answer of a fake route: the envelope's data, or a refusal. */
+type Answer = { data: unknown; msg?: string } | { code: number; msg: string }
+
+/**
+ * Replaces fetch by the given routes (paths below the API base); each answers with what its handler resolves,
+ * possibly later (a deferred promise keeps a call pending). Unknown paths fail the test. Resolves the calls made.
+ */
+export function fakeApi(routes: Record<string, (body: Record<string, unknown>) => Answer | Promise<Answer>>) {
+  const calls: ApiCall[] = []
+  vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
+    const path = String(input).slice(API_BASE.length)
+    const body = init.body ? JSON.parse(String(init.body)) : {}
+    calls.push({ path, body, headers: init.headers as Record<string, string> })
+    const route = routes[path]
+    if (!route) throw new Error(`no fake route for ${path}`)
+    const answer = await route(body)
+    const envelope = 'code' in answer ? { ...answer, data: null } : { code: Code.OK, msg: answer.msg ?? '', ...answer }
+    return new Response(JSON.stringify(envelope), { headers: { 'content-type': 'application/json' } })
+  })
+  return calls
+}
+
+/** A promise resolved from outside: an answer that comes when the test says so. */
+export function deferred<T>() {
+  let resolve!: (value: T) => void
+  const promise = new Promise<T>((done) => {
+    resolve = done
+  })
+  return { promise, resolve }
+}
+
+let i18nReady: Promise<void> | null = null
+
+/** Renders `ui` signed in, in English, with the app's providers and toaster. */
+export async function renderSignedIn(ui: ReactNode) {
+  localStorage.setItem(LANGUAGE_KEY, 'en')
+  // The strings, and the chunks a modal loads when it first opens (so that finding one does not wait on a transform).
+  i18nReady ??= Promise.all([
+    initI18n(),
+    import('../components/modal-frame.tsx'),
+    import('../app/motion-features.ts'),
+  ]).then(() => undefined)
+  await i18nReady
+  saveLogin({ address: ADDRESS, token: 'token' } as LoginData)
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
+  return render(
+    <QueryClientProvider client={queryClient}>
+      {ui}
+      <Toaster />
+    </QueryClientProvider>,
+  )
+}
+
+afterEach(() => {
+  cleanup()
+  clearSession()
+  vi.unstubAllGlobals()
+})
