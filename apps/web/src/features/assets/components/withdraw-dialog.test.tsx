@@ -19,6 +19,7 @@ const usdt: AssetBalance = {
   is_withdraw: 1,
   min_atm_money: '10000000',
   fee: '1000000',
+  usdt_value: null,
 }
 
 async function openWithAmount(text: string) {

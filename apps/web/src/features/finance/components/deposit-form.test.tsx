@@ -18,6 +18,7 @@ const usdt: AssetBalance = {
   is_withdraw: 1,
   min_atm_money: '0',
   fee: '0',
+  usdt_value: null,
 }
 
 /** 7 days at 1% output and ×1 power, 30 days at 6% output and ×2 power; 500 USDT available. */

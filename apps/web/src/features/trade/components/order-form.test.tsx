@@ -42,6 +42,7 @@ const plg: AssetBalance = {
   is_withdraw: 1,
   min_atm_money: '0',
   fee: '0',
+  usdt_value: null,
 }
 
 function SellForm() {
