@@ -41,8 +41,19 @@ function precompress(): Plugin {
 // The wallet and chain code (@solana/*, the demo wallet) are reached only through dynamic imports
 // (src/app/bootstrap.tsx), so they land in lazily loaded chunks and the first screen stays small (ENVIRONMENT.md);
 // src/app/entry-chunk.test.ts holds the entry chunk to its budget.
+// React's API from Preact (preact/compat, ≈11 kB gzip where react-dom is ≈57 kB): the whole app and its libraries
+// (React Router, TanStack Query, motion, the wallet adapter) run on it; the sources keep React's imports and types.
+const preactCompat = [
+  { find: /^react$/, replacement: 'preact/compat' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
+]
+
 export default defineConfig({
   plugins: [react(), precompress()],
+  resolve: { alias: preactCompat },
   server: {
     proxy: { '/api': server, '/uploads': server },
   },
