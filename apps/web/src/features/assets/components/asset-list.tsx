@@ -2,6 +2,7 @@ import type { AssetBalance } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { EmptyState } from '../../../components/page.tsx'
+import { Skeleton } from '../../../components/skeleton.tsx'
 import { AssetBalances } from './asset-balances.tsx'
 
 interface AssetListProps {
@@ -13,7 +14,7 @@ interface AssetListProps {
 /** The user's balances on the platform, one card per asset. */
 export function AssetList({ assets, onTopUp, onWithdraw }: AssetListProps) {
   const { t } = useTranslation()
-  if (!assets) return <p className="muted-note">{t('common.loading')}</p>
+  if (!assets) return <Skeleton rows={2} height={150} />
   if (assets.length === 0) return <EmptyState />
   return (
     <ul className="asset-list" data-testid="asset-list">

@@ -6,6 +6,7 @@ import { Facts } from '../../../components/facts.tsx'
 import { LoadingOverlay } from '../../../components/loading-overlay.tsx'
 import { OptionGroup } from '../../../components/option-group.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
+import { Skeleton } from '../../../components/skeleton.tsx'
 import { Tabs } from '../../../components/tabs.tsx'
 import { useTokenBalances } from '../../../lib/chain-balances.ts'
 import { bpsToMultiple, USDT_DECIMALS } from '../../../lib/format.ts'
@@ -39,7 +40,7 @@ export function StakeForm({ signedIn }: { signedIn: boolean }) {
   if (!config.data)
     return (
       <section className="card pledge-card">
-        <p className="muted-note">{t('common.loading')}</p>
+        <Skeleton rows={4} height={40} />
       </section>
     )
   return <ConfiguredStakeForm config={config.data} signedIn={signedIn} />
