@@ -95,7 +95,10 @@ function lighthouse(url: string, attempts = 2) {
   }
   const report = JSON.parse(fs.readFileSync(out, 'utf8')) as {
     categories: Record<string, { score: number | null }>
-    audits: Record<string, { numericValue?: number }>
+    audits: Record<
+      string,
+      { numericValue?: number; details?: { items?: { items?: { node?: { snippet?: string } }[] }[] } }
+    >
   }
   fs.rmSync(out, { force: true })
   const score = (name: string) => Math.round((report.categories[name]?.score ?? 0) * 100)
@@ -108,6 +111,10 @@ function lighthouse(url: string, attempts = 2) {
     fcpMs: ms('first-contentful-paint'),
     lcpMs: ms('largest-contentful-paint'),
     tbtMs: ms('total-blocking-time'),
+    speedIndexMs: ms('speed-index'),
+    cls: (report.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN).toFixed(3),
+    /** The element Lighthouse took for the largest contentful paint, to know what to make paint sooner. */
+    lcpElement: report.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? '',
   }
 }
 
@@ -155,7 +162,8 @@ try {
           `JS before interactive ${kb(bytes.interactive.js.wire)} / ${kb(bytes.interactive.js.gzip)}`,
           `CSS ${kb(bytes.interactive.css.wire)} / ${kb(bytes.interactive.css.gzip)}`,
           `Lighthouse perf ${scores.performance} a11y ${scores.accessibility} bp ${scores.bestPractices} seo ${scores.seo}`,
-          `FCP ${scores.fcpMs} ms LCP ${scores.lcpMs} ms TBT ${scores.tbtMs} ms`,
+          `FCP ${scores.fcpMs} ms LCP ${scores.lcpMs} ms TBT ${scores.tbtMs} ms SI ${scores.speedIndexMs} ms CLS ${scores.cls}`,
+          `LCP element ${scores.lcpElement}`,
         ].join(' | '),
       )
     }
