@@ -96,10 +96,7 @@ function lighthouse(url: string, attempts = 2) {
   }
   const report = JSON.parse(fs.readFileSync(out, 'utf8')) as {
     categories: Record<string, { score: number | null }>
-    audits: Record<
-      string,
-      { numericValue?: number; details?: { items?: { items?: { node?: { snippet?: string } }[] }[] } }
-    >
+    audits: Record<string, { numericValue?: number }>
   }
   // --reports DIR keeps each Lighthouse report (its diagnostics: layout shifts, long tasks, the critical chain).
   if (values.reports) {
@@ -122,8 +119,6 @@ function lighthouse(url: string, attempts = 2) {
     tbtMs: ms('total-blocking-time'),
     speedIndexMs: ms('speed-index'),
     cls: (report.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN).toFixed(3),
-    /** The element Lighthouse took for the largest contentful paint, to know what to make paint sooner. */
-    lcpElement: report.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node?.snippet ?? '',
   }
 }
 
@@ -172,7 +167,6 @@ try {
           `CSS ${kb(bytes.interactive.css.wire)} / ${kb(bytes.interactive.css.gzip)}`,
           `Lighthouse perf ${scores.performance} a11y ${scores.accessibility} bp ${scores.bestPractices} seo ${scores.seo}`,
           `FCP ${scores.fcpMs} ms LCP ${scores.lcpMs} ms TBT ${scores.tbtMs} ms SI ${scores.speedIndexMs} ms CLS ${scores.cls}`,
-          `LCP element ${scores.lcpElement}`,
         ].join(' | '),
       )
     }
