@@ -59,9 +59,6 @@ function inlineEntryCss(): Plugin {
   }
 }
 
-// The wallet and chain code (@solana/*, the demo wallet) are reached only through dynamic imports
-// (src/app/bootstrap.tsx), so they land in lazily loaded chunks and the first screen stays small (ENVIRONMENT.md);
-// src/app/entry-chunk.test.ts holds the entry chunk to its budget.
 // React's API from Preact (preact/compat, ≈11 kB gzip where react-dom is ≈57 kB): the whole app and its libraries
 // (React Router, TanStack Query, motion, the wallet adapter) run on it; the sources keep React's imports and types.
 const preactCompat = [
@@ -72,6 +69,9 @@ const preactCompat = [
   { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
 ]
 
+// The wallet and chain code (@solana/*, the demo wallet) are reached only through dynamic imports
+// (src/app/bootstrap.tsx), so they land in lazily loaded chunks and the first screen stays small (ENVIRONMENT.md);
+// src/app/entry-chunk.test.ts holds the entry chunk to its budget.
 export default defineConfig({
   plugins: [react(), inlineEntryCss(), precompress()],
   resolve: { alias: preactCompat },
