@@ -3,7 +3,7 @@
 // interactive (bytes on the wire and gzip), then the Lighthouse 12.2.3 mobile scores (simulated throttling) in
 // Debian's Chromium. The server runs once as production runs (no demo wallet: a visitor without a wallet) and, with
 // --demo, as `npm start` runs on the local chain (the demo wallet makes every visitor a wallet holder).
-// Usage: npm run bench:web [-- --demo --runs 1 --json bench/results/web.json]
+// Usage: npm run bench:web [-- --demo --runs 1 --json bench/results/web.json --reports DIR]
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
@@ -24,6 +24,7 @@ const { values } = parseArgs({
     demo: { type: 'boolean', default: false },
     runs: { type: 'string', default: '1' },
     json: { type: 'string' },
+    reports: { type: 'string' },
   },
 })
 const PAGES = ['/', '/pledge', '/assets']
@@ -97,6 +98,14 @@ function lighthouse(url: string, attempts = 2) {
     categories: Record<string, { score: number | null }>
     audits: Record<string, { numericValue?: number }>
   }
+  // --reports DIR keeps each Lighthouse report (its diagnostics: layout shifts, long tasks, the critical chain).
+  if (values.reports) {
+    fs.mkdirSync(values.reports, { recursive: true })
+    fs.copyFileSync(
+      out,
+      path.join(values.reports, `${new URL(url).pathname.replace(/\W/g, '_') || 'root'}-${Date.now()}.json`),
+    )
+  }
   fs.rmSync(out, { force: true })
   const score = (name: string) => Math.round((report.categories[name]?.score ?? 0) * 100)
   const ms = (name: string) => Math.round(report.audits[name]?.numericValue ?? Number.NaN)
@@ -108,6 +117,8 @@ function lighthouse(url: string, attempts = 2) {
     fcpMs: ms('first-contentful-paint'),
     lcpMs: ms('largest-contentful-paint'),
     tbtMs: ms('total-blocking-time'),
+    speedIndexMs: ms('speed-index'),
+    cls: (report.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN).toFixed(3),
   }
 }
 
@@ -155,7 +166,7 @@ try {
           `JS before interactive ${kb(bytes.interactive.js.wire)} / ${kb(bytes.interactive.js.gzip)}`,
           `CSS ${kb(bytes.interactive.css.wire)} / ${kb(bytes.interactive.css.gzip)}`,
           `Lighthouse perf ${scores.performance} a11y ${scores.accessibility} bp ${scores.bestPractices} seo ${scores.seo}`,
-          `FCP ${scores.fcpMs} ms LCP ${scores.lcpMs} ms TBT ${scores.tbtMs} ms`,
+          `FCP ${scores.fcpMs} ms LCP ${scores.lcpMs} ms TBT ${scores.tbtMs} ms SI ${scores.speedIndexMs} ms CLS ${scores.cls}`,
         ].join(' | '),
       )
     }

@@ -2,6 +2,7 @@ import { type AssetBalance, formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { EmptyState } from '../../../components/page.tsx'
+import { Skeleton } from '../../../components/skeleton.tsx'
 import { USDT_DECIMALS } from '../../../lib/format.ts'
 import { AssetBalances } from './asset-balances.tsx'
 
@@ -14,7 +15,7 @@ interface AssetListProps {
 /** The user's balances on the platform: their total value in USDT, then one card per asset. */
 export function AssetList({ assets, onTopUp, onWithdraw }: AssetListProps) {
   const { t } = useTranslation()
-  if (!assets) return <p className="muted-note">{t('common.loading')}</p>
+  if (!assets) return <Skeleton rows={2} height={150} />
   if (assets.length === 0) return <EmptyState />
   // The total of what has a USDT value (every asset of the platform has: USDT and the platform token).
   const total = assets.reduce((sum, asset) => sum + BigInt(asset.usdt_value ?? 0), 0n)

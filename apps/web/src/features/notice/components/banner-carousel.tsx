@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { Skeleton } from '../../../components/skeleton.tsx'
 import { type Banner, useBanners } from '../api/get-banners.ts'
 import { safeHref } from '../utils/rich-text.ts'
 import './home-notices.css'
@@ -45,7 +46,7 @@ function Slide({ banner }: { banner: Banner }) {
  */
 export function BannerCarousel() {
   const { t } = useTranslation()
-  const { data: banners = [] } = useBanners()
+  const { data: banners = [], isPending } = useBanners()
   const track = useRef<HTMLDivElement>(null)
   const [current, setCurrent] = useState(0)
   const count = banners.length
@@ -72,6 +73,7 @@ export function BannerCarousel() {
     return () => window.clearInterval(timer)
   }, [count])
 
+  if (isPending) return <Skeleton aspectRatio="5 / 2" testId="banner-skeleton" />
   if (count === 0) return null
   return (
     <section className="banner-carousel" aria-roledescription="carousel" aria-label={t('notice.banners')}>

@@ -21,7 +21,9 @@ export function NoticeStrip() {
         <path d={MEGAPHONE} />
       </svg>
       {latest ? (
+        // Keyed: Preact (preact/compat) would otherwise reuse the "more" link's element for this one when it appears.
         <Link
+          key="latest"
           className="notice-strip-title"
           to={`/notice/detail/${latest.id}`}
           data-testid="notice-strip-item"

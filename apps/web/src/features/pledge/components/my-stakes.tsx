@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { LoadMore } from '../../../components/load-more.tsx'
 import { EmptyState } from '../../../components/page.tsx'
 import { PositionCard, PositionList } from '../../../components/position-card.tsx'
+import { Skeleton } from '../../../components/skeleton.tsx'
 import { Tabs } from '../../../components/tabs.tsx'
 import { formatDay } from '../../../lib/format.ts'
 import { flattenPages } from '../../../lib/paging.ts'
@@ -40,7 +41,8 @@ function StakeList({ status }: { status: Stake['status'] }) {
   const stakes = data ? flattenPages(data.pages) : []
   const day = (value: string) => formatDay(value, i18n.resolvedLanguage)
 
-  if (!data) return <p className="muted-note">{isError ? t('pledge.stakes.unavailable') : t('common.loading')}</p>
+  if (isError && !data) return <p className="muted-note">{t('pledge.stakes.unavailable')}</p>
+  if (!data) return <Skeleton rows={2} height={120} />
   if (stakes.length === 0) return <EmptyState text={t(`pledge.stakes.empty.${status}`)} />
   return (
     <>

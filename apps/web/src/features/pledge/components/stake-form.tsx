@@ -7,6 +7,7 @@ import { LoadingOverlay } from '../../../components/loading-overlay.tsx'
 import { OptionGroup } from '../../../components/option-group.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
 import { ReviewSheet } from '../../../components/review-sheet.tsx'
+import { Skeleton } from '../../../components/skeleton.tsx'
 import { Tabs } from '../../../components/tabs.tsx'
 import { useTokenBalances } from '../../../lib/chain-balances.ts'
 import { bpsToMultiple, USDT_DECIMALS } from '../../../lib/format.ts'
@@ -40,7 +41,7 @@ export function StakeForm({ signedIn }: { signedIn: boolean }) {
   if (!config.data)
     return (
       <section className="card pledge-card">
-        <p className="muted-note">{t('common.loading')}</p>
+        <Skeleton rows={4} height={40} />
       </section>
     )
   return <ConfiguredStakeForm config={config.data} signedIn={signedIn} />
