@@ -82,11 +82,12 @@ export class RpcEndpoints {
   /** The failover transport: give it to createSolanaRpcFromTransport. */
   readonly transport: RpcTransport = async <TResponse>(config: Parameters<RpcTransport>[0]): Promise<TResponse> => {
     let lastError: unknown
-    // Each endpoint once, and one more try of the first to come back: a lone endpoint gets a second chance too.
-    for (let attempt = 0; attempt <= this.endpoints.length; attempt++) {
+    // Each endpoint once and the first to come back again, at least three tries: a lone endpoint's 429/503 is retried.
+    const attempts = Math.max(3, this.endpoints.length + 1)
+    for (let attempt = 0; attempt < attempts; attempt++) {
       const endpoint = this.next()
-      // A retry pauses (at most baseMs) while its endpoint rests; the first try never waits, so a call takes at most
-      // one request per endpoint plus (endpoints × baseMs) even when every endpoint is down.
+      // A retry pauses (at most baseMs) while its endpoint rests; the first try never waits, so a call gives up after
+      // `attempts` requests and at most (attempts − 1) × baseMs of pauses when every endpoint is down.
       const wait = attempt > 0 ? Math.min(endpoint.retryAt - Date.now(), this.baseMs) : 0
       if (wait > 0) await sleep(wait, config.signal)
       try {
