@@ -253,7 +253,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`SOLANA_CLUSTER must be one of ${REAL_CLUSTERS.join(', ')}, got "${cluster}"`)
     const onReal = 'off the local chain'
     if (rpcUrls.length === 0)
-      problems.push(`SOLANA_RPC_URL is required ${onReal}: the cluster's JSON-RPC endpoint(s) for the server`)
+      problems.push(
+        `SOLANA_RPC_URL is required ${onReal}: the cluster's JSON-RPC endpoint for the server (a comma-separated list fails over)`,
+      )
     required(
       ['SOLANA_PUBLIC_RPC_URL'],
       `${onReal}: the RPC endpoint browsers are given (it may equal SOLANA_RPC_URL if that carries no secret)`,
