@@ -50,10 +50,14 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason)
     const timer = setTimeout(resolve, ms)
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer)
-      reject(signal.reason)
-    })
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer)
+        reject(signal.reason)
+      },
+      { once: true },
+    )
   })
 
 export class RpcEndpoints {
@@ -62,10 +66,7 @@ export class RpcEndpoints {
   private readonly maxMs: number
   private readonly timeoutMs: number
 
-  constructor(
-    readonly urls: readonly string[],
-    options: BackoffOptions = {},
-  ) {
+  constructor(urls: readonly string[], options: BackoffOptions = {}) {
     if (urls.length === 0) throw new Error('at least one RPC endpoint is needed')
     this.baseMs = options.baseMs ?? 500
     this.maxMs = options.maxMs ?? 30_000
@@ -105,9 +106,9 @@ export class RpcEndpoints {
     throw lastError
   }
 
-  /** One transport per endpoint, without failover: the readiness check asks each endpoint itself. */
-  get direct(): { host: string; transport: RpcTransport }[] {
-    return this.endpoints.map(({ host, transport }) => ({ host, transport }))
+  /** One transport per endpoint (in status() order), without failover: the readiness check asks each one itself. */
+  get direct(): RpcTransport[] {
+    return this.endpoints.map((endpoint) => endpoint.transport)
   }
 
   status(now = Date.now()): EndpointStatus[] {

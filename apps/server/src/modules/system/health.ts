@@ -43,7 +43,7 @@ export async function readiness(db: Database, config: Config, platform: Platform
   const [database, chain, ...each] = await Promise.all([
     timed(() => sql`select 1`.execute(db)),
     timed((abortSignal) => platform.chain.rpc.getSlot({ commitment }).send({ abortSignal })),
-    ...endpoints.direct.map(({ transport }) =>
+    ...endpoints.direct.map((transport) =>
       timed((abortSignal) => createSolanaRpcFromTransport(transport).getSlot({ commitment }).send({ abortSignal })),
     ),
   ])
