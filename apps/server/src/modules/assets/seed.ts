@@ -20,11 +20,11 @@ export async function platformMints(config: Config, platform: Platform): Promise
 }
 
 /**
- * Reads each configured mint's decimals and program (classic SPL Token or Token-2022) from the cluster; a wrong mint, a
+ * Reads each configured mint's program (classic SPL Token or Token-2022) and decimals from the cluster; a wrong mint, a
  * Token-2022 mint with an extension the ledger cannot account for (a transfer fee) or an unreachable RPC is named plainly.
  */
-async function configuredTokens(config: Config, platform: Platform): Promise<Omit<LocalToken, 'program'>[]> {
-  const tokens: Omit<LocalToken, 'program'>[] = []
+async function configuredTokens(config: Config, platform: Platform): Promise<LocalToken[]> {
+  const tokens: LocalToken[] = []
   const problems: string[] = []
   for (const { symbol, mint } of await platformMints(config, platform)) {
     const setting = symbol === 'USDT' ? 'USDT_MINT' : 'PRODUCT_MINT'
@@ -36,7 +36,7 @@ async function configuredTokens(config: Config, platform: Platform): Promise<Omi
           `${setting} ${mint} has ${refused.join(' and ')}: users would be credited more than the treasury receives; ` +
             'use a mint without it',
         )
-      else tokens.push({ symbol, mint, decimals: info.decimals })
+      else tokens.push({ symbol, mint, decimals: info.decimals, program: info.program })
     } catch (error) {
       problems.push(
         `${setting} ${mint}: the cluster at SOLANA_RPC_URL (${config.cluster}) does not answer it as a token mint ` +

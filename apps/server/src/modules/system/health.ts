@@ -1,5 +1,4 @@
 // Liveness and readiness (docs/operations.md): the database, the chain's RPC and the jobs, each reported on its own.
-
 import { createSolanaRpcFromTransport } from '@solana/kit'
 import type { HealthReport, HotWalletState } from '@solpledge/contract'
 import { sql } from 'kysely'
