@@ -30,12 +30,13 @@ export async function getTokenBalances(
   owner: PublicKey,
   mints: readonly string[],
 ): Promise<TokenBalances> {
-  const [{ PublicKey }, { TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID }, { associatedTokenAccount, readTokenAmount }] =
-    await Promise.all([import('@solana/web3.js'), import('@solana/spl-token'), import('./payment/token-account.ts')])
+  // spl-token only through token-account.ts, which installs the Buffer global it needs first.
+  const [{ PublicKey }, { associatedTokenAccount, readTokenAmount, TOKEN_PROGRAMS }] = await Promise.all([
+    import('@solana/web3.js'),
+    import('./payment/token-account.ts'),
+  ])
   const accounts = mints.flatMap((mint) =>
-    [TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID].map((program) =>
-      associatedTokenAccount(new PublicKey(mint), owner, program),
-    ),
+    TOKEN_PROGRAMS.map((program) => associatedTokenAccount(new PublicKey(mint), owner, program)),
   )
   const infos = await connection.getMultipleAccountsInfo(accounts, 'confirmed')
   return Object.fromEntries(

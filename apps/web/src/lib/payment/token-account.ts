@@ -21,6 +21,9 @@ export function mintProgram(mintInfo: AccountInfo<Buffer> | null): PublicKey {
   return owner
 }
 
+/** The two token programs a mint may belong to: classic SPL Token and Token-2022. */
+export const TOKEN_PROGRAMS: readonly PublicKey[] = [TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID]
+
 /** The owner's associated token account for a mint, under the mint's token program (classic unless given). */
 export const associatedTokenAccount = (mint: PublicKey, owner: PublicKey, tokenProgram: PublicKey = TOKEN_PROGRAM_ID) =>
   getAssociatedTokenAddressSync(mint, owner, true, tokenProgram)
