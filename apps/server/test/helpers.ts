@@ -91,8 +91,8 @@ export function productionEnv(overrides: Record<string, string | undefined> = {}
 /** Overrides for createTestApp that make it a real cluster's server (not the local chain): see productionEnv. */
 export function realCluster(cluster = 'devnet', env: Record<string, string> = {}): Partial<Config> {
   const config = loadConfig(productionEnv({ SOLANA_CLUSTER: cluster, ...env }))
-  const keys = ['localChain', 'cluster', 'rpcUrl', 'rpcFallbackUrls', 'wsUrl', 'publicRpcUrl', 'publicWsUrl', 'treasuryAddress'] as const
-  const more = ['hotWalletKey', 'productMint', 'usdtMint', 'rootAddress', 'seedDemo'] as const
+  const keys = ['localChain', 'cluster', 'rpcUrl', 'wsUrl', 'publicRpcUrl', 'publicWsUrl', 'treasuryAddress'] as const
+  const more = ['rpcFallbackUrls', 'hotWalletKey', 'productMint', 'usdtMint', 'rootAddress', 'seedDemo'] as const
   return Object.fromEntries([...keys, ...more].map((key) => [key, config[key]]))
 }
 
