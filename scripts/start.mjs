@@ -2,7 +2,7 @@
 // and the server on PGlite under DATA_DIR (unless DATABASE_URL is set), then prints the URL and the root invite code.
 // Ctrl-C stops everything; a second start keeps all data.
 //
-// The local chain is started only when SOLANA_RPC_URL is not set (and SOLANA_CLUSTER, if set, is localnet), and only
+// The local chain is started only when SOLANA_RPC_URL(S) is not set (and SOLANA_CLUSTER, if set, is localnet), and only
 // then is the server
 // told so (SOLPLEDGE_LOCAL_CHAIN=1): its demo wallet, faucet, generated keys and first-admin rule exist for that chain
 // alone. Otherwise the server runs as in production and refuses to start without its settings
@@ -19,7 +19,8 @@ const children = []
 
 async function main() {
   const cluster = process.env.SOLANA_CLUSTER || 'localnet'
-  if (!process.env.SOLANA_RPC_URL && cluster === 'localnet') {
+  const rpc = process.env.SOLANA_RPC_URL || process.env.SOLANA_RPC_URLS
+  if (!rpc && cluster === 'localnet') {
     const port = process.env.LOCALNET_PORT || '8899'
     log(`starting the local chain on port ${port}`)
     const { child, match } = await startService(
@@ -35,7 +36,11 @@ async function main() {
       SOLANA_CLUSTER: 'localnet',
       SOLPLEDGE_LOCAL_CHAIN: '1',
     })
-  } else log(`using the cluster at ${process.env.SOLANA_RPC_URL ?? '(SOLANA_RPC_URL not set)'}: no local chain`)
+  } else {
+    // Hosts only: a provider's API key may sit in the path or the query.
+    const hosts = (rpc ?? '').split(',').map((url) => URL.parse(url.trim())?.host ?? url.trim())
+    log(`using the cluster at ${rpc ? hosts.join(', ') : '(SOLANA_RPC_URL not set)'}: no local chain`)
+  }
   log(`starting the server (${process.env.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${dataDir}`})`)
   const { child, match } = await startService('server', bin('tsx'), ['apps/server/src/server.ts'], {
     env,

@@ -89,7 +89,7 @@ describe('loadConfig: safe by default', () => {
   it('nothing set and no local-chain flag: every required setting is named, none is guessed', () => {
     expect(problems({})).toEqual([
       'SOLANA_CLUSTER is required: one of mainnet-beta, devnet, testnet',
-      "SOLANA_RPC_URL is required off the local chain: the cluster's JSON-RPC endpoint for the server",
+      "SOLANA_RPC_URL is required off the local chain: the cluster's JSON-RPC endpoint for the server (a comma-separated list fails over)",
       expect.stringMatching(/^SOLANA_PUBLIC_RPC_URL is required off the local chain/),
       'PRODUCT_MINT is required off the local chain: the token mints',
       'USDT_MINT is required off the local chain: the token mints',
@@ -184,6 +184,58 @@ describe('loadConfig: safe by default', () => {
     ])
     expect(problems({ SOLPLEDGE_LOCAL_CHAIN: '1', PRODUCT_MINT: A })).toEqual([
       'PRODUCT_MINT is for a real cluster: the local chain makes its own mints',
+    ])
+  })
+
+  it('SOLANA_RPC_URL (or SOLANA_RPC_URLS) lists endpoints: the first is the primary, the others fallbacks', () => {
+    const urls = ' https://a.example.com/?api-key=1 , https://b.example.com ,'
+    for (const name of ['SOLANA_RPC_URL', 'SOLANA_RPC_URLS']) {
+      const env: NodeJS.ProcessEnv = { ...production, SOLANA_RPC_URL: undefined, [name]: urls }
+      expect(loadConfig(env)).toMatchObject({
+        rpcUrl: 'https://a.example.com/?api-key=1',
+        rpcFallbackUrls: ['https://b.example.com'],
+        wsUrl: 'wss://a.example.com/?api-key=1',
+      })
+    }
+    expect(loadConfig(production).rpcFallbackUrls).toEqual([])
+    expect(problems({ ...production, SOLANA_RPC_URLS: 'https://b.example.com' })).toEqual([
+      'SOLANA_RPC_URL and SOLANA_RPC_URLS are both set: list the endpoints once',
+    ])
+    expect(problems({ ...production, SOLANA_RPC_URL: 'https://a.example.com,b.example.com' })).toEqual([
+      'SOLANA_RPC_URL must be a http or https URL, got "b.example.com"',
+    ])
+    expect(problems({ ...local, SOLANA_RPC_URL: 'http://127.0.0.1:8899,https://b.example.com' })).toEqual([
+      'SOLPLEDGE_LOCAL_CHAIN=1 needs the local chain on this machine, but SOLANA_RPC_URL is on b.example.com',
+    ])
+  })
+
+  it('the priority fee: from recent fees under a ceiling by default, or a fixed price; bad values refused', () => {
+    expect(loadConfig(production).priorityFee).toEqual({ fixed: undefined, max: 1_000_000n, percentile: 75 })
+    expect(
+      loadConfig({
+        ...production,
+        PRIORITY_FEE_MICRO_LAMPORTS: '5000',
+        PRIORITY_FEE_MAX_MICRO_LAMPORTS: '20000',
+        PRIORITY_FEE_PERCENTILE: '90',
+      }).priorityFee,
+    ).toEqual({ fixed: 5_000n, max: 20_000n, percentile: 90 })
+    expect(
+      problems({
+        ...production,
+        PRIORITY_FEE_MICRO_LAMPORTS: '-1',
+        PRIORITY_FEE_MAX_MICRO_LAMPORTS: '1.5',
+        PRIORITY_FEE_PERCENTILE: '101',
+      }),
+    ).toEqual([
+      'PRIORITY_FEE_MICRO_LAMPORTS must be a non-negative integer, got "-1"',
+      'PRIORITY_FEE_MAX_MICRO_LAMPORTS must be a non-negative integer, got "1.5"',
+      'PRIORITY_FEE_PERCENTILE must be a percentile from 0 to 100, got "101"',
+    ])
+    expect(
+      problems({ ...production, PRIORITY_FEE_MICRO_LAMPORTS: '50000', PRIORITY_FEE_MAX_MICRO_LAMPORTS: '100' }),
+    ).toEqual([
+      'PRIORITY_FEE_MICRO_LAMPORTS (50000) is above its ceiling PRIORITY_FEE_MAX_MICRO_LAMPORTS (100): raise the ' +
+        'ceiling or lower the price',
     ])
   })
 })

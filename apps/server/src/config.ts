@@ -3,6 +3,7 @@ import path from 'node:path'
 import { ed25519 } from '@noble/curves/ed25519'
 import { getBase58Encoder } from '@solana/kit'
 import { ADMIN_ROLES, type AdminRole } from '@solpledge/contract'
+import { DEFAULT_PRIORITY_FEE, type PriorityFee } from './chain/rpc.ts'
 import { addressOf, type StoredKeypair } from './lib/keys.ts'
 import { isWalletAddress } from './modules/auth/crypto.ts'
 
@@ -22,9 +23,15 @@ export interface Config {
   localChain: boolean
   /** Solana cluster name: localnet (the local chain), devnet, testnet or mainnet-beta. */
   cluster: string
-  /** The server's own RPC endpoints (may carry a provider's API key: never given to browsers). */
+  /**
+   * The server's own RPC endpoints (may carry a provider's API key: never given to browsers): the primary, and the
+   * ones it fails over to in order (SOLANA_RPC_URL or SOLANA_RPC_URLS, comma-separated; chain/endpoints.ts).
+   */
   rpcUrl: string
+  rpcFallbackUrls: string[]
   wsUrl: string
+  /** The priority fee of the transactions the server signs (PRIORITY_FEE_* settings, docs/operations.md). */
+  priorityFee: PriorityFee
   /** The RPC endpoints browsers are given (GET /api/config): SOLANA_PUBLIC_RPC_URL / SOLANA_PUBLIC_WS_URL. */
   publicRpcUrl: string
   publicWsUrl: string
@@ -185,7 +192,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const metricsPort = int('METRICS_PORT', 0)
   if (metricsPort && metricsPort === port) problems.push(`METRICS_PORT must not be PORT (${port}): metrics stay off it`)
   const cluster = value('SOLANA_CLUSTER') ?? (localChain ? 'localnet' : '')
-  const rpcUrl = value('SOLANA_RPC_URL') ?? (localChain ? 'http://127.0.0.1:8899' : '')
+  if (value('SOLANA_RPC_URL') && value('SOLANA_RPC_URLS'))
+    problems.push('SOLANA_RPC_URL and SOLANA_RPC_URLS are both set: list the endpoints once')
+  const rpcUrls = (value('SOLANA_RPC_URLS') ?? value('SOLANA_RPC_URL') ?? (localChain ? 'http://127.0.0.1:8899' : ''))
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean)
+  const [rpcUrl = '', ...rpcFallbackUrls] = rpcUrls
   const wsUrl = value('SOLANA_WS_URL') ?? (rpcUrl && wsUrlOf(rpcUrl))
   const publicRpcUrl = value('SOLANA_PUBLIC_RPC_URL') ?? (localChain ? rpcUrl : '')
   const publicWsUrl =
@@ -202,7 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   for (const entry of cspConnectSrc)
     if (!/^(https?|wss?):$/.test(URL.parse(entry)?.protocol ?? ''))
       problems.push(`CSP_CONNECT_SRC: "${entry}" must be an http(s) or ws(s) URL`)
-  url('SOLANA_RPC_URL', rpcUrl || undefined, ['http:', 'https:'])
+  for (const entry of rpcUrls) url('SOLANA_RPC_URL', entry, ['http:', 'https:'])
   url('SOLANA_WS_URL', wsUrl || undefined, ['ws:', 'wss:'])
   url('SOLANA_PUBLIC_RPC_URL', value('SOLANA_PUBLIC_RPC_URL'), ['http:', 'https:'])
   url('SOLANA_PUBLIC_WS_URL', publicWsUrl || undefined, ['ws:', 'wss:'])
@@ -227,10 +240,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (localChain) {
     if (cluster !== 'localnet')
       problems.push(`SOLPLEDGE_LOCAL_CHAIN=1 (the chain npm start launched) contradicts SOLANA_CLUSTER=${cluster}`)
-    if (rpcUrl && URL.canParse(rpcUrl) && !LOOPBACK.has(new URL(rpcUrl).hostname))
-      problems.push(
-        `SOLPLEDGE_LOCAL_CHAIN=1 needs the local chain on this machine, but SOLANA_RPC_URL is on ${new URL(rpcUrl).host}`,
-      )
+    for (const entry of rpcUrls)
+      if (URL.canParse(entry) && !LOOPBACK.has(new URL(entry).hostname))
+        problems.push(
+          `SOLPLEDGE_LOCAL_CHAIN=1 needs the local chain on this machine, but SOLANA_RPC_URL is on ${new URL(entry).host}`,
+        )
     for (const name of ['PRODUCT_MINT', 'USDT_MINT'])
       if (value(name)) problems.push(`${name} is for a real cluster: the local chain makes its own mints`)
   } else {
@@ -243,7 +257,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     else if (!(REAL_CLUSTERS as readonly string[]).includes(cluster))
       problems.push(`SOLANA_CLUSTER must be one of ${REAL_CLUSTERS.join(', ')}, got "${cluster}"`)
     const onReal = 'off the local chain'
-    required(['SOLANA_RPC_URL'], `${onReal}: the cluster's JSON-RPC endpoint for the server`)
+    if (rpcUrls.length === 0)
+      problems.push(
+        `SOLANA_RPC_URL is required ${onReal}: the cluster's JSON-RPC endpoint for the server (a comma-separated list fails over)`,
+      )
     required(
       ['SOLANA_PUBLIC_RPC_URL'],
       `${onReal}: the RPC endpoint browsers are given (it may equal SOLANA_RPC_URL if that carries no secret)`,
@@ -262,6 +279,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (hotWalletKey && hotWalletKey.address === treasuryAddress)
     problems.push('TREASURY_ADDRESS must not be the hot wallet: the treasury is the cold side')
 
+  const priorityFee: PriorityFee = {
+    fixed:
+      value('PRIORITY_FEE_MICRO_LAMPORTS') === undefined ? undefined : BigInt(int('PRIORITY_FEE_MICRO_LAMPORTS', 0)),
+    max: BigInt(int('PRIORITY_FEE_MAX_MICRO_LAMPORTS', Number(DEFAULT_PRIORITY_FEE.max))),
+    percentile: int('PRIORITY_FEE_PERCENTILE', DEFAULT_PRIORITY_FEE.percentile),
+  }
+  if (priorityFee.percentile > 100)
+    problems.push(`PRIORITY_FEE_PERCENTILE must be a percentile from 0 to 100, got "${priorityFee.percentile}"`)
+  if (priorityFee.fixed !== undefined && priorityFee.fixed > priorityFee.max)
+    problems.push(
+      `PRIORITY_FEE_MICRO_LAMPORTS (${priorityFee.fixed}) is above its ceiling PRIORITY_FEE_MAX_MICRO_LAMPORTS ` +
+        `(${priorityFee.max}): raise the ceiling or lower the price`,
+    )
+
   let adminAddresses: Config['adminAddresses'] = []
   try {
     adminAddresses = parseAdminAddresses(env.ADMIN_ADDRESSES)
@@ -276,7 +307,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     localChain,
     cluster,
     rpcUrl,
+    rpcFallbackUrls,
     wsUrl,
+    priorityFee,
     publicRpcUrl,
     publicWsUrl,
     publicUrls,

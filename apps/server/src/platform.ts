@@ -35,7 +35,7 @@ export async function loadPlatform(config: Config): Promise<Platform> {
   }
   const treasuryAddress = config.treasuryAddress ?? (await generated('treasury.json', 'TREASURY_ADDRESS')).address
   return {
-    chain: createChain(config.rpcUrl, config.wsUrl),
+    chain: createChain([config.rpcUrl, ...config.rpcFallbackUrls], config.wsUrl, { priorityFee: config.priorityFee }),
     rpcUrl: config.rpcUrl,
     treasury: { address: treasuryAddress },
     hotWallet: config.hotWalletKey ?? (await generated('hot-wallet.json', 'HOT_WALLET_KEY')),

@@ -92,7 +92,7 @@ export function productionEnv(overrides: Record<string, string | undefined> = {}
 export function realCluster(cluster = 'devnet', env: Record<string, string> = {}): Partial<Config> {
   const config = loadConfig(productionEnv({ SOLANA_CLUSTER: cluster, ...env }))
   const keys = ['localChain', 'cluster', 'rpcUrl', 'wsUrl', 'publicRpcUrl', 'publicWsUrl', 'treasuryAddress'] as const
-  const more = ['hotWalletKey', 'productMint', 'usdtMint', 'rootAddress', 'seedDemo'] as const
+  const more = ['rpcFallbackUrls', 'hotWalletKey', 'productMint', 'usdtMint', 'rootAddress', 'seedDemo'] as const
   return Object.fromEntries([...keys, ...more].map((key) => [key, config[key]]))
 }
 

@@ -2,18 +2,22 @@ import {
   createAssociatedTokenAccountIdempotentInstruction,
   createTransferCheckedInstruction,
   getAssociatedTokenAddressSync,
+  TOKEN_PROGRAM_ID,
 } from '@solana/spl-token'
 import { Connection, Keypair, PublicKey, Transaction } from '@solana/web3.js'
 import { api, type PaymentIntent } from '@solpledge/contract'
-import { type Localnet, startLocalnet } from '@solpledge/localnet'
+import { type Localnet, startLocalnet, type TokenConfig } from '@solpledge/localnet'
 import { seedAssets } from '../src/modules/assets/seed.ts'
 import { call, createTestApp, login, seedRoot, type TestContext, TestWallet } from './helpers.ts'
 
-/** A test app on the local chain, with its assets seeded and the hot wallet funded, as `npm start` does. */
-export async function createChainApp(): Promise<
-  TestContext & { localnet: Localnet; connection: Connection; root: TestWallet }
-> {
-  const localnet = await startLocalnet({ port: 0, slotMs: 50 })
+/**
+ * A test app on the local chain, with its assets seeded and the hot wallet funded, as `npm start` does. `tokens`: the
+ * local chain's mints (default PLG and USDT on the classic token program).
+ */
+export async function createChainApp(
+  options: { tokens?: TokenConfig[] } = {},
+): Promise<TestContext & { localnet: Localnet; connection: Connection; root: TestWallet }> {
+  const localnet = await startLocalnet({ port: 0, slotMs: 50, tokens: options.tokens })
   const t = await createTestApp({ rpcUrl: localnet.rpcUrl, wsUrl: localnet.wsUrl })
   await seedAssets(t.db, t.app.config, t.platform)
   const root = await seedRoot(t.db)
@@ -53,13 +57,17 @@ export interface PayOptions {
   skipPreflight?: boolean
 }
 
-/** Pays an intent the way the web app does: create the recipient ATA if needed, TransferChecked with the reference. */
+/**
+ * Pays an intent the way the web app does: create the recipient ATA if needed, TransferChecked with the reference, on
+ * the program that owns the mint (classic SPL Token or Token-2022).
+ */
 export async function pay(connection: Connection, payer: Keypair, intent: PaymentIntent, options: PayOptions = {}) {
   const mint = new PublicKey(options.mint ?? intent.mint)
+  const program = (await connection.getAccountInfo(mint))?.owner ?? TOKEN_PROGRAM_ID
   const owner = new PublicKey(options.recipientOwner ?? intent.recipient)
   const authority = options.authority ?? payer
-  const from = getAssociatedTokenAddressSync(mint, authority.publicKey)
-  const to = getAssociatedTokenAddressSync(mint, owner, true)
+  const from = getAssociatedTokenAddressSync(mint, authority.publicKey, false, program)
+  const to = getAssociatedTokenAddressSync(mint, owner, true, program)
   const transfer = createTransferCheckedInstruction(
     from,
     mint,
@@ -67,11 +75,13 @@ export async function pay(connection: Connection, payer: Keypair, intent: Paymen
     authority.publicKey,
     options.amount ?? BigInt(intent.amount),
     options.decimals ?? intent.decimals,
+    [],
+    program,
   )
   const reference = options.reference === undefined ? intent.reference : options.reference
   if (reference) transfer.keys.push({ pubkey: new PublicKey(reference), isSigner: false, isWritable: false })
   const tx = new Transaction().add(
-    createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, to, owner, mint),
+    createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, to, owner, mint, program),
     transfer,
   )
   const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash('confirmed')

@@ -66,6 +66,44 @@ describe(`health and the client configuration (${dbKind})`, () => {
         data: { status: 'unavailable', database: { ok: true }, chain: { ok: false, slot: null, cluster: 'localnet' } },
       })
       expect(res.data.chain.error).toBeTruthy()
+      expect(res.data.chain.endpoints).toEqual([
+        {
+          host: new URL(t.app.config.rpcUrl).host,
+          ok: false,
+          ms: expect.any(Number),
+          slot: null,
+          failures: expect.any(Number),
+          error: expect.any(String),
+        },
+      ])
+    }
+  })
+
+  it('ready reports each RPC endpoint; with the primary down it is ready on the fallback', async () => {
+    const dead = t.app.config.rpcUrl
+    const failover = await appOn({ rpcUrl: dead, rpcFallbackUrls: [localnet.rpcUrl], wsUrl: localnet.wsUrl })
+    try {
+      const res = await get(failover, HEALTH_PATHS.ready)
+      expect(res).toMatchObject({ status: 200, data: { status: 'ok', chain: { ok: true } } })
+      expect(res.data.chain.endpoints).toEqual([
+        {
+          host: new URL(dead).host,
+          ok: false,
+          ms: expect.any(Number),
+          slot: null,
+          failures: 1,
+          error: expect.any(String),
+        },
+        {
+          host: new URL(localnet.rpcUrl).host,
+          ok: true,
+          ms: expect.any(Number),
+          slot: expect.any(String),
+          failures: 0,
+        },
+      ])
+    } finally {
+      await failover.app.close()
     }
   })
 

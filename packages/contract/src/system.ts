@@ -31,6 +31,19 @@ export const HealthReport = Type.Object({
     cluster: Type.String(),
     /** The RPC's current slot (decimal string), null when it did not answer. */
     slot: Type.Union([Type.String(), Type.Null()]),
+    /**
+     * Each configured RPC endpoint asked on its own (the server fails over between them): its host only, never its
+     * path or query, which may carry an API key. The chain is ok while one of them answers.
+     */
+    endpoints: Type.Array(
+      Type.Object({
+        ...Check,
+        host: Type.String(),
+        slot: Type.Union([Type.String(), Type.Null()]),
+        /** Failures in a row seen by the server's calls (0 after an answer). */
+        failures: Type.Integer(),
+      }),
+    ),
   }),
   /**
    * Every periodic job's last pass as recorded by the server instances; `stale` when none succeeded within three of

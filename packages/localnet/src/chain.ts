@@ -39,6 +39,8 @@ export const SLOTS_PER_EPOCH = 432_000
 /** Without searchTransactionHistory, getSignatureStatuses only sees this many recent slots (the status cache). */
 export const STATUS_CACHE_SLOTS = 300
 const SLOT_HASHES_KEPT = 150
+/** getRecentPrioritizationFees looks this many slots back (Agave's cache). */
+const PRIORITY_FEE_SLOTS = 150
 const STATE_FILE = 'localnet-state.json'
 const STATE_FORMAT = 1
 
@@ -214,6 +216,8 @@ export class Chain {
   private slotHashes: { slot: bigint; hash: string }[] = []
   private latest = ''
   private readonly transactions: TransactionRecord[] = []
+  /** Compute-unit prices of the recent landed transactions and the accounts they wrote (getRecentPrioritizationFees). */
+  private priorityFees: { slot: number; microLamports: number; writable: Set<string> }[] = []
   private readonly bySignature = new Map<string, TransactionRecord>()
   private readonly byAddress = new Map<string, TransactionRecord[]>()
   private slotTimer: NodeJS.Timeout | undefined
@@ -449,6 +453,12 @@ export class Chain {
     }
     this.store(record)
     this.dirty = true
+    this.priorityFees = this.priorityFees.filter((entry) => entry.slot > this.slot - PRIORITY_FEE_SLOTS)
+    this.priorityFees.push({
+      slot: this.slot,
+      microLamports: Number(computeUnitPrice(message)),
+      writable: new Set(accountKeys.filter((_key, i) => isWritable(message, loaded, i))),
+    })
 
     const changed = accountKeys.filter((_key, i) => {
       const before = preAccounts[i]
@@ -525,6 +535,27 @@ export class Chain {
       innerInstructions: innerInstructionsOf(meta),
       postAccounts: new Map(result.postAccounts().map((account) => [account.address, account])),
     }
+  }
+
+  /**
+   * getRecentPrioritizationFees, as Agave answers it: for each recent slot with transactions, the lowest compute-unit
+   * price (micro-lamports) a transaction paid in it; with `accounts`, per slot the highest over those accounts of the
+   * lowest price among the transactions that wrote that account (0 when none did).
+   */
+  recentPrioritizationFees(accounts: string[] = []): { slot: number; prioritizationFee: number }[] {
+    const slots = [...new Set(this.priorityFees.map((entry) => entry.slot))].filter(
+      (slot) => slot > this.slot - PRIORITY_FEE_SLOTS,
+    )
+    const lowest = (entries: typeof this.priorityFees) =>
+      entries.length === 0 ? 0 : Math.min(...entries.map((entry) => entry.microLamports))
+    return slots.map((slot) => {
+      const inSlot = this.priorityFees.filter((entry) => entry.slot === slot)
+      const fee =
+        accounts.length === 0
+          ? lowest(inSlot)
+          : Math.max(0, ...accounts.map((account) => lowest(inSlot.filter((entry) => entry.writable.has(account)))))
+      return { slot, prioritizationFee: fee }
+    })
   }
 
   /** Fee of a message (getFeeForMessage), or null when its blockhash is not valid. */
@@ -789,6 +820,17 @@ function sameAccount(a: MaybeEncodedAccount, b: MaybeEncodedAccount): boolean {
     a.executable === b.executable &&
     Buffer.compare(Buffer.from(a.data), Buffer.from(b.data)) === 0
   )
+}
+
+/** The compute-unit price (micro-lamports) a message sets with ComputeBudget SetComputeUnitPrice, or 0. */
+function computeUnitPrice(message: ParsedMessage): bigint {
+  let price = 0n
+  for (const ix of message.instructions) {
+    const data = Buffer.from(ix.data)
+    if (message.staticKeys[ix.programIdIndex] === COMPUTE_BUDGET_PROGRAM_ID && data[0] === 3 && data.length >= 9)
+      price = data.readBigUInt64LE(1)
+  }
+  return price
 }
 
 /**

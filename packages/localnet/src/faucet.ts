@@ -28,16 +28,21 @@ import type { Chain } from './chain.ts'
 import { fromBase64, toBase64 } from './codec.ts'
 import { invalidParams } from './errors.ts'
 import { requireAddress } from './params.ts'
+import { TOKEN_2022_PROGRAM_ID } from './token.ts'
 
 export interface TokenConfig {
   symbol: string
   decimals: number
+  /** The mint's token program: the classic SPL Token program (default) or Token-2022 (a mint without extensions). */
+  program?: 'token' | 'token-2022'
 }
 
 export interface TokenInfo {
   symbol: string
   mint: string
   decimals: number
+  /** The address of the program that owns the mint (Tokenkeg… or TokenzQd…). */
+  program: string
 }
 
 export interface FaucetRequest {
@@ -84,7 +89,9 @@ export class Faucet {
     }
     const payer = await createKeyPairSignerFromPrivateKeyBytes(fromBase64(state.faucetSeed))
     const mintAuthority = await createKeyPairSignerFromPrivateKeyBytes(fromBase64(state.mintAuthoritySeed))
-    const faucet = new Faucet(chain, payer, mintAuthority, [...state.tokens])
+    // State written before Token-2022 mints existed names no program: those mints are classic SPL Token mints.
+    const known = state.tokens.map((t) => ({ ...t, program: t.program ?? TOKEN_PROGRAM_ADDRESS }))
+    const faucet = new Faucet(chain, payer, mintAuthority, known)
     chain.ensureLamports(payer.address, FAUCET_FLOOR)
     for (const token of tokens) {
       if (!/^[A-Za-z0-9]{1,16}$/.test(token.symbol)) throw new Error(`invalid token symbol ${token.symbol}`)
@@ -102,22 +109,26 @@ export class Faucet {
   private async createMint(token: TokenConfig): Promise<TokenInfo> {
     const mint = await generateKeyPairSigner()
     const space = getMintSize()
+    const program = token.program === 'token-2022' ? (TOKEN_2022_PROGRAM_ID as Address) : TOKEN_PROGRAM_ADDRESS
     await this.send([
       getCreateAccountInstruction({
         payer: this.payer,
         newAccount: mint,
         lamports: this.chain.minimumBalanceForRentExemption(space),
         space,
-        programAddress: TOKEN_PROGRAM_ADDRESS,
+        programAddress: program,
       }),
-      getInitializeMint2Instruction({
-        mint: mint.address,
-        decimals: token.decimals,
-        mintAuthority: this.mintAuthority.address,
-        freezeAuthority: null,
-      }),
+      getInitializeMint2Instruction(
+        {
+          mint: mint.address,
+          decimals: token.decimals,
+          mintAuthority: this.mintAuthority.address,
+          freezeAuthority: null,
+        },
+        { programAddress: program },
+      ),
     ])
-    return { symbol: token.symbol, mint: mint.address, decimals: token.decimals }
+    return { symbol: token.symbol, mint: mint.address, decimals: token.decimals, program }
   }
 
   /** requestAirdrop: a SOL transfer from the faucet. */
@@ -144,12 +155,16 @@ export class Faucet {
     if (request.sol !== undefined && request.sol > 0n) signatures.push(await this.airdrop(address, request.sol))
     for (const { token, amount } of mints) {
       const mint = token.mint as Address
-      const [ata] = await findAssociatedTokenPda({ owner, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS })
+      const tokenProgram = token.program as Address
+      const [ata] = await findAssociatedTokenPda({ owner, mint, tokenProgram })
       this.chain.ensureLamports(this.payer.address, FAUCET_FLOOR)
       signatures.push(
         await this.send([
-          getCreateAssociatedTokenIdempotentInstruction({ payer: this.payer, ata, owner, mint }),
-          getMintToInstruction({ mint, token: ata, mintAuthority: this.mintAuthority, amount }),
+          getCreateAssociatedTokenIdempotentInstruction({ payer: this.payer, ata, owner, mint, tokenProgram }),
+          getMintToInstruction(
+            { mint, token: ata, mintAuthority: this.mintAuthority, amount },
+            { programAddress: tokenProgram },
+          ),
         ]),
       )
     }

@@ -190,9 +190,11 @@ const methods: Record<string, Handler> = {
     cfgAt(p, 1, chain)
     return withContext(chain, chain.feeForMessage(parseMessage(fromBase64(text))))
   },
-  getRecentPrioritizationFees: (p) => {
+  getRecentPrioritizationFees: (p, { chain }) => {
     if (p[0] !== undefined && !Array.isArray(p[0])) throw invalidParams('Invalid params: expected an address list')
-    return []
+    const accounts = ((p[0] as unknown[] | undefined) ?? []).map(requireAddress)
+    if (accounts.length > 128) throw invalidParams('Invalid params: too many accounts provided; max 128')
+    return chain.recentPrioritizationFees(accounts)
   },
   getMinimumBalanceForRentExemption: (p, { chain }) => {
     const length = requireInteger(p[0] ?? 0, 'a data length')

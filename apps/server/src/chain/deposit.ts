@@ -1,11 +1,7 @@
 import { type Address, address, getBase58Encoder, isSignature, type Signature } from '@solana/kit'
-import {
-  getTransferCheckedInstructionDataDecoder,
-  TOKEN_PROGRAM_ADDRESS,
-  TRANSFER_CHECKED_DISCRIMINATOR,
-} from '@solana-program/token'
+import { getTransferCheckedInstructionDataDecoder, TRANSFER_CHECKED_DISCRIMINATOR } from '@solana-program/token'
 import type { Chain } from './rpc.ts'
-import { associatedTokenAddress } from './token.ts'
+import { ownerTokenAccount, TOKEN_PROGRAMS } from './token.ts'
 
 export type DepositRefusal =
   | 'not_found'
@@ -72,7 +68,8 @@ export async function verifyDeposit(chain: Chain, expected: ExpectedDeposit): Pr
     return key
   }
   const transfers = message.instructions.flatMap((instruction): TransferChecked[] => {
-    if (keyAt(instruction.programIdIndex) !== TOKEN_PROGRAM_ADDRESS) return []
+    // TransferChecked has the same layout on the classic program and on Token-2022.
+    if (!TOKEN_PROGRAMS.includes(keyAt(instruction.programIdIndex))) return []
     const data = getBase58Encoder().encode(instruction.data)
     // Like the token program, read the first 10 bytes: discriminator, u64 amount, u8 decimals.
     if (data.length < 10 || data[0] !== TRANSFER_CHECKED_DISCRIMINATOR) return []
@@ -84,7 +81,8 @@ export async function verifyDeposit(chain: Chain, expected: ExpectedDeposit): Pr
   if (transfers.length === 0) return refuse('no_transfer')
 
   const mint = address(expected.mint)
-  const recipientAccount = await associatedTokenAddress(expected.recipientOwner, mint)
+  // Derived with the mint's own program: a transfer on the other program cannot reach this account.
+  const recipientAccount = await ownerTokenAccount(chain, expected.recipientOwner, mint)
   const transfer = transfers.find((candidate) => candidate.destination === recipientAccount)
   if (!transfer) {
     return refuse(transfers.some((candidate) => candidate.mint === mint) ? 'wrong_recipient' : 'wrong_mint')

@@ -4,6 +4,8 @@ export interface LocalToken {
   symbol: string
   mint: string
   decimals: number
+  /** The mint's token program (Tokenkeg… or TokenzQd…). */
+  program: string
 }
 
 async function localnetCall<T>(rpcUrl: string, method: string, params: unknown[]): Promise<T> {

@@ -1,12 +1,15 @@
 import {
+  type Address,
   address,
   appendTransactionMessageInstructions,
   type Base64EncodedWireTransaction,
   type Commitment,
+  compileTransaction,
   createKeyPairSignerFromBytes,
   createTransactionMessage,
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
+  type Instruction,
   isSolanaError,
   pipe,
   type Signature,
@@ -21,7 +24,7 @@ import {
 import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token'
 import type { StoredKeypair } from '../lib/keys.ts'
 import type { Chain } from './rpc.ts'
-import { associatedTokenAddress } from './token.ts'
+import { associatedTokenAddress, tokenProgramOf } from './token.ts'
 
 export interface PayoutRequest {
   hotWallet: StoredKeypair
@@ -48,41 +51,88 @@ export interface PreparedPayout {
   lastValidBlockHeight: bigint
 }
 
+/** The ComputeBudget program: the compute-unit limit and price (priority fee) of a transaction. */
+const COMPUTE_BUDGET_PROGRAM = address('ComputeBudget111111111111111111111111111111')
+/** The most compute units a transaction may ask for. */
+const MAX_COMPUTE_UNITS = 1_400_000
+/** The limit of a payout whose simulation failed (its send is refused by preflight anyway, for the same reason). */
+const FALLBACK_COMPUTE_UNITS = 200_000
+
+function setComputeUnitLimit(units: number): Instruction {
+  const data = new Uint8Array(5)
+  data[0] = 2
+  new DataView(data.buffer).setUint32(1, units, true)
+  return { programAddress: COMPUTE_BUDGET_PROGRAM, data }
+}
+
+function setComputeUnitPrice(microLamports: bigint): Instruction {
+  const data = new Uint8Array(9)
+  data[0] = 3
+  new DataView(data.buffer).setBigUint64(1, microLamports, true)
+  return { programAddress: COMPUTE_BUDGET_PROGRAM, data }
+}
+
 /**
- * Builds and signs, without sending, a transaction from the hot wallet: create `to`'s associated token account
- * (idempotent, paid by the hot wallet), then TransferChecked from the hot wallet's associated token account, then
- * the memo.
+ * The compute-unit price (micro-lamports) of a server-signed transaction writing `writable`: the configured price, or
+ * the chain's percentile of the recent fees paid for those accounts (getRecentPrioritizationFees); at most the ceiling.
+ */
+export async function computeUnitPrice(chain: Chain, writable: Address[]): Promise<bigint> {
+  const { fixed, max, percentile } = chain.priorityFee
+  let price = fixed
+  if (price === undefined) {
+    const recent = await chain.rpc.getRecentPrioritizationFees(writable).send()
+    const fees = recent.map((entry) => BigInt(entry.prioritizationFee)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    // Nearest rank: the smallest fee at or above `percentile` percent of the slots.
+    price = fees[Math.max(0, Math.ceil((percentile / 100) * fees.length) - 1)] ?? 0n
+  }
+  if (price > max) return max
+  return price
+}
+
+/**
+ * Builds and signs, without sending, a transaction from the hot wallet: the compute budget (a unit limit sized by
+ * simulating it, plus 10 %, and the priority fee), create `to`'s associated token account (idempotent, paid by the hot
+ * wallet), then TransferChecked from the hot wallet's associated token account — both on the mint's own token program
+ * (classic SPL Token or Token-2022) — then the memo.
  * Store the result before calling sendPrepared.
  */
 export async function preparePayout(chain: Chain, request: PayoutRequest): Promise<PreparedPayout> {
   const hotWallet = await createKeyPairSignerFromBytes(request.hotWallet.secretKey)
   const mint = address(request.mint)
   const owner = address(request.to)
-  const source = await associatedTokenAddress(hotWallet.address, mint)
-  const destination = await associatedTokenAddress(owner, mint)
-  const { value: blockhash } = await chain.rpc.getLatestBlockhash({ commitment: chain.commitment }).send()
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(hotWallet, m),
-    (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
-    (m) =>
-      appendTransactionMessageInstructions(
-        [
-          getCreateAssociatedTokenIdempotentInstruction({ payer: hotWallet, ata: destination, owner, mint }),
-          getTransferCheckedInstruction({
-            source,
-            mint,
-            destination,
-            authority: hotWallet,
-            amount: request.amount,
-            decimals: request.decimals,
-          }),
-          { programAddress: MEMO_PROGRAM, data: new TextEncoder().encode(request.memo) },
-        ],
-        m,
-      ),
-  )
-  const transaction = await signTransactionMessageWithSigners(message)
+  const tokenProgram = await tokenProgramOf(chain, mint)
+  const source = await associatedTokenAddress(hotWallet.address, mint, tokenProgram)
+  const destination = await associatedTokenAddress(owner, mint, tokenProgram)
+  const [{ value: blockhash }, price] = await Promise.all([
+    chain.rpc.getLatestBlockhash({ commitment: chain.commitment }).send(),
+    computeUnitPrice(chain, [hotWallet.address, source, destination]),
+  ])
+  const payout: Instruction[] = [
+    getCreateAssociatedTokenIdempotentInstruction({ payer: hotWallet, ata: destination, owner, mint, tokenProgram }),
+    getTransferCheckedInstruction(
+      { source, mint, destination, authority: hotWallet, amount: request.amount, decimals: request.decimals },
+      { programAddress: tokenProgram },
+    ),
+    { programAddress: MEMO_PROGRAM, data: new TextEncoder().encode(request.memo) },
+  ]
+  const messageWith = (units: number) =>
+    pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayerSigner(hotWallet, m),
+      (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
+      (m) =>
+        appendTransactionMessageInstructions([setComputeUnitLimit(units), setComputeUnitPrice(price), ...payout], m),
+    )
+  const simulated = await chain.rpc
+    .simulateTransaction(getBase64EncodedWireTransaction(compileTransaction(messageWith(MAX_COMPUTE_UNITS))), {
+      encoding: 'base64',
+      sigVerify: false,
+      commitment: chain.commitment,
+    })
+    .send()
+  const used = simulated.value.err === null ? Number(simulated.value.unitsConsumed ?? 0n) : 0
+  const units = used > 0 ? Math.min(MAX_COMPUTE_UNITS, Math.ceil(used * 1.1)) : FALLBACK_COMPUTE_UNITS
+  const transaction = await signTransactionMessageWithSigners(messageWith(units))
   return {
     signature: getSignatureFromTransaction(transaction),
     wireTransaction: getBase64EncodedWireTransaction(transaction),

@@ -20,22 +20,30 @@ export const chainBalanceKeys = {
 export type TokenBalances = Readonly<Record<string, bigint | null>>
 
 /**
- * The wallet's balance of each mint: its associated token accounts, read from the chain in one request. The chain
- * library comes with the wallet layer, so importing it here costs nothing once a wallet is connected.
+ * The wallet's balance of each mint: its associated token accounts, read from the chain in one request. A mint is on
+ * the classic token program or on Token-2022, and only the associated account under its own program can exist, so
+ * both are asked for and the one that exists counts. The chain library comes with the wallet layer, so importing it
+ * here costs nothing once a wallet is connected.
  */
 export async function getTokenBalances(
   connection: Connection,
   owner: PublicKey,
   mints: readonly string[],
 ): Promise<TokenBalances> {
-  const [{ PublicKey }, { associatedTokenAccount, readTokenAmount }] = await Promise.all([
+  // spl-token only through token-account.ts, which installs the Buffer global it needs first.
+  const [{ PublicKey }, { associatedTokenAccount, readTokenAmount, TOKEN_PROGRAMS }] = await Promise.all([
     import('@solana/web3.js'),
     import('./payment/token-account.ts'),
   ])
-  const accounts = mints.map((mint) => associatedTokenAccount(new PublicKey(mint), owner))
+  const accounts = mints.flatMap((mint) =>
+    TOKEN_PROGRAMS.map((program) => associatedTokenAccount(new PublicKey(mint), owner, program)),
+  )
   const infos = await connection.getMultipleAccountsInfo(accounts, 'confirmed')
   return Object.fromEntries(
-    mints.map((mint, index) => [mint, readTokenAmount(accounts[index] as PublicKey, infos[index] ?? null)]),
+    mints.map((mint, index) => {
+      const at = infos[2 * index] ? 2 * index : 2 * index + 1
+      return [mint, readTokenAmount(accounts[at] as PublicKey, infos[at] ?? null)]
+    }),
   )
 }
 

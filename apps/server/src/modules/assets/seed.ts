@@ -1,4 +1,5 @@
 import { type LocalToken, localnetFaucet, localnetTokens } from '../../chain/localnet.ts'
+import { REFUSED_EXTENSIONS, readMint } from '../../chain/token.ts'
 import { type Config, ConfigError } from '../../config.ts'
 import type { Database } from '../../db/index.ts'
 import type { Platform } from '../../platform.ts'
@@ -18,15 +19,24 @@ export async function platformMints(config: Config, platform: Platform): Promise
   ]
 }
 
-/** Reads each configured mint's decimals from the cluster; a wrong mint or an unreachable RPC is named plainly. */
+/**
+ * Reads each configured mint's program (classic SPL Token or Token-2022) and decimals from the cluster; a wrong mint, a
+ * Token-2022 mint with an extension the ledger cannot account for (a transfer fee) or an unreachable RPC is named plainly.
+ */
 async function configuredTokens(config: Config, platform: Platform): Promise<LocalToken[]> {
   const tokens: LocalToken[] = []
   const problems: string[] = []
   for (const { symbol, mint } of await platformMints(config, platform)) {
     const setting = symbol === 'USDT' ? 'USDT_MINT' : 'PRODUCT_MINT'
     try {
-      const supply = await platform.chain.rpc.getTokenSupply(mint as never).send()
-      tokens.push({ symbol, mint, decimals: supply.value.decimals })
+      const info = await readMint(platform.chain, mint)
+      const refused = info.extensions.flatMap((type) => REFUSED_EXTENSIONS[type] ?? [])
+      if (refused.length > 0)
+        problems.push(
+          `${setting} ${mint} has ${refused.join(' and ')}: users would be credited more than the treasury receives; ` +
+            'use a mint without it',
+        )
+      else tokens.push({ symbol, mint, decimals: info.decimals, program: info.program })
     } catch (error) {
       problems.push(
         `${setting} ${mint}: the cluster at SOLANA_RPC_URL (${config.cluster}) does not answer it as a token mint ` +

@@ -9,7 +9,7 @@ import {
 } from '@solpledge/contract'
 import type { Selectable, Transaction } from 'kysely'
 import { findReferencePayments, verifyDeposit } from '../../chain/deposit.ts'
-import { associatedTokenAddress } from '../../chain/token.ts'
+import { ownerTokenAccount } from '../../chain/token.ts'
 import type { Database } from '../../db/index.ts'
 import type { DB, PaymentIntentsTable } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
@@ -49,7 +49,7 @@ const outcomeOf = (row: IntentRow) => {
   }
 }
 
-async function present(db: Database, row: IntentRow): Promise<PaymentIntent> {
+async function present(db: Database, platform: Platform, row: IntentRow): Promise<PaymentIntent> {
   const asset = await requireAsset(db, row.asset)
   const mint = asset.mint as string
   const purpose = row.purpose as IntentPurpose
@@ -61,7 +61,7 @@ async function present(db: Database, row: IntentRow): Promise<PaymentIntent> {
     decimals: asset.decimals,
     amount: row.amount,
     recipient: row.recipient,
-    recipient_token_account: await associatedTokenAddress(row.recipient, mint),
+    recipient_token_account: await ownerTokenAccount(platform.chain, row.recipient, mint),
     reference: row.reference,
     status: row.status as PaymentIntent['status'],
     signature: row.signature,
@@ -145,7 +145,7 @@ export async function createIntent(
     })
     .returningAll()
     .executeTakeFirstOrThrow()
-  return present(db, row)
+  return present(db, platform, row)
 }
 
 async function findOwnIntent(db: Database, userId: string, id: string): Promise<IntentRow> {
@@ -273,7 +273,7 @@ export async function submitIntent(
 ): Promise<PaymentIntent> {
   const intent = await findOwnIntent(db, user.id, input.id)
   if (intent.status === 'fulfilled') {
-    if (intent.signature === input.signature) return answer(db, intent)
+    if (intent.signature === input.signature) return answer(db, platform, intent)
     throw refuse('intent.signatureUsed')
   }
   if (intent.status === 'expired') throw refuse('intent.expired')
@@ -284,14 +284,14 @@ export async function submitIntent(
   await fulfilIntent(db, intent, input.signature)
   const now = await findOwnIntent(db, user.id, input.id)
   if (now.signature !== input.signature) throw refuse('intent.signatureUsed')
-  return answer(db, now)
+  return answer(db, platform, now)
 }
 
 /** A fulfilled intent whose stake or node was refused answers with that refusal (the payment is in the balance). */
-async function answer(db: Database, row: IntentRow): Promise<PaymentIntent> {
+async function answer(db: Database, platform: Platform, row: IntentRow): Promise<PaymentIntent> {
   const { refusal } = outcomeOf(row)
   if (refusal) throw refuse(refusal)
-  return present(db, row)
+  return present(db, platform, row)
 }
 
 /** The success message of a submitted intent, by purpose. */

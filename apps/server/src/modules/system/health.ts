@@ -1,4 +1,5 @@
 // Liveness and readiness (docs/operations.md): the database, the chain's RPC and the jobs, each reported on its own.
+import { createSolanaRpcFromTransport } from '@solana/kit'
 import type { HealthReport, HotWalletState } from '@solpledge/contract'
 import { sql } from 'kysely'
 import type { Config } from '../../config.ts'
@@ -38,10 +39,15 @@ export function hotWalletState(platform: Platform): HotWalletState {
 
 /** The readiness report: ready when the database and the RPC answer; jobs and the hot wallet are reported only. */
 export async function readiness(db: Database, config: Config, platform: Platform, now = new Date()) {
-  const [database, chain] = await Promise.all([
+  const { commitment, endpoints } = platform.chain
+  const [database, chain, ...each] = await Promise.all([
     timed(() => sql`select 1`.execute(db)),
-    timed((abortSignal) => platform.chain.rpc.getSlot({ commitment: platform.chain.commitment }).send({ abortSignal })),
+    timed((abortSignal) => platform.chain.rpc.getSlot({ commitment }).send({ abortSignal })),
+    ...endpoints.direct.map((transport) =>
+      timed((abortSignal) => createSolanaRpcFromTransport(transport).getSlot({ commitment }).send({ abortSignal })),
+    ),
   ])
+  const calls = endpoints.status()
   const intervals = jobIntervals(config)
   const beats = database.ok ? await db.selectFrom('job_heartbeats').selectAll().orderBy('name').execute() : []
   const report: HealthReport = {
@@ -53,6 +59,14 @@ export async function readiness(db: Database, config: Config, platform: Platform
       cluster: config.cluster,
       slot: chain.ok ? String(chain.value) : null,
       ...(chain.error ? { error: chain.error } : {}),
+      endpoints: each.map((check, i) => ({
+        host: calls[i]?.host ?? '',
+        ok: check.ok,
+        ms: check.ms,
+        slot: check.ok ? String(check.value) : null,
+        failures: calls[i]?.failures ?? 0,
+        ...(check.error ? { error: check.error } : {}),
+      })),
     },
     jobs: beats.map((beat) => {
       const every = intervals[beat.name] ?? 0

@@ -5,13 +5,14 @@ import {
   ASSOCIATED_TOKEN_PROGRAM_ID,
   decodeTransferCheckedInstruction,
   getAssociatedTokenAddressSync,
+  TOKEN_2022_PROGRAM_ID,
   TOKEN_PROGRAM_ID,
 } from '@solana/spl-token'
 import { Keypair, PublicKey, SystemProgram } from '@solana/web3.js'
 import type { PaymentIntent } from '@solpledge/contract/client'
 import { describe, expect, it } from 'vitest'
 import { buildPaymentTransaction } from './payment-transaction.ts'
-import { readTokenAmount } from './token-account.ts'
+import { mintProgram, readTokenAmount } from './token-account.ts'
 
 const key = () => Keypair.generate().publicKey
 const owner = key()
@@ -101,6 +102,44 @@ describe('buildPaymentTransaction', () => {
     expect(decoded.data.decimals).toBe(9)
   })
 
+  it("builds a Token-2022 mint's payment on Token-2022: its associated accounts, its TransferChecked", () => {
+    const recipient2022 = getAssociatedTokenAddressSync(mint, recipient, false, TOKEN_2022_PROGRAM_ID)
+    const tx = buildPaymentTransaction(
+      intent({ recipient_token_account: recipient2022.toBase58() }),
+      owner,
+      true,
+      TOKEN_2022_PROGRAM_ID,
+    )
+    const [create, transfer] = tx.instructions
+    expect(create?.keys.map((k) => k.pubkey.toBase58())).toEqual(
+      [owner, recipient2022, recipient, mint, SystemProgram.programId, TOKEN_2022_PROGRAM_ID].map((k) => k.toBase58()),
+    )
+    expect(transfer?.programId.equals(TOKEN_2022_PROGRAM_ID)).toBe(true)
+    expect(transfer?.keys).toEqual([
+      meta(getAssociatedTokenAddressSync(mint, owner, false, TOKEN_2022_PROGRAM_ID), false, true),
+      meta(mint, false, false),
+      meta(recipient2022, false, true),
+      meta(owner, true, false),
+      meta(reference, false, false),
+    ])
+    // The classic program's account for a Token-2022 mint is not where the server looks: refused.
+    expect(() => buildPaymentTransaction(intent(), owner, false, TOKEN_2022_PROGRAM_ID)).toThrow(/associated/)
+  })
+
+  it("reads the mint's program from its account and refuses a mint no token program owns", () => {
+    const info = (programOwner: PublicKey) => ({
+      data: Buffer.alloc(82),
+      owner: programOwner,
+      lamports: 1,
+      executable: false,
+      rentEpoch: 0,
+    })
+    expect(mintProgram(info(TOKEN_2022_PROGRAM_ID)).equals(TOKEN_2022_PROGRAM_ID)).toBe(true)
+    expect(mintProgram(info(TOKEN_PROGRAM_ID)).equals(TOKEN_PROGRAM_ID)).toBe(true)
+    expect(() => mintProgram(info(SystemProgram.programId))).toThrow(/no token program/)
+    expect(() => mintProgram(null)).toThrow(/no token program/)
+  })
+
   it('refuses an intent whose recipient token account is not the associated one', () => {
     expect(() => buildPaymentTransaction(intent({ recipient_token_account: key().toBase58() }), owner, false)).toThrow(
       /associated/,
@@ -130,5 +169,8 @@ describe('readTokenAmount', () => {
     const info = { data, owner: TOKEN_PROGRAM_ID, lamports: 2_039_280, executable: false, rentEpoch: 0 }
     expect(readTokenAmount(userAta, info)).toBe(5_000_001n)
     expect(readTokenAmount(userAta, null)).toBeNull()
+    // A Token-2022 account: the base layout, then the account type and its ImmutableOwner extension.
+    const data2022 = Buffer.concat([data, Buffer.from([2, 7, 0, 0, 0])])
+    expect(readTokenAmount(userAta, { ...info, data: data2022, owner: TOKEN_2022_PROGRAM_ID })).toBe(5_000_001n)
   })
 })

@@ -1,6 +1,5 @@
 import '../wallet/buffer-global.ts'
-import { ACCOUNT_SIZE } from '@solana/spl-token'
-import type { BlockhashWithExpiryBlockHeight, Connection, PublicKey, Transaction } from '@solana/web3.js'
+import { type BlockhashWithExpiryBlockHeight, type Connection, PublicKey, type Transaction } from '@solana/web3.js'
 import type { MessageKey, PaymentIntent } from '@solpledge/contract/client'
 import { ApiError } from '../api-client.ts'
 import type { Notice } from '../notice.ts'
@@ -10,7 +9,7 @@ import { buildPaymentTransaction, paymentAccounts } from './payment-transaction.
 import { clearPendingPayment, savePendingPayment } from './pending-payment.ts'
 import { reporting } from './reporting.ts'
 import { isNotConfirmedYet, submitIntentUntilChecked } from './submit-intent.ts'
-import { readTokenAmount } from './token-account.ts'
+import { mintProgram, readTokenAmount, tokenAccountSize } from './token-account.ts'
 
 export type PaymentStep = 'preparing' | 'signing' | 'confirming' | 'crediting'
 
@@ -78,7 +77,11 @@ export async function runPayment(
   savePendingPayment(pending)
   const due = BigInt(intent.amount)
 
-  const accounts = await step({ key: 'wallet.tokenTransferFailed' }, () => paymentAccounts(intent, owner))
+  // The mint's own program (classic SPL Token or Token-2022) holds every account and instruction of the payment.
+  const tokenProgram = await step({ key: 'wallet.tokenTransferFailed' }, async () =>
+    mintProgram(await connection.getAccountInfo(new PublicKey(intent.mint), 'confirmed')),
+  )
+  const accounts = await step({ key: 'wallet.tokenTransferFailed' }, () => paymentAccounts(intent, owner, tokenProgram))
   const [payer, source, destination] = await step({ key: 'wallet.failedTokenBalance' }, () =>
     connection.getMultipleAccountsInfo([owner, accounts.source, accounts.destination], 'confirmed'),
   )
@@ -91,7 +94,9 @@ export async function runPayment(
   ctx.onInfo({ key: createRecipientAccount ? 'wallet.recipientAccountCreated' : 'wallet.recipientAccountExists' })
   const rent = createRecipientAccount
     ? BigInt(
-        await step({ key: 'wallet.failedBalance' }, () => connection.getMinimumBalanceForRentExemption(ACCOUNT_SIZE)),
+        await step({ key: 'wallet.failedBalance' }, () =>
+          connection.getMinimumBalanceForRentExemption(tokenAccountSize(tokenProgram)),
+        ),
       )
     : 0n
   if (BigInt(payer?.lamports ?? 0) < FEE_LAMPORTS + rent) throw new PaymentError({ key: 'common.insufficientBalance' })
@@ -100,7 +105,7 @@ export async function runPayment(
     { key: 'wallet.tokenTransferFailed' },
     async () => {
       const latest = await connection.getLatestBlockhash('confirmed')
-      const transaction = buildPaymentTransaction(intent, owner, createRecipientAccount)
+      const transaction = buildPaymentTransaction(intent, owner, createRecipientAccount, tokenProgram)
       transaction.recentBlockhash = latest.blockhash
       transaction.lastValidBlockHeight = latest.lastValidBlockHeight
       return [transaction, latest]
