@@ -384,7 +384,7 @@ describe(`operator route /admin/settlement/run (${dbKind})`, () => {
     expect(list.map((d) => d.day)).toEqual([DAY, addDays(DAY, 1)])
     expect(list[1]).toMatchObject({
       status: 'done',
-      totals: [{ type: 'pledge_output', coin: PLG, count: 1, amount: '1200000000' }],
+      totals: [{ type: 'pledge_output', coin: PLG, decimals: 9, count: 1, amount: '1200000000' }],
       expired: { stakes: 0, finance: 0 },
     })
     expect(Date.parse(list[1]?.finished_at as string)).toBeGreaterThan(0)

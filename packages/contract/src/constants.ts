@@ -15,3 +15,22 @@ export const MAX_BODY_BYTES = 64 * 1024
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key'
 /** Set ('true') on an answer replayed from an earlier request with the same Idempotency-Key. */
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed'
+
+/** Every kind of ledger transfer the server makes: the server accepts no other, the web app labels each one. */
+export const LEDGER_TYPES = [
+  'deposit',
+  'withdraw_lock',
+  'withdraw_pay',
+  'withdraw_fee',
+  'withdraw_refund',
+  'stake',
+  'node_purchase',
+  'finance_deposit',
+  'finance_redeem',
+  'settlement',
+  'trade_lock',
+  'trade_unlock',
+  'trade',
+  'trade_fee',
+  'admin_adjustment',
+] as const
