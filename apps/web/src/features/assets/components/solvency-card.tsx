@@ -1,11 +1,12 @@
-import { formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { formatDateTime } from '../../../lib/format.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { useSolvency } from '../api/get-solvency.ts'
 
 /** What users are owed against what the platform holds on chain, per asset (DESIGN.md §4), for anyone to check. */
 export function SolvencyCard() {
   const { t, i18n } = useTranslation()
+  const format = useFormat()
   const { data, isError } = useSolvency()
   return (
     <section className="card solvency-card" data-testid="solvency" aria-labelledby="solvency-title">
@@ -29,17 +30,17 @@ export function SolvencyCard() {
                 <dl className="asset-split">
                   <div>
                     <dt>{t('assets.solvency.liabilities')}</dt>
-                    <dd>{formatAmount(row.liabilities, row.decimals)}</dd>
+                    <dd>{format.amount(row.liabilities, { symbol: row.coin, decimals: row.decimals })}</dd>
                   </div>
                   <div>
                     <dt>{t('assets.solvency.holdings')}</dt>
-                    <dd>{formatAmount(row.holdings, row.decimals)}</dd>
+                    <dd>{format.amount(row.holdings, { symbol: row.coin, decimals: row.decimals })}</dd>
                   </div>
                 </dl>
                 <p className="solvency-breakdown">
                   {t('assets.solvency.breakdown', {
-                    treasury: formatAmount(row.treasury, row.decimals),
-                    hotWallet: formatAmount(row.hot_wallet, row.decimals),
+                    treasury: format.amount(row.treasury, { symbol: row.coin, decimals: row.decimals }),
+                    hotWallet: format.amount(row.hot_wallet, { symbol: row.coin, decimals: row.decimals }),
                   })}
                 </p>
               </li>

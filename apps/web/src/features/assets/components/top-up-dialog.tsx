@@ -1,10 +1,11 @@
-import { type AssetBalance, formatAmount } from '@solpledge/contract/client'
+import type { AssetBalance } from '@solpledge/contract/client'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Modal } from '../../../components/modal.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
 import { showNotice } from '../../../lib/notice.ts'
 import { usePayment } from '../../../lib/payment/use-payment.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { validateTopUpAmount } from '../utils/validate-amount.ts'
 import { AmountField } from './amount-field.tsx'
 
@@ -19,6 +20,7 @@ interface TopUpDialogProps {
 /** Top-up (recharge): an amount paid from the connected wallet to the platform, credited once confirmed. */
 export function TopUpDialog({ open, asset, walletBalance, onClose }: TopUpDialogProps) {
   const { t } = useTranslation()
+  const format = useFormat()
   const [text, setText] = useState('')
   const close = () => {
     setText('')
@@ -38,7 +40,7 @@ export function TopUpDialog({ open, asset, walletBalance, onClose }: TopUpDialog
     if (!asset) return ''
     if (walletBalance === undefined) return t('assets.topUpDialog.walletBalanceUnknown')
     return t('assets.topUpDialog.walletBalance', {
-      amount: formatAmount(walletBalance ?? 0n, asset.decimals),
+      amount: format.amount(walletBalance ?? 0n, asset),
       coin: asset.symbol,
     })
   }

@@ -1,10 +1,11 @@
-import { type AssetBalance, formatAmount } from '@solpledge/contract/client'
+import type { AssetBalance } from '@solpledge/contract/client'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Modal } from '../../../components/modal.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
 import { showNotice } from '../../../lib/notice.ts'
 import { useSignedInAddress } from '../../../lib/session.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { useWithdraw } from '../api/request-withdraw.ts'
 import { validateWithdrawAmount, withdrawReceive } from '../utils/validate-amount.ts'
 import { AmountField } from './amount-field.tsx'
@@ -18,6 +19,7 @@ interface WithdrawDialogProps {
 /** Withdrawal: an amount of the available balance, fee included, sent to the user's own wallet. */
 export function WithdrawDialog({ open, asset, onClose }: WithdrawDialogProps) {
   const { t } = useTranslation()
+  const format = useFormat()
   const address = useSignedInAddress()
   const [text, setText] = useState('')
   const close = () => {
@@ -35,7 +37,7 @@ export function WithdrawDialog({ open, asset, onClose }: WithdrawDialogProps) {
     else showNotice(check.notice, 'error')
   }
 
-  const amount = (units: bigint | string) => (asset ? `${formatAmount(units, asset.decimals)} ${asset.symbol}` : '')
+  const amount = (units: bigint | string) => (asset ? format.money(units, asset, 'exact') : '')
   const receive = asset ? withdrawReceive(text, asset) : null
 
   return (
@@ -55,7 +57,7 @@ export function WithdrawDialog({ open, asset, onClose }: WithdrawDialogProps) {
             max={BigInt(asset.available)}
             disabled={pending}
           />
-          <dl className="withdraw-summary">
+          <dl className="withdraw-summary" data-exact>
             <div>
               <dt>{t('assets.withdrawDialog.available')}</dt>
               <dd data-testid="withdraw-available">{amount(asset.available)}</dd>

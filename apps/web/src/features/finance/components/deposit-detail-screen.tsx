@@ -1,4 +1,4 @@
-import { type FinanceDeposit, formatAmount } from '@solpledge/contract/client'
+import type { FinanceDeposit } from '@solpledge/contract/client'
 import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
@@ -9,7 +9,14 @@ import { EmptyState, Page } from '../../../components/page.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
 import { SignedOut } from '../../../components/signed-out.tsx'
 import { ApiError } from '../../../lib/api-client.ts'
-import { bpsToMultiple, bpsToPercent, formatDateTime, formatDay } from '../../../lib/format.ts'
+import {
+  bpsToMultiple,
+  bpsToPercent,
+  formatAmountOf,
+  formatDateTime,
+  formatDay,
+  formatMoney,
+} from '../../../lib/format.ts'
 import { flattenPages } from '../../../lib/paging.ts'
 import { useSignedInAddress } from '../../../lib/session.ts'
 import { useDeposit } from '../api/get-deposit.ts'
@@ -107,12 +114,13 @@ function RedeemButton({ deposit }: { deposit: FinanceDeposit }) {
 }
 
 function depositFacts(t: TFunction<'ui'>, deposit: FinanceDeposit, language: string | undefined): Fact[] {
-  const amount = (units: string) => `${formatAmount(units, deposit.decimals)} ${deposit.coin}`
+  const asset = { symbol: deposit.coin, decimals: deposit.decimals }
+  const amount = (units: string) => <span data-exact>{formatMoney(units, asset, language, 'exact')}</span>
   return [
     { id: 'amount', label: t('finance.deposits.amount'), value: amount(deposit.amount), testId: 'detail-amount' },
     { id: 'period', label: t('finance.deposits.period'), value: t('finance.products.days', { count: deposit.days }) },
     { id: 'multiple', label: t('finance.deposits.multiple'), value: bpsToMultiple(deposit.power_bps) },
-    { id: 'power', label: t('finance.detail.power'), value: formatAmount(deposit.power, deposit.decimals) },
+    { id: 'power', label: t('finance.detail.power'), value: formatAmountOf(deposit.power, asset, language, 'power') },
     { id: 'rate', label: t('finance.detail.rate'), value: bpsToPercent(deposit.output_bps) },
     { id: 'total', label: t('finance.detail.totalOutput'), value: amount(deposit.total_output) },
     { id: 'output', label: t('finance.deposits.output'), value: amount(deposit.output), testId: 'detail-output' },

@@ -5,8 +5,9 @@ import { AmountInput } from '../../../components/amount-input.tsx'
 import { Facts } from '../../../components/facts.tsx'
 import { OptionGroup } from '../../../components/option-group.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
-import { bpsToMultiple, bpsToPercent } from '../../../lib/format.ts'
+import { bpsToMultiple, bpsToPercent, type FigureKind } from '../../../lib/format.ts'
 import { showNotice } from '../../../lib/notice.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { findAsset, useUserWallet } from '../../../lib/user-wallet.ts'
 import { type FinanceProducts, useFinanceProducts } from '../api/get-products.ts'
 import { useMakeDeposit } from '../api/make-deposit.ts'
@@ -71,6 +72,7 @@ interface AmountFormProps {
 /** The amount to deposit into the chosen product, from the available balance. */
 function AmountForm({ products, product }: AmountFormProps) {
   const { t } = useTranslation()
+  const format = useFormat()
   const { coin, decimals } = products
   const [text, setText] = useState('')
   const { data: assets } = useUserWallet()
@@ -89,7 +91,7 @@ function AmountForm({ products, product }: AmountFormProps) {
 
   const check = validateDeposit(text, decimals, undefined)
   const estimate = check.ok ? depositEstimate(check.value, product) : null
-  const amount = (units: bigint) => `${formatAmount(units, decimals)} ${coin}`
+  const amount = (units: bigint, kind?: FigureKind) => format.money(units, { symbol: coin, decimals }, kind)
 
   return (
     <form className="amount-form finance-form" onSubmit={submit} noValidate>
@@ -130,10 +132,14 @@ function AmountForm({ products, product }: AmountFormProps) {
             {
               id: 'output',
               label: t('finance.form.output'),
-              value: amount(estimate.output),
+              value: amount(estimate.output, 'output'),
               testId: 'finance-estimate-output',
             },
-            { id: 'power', label: t('finance.form.power'), value: formatAmount(estimate.power, decimals) },
+            {
+              id: 'power',
+              label: t('finance.form.power'),
+              value: format.amount(estimate.power, { symbol: coin, decimals }, 'power'),
+            },
           ]}
         />
       )}

@@ -1,10 +1,10 @@
-import { formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { Modal } from '../../../components/modal.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
 import { useTokenBalances } from '../../../lib/chain-balances.ts'
 import { USDT_DECIMALS } from '../../../lib/format.ts'
 import { usePayment } from '../../../lib/payment/use-payment.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { findAsset, useUserWallet } from '../../../lib/user-wallet.ts'
 import { useBuyNode } from '../api/buy-node.ts'
 import type { NodeLevel } from '../api/get-node-levels.ts'
@@ -24,6 +24,7 @@ interface BuyNodeDialogProps {
  */
 export function BuyNodeDialog({ open, level, onClose, onRefused }: BuyNodeDialogProps) {
   const { t } = useTranslation()
+  const format = useFormat()
   const { data: assets } = useUserWallet()
   const usdt = findAsset(assets, 'USDT')
   const usdtDecimals = usdt?.decimals ?? USDT_DECIMALS
@@ -38,7 +39,7 @@ export function BuyNodeDialog({ open, level, onClose, onRefused }: BuyNodeDialog
     },
   })
   const pending = buy.isPending || chain.pending
-  const usdtText = (units: bigint | string) => `${formatAmount(units, usdtDecimals)} USDT`
+  const usdtText = (units: bigint | string) => format.money(units, { symbol: 'USDT', decimals: usdtDecimals })
 
   return (
     <Modal
@@ -52,7 +53,7 @@ export function BuyNodeDialog({ open, level, onClose, onRefused }: BuyNodeDialog
           <dl className="node-facts node-summary">
             <div>
               <dt>{t('node.confirm.price')}</dt>
-              <dd data-testid="node-confirm-price">{formatAmount(level.price_usdt, USDT_DECIMALS)} USDT</dd>
+              <dd data-testid="node-confirm-price">{format.usdt(level.price_usdt)}</dd>
             </div>
             <div>
               <dt>{t('node.confirm.available')}</dt>

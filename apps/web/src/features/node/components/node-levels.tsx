@@ -1,8 +1,8 @@
-import { formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '../../../components/page.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
-import { bpsToPercent, USDT_DECIMALS } from '../../../lib/format.ts'
+import { bpsToPercent } from '../../../lib/format.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { type NodeLevel, useNodeLevels } from '../api/get-node-levels.ts'
 import { levelName } from './level-name.ts'
 
@@ -42,6 +42,7 @@ export function NodeLevels({ onBuy }: NodeLevelsProps) {
 
 function LevelCard({ level, onBuy }: { level: NodeLevel; onBuy?: (level: NodeLevel) => void }) {
   const { t } = useTranslation()
+  const format = useFormat()
   const soldOut = level.remaining <= 0
   return (
     <li className="card node-card" data-testid="node-level" data-level={level.code}>
@@ -50,7 +51,7 @@ function LevelCard({ level, onBuy }: { level: NodeLevel; onBuy?: (level: NodeLev
           {levelName(t, level.code)}
         </span>
         <span className="node-price" data-testid="node-level-price">
-          {formatAmount(level.price_usdt, USDT_DECIMALS)} USDT
+          {format.usdt(level.price_usdt)}
         </span>
       </div>
       <dl className="node-facts">

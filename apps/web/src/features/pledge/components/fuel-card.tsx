@@ -1,13 +1,12 @@
-import { formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { type Fact, Facts } from '../../../components/facts.tsx'
 import { USDT_DECIMALS } from '../../../lib/format.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { useFuel } from '../api/get-fuel.ts'
 import { fuelProgress, tierMarks } from '../utils/fuel.ts'
 
 /** Fuel is power, counted in USDT base units; the tiers are whole USDT of power. */
 const USDT_UNIT = 10n ** BigInt(USDT_DECIMALS)
-const power = (units: bigint | string) => formatAmount(units, USDT_DECIMALS)
 
 /**
  * The fuel bar: the user's small-market fuel (team power minus the largest direct leg) against the tiers 3000 …
@@ -15,6 +14,7 @@ const power = (units: bigint | string) => formatAmount(units, USDT_DECIMALS)
  */
 export function FuelCard() {
   const { t } = useTranslation()
+  const { power } = useFormat()
   const { data: fuel, isError } = useFuel()
 
   if (!fuel)

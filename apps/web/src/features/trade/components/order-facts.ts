@@ -27,7 +27,7 @@ export function orderFacts(
   market: Pick<MarketInfo, 'symbol' | 'quote' | 'base_decimals' | 'quote_decimals'>,
   language: string | undefined,
 ): Fact[] {
-  const units = marketUnits(market)
+  const units = marketUnits(market, language, true)
   const received = order.type === 'sell' ? units.quote : units.base
   return [
     { id: 'orderSn', label: t('trade.order.orderSn'), value: order.order_sn, testId: 'order-sn' },
