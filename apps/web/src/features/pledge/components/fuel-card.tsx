@@ -51,14 +51,14 @@ export function FuelCard() {
       <ol className="fuel-tiers" style={{ gridTemplateColumns: `repeat(${Math.max(fuel.tiers.length, 1)}, 1fr)` }}>
         {fuel.tiers.map((tier, index) => (
           <li key={tier} className={index < progress.reached ? 'is-reached' : undefined} data-testid="fuel-tier">
-            {tier}
+            {power(BigInt(tier) * USDT_UNIT)}
           </li>
         ))}
       </ol>
       <p className="muted-note" data-testid="fuel-next">
         {progress.next === null || progress.toNext === null
           ? t('pledge.fuel.allReached')
-          : t('pledge.fuel.next', { amount: power(progress.toNext), tier: progress.next })}
+          : t('pledge.fuel.next', { amount: power(progress.toNext), tier: power(BigInt(progress.next) * USDT_UNIT) })}
       </p>
       <Facts facts={facts} />
     </section>
