@@ -240,7 +240,7 @@ describe(`daily settlement (${dbKind})`, () => {
     const dividends = async () =>
       (await db.selectFrom('user_nodes').select(['id', 'dividends']).orderBy('id').execute()).map((n) => n.dividends)
     expect(await dividends()).toEqual(['27', '138', '833', '0'])
-    expect(report?.totals).toEqual([{ type: 'node_dividend', coin: PLG, count: 3, amount: '998' }])
+    expect(report?.totals).toEqual([{ type: 'node_dividend', coin: PLG, decimals: 9, count: 3, amount: '998' }])
     // The next day all four share it: floor(1000 × w / 66) = 15, 75, 454, 454.
     await settle(db, addDays(DAY, 1))
     expect(await dividends()).toEqual(['42', '213', '1287', '454'])
@@ -262,7 +262,7 @@ describe(`daily settlement (${dbKind})`, () => {
     expect(last).toMatchObject({
       day: addDays(start, 7),
       status: 'done',
-      totals: [{ type: 'finance_output', coin: USDT, count: 1, amount: '714290' }],
+      totals: [{ type: 'finance_output', coin: USDT, decimals: 6, count: 1, amount: '714290' }],
       expired: { stakes: 0, finance: 1 },
     })
     const row = await db.selectFrom('finance_deposits').selectAll().where('id', '=', id).executeTakeFirstOrThrow()

@@ -1,4 +1,4 @@
-import { type Static, type TSchema, Type } from 'typebox'
+import { type Static, type TLiteral, type TSchema, Type } from 'typebox'
 import {
   Adjustment as AdjustmentSchema,
   AdjustmentStatus,
@@ -134,9 +134,11 @@ export const Day = Type.String({
   description: 'UTC calendar day, YYYY-MM-DD',
 })
 
-/** One of LEDGER_TYPES (constants.ts). */
-export const LedgerType = Type.Enum(LEDGER_TYPES)
-export type LedgerType = Static<typeof LedgerType>
+/** One of LEDGER_TYPES (constants.ts): a union of literals, as every closed set of values in the contract. */
+export type LedgerType = (typeof LEDGER_TYPES)[number]
+export const LedgerType = Type.Union(
+  LEDGER_TYPES.map((type) => Type.Literal(type)) as unknown as [TLiteral<LedgerType>],
+)
 
 export const LedgerEntry = Type.Object({
   id: Id,
