@@ -80,7 +80,7 @@ function OrderCard({ order, market }: { order: TradeOrder; market: MarketInfo })
         </span>
       </header>
       <div data-exact>
-        <Facts facts={orderFacts(t, order, market, i18n.resolvedLanguage)} />
+        <Facts facts={orderFacts(t, order, market, i18n.resolvedLanguage, true)} />
       </div>
       {order.status === 'pending' && (
         <button
