@@ -100,6 +100,9 @@ export interface Denomination {
   decimals: number
 }
 
+/** USDT: prices, values and power are counted in its base units. */
+export const USDT: Denomination = { symbol: 'USDT', decimals: USDT_DECIMALS }
+
 /** An amount of an asset at the display precision of its kind, without the symbol: '1,234.5678'. */
 export const formatAmountOf = (
   value: bigint | string,

@@ -7,10 +7,8 @@ import {
   formatDecimal,
   formatMoney,
   formatPower,
-  USDT_DECIMALS,
+  USDT,
 } from './format.ts'
-
-export const USDT: Denomination = { symbol: 'USDT', decimals: USDT_DECIMALS }
 
 /** The number formatter of format.ts bound to the interface language: what screens show every figure with. */
 export function useFormat() {

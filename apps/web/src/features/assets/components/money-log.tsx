@@ -21,7 +21,7 @@ interface Movement {
 }
 
 /** Entries grouped by transfer, in order: the two entries of one transfer are adjacent (same id, by account). */
-export function movementsOf(entries: readonly LedgerEntry[]): Movement[] {
+function movementsOf(entries: readonly LedgerEntry[]): Movement[] {
   const movements: Movement[] = []
   for (const entry of entries) {
     const last = movements.at(-1)
@@ -73,7 +73,7 @@ export function MoneyLog({ asset }: { asset: AssetBalance }) {
             <li key={movement.id} className="money-log-row" data-testid="money-log-row" data-type={movement.type}>
               <details>
                 <summary className="money-log-summary">
-                  <div className="money-log-main">
+                  <span className="money-log-main">
                     <span className="money-log-type">{t(`assets.detail.types.${movement.type}`)}</span>
                     {movement.day && (
                       <span className="money-log-day" data-testid="money-log-day" data-day={movement.day}>
@@ -83,8 +83,8 @@ export function MoneyLog({ asset }: { asset: AssetBalance }) {
                     <time className="money-log-time" dateTime={movement.created_at}>
                       {formatDateTime(movement.created_at, i18n.resolvedLanguage)}
                     </time>
-                  </div>
-                  <div className="money-log-side">
+                  </span>
+                  <span className="money-log-side">
                     {movement.legs.map((leg) => (
                       <span key={leg.account} className="money-log-leg">
                         <span
@@ -97,7 +97,7 @@ export function MoneyLog({ asset }: { asset: AssetBalance }) {
                         <span className="money-log-account">{t(`assets.detail.accounts.${leg.account}`)}</span>
                       </span>
                     ))}
-                  </div>
+                  </span>
                 </summary>
                 <dl className="money-log-exact" data-exact>
                   {movement.legs.map((leg) => (
