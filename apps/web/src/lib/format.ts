@@ -55,7 +55,7 @@ export interface UnitsFormat {
   shown?: number
   /** '+' before positive amounts. */
   signed?: boolean
-  /** Which way dropped decimals go, away from or towards zero: 'down' (default) or 'up'. */
+  /** Which way dropped decimals go: 'down' (towards zero, the default) or 'up' (away from zero). */
   round?: 'down' | 'up'
 }
 
@@ -128,7 +128,7 @@ export const formatMoney = (
 
 /** Computing power (USDT base units) for people: '12,345.67'. */
 export const formatPower = (value: bigint | string, language: string | undefined) =>
-  formatUnits(value, USDT_DECIMALS, language, { shown: displayDecimals('USDT', USDT_DECIMALS, 'power') })
+  formatAmountOf(value, USDT, language, 'power')
 
 /** Basis points as a plain decimal: 12500 → '1.25', 10000 → '1', 5 → '0.0005' (exact, no floating point). */
 function bpsToDecimal(bps: number) {
