@@ -16,7 +16,6 @@ export function useFormat() {
   const language = i18n.resolvedLanguage
   return useMemo(
     () => ({
-      language,
       /** '1,234.5' (no symbol) at the display precision of `kind` for the asset. */
       amount: (value: bigint | string, asset: Denomination, kind?: FigureKind, signed?: boolean) =>
         formatAmountOf(value, asset, language, kind, signed),

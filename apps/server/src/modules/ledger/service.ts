@@ -183,7 +183,7 @@ export interface StatementQuery {
 }
 
 /** The day a settlement transfer pays for, from its reference 'settlement:YYYY-MM-DD' (modules/settlement). */
-export const settlementDay = (reference: string | null) =>
+const settlementDay = (reference: string | null) =>
   /^settlement:(\d{4}-\d{2}-\d{2})$/.exec(reference ?? '')?.[1] ?? null
 
 /** The user's movements, newest first: one page of them and how many there are in all. */
