@@ -10,7 +10,7 @@ test.describe('nodes', () => {
     // Fund the platform balance the way a user does: test tokens, then a 600 USDT top-up.
     await page.goto('/assets')
     await page.getByTestId('faucet-button').click()
-    await expect(page.locator('[data-testid="wallet-balance"][data-coin="USDT"]')).toContainText('1000')
+    await expect(page.locator('[data-testid="wallet-balance"][data-coin="USDT"]')).toContainText('1,000')
     const usdt = page.locator('[data-testid="asset-row"][data-coin="USDT"]')
     await usdt.getByTestId('recharge-button').click()
     await page.getByTestId('recharge-amount').fill('600')
@@ -59,7 +59,7 @@ test.describe('nodes', () => {
     await useWallets(page, [wallet])
     await page.goto('/assets')
     await page.getByTestId('faucet-button').click()
-    await expect(page.locator('[data-testid="wallet-balance"][data-coin="USDT"]')).toContainText('1000')
+    await expect(page.locator('[data-testid="wallet-balance"][data-coin="USDT"]')).toContainText('1,000')
     const usdt = page.locator('[data-testid="asset-row"][data-coin="USDT"]')
     await usdt.getByTestId('recharge-button').click()
     await page.getByTestId('recharge-amount').fill('500')

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test'
 import { api, formatAmount, parseAmount } from '@solpledge/contract'
 import {
   addDays,
+  callAs,
   doubleTapOnce,
   expect,
   openReview,
@@ -83,8 +84,8 @@ test.describe('staking, finance and node payments', () => {
     await test.step('fund the wallet and the balances', async () => {
       await page.goto('/assets')
       await page.getByTestId('faucet-button').click()
-      await expect(page.locator('[data-testid="wallet-balance"][data-coin="PLG"]')).toContainText('1000')
-      await expect(page.locator('[data-testid="wallet-balance"][data-coin="USDT"]')).toContainText('1000')
+      await expect(page.locator('[data-testid="wallet-balance"][data-coin="PLG"]')).toContainText('1,000')
+      await expect(page.locator('[data-testid="wallet-balance"][data-coin="USDT"]')).toContainText('1,000')
       await topUp(page, 'PLG', '300')
       await topUp(page, 'USDT', '100')
     })
@@ -219,11 +220,12 @@ test.describe('staking, finance and node payments', () => {
       const rows = page.getByTestId('stake-row')
       await expect(rows).toHaveCount(2)
       for (const row of await rows.all()) {
-        await expect(row.getByTestId('stake-produced')).toHaveText('7.066666666 PLG')
-        await expect(row.getByTestId('stake-remaining')).toHaveText('204.933333334 PLG')
+        // Outputs show 6 decimals, truncated; the order detail shows them exactly.
+        await expect(row.getByTestId('stake-produced')).toHaveText('7.066666 PLG')
+        await expect(row.getByTestId('stake-remaining')).toHaveText('204.933333 PLG')
       }
       await expect(page.getByTestId('today-output-amount').filter({ hasText: 'PLG' })).toBeVisible()
-      await expect(page.getByTestId('today-output-amount').filter({ hasText: 'USDT' })).toHaveText('+0.071428 USDT')
+      await expect(page.getByTestId('today-output-amount').filter({ hasText: 'USDT' })).toHaveText('+0.07 USDT')
       await snap(page, testInfo, 'after the first settlement')
 
       await rows.first().click()
@@ -245,22 +247,26 @@ test.describe('staking, finance and node payments', () => {
           .evaluate((time) => time.getClientRects().length),
       ).toBe(1)
       await expect(output.first().getByTestId('output-coin')).toHaveText('PLG')
-      await expect(output.first().getByTestId('output-amount')).toHaveText('+7.066666666')
+      await expect(output.first().getByTestId('output-amount')).toHaveText('+7.066666')
       await snap(page, testInfo, 'output detail')
 
       // The balance shows the output: both stakes' first day and the node's share of the day's node pool.
       await page.goto('/node')
-      const dividends = plgUnits(await page.getByTestId('my-node-dividends').textContent())
+      await expect(page.getByTestId('my-node-dividends')).not.toHaveText('0 PLG')
+      const nodes = await callAs(session, api.myNodes.path, {})
+      const dividends = BigInt((nodes.data as unknown as { list: { dividends: string }[] }).list[0]?.dividends ?? '0')
       expect(dividends).toBeGreaterThan(0n)
-      const expected = plgUnits(plgBefore) + 2n * 7_066_666_666n + dividends
-      expect(await available(page, 'PLG')).toBe(formatAmount(expected, 9))
+      const paidOut = 2n * 7_066_666_666n + dividends
+      // Balances show 4 decimals of PLG, truncated.
+      const shown = (units: bigint) => formatAmount(units - (units % 100_000n), 9)
+      expect(await available(page, 'PLG')).toBe(shown(plgUnits(plgBefore) + paidOut))
       await page.locator('[data-testid="asset-row"][data-coin="PLG"]').getByTestId('asset-detail-link').click()
-      // One payment for the day: both stakes' output and the node dividend in one ledger transfer.
+      // One payment for the day: both stakes' output and the node dividend in one ledger transfer, for that day.
       const paid = page.locator('[data-testid="money-log-row"][data-type="settlement"]')
       await expect(paid).toHaveCount(1)
-      await expect(paid.getByTestId('money-log-amount')).toHaveText(
-        `+${formatAmount(2n * 7_066_666_666n + dividends, 9)}`,
-      )
+      await expect(paid.getByTestId('money-log-amount')).toHaveText(`+${shown(paidOut)} PLG`)
+      await expect(paid.getByTestId('money-log-day')).toHaveAttribute('data-day', addDays(today, 1))
+      await expect(paid.getByTestId('money-log-exact')).toHaveText(`+${formatAmount(paidOut, 9)} PLG`)
       await snap(page, testInfo, 'balance with the output')
     })
 
@@ -295,7 +301,7 @@ test.describe('staking, finance and node payments', () => {
 
       await openPledge(page)
       for (const stake of await page.getByTestId('stake-row').all())
-        await expect(stake.getByTestId('stake-produced')).toHaveText('49.466666662 PLG')
+        await expect(stake.getByTestId('stake-produced')).toHaveText('49.466666 PLG')
     })
   })
 })

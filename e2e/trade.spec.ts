@@ -206,7 +206,7 @@ test.describe('quick trade and swap', () => {
       expect(again.msg).toBe('Failed to withdraw order.')
 
       await page.getByTestId('trade-side-buy').click()
-      await expect(page.getByTestId('order-available')).toHaveText('Available: 4.7952 USDT')
+      await expect(page.getByTestId('order-available')).toHaveText('Available: 4.79 USDT')
     })
 
     await test.step("another user's order, an unknown id and an unknown side are not shown", async () => {

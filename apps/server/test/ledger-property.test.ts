@@ -83,7 +83,7 @@ describe(`ledger properties (${dbKind})`, () => {
               credit: (of[(spec.from + 1 + spec.hop) % ACCOUNTS] as Account).id,
               asset: ASSETS[spec.asset] as string,
               amount: spec.amount,
-              type: 'test',
+              type: 'admin_adjustment' as const,
               key: `run${run}:${i}`,
             }
           })

@@ -79,7 +79,7 @@ describe(`ledger (${dbKind})`, () => {
     const { chain, available } = await fundedUser(10n)
     for (const amount of [0n, -5n])
       await expect(
-        run({ debit: available, credit: chain, asset: 'USDT', amount, type: 'fee', key: randomUUID() }),
+        run({ debit: available, credit: chain, asset: 'USDT', amount, type: 'trade_fee', key: randomUUID() }),
       ).rejects.toMatchObject({ code: Code.INVALID, key: 'error.invalidParams', params: { detail: 'amount' } })
     expect(await balanceOf(available)).toBe(10n)
   })
@@ -87,7 +87,14 @@ describe(`ledger (${dbKind})`, () => {
   it('moves an amount once: a retry with the same key returns the first transfer and changes nothing', async () => {
     const { user, chain, available } = await fundedUser(100n)
     const fees = await systemAccount(db, 'USDT', 'fees')
-    const input = { debit: available, credit: fees, asset: 'USDT', amount: 30n, type: 'fee', key: randomUUID() }
+    const input = {
+      debit: available,
+      credit: fees,
+      asset: 'USDT',
+      amount: 30n,
+      type: 'trade_fee' as const,
+      key: randomUUID(),
+    }
     const first = await run(input)
     expect(first.created).toBe(true)
     const count = await transferCount()
@@ -102,9 +109,16 @@ describe(`ledger (${dbKind})`, () => {
 
   it('throws when a key is reused for a different transfer', async () => {
     const { chain, available } = await fundedUser(100n)
-    const input = { debit: available, credit: chain, asset: 'USDT', amount: 10n, type: 'fee', key: randomUUID() }
+    const input = {
+      debit: available,
+      credit: chain,
+      asset: 'USDT',
+      amount: 10n,
+      type: 'trade_fee' as const,
+      key: randomUUID(),
+    }
     await run(input)
-    for (const changed of [{ amount: 11n }, { type: 'withdraw' }, { debit: chain, credit: available }])
+    for (const changed of [{ amount: 11n }, { type: 'withdraw_pay' as const }, { debit: chain, credit: available }])
       await expect(run({ ...input, ...changed })).rejects.toThrow(/idempotency key .* reused/)
     expect(await balanceOf(available)).toBe(90n)
   })
@@ -115,7 +129,7 @@ describe(`ledger (${dbKind})`, () => {
     const chainBefore = await balanceOf(chain)
     const key = randomUUID()
     await expect(
-      run({ debit: available, credit: chain, asset: 'USDT', amount: 51n, type: 'withdraw', key }),
+      run({ debit: available, credit: chain, asset: 'USDT', amount: 51n, type: 'withdraw_pay', key }),
     ).rejects.toMatchObject(insufficient)
     expect(await transferCount()).toBe(count)
     expect(await balanceOf(available)).toBe(50n)
@@ -124,7 +138,7 @@ describe(`ledger (${dbKind})`, () => {
     // The refused key is free: the same transfer goes through once the money is there.
     await run({ debit: chain, credit: available, asset: 'USDT', amount: 1n, type: 'deposit', key: randomUUID() })
     expect(
-      (await run({ debit: available, credit: chain, asset: 'USDT', amount: 51n, type: 'withdraw', key })).created,
+      (await run({ debit: available, credit: chain, asset: 'USDT', amount: 51n, type: 'withdraw_pay', key })).created,
     ).toBe(true)
     expect(await balanceOf(available)).toBe(0n)
   })
@@ -132,11 +146,11 @@ describe(`ledger (${dbKind})`, () => {
   it('lets a system account go negative, never a user account (also not by a direct update)', async () => {
     const emission = await systemAccount(db, 'PLG', 'emission')
     const rewards = await systemAccount(db, 'PLG', 'rewards')
-    await run({ debit: emission, credit: rewards, asset: 'PLG', amount: 7n, type: 'mint', key: randomUUID() })
+    await run({ debit: emission, credit: rewards, asset: 'PLG', amount: 7n, type: 'settlement', key: randomUUID() })
     expect(await balanceOf(emission)).toBe(-7n)
     const locked = await userAccount(db, await newUser(), 'PLG', 'locked')
     await expect(
-      run({ debit: locked, credit: rewards, asset: 'PLG', amount: 1n, type: 'unlock', key: randomUUID() }),
+      run({ debit: locked, credit: rewards, asset: 'PLG', amount: 1n, type: 'withdraw_refund', key: randomUUID() }),
     ).rejects.toMatchObject(insufficient)
     await expect(
       db.updateTable('ledger_accounts').set({ balance: '-1' }).where('id', '=', locked).execute(),
@@ -149,13 +163,13 @@ describe(`ledger (${dbKind})`, () => {
     const plgChain = await systemAccount(db, 'PLG', 'chain')
     const count = await transferCount()
     await expect(
-      run({ debit: available, credit: plgChain, asset: 'USDT', amount: 1n, type: 'x', key: randomUUID() }),
+      run({ debit: available, credit: plgChain, asset: 'USDT', amount: 1n, type: 'withdraw_pay', key: randomUUID() }),
     ).rejects.toThrow(/not a USDT account/)
     await expect(
-      run({ debit: available, credit: plgChain, asset: 'PLG', amount: 1n, type: 'x', key: randomUUID() }),
+      run({ debit: available, credit: plgChain, asset: 'PLG', amount: 1n, type: 'withdraw_pay', key: randomUUID() }),
     ).rejects.toThrow(/not a PLG account/)
     await expect(
-      run({ debit: available, credit: available, asset: 'USDT', amount: 1n, type: 'x', key: randomUUID() }),
+      run({ debit: available, credit: available, asset: 'USDT', amount: 1n, type: 'withdraw_pay', key: randomUUID() }),
     ).rejects.toThrow(/ledger_transfers_distinct_accounts/)
     expect(await transferCount()).toBe(count)
     expect(await balanceOf(available)).toBe(10n)
@@ -172,7 +186,7 @@ describe(`ledger (${dbKind})`, () => {
           credit: available,
           asset: 'USDT',
           amount: 5n,
-          type: 'a',
+          type: 'trade',
           key: randomUUID(),
         })
         await transfer(trx, {
@@ -180,7 +194,7 @@ describe(`ledger (${dbKind})`, () => {
           credit: locked,
           asset: 'USDT',
           amount: 16n,
-          type: 'b',
+          type: 'trade_fee',
           key: randomUUID(),
         })
       }),
@@ -251,7 +265,7 @@ describe(`ledger (${dbKind})`, () => {
     await Promise.all(
       Array.from({ length: 200 }, (_, i) => {
         const [from, to] = i % 2 ? [a.available, b.available] : [b.available, a.available]
-        return run({ debit: from, credit: to, asset: 'USDT', amount: 3n, type: 'gift', key: randomUUID() })
+        return run({ debit: from, credit: to, asset: 'USDT', amount: 3n, type: 'admin_adjustment', key: randomUUID() })
       }),
     )
     expect([await balanceOf(a.available), await balanceOf(b.available)]).toEqual([1000n, 1000n])
@@ -262,7 +276,7 @@ describe(`ledger (${dbKind})`, () => {
     const fees = await systemAccount(db, 'USDT', 'fees')
     const outcomes = await Promise.allSettled(
       Array.from({ length: 100 }, () =>
-        run({ debit: available, credit: fees, asset: 'USDT', amount: 30n, type: 'fee', key: randomUUID() }),
+        run({ debit: available, credit: fees, asset: 'USDT', amount: 30n, type: 'trade_fee', key: randomUUID() }),
       ),
     )
     const refused = outcomes.filter((o) => o.status === 'rejected')
@@ -299,9 +313,23 @@ describe(`ledger (${dbKind})`, () => {
     const key = randomUUID()
     // a pays b 100, b pays 60 of it on to a fee and 41 back to a: b ends at 0 although it starts at 1.
     const list: TransferInput[] = [
-      { debit: a.available, credit: b.available, asset: 'USDT', amount: 100n, type: 'gift', key: `${key}:1` },
-      { debit: b.available, credit: fees, asset: 'USDT', amount: 60n, type: 'fee', key: `${key}:2` },
-      { debit: b.available, credit: a.available, asset: 'USDT', amount: 41n, type: 'gift', key: `${key}:3` },
+      {
+        debit: a.available,
+        credit: b.available,
+        asset: 'USDT',
+        amount: 100n,
+        type: 'admin_adjustment',
+        key: `${key}:1`,
+      },
+      { debit: b.available, credit: fees, asset: 'USDT', amount: 60n, type: 'trade_fee', key: `${key}:2` },
+      {
+        debit: b.available,
+        credit: a.available,
+        asset: 'USDT',
+        amount: 41n,
+        type: 'admin_adjustment',
+        key: `${key}:3`,
+      },
     ]
     const many = (transfers: TransferInput[]) => db.transaction().execute((trx) => transferMany(trx, transfers))
     await many(list)
@@ -315,13 +343,13 @@ describe(`ledger (${dbKind})`, () => {
     // One transfer below zero refuses them all.
     await expect(
       many([
-        { debit: fees, credit: a.available, asset: 'USDT', amount: 5n, type: 'gift', key: randomUUID() },
-        { debit: b.available, credit: fees, asset: 'USDT', amount: 1n, type: 'fee', key: randomUUID() },
+        { debit: fees, credit: a.available, asset: 'USDT', amount: 5n, type: 'admin_adjustment', key: randomUUID() },
+        { debit: b.available, credit: fees, asset: 'USDT', amount: 1n, type: 'trade_fee', key: randomUUID() },
       ]),
     ).rejects.toMatchObject(insufficient)
     expect([await balanceOf(a.available), await balanceOf(b.available), await balanceOf(fees)]).toEqual(after)
     await expect(
-      many([{ debit: a.available, credit: fees, asset: 'PLG', amount: 1n, type: 'fee', key: randomUUID() }]),
+      many([{ debit: a.available, credit: fees, asset: 'PLG', amount: 1n, type: 'trade_fee', key: randomUUID() }]),
     ).rejects.toThrow(/not of its asset/)
     expect(await checkInvariants(db)).toEqual([])
   })

@@ -102,7 +102,7 @@ describe('settlement run by two instances at once (postgres)', () => {
               credit: await userAccount(trx, to, PLG, 'available'),
               asset: PLG,
               amount: 1n,
-              type: 'test',
+              type: 'admin_adjustment',
               key: `${key}:pay`,
             })
             await transfer(trx, {
@@ -110,7 +110,7 @@ describe('settlement run by two instances at once (postgres)', () => {
               credit: await userAccount(trx, to, PLG, 'locked'),
               asset: PLG,
               amount: 1n,
-              type: 'test',
+              type: 'admin_adjustment',
               key: `${key}:lock`,
             })
           })

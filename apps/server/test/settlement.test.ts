@@ -240,7 +240,7 @@ describe(`daily settlement (${dbKind})`, () => {
     const dividends = async () =>
       (await db.selectFrom('user_nodes').select(['id', 'dividends']).orderBy('id').execute()).map((n) => n.dividends)
     expect(await dividends()).toEqual(['27', '138', '833', '0'])
-    expect(report?.totals).toEqual([{ type: 'node_dividend', coin: PLG, count: 3, amount: '998' }])
+    expect(report?.totals).toEqual([{ type: 'node_dividend', coin: PLG, decimals: 9, count: 3, amount: '998' }])
     // The next day all four share it: floor(1000 × w / 66) = 15, 75, 454, 454.
     await settle(db, addDays(DAY, 1))
     expect(await dividends()).toEqual(['42', '213', '1287', '454'])
@@ -262,7 +262,7 @@ describe(`daily settlement (${dbKind})`, () => {
     expect(last).toMatchObject({
       day: addDays(start, 7),
       status: 'done',
-      totals: [{ type: 'finance_output', coin: USDT, count: 1, amount: '714290' }],
+      totals: [{ type: 'finance_output', coin: USDT, decimals: 6, count: 1, amount: '714290' }],
       expired: { stakes: 0, finance: 1 },
     })
     const row = await db.selectFrom('finance_deposits').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
@@ -384,7 +384,7 @@ describe(`operator route /admin/settlement/run (${dbKind})`, () => {
     expect(list.map((d) => d.day)).toEqual([DAY, addDays(DAY, 1)])
     expect(list[1]).toMatchObject({
       status: 'done',
-      totals: [{ type: 'pledge_output', coin: PLG, count: 1, amount: '1200000000' }],
+      totals: [{ type: 'pledge_output', coin: PLG, decimals: 9, count: 1, amount: '1200000000' }],
       expired: { stakes: 0, finance: 0 },
     })
     expect(Date.parse(list[1]?.finished_at as string)).toBeGreaterThan(0)

@@ -1,4 +1,4 @@
-import { type Static, type TSchema, Type } from 'typebox'
+import { type Static, type TLiteral, type TSchema, Type } from 'typebox'
 import {
   Adjustment as AdjustmentSchema,
   AdjustmentStatus,
@@ -31,6 +31,7 @@ import {
   UserSession,
 } from './admin.ts'
 import { BusinessConfig } from './business-config.ts'
+import { LEDGER_TYPES } from './constants.ts'
 import { Id, MultilineText, NumberedEnum, Text } from './fields.ts'
 import { MAX_UNIX_SECONDS } from './ids.ts'
 
@@ -131,23 +132,32 @@ export const AssetBalance = Type.Object({
 })
 export type AssetBalance = Static<typeof AssetBalance>
 
-export const LedgerEntry = Type.Object({
-  id: Id,
-  coin: Coin,
-  type: Type.String({ description: 'deposit, withdraw_lock, withdraw_refund, …' }),
-  amount: SignedBaseUnits,
-  account: Type.Union([Type.Literal('available'), Type.Literal('locked')]),
-  reference: Type.Union([Type.String(), Type.Null()]),
-  created_at: Type.String({ format: 'date-time' }),
-})
-export type LedgerEntry = Static<typeof LedgerEntry>
-
 /** A calendar day in UTC. */
 export const Day = Type.String({
   pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
   format: 'date',
   description: 'UTC calendar day, YYYY-MM-DD',
 })
+
+/** One of LEDGER_TYPES (constants.ts): a union of literals, as every closed set of values in the contract. */
+export type LedgerType = (typeof LEDGER_TYPES)[number]
+export const LedgerType = Type.Union(
+  LEDGER_TYPES.map((type) => Type.Literal(type)) as unknown as [TLiteral<LedgerType>],
+)
+
+export const LedgerEntry = Type.Object({
+  id: Id,
+  coin: Coin,
+  type: LedgerType,
+  /** Signed from the point of view of `account`: positive entered it, negative left it. */
+  amount: SignedBaseUnits,
+  account: Type.Union([Type.Literal('available'), Type.Literal('locked')]),
+  reference: Type.Union([Type.String(), Type.Null()]),
+  /** The day a settlement credit pays for (type 'settlement'); null for every other entry. */
+  day: Type.Union([Day, Type.Null()]),
+  created_at: Type.String({ format: 'date-time' }),
+})
+export type LedgerEntry = Static<typeof LedgerEntry>
 const PagedOf = <T extends TSchema>(item: T) =>
   Type.Object({ list: Type.Array(item), total: Type.Integer(), page: Type.Integer(), limit: Type.Integer() })
 const OptionalPage = {
@@ -320,7 +330,9 @@ export const SettlementDay = Type.Object({
   day: Day,
   status: Type.Union([Type.Literal('running'), Type.Literal('done')]),
   /** Per output type: how many credits and their sum, in the type's coin base units. */
-  totals: Type.Array(Type.Object({ type: OutputType, coin: Coin, count: Type.Integer(), amount: BaseUnits })),
+  totals: Type.Array(
+    Type.Object({ type: OutputType, coin: Coin, decimals: Type.Integer(), count: Type.Integer(), amount: BaseUnits }),
+  ),
   expired: Type.Object({ stakes: Type.Integer(), finance: Type.Integer() }),
   finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 })
@@ -552,7 +564,7 @@ export const api = {
     tag: 'assets',
     summary: "The user's ledger entries, newest first, filtered by coin and type",
     body: Type.Object(
-      { ...Page, coin: Type.Optional(Coin), type: Type.Optional(Text({ maxLength: 32 })) },
+      { ...Page, coin: Type.Optional(Coin), type: Type.Optional(LedgerType) },
       { additionalProperties: false },
     ),
     data: Type.Object({
@@ -1471,7 +1483,7 @@ export const api = {
       {
         address: Address,
         coin: Type.Optional(Coin),
-        type: Type.Optional(Text({ maxLength: 32 })),
+        type: Type.Optional(LedgerType),
         ...AdminPage,
       },
       { additionalProperties: false },

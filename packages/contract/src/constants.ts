@@ -19,3 +19,22 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed'
 const TOKEN_ICONS: Readonly<Record<string, string>> = { USDT: '/tokens/usdt.svg', SOL: '/tokens/sol.svg' }
 /** A token's icon, a path of this site (the Content-Security-Policy allows no other image source). */
 export const tokenIcon = (symbol: string): string => TOKEN_ICONS[symbol] ?? '/tokens/token.svg'
+
+/** Every kind of ledger transfer the server makes: the server accepts no other, the web app labels each one. */
+export const LEDGER_TYPES = [
+  'deposit',
+  'withdraw_lock',
+  'withdraw_pay',
+  'withdraw_fee',
+  'withdraw_refund',
+  'stake',
+  'node_purchase',
+  'finance_deposit',
+  'finance_redeem',
+  'settlement',
+  'trade_lock',
+  'trade_unlock',
+  'trade',
+  'trade_fee',
+  'admin_adjustment',
+] as const

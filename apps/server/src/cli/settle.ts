@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { API_BASE, api, type Envelope, type SettlementDay } from '@solpledge/contract'
+import { API_BASE, api, type Envelope, formatAmount, type SettlementDay } from '@solpledge/contract'
 import { isDay, utcDay } from '../lib/day.ts'
 
 const { values } = parseArgs({
@@ -54,5 +54,7 @@ for (const day of list) {
   const expired = `expired: ${day.expired.stakes} stakes, ${day.expired.finance} finance deposits`
   console.log(`${day.day}  ${day.status}  ${expired}  finished ${day.finished_at ?? '-'}`)
   for (const t of day.totals)
-    console.log(`  ${t.type.padEnd(16)} ${t.coin.padEnd(5)} ${String(t.count).padStart(8)}  ${t.amount}`)
+    console.log(
+      `  ${t.type.padEnd(16)} ${String(t.count).padStart(8)}  ${formatAmount(t.amount, t.decimals)} ${t.coin}`,
+    )
 }

@@ -1,11 +1,13 @@
-import { formatAmount, type OutputRecord } from '@solpledge/contract/client'
+import type { OutputRecord } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { formatShortDay } from '../lib/format.ts'
 import './output-table.css'
+import { useFormat } from '../lib/use-format.ts'
 
 /** The output-detail table (SPEC §2): time, currency, amount and type of each credit of the daily settlement. */
 export function OutputTable({ records, testId }: { records: readonly OutputRecord[]; testId: string }) {
   const { t, i18n } = useTranslation()
+  const format = useFormat()
   return (
     <div className="card output-table-card">
       <table className="output-table" data-testid={testId}>
@@ -27,7 +29,7 @@ export function OutputTable({ records, testId }: { records: readonly OutputRecor
               </td>
               <td data-testid="output-coin">{record.coin}</td>
               <td className="output-amount" data-testid="output-amount">
-                +{formatAmount(record.amount, record.decimals)}
+                {format.amount(record.amount, { symbol: record.coin, decimals: record.decimals }, 'output', true)}
               </td>
               <td>{t(`output.types.${record.type}`)}</td>
             </tr>

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import { bpsToMultiple, bpsToPercent, formatDateTime, formatDay, formatShortDay, toHex } from './format.ts'
+import {
+  bpsToMultiple,
+  bpsToPercent,
+  displayDecimals,
+  formatDateTime,
+  formatDay,
+  formatDecimal,
+  formatMoney,
+  formatPower,
+  formatShortDay,
+  formatUnits,
+  toHex,
+} from './format.ts'
 
 it('encodes bytes as zero-padded lower-case hex', () => {
   expect(toHex(new Uint8Array([0, 1, 15, 16, 171, 255]))).toBe('00010f10abff')
@@ -71,5 +83,90 @@ describe('bpsToMultiple', () => {
     [0, '×0'],
   ])('%i bps → %s', (bps, text) => {
     expect(bpsToMultiple(bps)).toBe(text)
+  })
+})
+
+describe('formatUnits', () => {
+  it('groups thousands in each interface language, from bigint or a decimal string', () => {
+    expect(formatUnits(1234567890000n, 9, 'en', { shown: 4 })).toBe('1,234.5678')
+    expect(formatUnits('1234567890000', 9, 'zh', { shown: 4 })).toBe('1,234.5678')
+    expect(formatUnits(1234567890000n, 9, 'ja', { shown: 4 })).toBe('1,234.5678')
+    expect(formatUnits(1234567890000n, 9, 'ko', { shown: 4 })).toBe('1,234.5678')
+    expect(formatUnits(1234567890000n, 9, 'vi', { shown: 4 })).toBe('1.234,5678')
+    expect(formatUnits(59_999_999_999_400_000n, 6, 'en', { shown: 2 })).toBe('59,999,999,999.4')
+  })
+
+  it('never shows a float artefact and truncates what it drops (a shown balance is never more than there is)', () => {
+    expect(formatUnits(3105439999996n, 9, 'en', { shown: 4 })).toBe('3,105.4399')
+    expect(formatUnits(9999999999n, 9, 'en', { shown: 4 })).toBe('9.9999')
+    expect(formatUnits(290000000001n, 9, 'en', { shown: 4 })).toBe('290')
+    expect(formatUnits(166666666667n, 9, 'en', { shown: 4 })).toBe('166.6666')
+    expect(formatUnits(-1999n, 3, 'en', { shown: 2 })).toBe('-1.99')
+    // 0.1 + 0.2 in base units stays exact
+    expect(formatUnits(100000n + 200000n, 6, 'en')).toBe('0.3')
+  })
+
+  it('keeps every digit of values beyond 2^53', () => {
+    const huge = 2n ** 64n * 10n ** 9n + 123456789n
+    expect(formatUnits(huge, 9, 'en')).toBe('18,446,744,073,709,551,616.123456789')
+    expect(formatUnits(`${2n ** 100n}`, 0, 'vi')).toBe('1.267.650.600.228.229.401.496.703.205.376')
+  })
+
+  it('shows all decimals by default, drops trailing zeros, signs on request', () => {
+    expect(formatUnits(100500000n, 6, 'en')).toBe('100.5')
+    expect(formatUnits(0n, 9, 'en', { shown: 4 })).toBe('0')
+    expect(formatUnits(5n, 0, 'en', { shown: 4, signed: true })).toBe('+5')
+    expect(formatUnits(-5n, 0, 'en', { shown: 4, signed: true })).toBe('-5')
+    expect(formatUnits(0n, 0, 'en', { shown: 4, signed: true })).toBe('0')
+  })
+
+  it('rounds up on request (a minimum the user must reach)', () => {
+    expect(formatUnits(166666666667n, 9, 'en', { shown: 4, round: 'up' })).toBe('166.6667')
+    expect(formatUnits(166000000000n, 9, 'en', { shown: 4, round: 'up' })).toBe('166')
+    expect(formatMoney(166666666667n, { symbol: 'PLG', decimals: 9 }, 'en', 'minimum')).toBe('166.6667 PLG')
+  })
+
+  it('says a non-zero amount too small to show is below the smallest shown step', () => {
+    expect(formatUnits(1n, 9, 'en', { shown: 4 })).toBe('<0.0001')
+    expect(formatUnits(1n, 6, 'vi', { shown: 2 })).toBe('<0,01')
+    expect(formatUnits(-1n, 6, 'en', { shown: 2 })).toBe('-<0.01')
+  })
+})
+
+describe('formatDecimal', () => {
+  it('formats a decimal string exactly, truncated to the shown decimals', () => {
+    expect(formatDecimal('3105.439999996', 'en', 6)).toBe('3,105.439999')
+    expect(formatDecimal('12345', 'vi', 2)).toBe('12.345')
+    expect(formatDecimal('-0.5', 'en', 2)).toBe('-0.5')
+    expect(formatDecimal('n/a', 'en', 2)).toBe('n/a')
+  })
+})
+
+describe('displayDecimals and formatMoney', () => {
+  const PLG = { symbol: 'PLG', decimals: 9 }
+  const USDT = { symbol: 'USDT', decimals: 6 }
+
+  it('chooses a display precision per asset and kind of figure', () => {
+    expect(displayDecimals('USDT', 6, 'balance')).toBe(2)
+    expect(displayDecimals('PLG', 9, 'balance')).toBe(4)
+    expect(displayDecimals('PLG', 9, 'output')).toBe(6)
+    expect(displayDecimals('USDT', 6, 'price')).toBe(6)
+    expect(displayDecimals('USDT', 6, 'power')).toBe(2)
+    expect(displayDecimals('PLG', 9, 'exact')).toBe(9)
+    expect(displayDecimals('TINY', 2, 'output')).toBe(2)
+  })
+
+  it('formats an amount with its symbol', () => {
+    expect(formatMoney(59_999_999_999_400_000n, USDT, 'en')).toBe('59,999,999,999.4 USDT')
+    expect(formatMoney(1_234_567n, USDT, 'en')).toBe('1.23 USDT')
+    expect(formatMoney(3105439999996n, PLG, 'zh', 'output')).toBe('3,105.439999 PLG')
+    expect(formatMoney(3105439999996n, PLG, 'en', 'exact')).toBe('3,105.439999996 PLG')
+    expect(formatMoney(-100_000_000_000n, PLG, 'en', 'balance', true)).toBe('-100 PLG')
+    expect(formatMoney(100_000_000_000n, PLG, 'en', 'balance', true)).toBe('+100 PLG')
+  })
+
+  it('formats power with two decimals and grouping', () => {
+    expect(formatPower(12_345_678_901n, 'en')).toBe('12,345.67')
+    expect(formatPower('240000000', 'ko')).toBe('240')
   })
 })

@@ -25,6 +25,118 @@ function formatUtcDay(day: string, language: string | undefined, options: Intl.D
 /** Decimals of USDT: prices, values and power are counted in USDT base units. */
 export const USDT_DECIMALS = 6
 
+/**
+ * What a figure is, which decides how many decimals people see: 'balance' (what someone has or moves: stablecoins
+ * 2, other tokens at most 4), 'minimum' (a least amount the user must reach: as a balance, but rounded up so that
+ * the amount shown is always enough), 'output' (a daily output: stablecoins 2, other tokens at most 6), 'price' (at
+ * most 6), 'power' (a USDT-denominated score: 2), 'exact' (every decimal the asset has: detail screens).
+ */
+export type FigureKind = 'balance' | 'minimum' | 'output' | 'price' | 'power' | 'exact'
+
+const STABLECOINS = new Set(['USDT', 'USDC'])
+
+/** How many decimals a figure of an asset (symbol, on-chain decimals) shows. */
+export function displayDecimals(symbol: string, decimals: number, kind: FigureKind = 'balance'): number {
+  if (kind === 'exact') return decimals
+  if (kind === 'price') return Math.min(decimals, 6)
+  if (kind === 'power' || STABLECOINS.has(symbol)) return Math.min(decimals, 2)
+  return Math.min(decimals, kind === 'output' ? 6 : 4)
+}
+
+const integerFormats = new Map<string, { integer: Intl.NumberFormat; decimal: string }>()
+function integerFormat(language: string | undefined) {
+  const key = language ?? ''
+  let format = integerFormats.get(key)
+  if (!format) {
+    const integer = new Intl.NumberFormat(language, { useGrouping: true, maximumFractionDigits: 0 })
+    const decimal =
+      new Intl.NumberFormat(language).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.'
+    format = { integer, decimal }
+    integerFormats.set(key, format)
+  }
+  return format
+}
+
+export interface UnitsFormat {
+  /** Decimals shown at most (default: all); trailing zeros are dropped. */
+  shown?: number
+  /** '+' before positive amounts. */
+  signed?: boolean
+  /** Which way dropped decimals go: 'down' (towards zero, the default) or 'up' (away from zero). */
+  round?: 'down' | 'up'
+}
+
+/**
+ * Base units (bigint or a decimal string of digits) as a number for people in the interface language, with its
+ * grouping and decimal separators: formatUnits(1234567890000n, 9, 'en', { shown: 4 }) → '1,234.5678'; in 'vi'
+ * '1.234,5678'. Exact at any size (bigint arithmetic; Intl formats the whole part as a bigint, never a float).
+ * Dropped decimals are truncated (rounded towards zero) unless `round: 'up'`, so that what someone has is never shown
+ * as more than it is; a non-zero amount too small to show reads '<0.0001'.
+ */
+export function formatUnits(
+  value: bigint | string,
+  decimals: number,
+  language: string | undefined,
+  { shown = decimals, signed = false, round = 'down' }: UnitsFormat = {},
+): string {
+  const units = typeof value === 'bigint' ? value : BigInt(value)
+  const negative = units < 0n
+  const abs = negative ? -units : units
+  const places = Math.max(0, Math.min(shown, decimals))
+  const step = 10n ** BigInt(decimals - places)
+  const kept = round === 'up' ? (abs + step - 1n) / step : abs / step
+  const { integer, decimal } = integerFormat(language)
+  const sign = negative ? '-' : signed && units > 0n ? '+' : ''
+  if (kept === 0n && abs !== 0n) return `${sign}<${integer.format(0n)}${decimal}${'1'.padStart(places, '0')}`
+  const scale = 10n ** BigInt(places)
+  const fraction = (kept % scale).toString().padStart(places, '0').replace(/0+$/, '')
+  return `${sign}${integer.format(kept / scale)}${fraction ? `${decimal}${fraction}` : ''}`
+}
+
+/** A decimal string as the API sends prices ('3105.439999996') for people, like formatUnits; else as it is. */
+export function formatDecimal(text: string, language: string | undefined, shown: number): string {
+  const match = /^(-?)([0-9]+)(?:\.([0-9]+))?$/.exec(text)
+  if (!match) return text
+  const [, sign = '', whole = '', fraction = ''] = match
+  return formatUnits(`${sign}${whole}${fraction}`, fraction.length, language, { shown })
+}
+
+/** The asset (symbol and decimals) a figure counts. */
+export interface Denomination {
+  symbol: string
+  decimals: number
+}
+
+/** USDT: prices, values and power are counted in its base units. */
+export const USDT: Denomination = { symbol: 'USDT', decimals: USDT_DECIMALS }
+
+/** An amount of an asset at the display precision of its kind, without the symbol: '1,234.5678'. */
+export const formatAmountOf = (
+  value: bigint | string,
+  asset: Denomination,
+  language: string | undefined,
+  kind: FigureKind = 'balance',
+  signed = false,
+) =>
+  formatUnits(value, asset.decimals, language, {
+    shown: displayDecimals(asset.symbol, asset.decimals, kind),
+    signed,
+    round: kind === 'minimum' ? 'up' : 'down',
+  })
+
+/** An amount of an asset with its symbol, at the display precision of its kind: '1,234.5678 PLG', '12.5 USDT'. */
+export const formatMoney = (
+  value: bigint | string,
+  asset: Denomination,
+  language: string | undefined,
+  kind: FigureKind = 'balance',
+  signed = false,
+) => `${formatAmountOf(value, asset, language, kind, signed)} ${asset.symbol}`
+
+/** Computing power (USDT base units) for people: '12,345.67'. */
+export const formatPower = (value: bigint | string, language: string | undefined) =>
+  formatAmountOf(value, USDT, language, 'power')
+
 /** Basis points as a plain decimal: 12500 → '1.25', 10000 → '1', 5 → '0.0005' (exact, no floating point). */
 function bpsToDecimal(bps: number) {
   const sign = bps < 0 ? '-' : ''

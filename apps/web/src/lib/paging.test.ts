@@ -9,6 +9,7 @@ const entry = (id: string): LedgerEntry => ({
   amount: '1000000',
   account: 'available',
   reference: null,
+  day: null,
   created_at: '2030-01-01T00:00:00.000Z',
 })
 const page = (number: number, ids: string[], total: number) => ({ list: ids.map(entry), total, page: number, limit: 2 })

@@ -1,4 +1,4 @@
-import { type AssetBalance, Code, type LedgerEntry } from '@solpledge/contract'
+import { type AssetBalance, Code, type LedgerEntry, type LedgerType } from '@solpledge/contract'
 import type { Selectable } from 'kysely'
 import { localnetFaucet } from '../../chain/localnet.ts'
 import { ownerTokenBalance } from '../../chain/token.ts'
@@ -52,7 +52,7 @@ export async function userWallet(db: Database, userId: string, product: string):
 export async function moneyLog(
   db: Database,
   userId: string,
-  query: { page: number; limit: number; coin?: string | undefined; type?: string | undefined },
+  query: { page: number; limit: number; coin?: string | undefined; type?: LedgerType | undefined },
 ): Promise<{ list: LedgerEntry[]; total: number; page: number; limit: number }> {
   const { list, total } = await statement(db, {
     userId,

@@ -2,6 +2,7 @@
 // of trades): the same double-entry rules as `transfer` in service.ts — one transfer per movement under a unique
 // idempotency key, balances moved in the same transaction, user accounts never negative — in a fixed number of
 // statements whatever the number of transfers.
+import type { LedgerType } from '@solpledge/contract'
 import { type RawBuilder, sql, type Transaction } from 'kysely'
 import { planWithout } from '../../db/planner.ts'
 import type { DB } from '../../db/schema.ts'
@@ -18,7 +19,7 @@ export interface BulkCredit {
   /** The system account each amount leaves, per asset ('emission', …). */
   from: string
   /** The transfers' type ('settlement', …). */
-  type: string
+  type: LedgerType
 }
 
 /**

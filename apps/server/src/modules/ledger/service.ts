@@ -3,7 +3,7 @@
 // numeric(38,0) in SQL, written as decimal strings so no floating point ever touches them.
 // Inside a transaction pass its `trx` to every function here, never the `db`: PGlite is one session that a transaction
 // holds until it ends, so a query on `db` from inside it would wait forever.
-import type { LedgerEntry } from '@solpledge/contract'
+import type { LedgerEntry, LedgerType } from '@solpledge/contract'
 import { sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
@@ -53,8 +53,8 @@ export interface TransferInput {
   asset: string
   /** Base units, > 0. */
   amount: bigint
-  /** What the movement is: 'deposit', 'withdraw_lock', 'stake', 'reward', … */
-  type: string
+  /** What the movement is: one of the contract's LEDGER_TYPES, each labelled in the web app. */
+  type: LedgerType
   /** Idempotency key: the same key always means the same transfer, made at most once. */
   key: string
   /** What it belongs to, e.g. 'intent:12'. */
@@ -176,11 +176,15 @@ export type StatementEntry = LedgerEntry & { direction: 'in' | 'out' }
 export interface StatementQuery {
   userId: string
   asset?: string | undefined
-  type?: string | undefined
+  type?: LedgerType | undefined
   /** 1-based. */
   page: number
   limit: number
 }
+
+/** The day a settlement transfer pays for, from its reference 'settlement:YYYY-MM-DD' (modules/settlement). */
+const settlementDay = (reference: string | null) =>
+  /^settlement:(\d{4}-\d{2}-\d{2})$/.exec(reference ?? '')?.[1] ?? null
 
 /** The user's movements, newest first: one page of them and how many there are in all. */
 export async function statement(
@@ -216,11 +220,12 @@ export async function statement(
     list: rows.map((row) => ({
       id: row.id,
       coin: row.asset,
-      type: row.type,
+      type: row.type as LedgerType,
       amount: row.direction === 'in' ? row.amount : `-${row.amount}`,
       account: row.kind as UserAccountKind,
       direction: row.direction as 'in' | 'out',
       reference: row.reference,
+      day: settlementDay(row.reference),
       created_at: row.created_at.toISOString(),
     })),
   }

@@ -392,9 +392,16 @@ export async function dayReport(db: Database, day: string): Promise<SettlementDa
   if (!run) return undefined
   const totals = await db
     .selectFrom('output_records')
-    .select(['type', 'asset', (eb) => eb.fn.countAll<string>().as('count'), sql<string>`sum(amount)`.as('amount')])
+    .innerJoin('assets', 'assets.code', 'output_records.asset')
+    .select([
+      'type',
+      'asset',
+      'assets.decimals',
+      (eb) => eb.fn.countAll<string>().as('count'),
+      sql<string>`sum(amount)`.as('amount'),
+    ])
     .where('day', '=', day)
-    .groupBy(['type', 'asset'])
+    .groupBy(['type', 'asset', 'assets.decimals'])
     .orderBy('type')
     .orderBy('asset')
     .execute()
@@ -402,7 +409,13 @@ export async function dayReport(db: Database, day: string): Promise<SettlementDa
   return {
     day,
     status: run.status,
-    totals: totals.map((t) => ({ type: t.type, coin: t.asset, count: Number(t.count), amount: t.amount })),
+    totals: totals.map((t) => ({
+      type: t.type,
+      coin: t.asset,
+      decimals: t.decimals,
+      count: Number(t.count),
+      amount: t.amount,
+    })),
     expired: { stakes: summary.expired.stakes, finance: summary.expired.finance },
     finished_at: run.finished_at ? run.finished_at.toISOString() : null,
   }

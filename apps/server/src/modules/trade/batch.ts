@@ -1,6 +1,6 @@
 // One batch of quick-trade commands (docs/trade.md): each command checked, applied to the in-memory book and turned
 // into the rows and ledger transfers it makes, then all of them written in a fixed number of statements.
-import { formatAmount, type TradeOrderStatus } from '@solpledge/contract'
+import { formatAmount, type LedgerType, type TradeOrderStatus } from '@solpledge/contract'
 import { type Selectable, sql, type Transaction } from 'kysely'
 import type { DB, TradeOrdersTable } from '../../db/schema.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
@@ -118,7 +118,7 @@ interface PendingTransfer {
   credit: AccountSpec
   asset: string
   amount: bigint
-  type: string
+  type: LedgerType
   key: string
   reference: string
 }
@@ -185,7 +185,7 @@ export class Batch {
   }
 
   /** A transfer of the batch, keyed `<ref>:<leg>`; the tracked balances follow it. */
-  private move(from: AccountSpec, to: AccountSpec, amount: bigint, type: string, ref: string, leg: string) {
+  private move(from: AccountSpec, to: AccountSpec, amount: bigint, type: LedgerType, ref: string, leg: string) {
     if (amount <= 0n) return
     for (const [account, change] of [
       [from, -amount],

@@ -1,4 +1,4 @@
-import { api, type TradeOrderStatus, type TradeSide } from '@solpledge/contract/client'
+import { api, type LedgerType, type TradeOrderStatus, type TradeSide } from '@solpledge/contract/client'
 import { useQuery } from '@tanstack/react-query'
 import { adminCall } from '../api/client.ts'
 import { adminKeys } from '../api/keys.ts'
@@ -18,7 +18,7 @@ export const useAdminUser = (address: string) =>
     retry: false,
   })
 
-export const useUserLedger = (address: string, filter: { coin?: string; type?: string }) =>
+export const useUserLedger = (address: string, filter: { coin?: string; type?: LedgerType }) =>
   useAdminPages(adminKeys.userList(address, 'ledger', filter), (page) =>
     adminCall(api.adminUserLedger, { address, ...filter, ...page }),
   )

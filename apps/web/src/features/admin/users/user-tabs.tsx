@@ -1,4 +1,11 @@
-import { type AdminUserDetail, api, type TradeOrderStatus, type TradeSide } from '@solpledge/contract/client'
+import {
+  type AdminUserDetail,
+  api,
+  LEDGER_TYPES,
+  type LedgerType,
+  type TradeOrderStatus,
+  type TradeSide,
+} from '@solpledge/contract/client'
 import type { ReactNode } from 'react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -62,7 +69,8 @@ export function LedgerTab({ user }: { user: AdminUserDetail }) {
   const { t } = useTranslation('admin')
   const [search, setSearch] = useState({ coin: '', type: '' })
   const [applied, setApplied] = useState(search)
-  const { query, items } = useUserLedger(user.address, withoutEmpty(applied))
+  // The type comes from a list of LEDGER_TYPES: empty (every type) or one of them.
+  const { query, items } = useUserLedger(user.address, withoutEmpty(applied) as { coin?: string; type?: LedgerType })
   return (
     <>
       <SearchForm onSearch={() => setApplied(search)}>
@@ -73,7 +81,14 @@ export function LedgerTab({ user }: { user: AdminUserDetail }) {
         />
         <label className="admin-field">
           <span>{t('users.ledger.type')}</span>
-          <input value={search.type} onChange={(event) => setSearch({ ...search, type: event.target.value })} />
+          <select value={search.type} onChange={(event) => setSearch({ ...search, type: event.target.value })}>
+            <option value="">{t('all')}</option>
+            {LEDGER_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
         </label>
       </SearchForm>
       <RecordTable
@@ -88,7 +103,7 @@ export function LedgerTab({ user }: { user: AdminUserDetail }) {
           t('users.ledger.reference'),
         ]}
         rows={items.map((entry) => ({
-          key: entry.id,
+          key: `${entry.id}:${entry.account}`,
           cells: [
             <Time key="at" iso={entry.created_at} />,
             entry.coin,

@@ -6,7 +6,8 @@ describe('console units', () => {
     expect(formatUnits('100500000', 6, 'USDT')).toBe('100.5 USDT')
     expect(formatUnits(1n, 9)).toBe('0.000000001')
     expect(formatUnits('-12000000001', 9, 'PLG')).toBe('-12.000000001 PLG')
-    expect(formatUnits('123456789012345678901234567890', 6)).toBe('123456789012345678901234.56789')
+    expect(formatUnits('123456789012345678901234567890', 6)).toBe('123,456,789,012,345,678,901,234.56789')
+    expect(formatUnits('1100500000', 6, 'USDT')).toBe('1,100.5 USDT')
   })
 
   it('shows basis points as percentages and reads them back', () => {

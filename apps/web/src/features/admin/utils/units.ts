@@ -1,4 +1,6 @@
 import { type AmountError, formatAmount, parseAmount } from '@solpledge/contract/client'
+import i18next from 'i18next'
+import { formatUnits as formatForPeople } from '../../../lib/format.ts'
 
 /**
  * What people type in the console and what the API stores: amounts as decimals of the asset (base units in the API),
@@ -10,9 +12,14 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: AmountError
 /** Decimals of a percentage: one basis point is 0.01 %. */
 const PERCENT_DECIMALS = 2
 
-/** Base units for people: '100.5 USDT'; negative amounts keep their sign. */
-export const formatUnits = (units: string | bigint, decimals: number, symbol?: string) =>
-  symbol ? `${formatAmount(units, decimals)} ${symbol}` : formatAmount(units, decimals)
+/**
+ * Base units for operators, to the last unit, grouped in the console's language (lib/format.ts): '1,100.5 USDT';
+ * negative amounts keep their sign.
+ */
+export function formatUnits(units: string | bigint, decimals: number, symbol?: string) {
+  const text = formatForPeople(units, decimals, i18next.resolvedLanguage ?? 'en')
+  return symbol ? `${text} ${symbol}` : text
+}
 
 /** Basis points as a typed percentage: 150 → '1.5', 10600 → '106'. */
 export const bpsToPercent = (bps: number) => formatAmount(BigInt(bps), PERCENT_DECIMALS)

@@ -1,7 +1,7 @@
-import { formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { TokenIcon } from '../../../components/token-icon.tsx'
 import { formatDateTime } from '../../../lib/format.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { useSolvency } from '../api/get-solvency.ts'
 
 /**
@@ -10,6 +10,7 @@ import { useSolvency } from '../api/get-solvency.ts'
  */
 export function SolvencyCard() {
   const { t, i18n } = useTranslation()
+  const format = useFormat()
   const { data, isError } = useSolvency()
   return (
     <section className="card solvency-card" data-testid="solvency" aria-labelledby="solvency-title">
@@ -36,17 +37,17 @@ export function SolvencyCard() {
                 <dl className="asset-split">
                   <div>
                     <dt>{t('assets.solvency.liabilities')}</dt>
-                    <dd>{formatAmount(row.liabilities, row.decimals)}</dd>
+                    <dd>{format.amount(row.liabilities, { symbol: row.coin, decimals: row.decimals })}</dd>
                   </div>
                   <div>
                     <dt>{t('assets.solvency.holdings')}</dt>
-                    <dd>{formatAmount(row.holdings, row.decimals)}</dd>
+                    <dd>{format.amount(row.holdings, { symbol: row.coin, decimals: row.decimals })}</dd>
                   </div>
                 </dl>
                 <p className="solvency-breakdown">
                   {t('assets.solvency.breakdown', {
-                    treasury: formatAmount(row.treasury, row.decimals),
-                    hotWallet: formatAmount(row.hot_wallet, row.decimals),
+                    treasury: format.amount(row.treasury, { symbol: row.coin, decimals: row.decimals }),
+                    hotWallet: format.amount(row.hot_wallet, { symbol: row.coin, decimals: row.decimals }),
                   })}
                 </p>
               </li>

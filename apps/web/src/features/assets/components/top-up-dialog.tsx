@@ -1,4 +1,4 @@
-import { type AssetBalance, formatAmount } from '@solpledge/contract/client'
+import type { AssetBalance } from '@solpledge/contract/client'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Modal } from '../../../components/modal.tsx'
@@ -7,6 +7,7 @@ import { ReviewSheet } from '../../../components/review-sheet.tsx'
 import { showNotice } from '../../../lib/notice.ts'
 import { usePayment } from '../../../lib/payment/use-payment.ts'
 import { useSignedInAddress } from '../../../lib/session.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { validateTopUpAmount } from '../utils/validate-amount.ts'
 import { AmountField } from './amount-field.tsx'
 
@@ -25,6 +26,7 @@ interface TopUpDialogProps {
 export function TopUpDialog({ open, asset, walletBalance, onClose }: TopUpDialogProps) {
   const { t } = useTranslation()
   const address = useSignedInAddress()
+  const format = useFormat()
   const [text, setText] = useState('')
   const [review, setReview] = useState<bigint | null>(null)
   const close = () => {
@@ -41,13 +43,13 @@ export function TopUpDialog({ open, asset, walletBalance, onClose }: TopUpDialog
     if (check.ok) setReview(check.value)
     else showNotice(check.notice, 'error')
   }
-  const amount = (units: bigint) => (asset ? `${formatAmount(units, asset.decimals)} ${asset.symbol}` : '')
+  const amount = (units: bigint) => (asset ? format.money(units, asset) : '')
 
   const balanceText = () => {
     if (!asset) return ''
     if (walletBalance === undefined) return t('assets.topUpDialog.walletBalanceUnknown')
     return t('assets.topUpDialog.walletBalance', {
-      amount: formatAmount(walletBalance ?? 0n, asset.decimals),
+      amount: format.amount(walletBalance ?? 0n, asset),
       coin: asset.symbol,
     })
   }

@@ -1,4 +1,4 @@
-import { type AssetBalance, formatAmount } from '@solpledge/contract/client'
+import type { AssetBalance } from '@solpledge/contract/client'
 import type { UseQueryResult } from '@tanstack/react-query'
 import i18next from 'i18next'
 import { useTranslation } from 'react-i18next'
@@ -6,6 +6,7 @@ import { TokenIcon } from '../../../components/token-icon.tsx'
 import type { TokenBalances } from '../../../lib/chain-balances.ts'
 import { useClientConfig } from '../../../lib/client-config.ts'
 import { toast } from '../../../lib/toast.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { SOL_DECIMALS, useSolBalance } from '../api/get-sol-balance.ts'
 import { useFaucet } from '../api/request-faucet.ts'
 
@@ -17,6 +18,7 @@ interface WalletBalancesProps {
 /** What the connected wallet holds on chain: SOL for fees and each asset's token, which top-ups are paid from. */
 export function WalletBalances({ assets, tokens }: WalletBalancesProps) {
   const { t } = useTranslation()
+  const format = useFormat()
   const { demoWallet } = useClientConfig()
   const sol = useSolBalance()
   const faucet = useFaucet()
@@ -33,7 +35,7 @@ export function WalletBalances({ assets, tokens }: WalletBalancesProps) {
     if (tokens.isError && !tokens.data) return t('assets.wallet.unavailable')
     const amount = asset.mint ? tokens.data?.[asset.mint] : undefined
     if (amount === undefined) return '…'
-    return formatAmount(amount ?? 0n, asset.decimals)
+    return format.amount(amount ?? 0n, asset)
   }
 
   return (
@@ -62,7 +64,7 @@ export function WalletBalances({ assets, tokens }: WalletBalancesProps) {
           </span>
           <span className="wallet-amount">
             {sol.data !== undefined
-              ? formatAmount(sol.data, SOL_DECIMALS)
+              ? format.amount(sol.data, { symbol: 'SOL', decimals: SOL_DECIMALS })
               : sol.isError
                 ? t('assets.wallet.unavailable')
                 : '…'}

@@ -1,4 +1,4 @@
-import { type AssetBalance, formatAmount } from '@solpledge/contract/client'
+import type { AssetBalance } from '@solpledge/contract/client'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Modal } from '../../../components/modal.tsx'
@@ -6,6 +6,7 @@ import { PrimaryButton } from '../../../components/primary-button.tsx'
 import { ReviewSheet } from '../../../components/review-sheet.tsx'
 import { showNotice } from '../../../lib/notice.ts'
 import { useSignedInAddress } from '../../../lib/session.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { useWithdraw } from '../api/request-withdraw.ts'
 import { validateWithdrawAmount, withdrawReceive } from '../utils/validate-amount.ts'
 import { AmountField } from './amount-field.tsx'
@@ -22,6 +23,7 @@ interface WithdrawDialogProps {
  */
 export function WithdrawDialog({ open, asset, onClose }: WithdrawDialogProps) {
   const { t } = useTranslation()
+  const format = useFormat()
   const address = useSignedInAddress()
   const [text, setText] = useState('')
   const [review, setReview] = useState<bigint | null>(null)
@@ -41,7 +43,7 @@ export function WithdrawDialog({ open, asset, onClose }: WithdrawDialogProps) {
     else showNotice(check.notice, 'error')
   }
 
-  const amount = (units: bigint | string) => (asset ? `${formatAmount(units, asset.decimals)} ${asset.symbol}` : '')
+  const amount = (units: bigint | string) => (asset ? format.money(units, asset, 'exact') : '')
   const receive = asset ? withdrawReceive(text, asset) : null
 
   return (
@@ -83,7 +85,7 @@ export function WithdrawDialog({ open, asset, onClose }: WithdrawDialogProps) {
             max={BigInt(asset.available)}
             disabled={pending}
           />
-          <dl className="withdraw-summary">
+          <dl className="withdraw-summary" data-exact>
             <div>
               <dt>{t('assets.withdrawDialog.available')}</dt>
               <dd data-testid="withdraw-available">{amount(asset.available)}</dd>

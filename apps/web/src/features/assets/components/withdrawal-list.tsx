@@ -1,4 +1,4 @@
-import { type AssetBalance, formatAmount, type Withdrawal } from '@solpledge/contract/client'
+import type { AssetBalance, Withdrawal } from '@solpledge/contract/client'
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -8,6 +8,7 @@ import { formatDateTime } from '../../../lib/format.ts'
 import { flattenPages } from '../../../lib/paging.ts'
 import { useSignedInAddress } from '../../../lib/session.ts'
 import { shorten } from '../../../lib/shorten.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import {
   anyStatusChanged,
   statusById,
@@ -29,10 +30,11 @@ const statusTone: Record<Withdrawal['status'], string> = {
 /** The asset's withdrawals, newest first, 20 at a time; their status updates by itself while one is on its way. */
 export function WithdrawalList({ asset }: { asset: AssetBalance }) {
   const { t, i18n } = useTranslation()
+  const format = useFormat()
   const { data, isError, hasNextPage, fetchNextPage, isFetchingNextPage } = useWithdrawals(asset.coin)
   const withdrawals = data ? flattenPages(data.pages) : []
   useBalancesFollowStatus(asset.coin, data)
-  const amount = (units: string) => formatAmount(units, asset.decimals)
+  const amount = (units: string) => format.amount(units, asset, 'exact')
 
   return (
     <section className="money-log" aria-labelledby="withdrawals-title">
@@ -77,7 +79,7 @@ export function WithdrawalList({ asset }: { asset: AssetBalance }) {
                   </span>
                 )}
               </div>
-              <div className="money-log-side">
+              <div className="money-log-side" data-exact>
                 <span className="money-log-amount" data-testid="withdrawal-amount">
                   {amount(withdrawal.amount)}
                 </span>

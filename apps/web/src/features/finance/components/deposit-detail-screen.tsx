@@ -1,4 +1,4 @@
-import { type FinanceDeposit, formatAmount } from '@solpledge/contract/client'
+import type { FinanceDeposit } from '@solpledge/contract/client'
 import type { TFunction } from 'i18next'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -11,7 +11,14 @@ import { PrimaryButton } from '../../../components/primary-button.tsx'
 import { ReviewSheet } from '../../../components/review-sheet.tsx'
 import { SignedOut } from '../../../components/signed-out.tsx'
 import { ApiError } from '../../../lib/api-client.ts'
-import { bpsToMultiple, bpsToPercent, formatDateTime, formatDay } from '../../../lib/format.ts'
+import {
+  bpsToMultiple,
+  bpsToPercent,
+  formatAmountOf,
+  formatDateTime,
+  formatDay,
+  formatMoney,
+} from '../../../lib/format.ts'
 import { flattenPages } from '../../../lib/paging.ts'
 import { useSignedInAddress } from '../../../lib/session.ts'
 import { useDeposit } from '../api/get-deposit.ts'
@@ -88,7 +95,8 @@ function RedeemButton({ deposit }: { deposit: FinanceDeposit }) {
   const [review, setReview] = useState(false)
   const redeem = useRedeemDeposit()
   const language = i18n.resolvedLanguage
-  const amount = (units: string) => `${formatAmount(units, deposit.decimals)} ${deposit.coin}`
+  const amount = (units: string) =>
+    formatMoney(units, { symbol: deposit.coin, decimals: deposit.decimals }, language, 'exact')
   if (deposit.redeemed_at)
     return (
       <PrimaryButton data-testid="finance-redeem" disabled>
@@ -128,12 +136,13 @@ function RedeemButton({ deposit }: { deposit: FinanceDeposit }) {
 }
 
 function depositFacts(t: TFunction<'ui'>, deposit: FinanceDeposit, language: string | undefined): Fact[] {
-  const amount = (units: string) => `${formatAmount(units, deposit.decimals)} ${deposit.coin}`
+  const asset = { symbol: deposit.coin, decimals: deposit.decimals }
+  const amount = (units: string) => <span data-exact>{formatMoney(units, asset, language, 'exact')}</span>
   return [
     { id: 'amount', label: t('finance.deposits.amount'), value: amount(deposit.amount), testId: 'detail-amount' },
     { id: 'period', label: t('finance.deposits.period'), value: t('finance.products.days', { count: deposit.days }) },
     { id: 'multiple', label: t('finance.deposits.multiple'), value: bpsToMultiple(deposit.power_bps) },
-    { id: 'power', label: t('finance.detail.power'), value: formatAmount(deposit.power, deposit.decimals) },
+    { id: 'power', label: t('finance.detail.power'), value: formatAmountOf(deposit.power, asset, language, 'power') },
     { id: 'rate', label: t('finance.detail.rate'), value: bpsToPercent(deposit.output_bps) },
     { id: 'total', label: t('finance.detail.totalOutput'), value: amount(deposit.total_output) },
     { id: 'output', label: t('finance.deposits.output'), value: amount(deposit.output), testId: 'detail-output' },

@@ -6,8 +6,9 @@ import { Facts } from '../../../components/facts.tsx'
 import { OptionGroup } from '../../../components/option-group.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
 import { ReviewSheet } from '../../../components/review-sheet.tsx'
-import { bpsToMultiple, bpsToPercent, formatDay } from '../../../lib/format.ts'
+import { bpsToMultiple, bpsToPercent, type FigureKind, formatDay } from '../../../lib/format.ts'
 import { showNotice } from '../../../lib/notice.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { findAsset, useUserWallet } from '../../../lib/user-wallet.ts'
 import { type FinanceProducts, useFinanceProducts } from '../api/get-products.ts'
 import { useMakeDeposit } from '../api/make-deposit.ts'
@@ -78,6 +79,7 @@ const utcDayAfter = (days: number) => new Date(Date.now() + days * 86_400_000).t
  */
 function AmountForm({ products, product }: AmountFormProps) {
   const { t, i18n } = useTranslation()
+  const format = useFormat()
   const { coin, decimals } = products
   const [text, setText] = useState('')
   const [review, setReview] = useState<bigint | null>(null)
@@ -100,7 +102,7 @@ function AmountForm({ products, product }: AmountFormProps) {
 
   const check = validateDeposit(text, decimals, undefined)
   const estimate = check.ok ? depositEstimate(check.value, product) : null
-  const amount = (units: bigint) => `${formatAmount(units, decimals)} ${coin}`
+  const amount = (units: bigint, kind?: FigureKind) => format.money(units, { symbol: coin, decimals }, kind)
   const reviewed = review === null ? null : { amount: review, ...depositEstimate(review, product) }
 
   return (
@@ -142,10 +144,14 @@ function AmountForm({ products, product }: AmountFormProps) {
             {
               id: 'output',
               label: t('finance.form.output'),
-              value: amount(estimate.output),
+              value: amount(estimate.output, 'output'),
               testId: 'finance-estimate-output',
             },
-            { id: 'power', label: t('finance.form.power'), value: formatAmount(estimate.power, decimals) },
+            {
+              id: 'power',
+              label: t('finance.form.power'),
+              value: format.amount(estimate.power, { symbol: coin, decimals }, 'power'),
+            },
           ]}
         />
       )}
@@ -181,7 +187,7 @@ function AmountForm({ products, product }: AmountFormProps) {
             {
               id: 'power',
               label: t('finance.form.power'),
-              value: formatAmount(reviewed.power, decimals),
+              value: format.power(reviewed.power),
             },
           ]}
           note={t('finance.form.note', { count: product.days })}

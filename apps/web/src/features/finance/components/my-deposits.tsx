@@ -1,12 +1,13 @@
-import { type FinanceDeposit, formatAmount } from '@solpledge/contract/client'
+import type { FinanceDeposit } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LoadMore } from '../../../components/load-more.tsx'
 import { EmptyState } from '../../../components/page.tsx'
 import { PositionCard, PositionList } from '../../../components/position-card.tsx'
 import { Tabs } from '../../../components/tabs.tsx'
-import { bpsToMultiple } from '../../../lib/format.ts'
+import { bpsToMultiple, type FigureKind } from '../../../lib/format.ts'
 import { flattenPages } from '../../../lib/paging.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { useDeposits } from '../api/get-deposits.ts'
 import { depositStatus } from './deposit-status.ts'
 
@@ -36,6 +37,7 @@ export function MyDeposits() {
 
 function DepositList({ status }: { status: FinanceDeposit['status'] }) {
   const { t } = useTranslation()
+  const format = useFormat()
   const { data, isError, hasNextPage, fetchNextPage, isFetchingNextPage } = useDeposits(status)
   const deposits = data ? flattenPages(data.pages) : []
 
@@ -45,7 +47,8 @@ function DepositList({ status }: { status: FinanceDeposit['status'] }) {
     <>
       <PositionList testId="deposit-list">
         {deposits.map((deposit) => {
-          const amount = (units: string) => `${formatAmount(units, deposit.decimals)} ${deposit.coin}`
+          const asset = { symbol: deposit.coin, decimals: deposit.decimals }
+          const amount = (units: string, kind?: FigureKind) => format.money(units, asset, kind)
           return (
             <PositionCard
               key={deposit.id}
@@ -70,7 +73,7 @@ function DepositList({ status }: { status: FinanceDeposit['status'] }) {
                 {
                   id: 'output',
                   label: t('finance.deposits.output'),
-                  value: `${amount(deposit.output)} / ${amount(deposit.total_output)}`,
+                  value: `${amount(deposit.output, 'output')} / ${amount(deposit.total_output, 'output')}`,
                   testId: 'deposit-output',
                 },
               ]}

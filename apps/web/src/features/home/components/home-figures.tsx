@@ -1,10 +1,9 @@
-import { formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
-import { USDT_DECIMALS } from '../../../lib/format.ts'
 import { useSignedInAddress } from '../../../lib/session.ts'
 import { usePrice } from '../api/get-price.ts'
 import { useToday } from '../api/get-today.ts'
 import './home-figures.css'
+import { useFormat } from '../../../lib/use-format.ts'
 
 /**
  * The home statistics: latest price and trading pair for everyone; today's recommended power, direct new power, team
@@ -12,10 +11,11 @@ import './home-figures.css'
  */
 export function HomeFigures() {
   const { t } = useTranslation()
+  const format = useFormat()
   const signedIn = useSignedInAddress() !== null
   const { data: price } = usePrice()
   const { data: today } = useToday()
-  const power = (units: string | undefined) => (units === undefined ? '–' : formatAmount(units, USDT_DECIMALS))
+  const power = (units: string | undefined) => (units === undefined ? '–' : format.power(units))
   const figures = [
     { id: 'recommended', value: power(today?.recommended_power) },
     { id: 'directNew', value: power(today?.direct_new_power) },
@@ -28,8 +28,8 @@ export function HomeFigures() {
         <span className="home-pair" data-testid="home-pair">
           {price?.pair ?? '–'}
         </span>
-        <span className="home-price-value" data-testid="home-price">
-          {price ? `${price.price} ${price.quote}` : '–'}
+        <span className="home-price-value" data-testid="home-price" data-price>
+          {price ? `${format.price(price.price)} ${price.quote}` : '–'}
         </span>
         <span className="muted-note">{t('home.figures.price')}</span>
       </div>

@@ -1,4 +1,3 @@
-import { formatAmount } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ReviewSheet } from '../../../components/review-sheet.tsx'
@@ -6,6 +5,7 @@ import { Tabs } from '../../../components/tabs.tsx'
 import { useTokenBalances } from '../../../lib/chain-balances.ts'
 import { bpsToPercent, USDT_DECIMALS } from '../../../lib/format.ts'
 import { usePayment } from '../../../lib/payment/use-payment.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { findAsset, useUserWallet } from '../../../lib/user-wallet.ts'
 import { useBuyNode } from '../api/buy-node.ts'
 import type { NodeLevel } from '../api/get-node-levels.ts'
@@ -29,6 +29,7 @@ interface BuyNodeDialogProps {
 export function BuyNodeDialog({ open, level, onClose, onRefused }: BuyNodeDialogProps) {
   const { t } = useTranslation()
   const [payWith, setPayWith] = useState<PayWith>('balance')
+  const format = useFormat()
   const { data: assets } = useUserWallet()
   const usdt = findAsset(assets, 'USDT')
   const usdtDecimals = usdt?.decimals ?? USDT_DECIMALS
@@ -43,7 +44,7 @@ export function BuyNodeDialog({ open, level, onClose, onRefused }: BuyNodeDialog
     },
   })
   const pending = buy.isPending || chain.pending
-  const usdtText = (units: bigint | string) => `${formatAmount(units, usdtDecimals)} USDT`
+  const usdtText = (units: bigint | string) => format.money(units, { symbol: 'USDT', decimals: usdtDecimals })
   if (!level) return null
 
   return (

@@ -1,8 +1,8 @@
-import { formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '../../../components/page.tsx'
 import { useClientConfig } from '../../../lib/client-config.ts'
-import { bpsToPercent, formatDateTime, USDT_DECIMALS } from '../../../lib/format.ts'
+import { bpsToPercent, formatDateTime } from '../../../lib/format.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { findAsset, useUserWallet } from '../../../lib/user-wallet.ts'
 import { useMyNodes } from '../api/get-my-nodes.ts'
 import { DEFAULT_PRODUCT_DECIMALS } from '../utils/format.ts'
@@ -11,6 +11,7 @@ import { levelName } from './level-name.ts'
 /** The signed-in user's nodes: level, price paid, benefits, dividends so far and when each was bought. */
 export function MyNodes() {
   const { t, i18n } = useTranslation()
+  const format = useFormat()
   const { productSymbol } = useClientConfig()
   const { data: nodes, isError } = useMyNodes()
   const { data: assets } = useUserWallet()
@@ -40,7 +41,7 @@ export function MyNodes() {
               <dl className="node-facts">
                 <div>
                   <dt>{t('node.mine.pricePaid')}</dt>
-                  <dd>{formatAmount(node.price_usdt, USDT_DECIMALS)} USDT</dd>
+                  <dd>{format.usdt(node.price_usdt)}</dd>
                 </div>
                 <div>
                   <dt>{t('node.powerBonus')}</dt>
@@ -53,7 +54,7 @@ export function MyNodes() {
                 <div>
                   <dt>{t('node.mine.dividends')}</dt>
                   <dd data-testid="my-node-dividends">
-                    {formatAmount(node.dividends, productDecimals)} {productLabel}
+                    {format.money(node.dividends, { symbol: productLabel, decimals: productDecimals }, 'output')}
                   </dd>
                 </div>
               </dl>

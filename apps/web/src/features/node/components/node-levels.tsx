@@ -1,8 +1,8 @@
-import { formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '../../../components/page.tsx'
 import { PrimaryButton } from '../../../components/primary-button.tsx'
-import { bpsToPercent, USDT_DECIMALS } from '../../../lib/format.ts'
+import { bpsToPercent } from '../../../lib/format.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { type NodeLevel, useNodeLevels } from '../api/get-node-levels.ts'
 import { levelName } from './level-name.ts'
 
@@ -47,6 +47,7 @@ export function NodeLevels({ onBuy, owned }: NodeLevelsProps) {
 
 function LevelCard({ level, onBuy, owned }: { level: NodeLevel; onBuy?: (level: NodeLevel) => void; owned: boolean }) {
   const { t } = useTranslation()
+  const format = useFormat()
   const soldOut = level.remaining <= 0
   const ownedOnly = level.one_per_user && owned
   return (
@@ -56,7 +57,7 @@ function LevelCard({ level, onBuy, owned }: { level: NodeLevel; onBuy?: (level: 
           {levelName(t, level.code)}
         </span>
         <span className="node-price" data-testid="node-level-price">
-          {formatAmount(level.price_usdt, USDT_DECIMALS)} USDT
+          {format.usdt(level.price_usdt)}
         </span>
       </div>
       <dl className="node-facts">

@@ -1,13 +1,12 @@
-import { formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { type Fact, Facts } from '../../../components/facts.tsx'
 import { USDT_DECIMALS } from '../../../lib/format.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { useFuel } from '../api/get-fuel.ts'
 import { fuelProgress, tierMarks } from '../utils/fuel.ts'
 
 /** Fuel is power, counted in USDT base units; the tiers are whole USDT of power. */
 const USDT_UNIT = 10n ** BigInt(USDT_DECIMALS)
-const power = (units: bigint | string) => formatAmount(units, USDT_DECIMALS)
 
 /**
  * The fuel bar: the user's small-market fuel (team power minus the largest direct leg) against the tiers 3000 …
@@ -15,6 +14,7 @@ const power = (units: bigint | string) => formatAmount(units, USDT_DECIMALS)
  */
 export function FuelCard() {
   const { t } = useTranslation()
+  const { power } = useFormat()
   const { data: fuel, isError } = useFuel()
 
   if (!fuel)
@@ -53,14 +53,14 @@ export function FuelCard() {
       <ol className="fuel-tiers" style={{ gridTemplateColumns: `repeat(${Math.max(fuel.tiers.length, 1)}, 1fr)` }}>
         {fuel.tiers.map((tier, index) => (
           <li key={tier} className={index < progress.reached ? 'is-reached' : undefined} data-testid="fuel-tier">
-            {tier}
+            {power(BigInt(tier) * USDT_UNIT)}
           </li>
         ))}
       </ol>
       <p className="muted-note" data-testid="fuel-next">
         {progress.next === null || progress.toNext === null
           ? t('pledge.fuel.allReached')
-          : t('pledge.fuel.next', { amount: power(progress.toNext), tier: progress.next })}
+          : t('pledge.fuel.next', { amount: power(progress.toNext), tier: power(BigInt(progress.next) * USDT_UNIT) })}
       </p>
       <Facts facts={facts} />
     </section>

@@ -1,4 +1,4 @@
-import { formatAmount, type Stake } from '@solpledge/contract/client'
+import type { Stake } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LoadMore } from '../../../components/load-more.tsx'
@@ -6,8 +6,10 @@ import { EmptyState } from '../../../components/page.tsx'
 import { PositionCard, PositionList } from '../../../components/position-card.tsx'
 import { Skeleton } from '../../../components/skeleton.tsx'
 import { Tabs } from '../../../components/tabs.tsx'
+import type { FigureKind } from '../../../lib/format.ts'
 import { formatDay } from '../../../lib/format.ts'
 import { flattenPages } from '../../../lib/paging.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { useStakes } from '../api/get-stakes.ts'
 import { stakeStatus } from './stake-status.ts'
 
@@ -37,6 +39,7 @@ export function MyStakes() {
 
 function StakeList({ status }: { status: Stake['status'] }) {
   const { t, i18n } = useTranslation()
+  const format = useFormat()
   const { data, isError, hasNextPage, fetchNextPage, isFetchingNextPage } = useStakes(status)
   const stakes = data ? flattenPages(data.pages) : []
   const day = (value: string) => formatDay(value, i18n.resolvedLanguage)
@@ -48,7 +51,8 @@ function StakeList({ status }: { status: Stake['status'] }) {
     <>
       <PositionList testId="stake-list">
         {stakes.map((stake) => {
-          const amount = (units: string) => `${formatAmount(units, stake.decimals)} ${stake.coin}`
+          const asset = { symbol: stake.coin, decimals: stake.decimals }
+          const amount = (units: string, kind?: FigureKind) => format.money(units, asset, kind)
           return (
             <PositionCard
               key={stake.id}
@@ -64,13 +68,13 @@ function StakeList({ status }: { status: Stake['status'] }) {
                 {
                   id: 'produced',
                   label: t('pledge.stakes.produced'),
-                  value: amount(stake.produced),
+                  value: amount(stake.produced, 'output'),
                   testId: 'stake-produced',
                 },
                 {
                   id: 'remaining',
                   label: t('pledge.stakes.remaining'),
-                  value: amount(stake.remaining),
+                  value: amount(stake.remaining, 'output'),
                   testId: 'stake-remaining',
                 },
               ]}

@@ -1,19 +1,20 @@
-import { formatAmount, type Stake } from '@solpledge/contract/client'
+import type { Stake } from '@solpledge/contract/client'
 import type { TFunction } from 'i18next'
 import type { Fact } from '../../../components/facts.tsx'
-import { bpsToMultiple, formatDateTime, formatDay, USDT_DECIMALS } from '../../../lib/format.ts'
+import { bpsToMultiple, formatAmountOf, formatDateTime, formatDay, formatMoney, USDT } from '../../../lib/format.ts'
 
 /** Every figure of a stake for its order detail (SPEC staking record and more). */
 export function stakeFacts(t: TFunction, stake: Stake, language: string | undefined): Fact[] {
-  const amount = (units: string) => `${formatAmount(units, stake.decimals)} ${stake.coin}`
-  const usdt = (units: string) => `${formatAmount(units, USDT_DECIMALS)} USDT`
+  const amount = (units: string) =>
+    formatMoney(units, { symbol: stake.coin, decimals: stake.decimals }, language, 'exact')
+  const usdt = (units: string) => formatMoney(units, USDT, language, 'exact')
   return [
     { id: 'amount', label: t('pledge.stakes.amount'), value: amount(stake.amount), testId: 'order-amount' },
     { id: 'price', label: t('pledge.order.price'), value: usdt(stake.price) },
     { id: 'value', label: t('pledge.order.value'), value: usdt(stake.usdt_value) },
     { id: 'period', label: t('pledge.order.period'), value: t('pledge.config.days', { count: stake.days }) },
     { id: 'multiple', label: t('pledge.order.outputMultiple'), value: bpsToMultiple(stake.output_bps) },
-    { id: 'power', label: t('pledge.order.power'), value: formatAmount(stake.power, USDT_DECIMALS) },
+    { id: 'power', label: t('pledge.order.power'), value: formatAmountOf(stake.power, USDT, language, 'exact') },
     { id: 'total', label: t('pledge.order.totalOutput'), value: amount(stake.total_output), testId: 'order-total' },
     { id: 'produced', label: t('pledge.stakes.produced'), value: amount(stake.produced), testId: 'order-produced' },
     {

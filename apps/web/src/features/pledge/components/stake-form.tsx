@@ -10,9 +10,10 @@ import { ReviewSheet } from '../../../components/review-sheet.tsx'
 import { Skeleton } from '../../../components/skeleton.tsx'
 import { Tabs } from '../../../components/tabs.tsx'
 import { useTokenBalances } from '../../../lib/chain-balances.ts'
-import { bpsToMultiple, USDT_DECIMALS } from '../../../lib/format.ts'
+import { bpsToMultiple, type FigureKind, USDT } from '../../../lib/format.ts'
 import { showNotice } from '../../../lib/notice.ts'
 import { usePayment } from '../../../lib/payment/use-payment.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { findAsset, useUserWallet } from '../../../lib/user-wallet.ts'
 import { usePledgeConfig } from '../api/get-pledge-config.ts'
 import { useStakeFromBalance } from '../api/stake-from-balance.ts'
@@ -49,6 +50,7 @@ export function StakeForm({ signedIn }: { signedIn: boolean }) {
 
 function ConfiguredStakeForm({ config, signedIn }: { config: PledgeConfig; signedIn: boolean }) {
   const { t } = useTranslation()
+  const format = useFormat()
   const product = config.symbol
   const [days, setDays] = useState<number | null>(config.periods[0]?.days ?? null)
   const period = config.periods.find((item) => item.days === days) ?? null
@@ -63,7 +65,11 @@ function ConfiguredStakeForm({ config, signedIn }: { config: PledgeConfig; signe
           {
             id: 'price',
             label: t('pledge.config.price'),
-            value: t('pledge.config.priceValue', { product, price: formatAmount(config.price, USDT_DECIMALS) }),
+            value: (
+              <span data-price>
+                {t('pledge.config.priceValue', { product, price: format.amount(config.price, USDT, 'price') })}
+              </span>
+            ),
             testId: 'pledge-price',
           },
           {
@@ -71,8 +77,8 @@ function ConfiguredStakeForm({ config, signedIn }: { config: PledgeConfig; signe
             label: t('pledge.config.minimum'),
             value: t('pledge.config.minimumValue', {
               product,
-              amount: formatAmount(config.min_amount, config.decimals),
-              usdt: formatAmount(config.min_u, USDT_DECIMALS),
+              amount: format.amount(config.min_amount, config, 'minimum'),
+              usdt: format.amount(config.min_u, USDT, 'minimum'),
             }),
             testId: 'pledge-minimum',
           },
@@ -101,6 +107,7 @@ function ConfiguredStakeForm({ config, signedIn }: { config: PledgeConfig; signe
 /** The amount to stake for the chosen period and the way to pay it; reviewed (amount, period, output) before it moves. */
 function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
   const { t } = useTranslation()
+  const format = useFormat()
   const product = config.symbol
   const [text, setText] = useState('')
   const [payWith, setPayWith] = useState<PayWith>('balance')
@@ -143,7 +150,7 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
   const period = config.periods.find((item) => item.days === days)
   const typed = parseAmount(text, config.decimals)
   const estimate = typed.ok && typed.value > 0n && period ? stakeEstimate(typed.value, config, period) : null
-  const amount = (units: bigint) => `${formatAmount(units, config.decimals)} ${product}`
+  const amount = (units: bigint, kind?: FigureKind) => format.money(units, config, kind)
   const reviewed = review !== null && period ? stakeEstimate(review, config, period) : null
 
   return (
@@ -199,16 +206,16 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
             {
               id: 'value',
               label: t('pledge.form.value'),
-              value: `${formatAmount(estimate.usdtValue, USDT_DECIMALS)} USDT`,
+              value: format.usdt(estimate.usdtValue),
             },
             {
               id: 'output',
               label: t('pledge.form.totalOutput'),
-              value: amount(estimate.totalOutput),
+              value: amount(estimate.totalOutput, 'output'),
               testId: 'pledge-estimate-output',
             },
-            { id: 'daily', label: t('pledge.form.daily'), value: amount(estimate.dailyOutput) },
-            { id: 'power', label: t('pledge.form.power'), value: formatAmount(estimate.power, USDT_DECIMALS) },
+            { id: 'daily', label: t('pledge.form.daily'), value: amount(estimate.dailyOutput, 'output') },
+            { id: 'power', label: t('pledge.form.power'), value: format.power(estimate.power) },
           ]}
         />
       )}
@@ -240,7 +247,7 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
             {
               id: 'value',
               label: t('pledge.form.value'),
-              value: `${formatAmount(reviewed.usdtValue, USDT_DECIMALS)} USDT`,
+              value: format.usdt(reviewed.usdtValue),
             },
             {
               id: 'output',
@@ -249,7 +256,7 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
               testId: 'review-output',
             },
             { id: 'daily', label: t('pledge.form.daily'), value: amount(reviewed.dailyOutput) },
-            { id: 'power', label: t('pledge.form.power'), value: formatAmount(reviewed.power, USDT_DECIMALS) },
+            { id: 'power', label: t('pledge.form.power'), value: format.power(reviewed.power) },
           ]}
           note={payWith === 'balance' ? t('pledge.form.balanceNote') : t('pledge.form.chainNote', { product })}
           pending={pending}

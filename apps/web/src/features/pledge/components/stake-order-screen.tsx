@@ -39,7 +39,9 @@ function StakeOrder() {
         <h2>{t('pledge.order.title', { id: stake.id })}</h2>
         <span className={`badge badge-${status.tone}`}>{status.label}</span>
       </header>
-      <Facts facts={stakeFacts(t, stake, i18n.resolvedLanguage)} />
+      <div data-exact>
+        <Facts facts={stakeFacts(t, stake, i18n.resolvedLanguage)} />
+      </div>
       <Link className="pledge-link" to={`/pledge/detail?id=${stake.id}`} data-testid="stake-output-link">
         {t('pledge.order.outputDetail')}
       </Link>

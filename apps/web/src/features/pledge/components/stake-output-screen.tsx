@@ -1,4 +1,3 @@
-import { formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
 import { Facts } from '../../../components/facts.tsx'
@@ -11,6 +10,7 @@ import { flattenPages } from '../../../lib/paging.ts'
 import { useSignedInAddress } from '../../../lib/session.ts'
 import { useStakeRecords } from '../api/get-stake.ts'
 import './pledge.css'
+import { useFormat } from '../../../lib/use-format.ts'
 
 /** /pledge/detail?id=…: a stake's output-detail table (time, currency, amount, type), page by page. */
 export function StakeOutputScreen() {
@@ -30,6 +30,7 @@ export function StakeOutputScreen() {
 
 function StakeOutput({ id }: { id: string }) {
   const { t } = useTranslation(['ui', 'msg'])
+  const format = useFormat()
   const { data, error, hasNextPage, fetchNextPage, isFetchingNextPage } = useStakeRecords(id)
 
   if (!/^[1-9][0-9]*$/.test(id) || error instanceof ApiError) return <EmptyState text={t('msg:pledge.notFound')} />
@@ -38,7 +39,7 @@ function StakeOutput({ id }: { id: string }) {
     return <p className="muted-note">{error ? t('pledge.stakes.unavailable') : t('common.loading')}</p>
   const stake = data.pages.at(-1)?.detail ?? first.detail
   const records = flattenPages(data.pages.map((page) => page.records))
-  const amount = (units: string) => `${formatAmount(units, stake.decimals)} ${stake.coin}`
+  const amount = (units: string) => format.money(units, { symbol: stake.coin, decimals: stake.decimals }, 'output')
 
   return (
     <>

@@ -1,14 +1,14 @@
-import { formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { type Fact, Facts } from '../../../components/facts.tsx'
-import { formatDay, USDT_DECIMALS } from '../../../lib/format.ts'
+import { formatDay } from '../../../lib/format.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { useToday } from '../api/get-today.ts'
 
 /** The user's output of the newest settled day, under that day, and today's power figures (in USDT of power). */
 export function TodayCard() {
   const { t, i18n } = useTranslation()
+  const format = useFormat()
   const { data: today, isError } = useToday()
-  const power = (units: string) => formatAmount(units, USDT_DECIMALS)
 
   if (!today)
     return (
@@ -21,12 +21,17 @@ export function TodayCard() {
     {
       id: 'personal',
       label: t('pledge.today.personalPower'),
-      value: power(today.personal_power),
+      value: format.power(today.personal_power),
       testId: 'today-personal-power',
     },
-    { id: 'team', label: t('pledge.today.teamPower'), value: power(today.team_power), testId: 'today-team-power' },
-    { id: 'direct', label: t('pledge.today.directNewPower'), value: power(today.direct_new_power) },
-    { id: 'recommended', label: t('pledge.today.recommendedPower'), value: power(today.recommended_power) },
+    {
+      id: 'team',
+      label: t('pledge.today.teamPower'),
+      value: format.power(today.team_power),
+      testId: 'today-team-power',
+    },
+    { id: 'direct', label: t('pledge.today.directNewPower'), value: format.power(today.direct_new_power) },
+    { id: 'recommended', label: t('pledge.today.recommendedPower'), value: format.power(today.recommended_power) },
   ]
   const output = today.output.filter((item) => BigInt(item.amount) > 0n)
 
@@ -52,7 +57,7 @@ export function TodayCard() {
               data-testid="today-output-amount"
               data-coin={item.coin}
             >
-              +{formatAmount(item.amount, item.decimals)} {item.coin}
+              {format.money(item.amount, { symbol: item.coin, decimals: item.decimals }, 'output', true)}
             </span>
           ))
         )}

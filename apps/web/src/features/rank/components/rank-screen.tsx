@@ -1,4 +1,4 @@
-import { formatAmount, type RankType } from '@solpledge/contract/client'
+import type { RankType } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { EmptyState, Page } from '../../../components/page.tsx'
@@ -8,6 +8,7 @@ import { formatDateTime } from '../../../lib/format.ts'
 import { useSignedInAddress } from '../../../lib/session.ts'
 import { useRanking } from '../api/get-ranking.ts'
 import './rank.css'
+import { useFormat } from '../../../lib/use-format.ts'
 
 /** /rank: this month's top 30 by new power of direct members or of the whole team, and the user's own place. */
 export function RankScreen() {
@@ -33,10 +34,11 @@ export function RankScreen() {
 
 function Board({ type }: { type: RankType }) {
   const { t, i18n } = useTranslation()
+  const format = useFormat()
   const { data, isError } = useRanking(type)
   if (!data)
     return isError ? <EmptyState text={t('rank.unavailable')} /> : <p className="muted-note">{t('common.loading')}</p>
-  const power = (units: string) => formatAmount(units, data.decimals)
+  const power = (units: string) => format.amount(units, { symbol: 'USDT', decimals: data.decimals }, 'power')
   return (
     <div className="rank-board" data-testid={`rank-board-${type}`}>
       <p className="muted-note" data-testid="rank-next-update">

@@ -1,17 +1,19 @@
-import { formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { Facts } from '../../../components/facts.tsx'
 import { Modal } from '../../../components/modal.tsx'
 import { formatDateTime } from '../../../lib/format.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { useMember } from '../api/get-member.ts'
 
 /** TeamDetail: one direct member's figures, read from the server when opened. */
 export function MemberDialog({ member, onClose }: { member: string | null; onClose: () => void }) {
   const { t, i18n } = useTranslation()
+  const format = useFormat()
   const { data, isError } = useMember(member)
   const detail = data?.member
-  const usdt = (units: string) => `${formatAmount(units, data?.decimals ?? 6)} USDT`
-  const power = (units: string) => formatAmount(units, data?.decimals ?? 6)
+  const usdtUnits = { symbol: 'USDT', decimals: data?.decimals ?? 6 }
+  const usdt = (units: string) => format.money(units, usdtUnits)
+  const power = (units: string) => format.amount(units, usdtUnits, 'power')
   return (
     <Modal open={member !== null} title={t('team.detail.title')} onClose={onClose} testId="team-member-dialog">
       {detail ? (

@@ -1,16 +1,18 @@
-import { formatAmount, type TeamMember } from '@solpledge/contract/client'
+import type { TeamMember } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LoadMore } from '../../../components/load-more.tsx'
 import { EmptyState } from '../../../components/page.tsx'
 import { formatDateTime } from '../../../lib/format.ts'
 import { flattenPages } from '../../../lib/paging.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { useMembers } from '../api/get-members.ts'
 import { MemberDialog } from './member-dialog.tsx'
 
 /** The direct members, newest first, ten at a time; each opens its detail. */
 export function MemberList() {
   const { t, i18n } = useTranslation()
+  const format = useFormat()
   const { data, isError, hasNextPage, fetchNextPage, isFetchingNextPage } = useMembers()
   const [open, setOpen] = useState<string | null>(null)
   const members: TeamMember[] = data ? flattenPages(data.pages) : []
@@ -49,7 +51,7 @@ export function MemberList() {
                       <time dateTime={member.joined_at}>{formatDateTime(member.joined_at, i18n.language)}</time>
                     </span>
                     <span data-testid="team-member-performance">
-                      {t('team.members.performance')} {formatAmount(member.performance, decimals)} USDT
+                      {t('team.members.performance')} {format.money(member.performance, { symbol: 'USDT', decimals })}
                     </span>
                     <span data-testid="team-member-size">
                       {t('team.members.teamSize', { count: member.team_count })}

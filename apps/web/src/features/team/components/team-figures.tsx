@@ -1,12 +1,13 @@
-import { formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { Facts } from '../../../components/facts.tsx'
 import { EmptyState } from '../../../components/page.tsx'
+import { useFormat } from '../../../lib/use-format.ts'
 import { useTeam } from '../api/get-team.ts'
 
 /** Team and direct counts, team / personal / push performance, team and personal power and small-market fuel. */
 export function TeamFigures() {
   const { t } = useTranslation()
+  const format = useFormat()
   const { data, isError } = useTeam()
   if (!data)
     return isError ? (
@@ -14,8 +15,9 @@ export function TeamFigures() {
     ) : (
       <p className="muted-note">{t('common.loading')}</p>
     )
-  const usdt = (units: string) => `${formatAmount(units, data.decimals)} USDT`
-  const power = (units: string) => formatAmount(units, data.decimals)
+  const usdtUnits = { symbol: 'USDT', decimals: data.decimals }
+  const usdt = (units: string) => format.money(units, usdtUnits)
+  const power = (units: string) => format.amount(units, usdtUnits, 'power')
   return (
     <section className="card team-card" aria-labelledby="team-figures-title" data-testid="team-figures">
       <h2 id="team-figures-title" className="section-title">

@@ -5,8 +5,8 @@ import { marketUnits } from '../utils/units.ts'
 
 /** The pair, its price (the last trade, or the reference price before the first) and its last 24 hours. */
 export function MarketSummary({ market }: { market: MarketInfo }) {
-  const { t } = useTranslation()
-  const units = marketUnits(market)
+  const { t, i18n } = useTranslation()
+  const units = marketUnits(market, i18n.resolvedLanguage)
   const change = market.change_24h_bps
   const tone = change > 0 ? 'up' : change < 0 ? 'down' : 'flat'
   const orDash = (value: string | null) => (value === null ? '–' : units.price(value))

@@ -13,9 +13,9 @@ interface OrderBookProps {
 
 /** The book: asks above (the best ask nearest the middle), the price in between, bids below. Tap a level to use its price. */
 export function OrderBook({ book, onPick }: OrderBookProps) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const { market } = book
-  const units = marketUnits(market)
+  const units = marketUnits(market, i18n.resolvedLanguage)
   const { asks, bids } = bookRows(book.asks, book.bids)
 
   const levels = (rows: BookRow[], side: 'ask' | 'bid', empty: string) =>
@@ -31,13 +31,13 @@ export function OrderBook({ book, onPick }: OrderBookProps) {
             data-testid={`book-${side}`}
             data-price={row.price}
             aria-label={t('trade.book.pick', { price: units.price(row.price) })}
-            onClick={() => onPick(units.price(row.price))}
+            onClick={() => onPick(formatAmount(row.price, market.quote_decimals))}
           >
             <span className="book-price" data-testid="book-price">
               {units.price(row.price)}
             </span>
             <span className="book-amount" data-testid="book-amount">
-              {formatAmount(row.amount, market.base_decimals)}
+              {units.amount(row.amount)}
             </span>
           </button>
         </li>

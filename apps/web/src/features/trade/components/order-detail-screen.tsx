@@ -79,7 +79,9 @@ function OrderCard({ order, market }: { order: TradeOrder; market: MarketInfo })
           {badge.label}
         </span>
       </header>
-      <Facts facts={orderFacts(t, order, market, i18n.resolvedLanguage)} />
+      <div data-exact>
+        <Facts facts={orderFacts(t, order, market, i18n.resolvedLanguage, true)} />
+      </div>
       {order.status === 'pending' && (
         <button
           type="button"
@@ -98,7 +100,7 @@ function OrderCard({ order, market }: { order: TradeOrder; market: MarketInfo })
 /** The order's fills, newest first: time, price, amount, fee and whether it made or took the price. */
 function Fills({ fills, order, market }: { fills: readonly TradeFill[]; order: TradeOrder; market: MarketInfo }) {
   const { t, i18n } = useTranslation()
-  const units = marketUnits(market)
+  const units = marketUnits(market, i18n.resolvedLanguage, true)
   const received = order.type === 'sell' ? units.quote : units.base
   return (
     <section className="trade-section" aria-labelledby="order-fills-title">

@@ -19,15 +19,16 @@ export const orderType = (t: TFunction, order: Pick<TradeOrder, 'type' | 'kind'>
 /**
  * Every label of an order (SPEC §3: orderSn, type, status, price, amount, sold amount, remaining amount, total
  * earnings, time) and its average price, turnover and fee. Earnings and fee are in the asset received: USDT for a
- * sell, {product} for a buy.
+ * sell, {product} for a buy. Every decimal on the order's detail screen (`exact`), display precision in lists.
  */
 export function orderFacts(
   t: TFunction,
   order: TradeOrder,
   market: Pick<MarketInfo, 'symbol' | 'quote' | 'base_decimals' | 'quote_decimals'>,
   language: string | undefined,
+  exact = false,
 ): Fact[] {
-  const units = marketUnits(market)
+  const units = marketUnits(market, language, exact)
   const received = order.type === 'sell' ? units.quote : units.base
   return [
     { id: 'orderSn', label: t('trade.order.orderSn'), value: order.order_sn, testId: 'order-sn' },

@@ -26,10 +26,10 @@ interface OrderFormProps {
  * total, what is locked, the fee) before it is placed.
  */
 export function OrderForm({ side, market, price, onPriceChange }: OrderFormProps) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const [amount, setAmount] = useState('')
   const { data: assets } = useUserWallet({ pollMs: ORDERS_POLL_MS })
-  const units = marketUnits(market)
+  const units = marketUnits(market, i18n.resolvedLanguage)
   const spent = side === 'buy' ? market.quote : market.symbol
   const asset = findAsset(assets, spent)
   const available = asset ? BigInt(asset.available) : assets ? 0n : undefined
@@ -110,8 +110,8 @@ export function OrderForm({ side, market, price, onPriceChange }: OrderFormProps
         {t('trade.form.rules', {
           tick: units.price(market.tick_size),
           quote: market.quote,
-          lot: formatAmount(market.lot_size, market.base_decimals),
-          min: formatAmount(market.min_amount, market.base_decimals),
+          lot: units.amount(market.lot_size),
+          min: units.amount(market.min_amount),
           symbol: market.symbol,
           fee: bpsToPercent(market.fee_bps),
         })}

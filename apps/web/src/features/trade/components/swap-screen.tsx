@@ -19,6 +19,8 @@ import { useMarket } from '../api/get-market.ts'
 import { type SwapQuote, useSwap, useSwapQuote } from '../api/swap.ts'
 import { HIGH_IMPACT_BPS, SLIPPAGE_OPTIONS, type Slippage, validateSwap } from '../utils/swap.ts'
 import './trade.css'
+import type { FigureKind } from '../../../lib/format.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 
 /** How long the typed amount must rest before a quote is asked for. */
 const QUOTE_DEBOUNCE_MS = 400
@@ -44,13 +46,15 @@ export function SwapScreen() {
 
 function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean }) {
   const { t } = useTranslation(['ui', 'msg'])
+  const format = useFormat()
   const [from, setFrom] = useState(market.symbol)
   const [text, setText] = useState('')
   const [slippage, setSlippage] = useState<Slippage>(SLIPPAGE_OPTIONS[0])
   const [result, setResult] = useState<{ paid: string; received: string } | null>(null)
   const to = from === market.symbol ? market.quote : market.symbol
   const decimals = (coin: string) => (coin === market.symbol ? market.base_decimals : market.quote_decimals)
-  const amountOf = (coin: string, units: bigint | string) => `${formatAmount(units, decimals(coin))} ${coin}`
+  const amountOf = (coin: string, units: bigint | string, kind?: FigureKind) =>
+    format.money(units, { symbol: coin, decimals: decimals(coin) }, kind)
 
   const { data: assets } = useUserWallet()
   const asset = findAsset(assets, from)
@@ -94,7 +98,10 @@ function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean 
       { from, amount, minReceived: quote.minimum_received },
       {
         onSuccess: (data) =>
-          setResult({ paid: amountOf(from, data.amount_in), received: amountOf(to, data.amount_out) }),
+          setResult({
+            paid: amountOf(from, data.amount_in, 'exact'),
+            received: amountOf(to, data.amount_out, 'exact'),
+          }),
       },
     )
   }
@@ -152,7 +159,8 @@ function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean 
           <span>{t('trade.swap.receive')}</span>
         </div>
         <output className="swap-expected" data-testid="swap-expected" htmlFor="swap-amount">
-          {current ? formatAmount(current.amount_out, decimals(to)) : '–'} <strong className="swap-coin">{to}</strong>
+          {current ? format.amount(current.amount_out, { symbol: to, decimals: decimals(to) }, 'exact') : '–'}{' '}
+          <strong className="swap-coin">{to}</strong>
         </output>
       </div>
       <div className="swap-slippage">
@@ -236,7 +244,7 @@ function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean 
 
 interface QuoteFactsProps {
   quote: SwapQuote
-  amountOf: (coin: string, units: bigint | string) => string
+  amountOf: (coin: string, units: bigint | string, kind?: FigureKind) => string
   /** The coin prices are counted in (USDT). */
   quoteCoin: string
   /** Decimals of the asset given, to offer what the book can take as the amount. */
@@ -257,7 +265,7 @@ function QuoteFacts({ quote, amountOf, quoteCoin, decimals, onUse }: QuoteFactsP
           {
             id: 'average',
             label: t('trade.swap.rate'),
-            value: quote.average_price === null ? '–' : amountOf(quoteCoin, quote.average_price),
+            value: quote.average_price === null ? '–' : amountOf(quoteCoin, quote.average_price, 'price'),
             testId: 'swap-average',
           },
           {
@@ -271,10 +279,10 @@ function QuoteFacts({ quote, amountOf, quoteCoin, decimals, onUse }: QuoteFactsP
           {
             id: 'minimum',
             label: t('trade.swap.minimum'),
-            value: amountOf(quote.to, quote.minimum_received),
+            value: amountOf(quote.to, quote.minimum_received, 'exact'),
             testId: 'swap-minimum',
           },
-          { id: 'fee', label: t('trade.swap.fee'), value: amountOf(quote.to, quote.fee), testId: 'swap-fee' },
+          { id: 'fee', label: t('trade.swap.fee'), value: amountOf(quote.to, quote.fee, 'exact'), testId: 'swap-fee' },
         ]}
       />
       {!quote.enough_liquidity && (

@@ -1,0 +1,34 @@
+import { useMemo } from 'react'
+import { useTranslation } from 'react-i18next'
+import {
+  type Denomination,
+  type FigureKind,
+  formatAmountOf,
+  formatDecimal,
+  formatMoney,
+  formatPower,
+  USDT,
+} from './format.ts'
+
+/** The number formatter of format.ts bound to the interface language: what screens show every figure with. */
+export function useFormat() {
+  const { i18n } = useTranslation()
+  const language = i18n.resolvedLanguage
+  return useMemo(
+    () => ({
+      /** '1,234.5' (no symbol) at the display precision of `kind` for the asset. */
+      amount: (value: bigint | string, asset: Denomination, kind?: FigureKind, signed?: boolean) =>
+        formatAmountOf(value, asset, language, kind, signed),
+      /** '1,234.5 PLG' at the display precision of `kind` for the asset. */
+      money: (value: bigint | string, asset: Denomination, kind?: FigureKind, signed?: boolean) =>
+        formatMoney(value, asset, language, kind, signed),
+      /** A USDT figure: '1,234.5 USDT'. */
+      usdt: (value: bigint | string, kind?: FigureKind) => formatMoney(value, USDT, language, kind),
+      /** A price the API sends as a decimal string: '0.512345'. */
+      price: (text: string) => formatDecimal(text, language, 6),
+      /** Computing power: '12,345.67'. */
+      power: (value: bigint | string) => formatPower(value, language),
+    }),
+    [language],
+  )
+}

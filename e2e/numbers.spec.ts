@@ -1,0 +1,149 @@
+import type { Page } from '@playwright/test'
+import { api } from '@solpledge/contract'
+import {
+  addDays,
+  callAs,
+  expect,
+  register,
+  rpc,
+  serverToday,
+  settleThrough,
+  test,
+  useWallets,
+  Wallet,
+} from './fixtures.ts'
+import { topUp } from './top-up.ts'
+
+/**
+ * Issue 14's browser check: every route of the app, in English and Chinese, for a user with balances, positions,
+ * outputs and history, shows no raw i18n key, no figure with more decimals than its asset shows and no figure of
+ * 10,000 or more without grouping. Exact amounts (detail screens, marked data-exact) and prices (data-price) may show
+ * more decimals. It settles days, so it runs in the project that follows every other app journey (playwright.config).
+ */
+
+/** The most decimals a figure of each asset shows anywhere but an exact amount (lib/format.ts displayDecimals). */
+const MAX_DECIMALS: Record<string, number> = { USDT: 2, SOL: 4, PLG: 6 }
+/** A figure without an asset after it: power, percentages, prices in a table. */
+const BARE_MAX_DECIMALS = 6
+
+/** What the screen shows, with exact amounts and prices left out, and the prices on their own. */
+async function visibleText(page: Page) {
+  const prices = await page.locator('[data-price]').allInnerTexts()
+  const hide = (hidden: boolean) =>
+    page.evaluate((hidden) => {
+      for (const el of document.querySelectorAll<HTMLElement>('[data-exact], [data-price]'))
+        el.style.visibility = hidden ? 'hidden' : ''
+    }, hidden)
+  await hide(true)
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what people read
+  const text = await page.locator('body').innerText()
+  await hide(false)
+  return { text, prices }
+}
+
+/** The figures of a text ('12,345.67 USDT', '+0.5', '3105.439999996') with the asset symbol after each, if any. */
+function figures(text: string) {
+  const found: { figure: string; symbol: string | undefined }[] = []
+  for (const match of text.matchAll(
+    /(?<![\p{L}\p{N}#_.,:/-])[-+]?(\d[\d,.]*\d|\d)(?![\p{L}\p{N}_])(\s*([A-Z]{3,5})\b)?/gu,
+  ))
+    found.push({ figure: match[1] as string, symbol: match[4] })
+  return found
+}
+
+/** What is wrong with the figures of a screen (English and Chinese group with ',' and mark decimals with '.'). */
+function numberProblems(text: string, prices: string[]) {
+  const problems: string[] = []
+  const check = (figure: string, maxDecimals: number) => {
+    const [whole = '', fraction = ''] = figure.split('.')
+    if (!whole.includes(',') && whole.length >= 5) problems.push(`${figure}: 10,000 or more without grouping`)
+    if (fraction.length > maxDecimals) problems.push(`${figure}: more than ${maxDecimals} decimals`)
+  }
+  for (const { figure, symbol } of figures(text))
+    check(figure, symbol && symbol in MAX_DECIMALS ? (MAX_DECIMALS[symbol] as number) : BARE_MAX_DECIMALS)
+  for (const price of prices) for (const { figure } of figures(price)) check(figure, BARE_MAX_DECIMALS)
+  return problems
+}
+
+/** Raw i18n keys: dotted camelCase paths ('assets.detail.types') or snake_case words ('withdraw_pay'). */
+const rawKeys = (text: string) => [
+  ...(text.match(/\b[a-z][a-zA-Z]+(?:\.[a-z][a-zA-Z_]+)+\b/g) ?? []),
+  ...(text.match(/\b[a-z]+(?:_[a-z]+)+\b/g) ?? []),
+]
+
+/** Still loading: the loading text, or a figure's placeholder '…' standing alone (not inside a short address). */
+const LOADING = [/Loading/, /加载中/, /(^|\s)…(\s|$)/m]
+
+/** Opens a route and waits until the screen has its figures (nothing loading, no placeholders). */
+async function open(page: Page, path: string) {
+  await page.goto(path)
+  await expect(page.getByTestId('page-title')).toBeVisible()
+  await expect
+    .poll(async () => {
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what people read
+      const text = await page.locator('body').innerText()
+      return LOADING.filter((pattern) => pattern.test(text)).map(String)
+    })
+    .toEqual([])
+}
+
+test('every route shows figures people can read, in English and Chinese', async ({ page }) => {
+  test.setTimeout(180_000)
+  const wallet = new Wallet()
+  const session = await register(wallet)
+  const today = await serverToday(session)
+  // Balances past 10,000 on chain and on the platform.
+  await rpc('localnet_faucet', [wallet.address, { tokens: { USDT: '40000000000', PLG: '20000000000000' } }])
+  await topUp(wallet, session, 'USDT', 12_345_670_000n)
+  await topUp(wallet, session, 'PLG', 15_000_123_456_789n)
+  // Positions whose outputs have many decimals, history of several types.
+  const stake = await callAs(session, api.pledgeStake.path, { amount: '10000000000000', days: 30 })
+  expect(stake.msg).toBe('Staking Successful')
+  const deposit = await callAs(session, api.financeDeposit.path, { amount: '1000000000', days: 7 })
+  expect(deposit.code).toBe(1)
+  const withdrawal = await callAs(session, api.withdraw.path, { coin: 'USDT', amount: '100000000' })
+  expect(withdrawal.code).toBe(1)
+  await settleThrough(addDays(today, 2))
+
+  const notices = await callAs(session, api.noticeList.path, { page: 1, limit: 1 })
+  const notice = (notices.data as unknown as { list: { id: string }[] }).list[0]
+  const routes = [
+    '/',
+    '/assets',
+    '/assets/detail?coin=USDT',
+    '/assets/detail?coin=PLG',
+    '/node',
+    '/pledge',
+    `/pledge/orderDetail?id=${stake.data.id}`,
+    `/pledge/detail?id=${stake.data.id}`,
+    '/finance',
+    `/finance/detail?id=${deposit.data.id}`,
+    '/notice',
+    ...(notice ? [`/notice/detail/${notice.id}`] : []),
+    '/team',
+    '/rank',
+    '/swap',
+    '/quick-trade/buy',
+    '/quick-trade/sell',
+    '/no-such-page',
+  ]
+
+  await useWallets(page, [wallet])
+  for (const language of ['en', 'zh']) {
+    await page.goto('/')
+    await page.evaluate((lang) => localStorage.setItem('i18nextLng', lang), language)
+    const problems: string[] = []
+    let grouped = 0
+    for (const route of routes) {
+      await open(page, route)
+      await expect(page.locator('html')).toHaveAttribute('lang', language)
+      const { text, prices } = await visibleText(page)
+      problems.push(...rawKeys(text).map((key) => `${route}: raw key ${key}`))
+      problems.push(...numberProblems(text, prices).map((problem) => `${route}: ${problem}`))
+      grouped += figures(text).filter(({ figure }) => /^\d{1,3}(,\d{3})+/.test(figure)).length
+    }
+    expect(problems, language).toEqual([])
+    // The check saw figures of 10,000 or more, grouped: it would have caught them ungrouped.
+    expect(grouped, language).toBeGreaterThan(0)
+  }
+})
