@@ -78,9 +78,18 @@ function copyFiles(from, to, skip = new Set()) {
  * manifest.json saying what is there. `dumpPglite` (tests) dumps a PGlite database this process already has open;
  * it must not run inside another session's transaction.
  */
-export async function backup({ out, databaseUrl, dataDir, hotWalletKeyfile, dumpPglite }) {
-  fs.mkdirSync(path.dirname(out), { recursive: true })
-  fs.mkdirSync(out, { mode: 0o700 })
+export async function backup(options) {
+  fs.mkdirSync(path.dirname(options.out), { recursive: true })
+  fs.mkdirSync(options.out, { mode: 0o700 })
+  try {
+    return await backupInto(options)
+  } catch (error) {
+    fs.rmSync(options.out, { recursive: true, force: true }) // no half backup that looks like one
+    throw error
+  }
+}
+
+async function backupInto({ out, databaseUrl, dataDir, hotWalletKeyfile, dumpPglite }) {
   const manifest = { format: 1, created_at: new Date().toISOString(), data_dir: [], hot_wallet_keyfile: null }
   if (databaseUrl) {
     await runTool('pg_dump', [
