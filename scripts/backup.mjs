@@ -201,7 +201,7 @@ async function main() {
   } else {
     const manifest = await restore({ from: path.resolve(from), databaseUrl, dataDir })
     console.log(
-      `restored the ${manifest.database.kind} database of ${manifest.created_at} and DATA_DIR ${manifest.data_dir.join(' ')}`,
+      `restored the ${manifest.database.kind} database of ${manifest.created_at} and DATA_DIR ${manifest.data_dir.join(' ') || '(nothing)'}`,
     )
     if (manifest.hot_wallet_keyfile)
       console.log(

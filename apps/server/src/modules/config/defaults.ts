@@ -53,7 +53,7 @@ export const DEFAULT_BUSINESS_CONFIG: BusinessConfig = {
  * The first version on a real cluster without SEED_DEMO (docs/operations.md, "Business configuration"): nothing for
  * sale and nothing paid until the operator sets it in the console — no node levels, no finance products, no referral
  * rewards, an empty node pool, one staking period that returns the stake with no yield, and a placeholder reference
- * price of one trade tick (0.0001 USDT per token: the staking minimum is out of reach until the real price is set).
+ * price of one trade tick (0.0001 USDT per token, which makes the staking minimum a million tokens until it is set).
  * The structural settings (trade ticks and lots, the valuation window, fuel tiers, settlement hour) keep their defaults.
  */
 export const PRODUCTION_BUSINESS_CONFIG: BusinessConfig = {
