@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config'
 // Test tiers (DESIGN.md §6): `unit` sits beside the code; `api` drives the server through app.inject on a real
 // database (PGlite by default, PostgreSQL when TEST_DATABASE_URL is set by scripts/test.mjs). Files named *.pg.test.ts
 // need what only PostgreSQL has (several sessions at once): they run in the PostgreSQL pass only, never skipped.
+// `production` starts the compiled server (`npm run build` first; scripts/test.mjs runs it after its build stage).
 export default defineConfig({
   test: {
     projects: [
@@ -18,9 +19,22 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['apps/server/test/**/*.test.ts'],
-          exclude: process.env.TEST_DATABASE_URL ? [] : ['apps/server/test/**/*.pg.test.ts'],
+          exclude: [
+            'apps/server/test/production/**',
+            ...(process.env.TEST_DATABASE_URL ? [] : ['apps/server/test/**/*.pg.test.ts']),
+          ],
           environment: 'node',
           testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'production',
+          include: ['apps/server/test/production/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
         },

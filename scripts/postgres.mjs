@@ -6,7 +6,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { freePort, log } from './lib.mjs'
 
-function findBinDir() {
+/** The newest installed PostgreSQL's bin directory (Debian's layout), or undefined. */
+export function findBinDir() {
   const base = '/usr/lib/postgresql'
   if (!fs.existsSync(base)) return undefined
   const versions = fs.readdirSync(base).filter((v) => fs.existsSync(path.join(base, v, 'bin', 'initdb')))

@@ -1,11 +1,11 @@
 // `npm test`: everything a fresh clone needs, then every tier of tests, ending with one summary line of counts.
 // Stages: install → typecheck → lint → alerting rules (promtool) → unit → API on PGlite → API on PostgreSQL (throwaway
-// cluster) → web build → e2e in Debian's Chromium. A failing stage does not stop the later ones; the exit code says
-// whether all passed.
+// cluster) → production build (server and web) → the compiled server started on production dependencies → e2e in
+// Debian's Chromium. A failing stage does not stop the later ones; the exit code says whether all passed.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { bin, ensureDependencies, ensureWebBuild, log, root, run } from './lib.mjs'
+import { bin, ensureDependencies, log, root, run } from './lib.mjs'
 import { startPostgres } from './postgres.mjs'
 
 const reports = path.join(root, '.tmp', 'reports')
@@ -122,10 +122,10 @@ await stage('API tests on PostgreSQL', async () => {
     pg.stop()
   }
 })
-await stage('web build', () => {
-  ensureWebBuild({ force: true })
-  return true
-})
+// `npm run build`: the contract and the server compiled to JavaScript, and the web app; then the compiled server is
+// started as `npm run serve` starts it (apps/server/test/production).
+await stage('production build', () => run('npm', ['run', '--silent', 'build']) === 0)
+await stage('production start', () => vitest('production', 'production'))
 await stage('e2e journeys in Chromium', () => {
   ensureChromium()
   return playwright()

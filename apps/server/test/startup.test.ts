@@ -8,6 +8,8 @@ import { buildApp } from '../src/app.ts'
 import { type Config, ConfigError } from '../src/config.ts'
 import { migrate } from '../src/db/index.ts'
 import { JOBS, recordJobRun } from '../src/modules/admin/ops.ts'
+import { PRODUCTION_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
+import { getBusinessConfig } from '../src/modules/config/service.ts'
 import { FixedSettingsChanged } from '../src/modules/system/fixed-settings.ts'
 import { seed } from '../src/modules/system/seed.ts'
 import { loadPlatform } from '../src/platform.ts'
@@ -198,6 +200,12 @@ describe(`first-start settings and demo content (${dbKind})`, () => {
       expect(await start(db, first)).toEqual({ rootAddress: first.rootAddress })
       expect(await start(db, first)).toEqual({ rootAddress: first.rootAddress })
       expect(await counts(db)).toEqual({ notices: 0, banners: 0 })
+      // No demo business values either: nothing for sale, nothing paid, until the operator sets them.
+      expect(await getBusinessConfig(db)).toEqual({
+        ...PRODUCTION_BUSINESS_CONFIG,
+        rankIntervalSeconds: Math.round(first.rankIntervalMs / 1000),
+      })
+      expect(PRODUCTION_BUSINESS_CONFIG).toMatchObject({ nodeLevels: [], finance: [], referralRewards: [] })
 
       const other = realCluster('devnet')
       const changed = testConfig({ ...first, productMint: other.productMint, treasuryAddress: other.treasuryAddress })

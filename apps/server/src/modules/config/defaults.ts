@@ -2,7 +2,10 @@ import type { BusinessConfig } from '@solpledge/contract'
 
 const usdt = (whole: number) => (BigInt(whole) * 1_000_000n).toString()
 
-/** Demo values seeded on first start (the operator console changes them). Rates in basis points. */
+/**
+ * Demo values seeded on the first start on the local chain, or with SEED_DEMO=1 (the operator console changes them).
+ * Rates in basis points. A version stored before a top-level field existed takes that field from here.
+ */
 export const DEFAULT_BUSINESS_CONFIG: BusinessConfig = {
   pledge: {
     minUsdt: usdt(100),
@@ -44,4 +47,24 @@ export const DEFAULT_BUSINESS_CONFIG: BusinessConfig = {
     maxAmount: (10_000_000n * 1_000_000_000n).toString(),
     feeBps: 10,
   },
+}
+
+/**
+ * The first version on a real cluster without SEED_DEMO (docs/operations.md, "Business configuration"): nothing for
+ * sale and nothing paid until the operator sets it in the console — no node levels, no finance products, no referral
+ * rewards, an empty node pool, one staking period that returns the stake with no yield, and a placeholder reference
+ * price of one trade tick (0.0001 USDT per token, which makes the staking minimum a million tokens until it is set).
+ * The structural settings (trade ticks and lots, the valuation window, fuel tiers, settlement hour) keep their defaults.
+ */
+export const PRODUCTION_BUSINESS_CONFIG: BusinessConfig = {
+  ...DEFAULT_BUSINESS_CONFIG,
+  pledge: {
+    minUsdt: DEFAULT_BUSINESS_CONFIG.pledge.minUsdt,
+    periods: [{ days: 30, outputBps: 10_000, powerBps: 10_000 }],
+  },
+  nodeLevels: [],
+  finance: [],
+  referralRewards: [],
+  nodePoolDaily: '0',
+  referencePrice: DEFAULT_BUSINESS_CONFIG.trade.tickSize,
 }

@@ -5,6 +5,7 @@ import { loadOrCreateKeypair } from '../../lib/keys.ts'
 import type { Platform } from '../../platform.ts'
 import { syncConfiguredAdmins } from '../admin/admins.ts'
 import { platformMints, seedAssets } from '../assets/seed.ts'
+import { PRODUCTION_BUSINESS_CONFIG } from '../config/defaults.ts'
 import { seedBusinessConfig } from '../config/service.ts'
 import { seedNotices } from '../notices/seed.ts'
 import { checkFixedSettings } from './fixed-settings.ts'
@@ -14,8 +15,9 @@ import { checkFixedSettings } from './fixed-settings.ts'
  * settings fixed at the first start (cluster, mints, treasury, root) are recorded or compared: a change is refused
  * before anything else is written. Then the root user whose address is the first invite code (ROOT_ADDRESS; on the
  * local chain a key generated under DATA_DIR/keys), the business
- * configuration (RANK_INTERVAL_MS gives its first rank interval), the ADMIN_ADDRESSES allow-list, and the demo notices
- * and banners on the local chain or with SEED_DEMO=1.
+ * configuration (RANK_INTERVAL_MS gives its first rank interval; its demo values on the local chain or with SEED_DEMO=1,
+ * neutral ones otherwise), the ADMIN_ADDRESSES allow-list, and the demo notices and banners on the local chain or with
+ * SEED_DEMO=1.
  */
 export async function seed(db: Database, config: Config, platform: Platform): Promise<{ rootAddress: string }> {
   const existingRoot = await db
@@ -39,7 +41,11 @@ export async function seed(db: Database, config: Config, platform: Platform): Pr
     TREASURY_ADDRESS: platform.treasury.address,
     ROOT_ADDRESS: rootAddress,
   })
-  await seedBusinessConfig(db, { rankIntervalSeconds: Math.round(config.rankIntervalMs / 1000) })
+  // Demo business values only where demo content is asked for; a real cluster starts neutral (defaults.ts).
+  await seedBusinessConfig(db, {
+    ...(config.seedDemo ? {} : PRODUCTION_BUSINESS_CONFIG),
+    rankIntervalSeconds: Math.round(config.rankIntervalMs / 1000),
+  })
   await syncConfiguredAdmins(db, config.adminAddresses)
   if (config.seedDemo) await seedNotices(db)
   if (!existingRoot)
