@@ -120,7 +120,7 @@ describe(`backup and restore of a busy database (${dbKind})`, () => {
               credit: await userAccount(trx, to, asset, 'available'),
               asset,
               amount: BigInt(1 + (i % 13)),
-              type: 'test',
+              type: 'admin_adjustment',
               key: randomUUID(),
             }),
           )
