@@ -219,6 +219,9 @@ describe('chain: priority fees', () => {
       const prepared = await preparePayout(paying, payoutTo(hot, plg(), 9, 10n))
       await sendPrepared(paying, prepared.wireTransaction)
       await settled(paying, prepared)
+      // Each in its own slot: a slot's fee is the lowest price paid in it, as Agave reports it.
+      const landed = await connection.getSlot()
+      await expect.poll(() => connection.getSlot(), { interval: 20 }).toBeGreaterThan(landed)
     }
     expect(await computeUnitPrice(withFee({ max: 1_000_000n, percentile: 100 }), [account])).toBe(9_000n)
     expect(await computeUnitPrice(withFee({ max: 5_000n, percentile: 100 }), [account])).toBe(5_000n)
