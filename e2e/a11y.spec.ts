@@ -1,6 +1,17 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Locator, Page } from '@playwright/test'
-import { adminWallet, expect, expectLoggedIn, register, snap, test, toast, useWallets, Wallet } from './fixtures.ts'
+import {
+  adminWallet,
+  expect,
+  expectLoggedIn,
+  register,
+  sheetsSettled,
+  snap,
+  test,
+  toast,
+  useWallets,
+  Wallet,
+} from './fixtures.ts'
 import { topUp } from './top-up.ts'
 
 /**
@@ -118,6 +129,15 @@ async function settled(page: Page, title: Locator) {
   await expect(title).toBeVisible()
   await expect(page.getByText(/^loading…?$/i)).toHaveCount(0)
   await expect(page.getByTestId('loading-overlay')).toHaveCount(0)
+}
+
+/**
+ * Closes the open sheet with Escape and waits until it has taken its history entry back
+ * (apps/web/src/lib/modal-history.ts): a navigation before that would be undone by the step back.
+ */
+async function closeSheet(page: Page) {
+  await page.keyboard.press('Escape')
+  await sheetsSettled(page)
 }
 
 /**
@@ -254,7 +274,7 @@ test.describe('accessibility and phone layout', () => {
     await page.getByTestId('admin-user-revoke-all').click()
     await expect(page.getByTestId('admin-reason')).toBeVisible()
     found.push(...(await findings(page, 'reason dialog')))
-    await page.keyboard.press('Escape')
+    await closeSheet(page)
 
     await go(page, '/admin/content')
     await page.getByTestId('admin-notice-new').click()

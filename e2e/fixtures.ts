@@ -284,6 +284,14 @@ export async function openReview(submit: Locator) {
   return review.getByTestId('review-confirm')
 }
 
+/**
+ * Waits until every closed sheet has taken its history entry back (apps/web/src/lib/modal-history.ts does it right
+ * after the sheet closes): a page.goto before that would be aborted by the step back.
+ */
+export async function sheetsSettled(page: Page) {
+  await page.waitForFunction(() => !(history.state as Record<string, unknown> | null)?.solpledgeModal)
+}
+
 /** Submits a money form and confirms its review sheet: the money call is made. */
 export async function submitReviewed(submit: Locator) {
   await (await openReview(submit)).click()

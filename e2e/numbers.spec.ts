@@ -31,7 +31,7 @@ async function visibleText(page: Page) {
   const prices = await page.locator('[data-price]').allInnerTexts()
   const hide = (hidden: boolean) =>
     page.evaluate((hidden) => {
-      for (const el of document.querySelectorAll<HTMLElement>('[data-exact], [data-price]'))
+      for (const el of Array.from(document.querySelectorAll<HTMLElement>('[data-exact], [data-price]')))
         el.style.visibility = hidden ? 'hidden' : ''
     }, hidden)
   await hide(true)

@@ -9,6 +9,7 @@ import {
   register,
   serverToday,
   settleThrough,
+  sheetsSettled,
   snap,
   submitReviewed,
   test,
@@ -33,6 +34,7 @@ async function topUp(page: Page, coin: string, amount: string) {
   await submitReviewed(page.getByTestId('recharge-submit'))
   await expect(toast(page, 'Recharge successfully')).toBeVisible({ timeout: 30_000 })
   await expect(row.getByTestId('asset-available')).toHaveText(amount)
+  await sheetsSettled(page)
 }
 
 /** The available balance of an asset on the assets screen. */

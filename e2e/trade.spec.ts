@@ -141,7 +141,7 @@ test.describe('quick trade and swap', () => {
       await expect(sellerOrder.getByTestId('order-remaining')).toHaveText('12 PLG')
       await expect(page.getByTestId('market-price')).toHaveText('0.6')
       await expect(page.getByTestId('market-price')).toHaveAttribute('data-source', 'trade')
-      await expect(page.getByTestId('market-change')).toHaveText('0%')
+      await expect(page.getByTestId('market-change')).toHaveText('+20%')
       await expect(page.getByTestId('book-last-price')).toContainText('0.6')
       await expect(page.getByTestId('book-ask').getByTestId('book-amount')).toHaveText('12')
       const chart = page.getByTestId('trend-chart')

@@ -1,9 +1,10 @@
-import { type AssetBalance, formatAmount } from '@solpledge/contract/client'
+import type { AssetBalance } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { EmptyState } from '../../../components/page.tsx'
 import { Skeleton } from '../../../components/skeleton.tsx'
-import { USDT_DECIMALS } from '../../../lib/format.ts'
+import { USDT } from '../../../lib/format.ts'
+import { useFormat } from '../../../lib/use-format.ts'
 import { AssetBalances } from './asset-balances.tsx'
 
 interface AssetListProps {
@@ -15,6 +16,7 @@ interface AssetListProps {
 /** The user's balances on the platform: their total value in USDT, then one card per asset. */
 export function AssetList({ assets, onTopUp, onWithdraw }: AssetListProps) {
   const { t } = useTranslation()
+  const format = useFormat()
   if (!assets) return <Skeleton rows={2} height={150} />
   if (assets.length === 0) return <EmptyState />
   // The total of what has a USDT value (every asset of the platform has: USDT and the platform token).
@@ -26,7 +28,7 @@ export function AssetList({ assets, onTopUp, onWithdraw }: AssetListProps) {
           {t('assets.total')}
         </h2>
         <p className="asset-balance">
-          <span data-testid="asset-total-value">{formatAmount(total, USDT_DECIMALS)}</span> <small>USDT</small>
+          <span data-testid="asset-total-value">{format.amount(total, USDT)}</span> <small>USDT</small>
         </p>
       </section>
       <AssetCards assets={assets} onTopUp={onTopUp} onWithdraw={onWithdraw} />

@@ -219,7 +219,7 @@ function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean 
             {
               id: 'minimum',
               label: t('trade.swap.minimum'),
-              value: amountOf(to, review.quote.minimum_received),
+              value: amountOf(to, review.quote.minimum_received, 'exact'),
               testId: 'review-minimum',
             },
             {
