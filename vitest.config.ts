@@ -26,7 +26,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Files run in parallel (one worker per core): each has its own database (an in-memory PGlite, or a new
+          // database on the PostgreSQL cluster), its own local chain on a free port and its own DATA_DIR.
         },
       },
       {
@@ -36,7 +37,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Files run in parallel (one worker per core): each has its own database (an in-memory PGlite, or a new
+          // database on the PostgreSQL cluster), its own local chain on a free port and its own DATA_DIR.
         },
       },
     ],
