@@ -64,6 +64,17 @@ export const test = base.extend<{ cspViolations: string[] }>({
   baseURL: async ({}, use) => use(baseUrl()),
   page: async ({ page }, use) => {
     await page.addInitScript(recordToasts)
+    // A sheet that just closed steps the history back to take its entry away (apps/web/src/lib/modal-history.ts);
+    // a page.goto racing that step is aborted by it (net::ERR_ABORTED), as a typed URL would be: load it again.
+    const goto = page.goto.bind(page)
+    page.goto = async (url, options) => {
+      try {
+        return await goto(url, options)
+      } catch (error) {
+        if (!String(error).includes('net::ERR_ABORTED')) throw error
+        return goto(url, options)
+      }
+    }
     await use(page)
   },
   cspViolations: [

@@ -9,7 +9,6 @@ import {
   register,
   serverToday,
   settleThrough,
-  sheetsSettled,
   snap,
   submitReviewed,
   test,
@@ -34,7 +33,6 @@ async function topUp(page: Page, coin: string, amount: string) {
   await submitReviewed(page.getByTestId('recharge-submit'))
   await expect(toast(page, 'Recharge successfully')).toBeVisible({ timeout: 30_000 })
   await expect(row.getByTestId('asset-available')).toHaveText(amount)
-  await sheetsSettled(page)
 }
 
 /** The available balance of an asset on the assets screen. */
@@ -259,8 +257,9 @@ test.describe('staking, finance and node payments', () => {
       const dividends = BigInt((nodes.data as unknown as { list: { dividends: string }[] }).list[0]?.dividends ?? '0')
       expect(dividends).toBeGreaterThan(0n)
       const paidOut = 2n * 7_066_666_666n + dividends
-      // Balances show 4 decimals of PLG, truncated.
-      const shown = (units: bigint) => formatAmount(units - (units % 100_000n), 9)
+      // Balances show 4 decimals of PLG, truncated, the whole part grouped.
+      const shown = (units: bigint) =>
+        formatAmount(units - (units % 100_000n), 9).replace(/^\d+/, (whole) => BigInt(whole).toLocaleString('en-US'))
       expect(await available(page, 'PLG')).toBe(shown(plgUnits(plgBefore) + paidOut))
       await page.locator('[data-testid="asset-row"][data-coin="PLG"]').getByTestId('asset-detail-link').click()
       // One payment for the day: both stakes' output and the node dividend in one ledger transfer, for that day.

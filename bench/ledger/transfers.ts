@@ -55,7 +55,7 @@ export async function measureTransfers(options: { url: string; workers: number; 
           credit: accounts[to] as string,
           asset: 'USDT',
           amount: BigInt(1 + randomInt(1000)),
-          type: 'bench',
+          type: 'admin_adjustment' as const,
           key: `bench:${sequence++}`,
         }
         try {
