@@ -1,3 +1,4 @@
+import { LANGUAGES } from '@solpledge/contract/client'
 import { describe, expect, it } from 'vitest'
 import {
   bpsToMultiple,
@@ -94,6 +95,23 @@ describe('formatUnits', () => {
     expect(formatUnits(1234567890000n, 9, 'ko', { shown: 4 })).toBe('1,234.5678')
     expect(formatUnits(1234567890000n, 9, 'vi', { shown: 4 })).toBe('1.234,5678')
     expect(formatUnits(59_999_999_999_400_000n, 6, 'en', { shown: 2 })).toBe('59,999,999,999.4')
+  })
+
+  it('writes every interface language as Intl does, without building an Intl.NumberFormat', () => {
+    const values = [0n, 7n, 999n, 1000n, 12345n, 999999n, 1000000n, 1234567890123456789012345n]
+    for (const language of LANGUAGES) {
+      const intl = new Intl.NumberFormat(language, { maximumFractionDigits: 2 })
+      for (const whole of values) {
+        expect(formatUnits(whole * 100n + 25n, 2, language)).toBe(intl.format(`${whole}.25` as unknown as number))
+      }
+    }
+  })
+
+  it('falls back to Intl for a language outside the interface languages', () => {
+    expect(formatUnits(1234567n, 2, 'de')).toBe('12.345,67')
+    expect(formatUnits(1234567n, 2, 'fr')).toBe(
+      new Intl.NumberFormat('fr', { minimumFractionDigits: 2 }).format(12345.67),
+    )
   })
 
   it('never shows a float artefact and truncates what it drops (a shown balance is never more than there is)', () => {

@@ -43,19 +43,37 @@ export function displayDecimals(symbol: string, decimals: number, kind: FigureKi
   return Math.min(decimals, kind === 'output' ? 6 : 4)
 }
 
-const integerFormats = new Map<string, { integer: Intl.NumberFormat; decimal: string }>()
-function integerFormat(language: string | undefined) {
+/**
+ * The grouping and decimal separators of the interface languages, as Intl.NumberFormat writes them (format.test.ts
+ * holds this table to Intl). The first Intl.NumberFormat a page builds loads the locale's ICU data, ≈20 ms on a
+ * desktop and four times that on a phone, inside the first screen's render: the interface languages go without it.
+ */
+const SEPARATORS: Readonly<Record<string, { group: string; decimal: string }>> = {
+  en: { group: ',', decimal: '.' },
+  zh: { group: ',', decimal: '.' },
+  ja: { group: ',', decimal: '.' },
+  ko: { group: ',', decimal: '.' },
+  vi: { group: '.', decimal: ',' },
+}
+
+const intlFormats = new Map<string, { group: (whole: bigint) => string; decimal: string }>()
+/** A language's whole-number grouping and decimal separator: from the table, else (another language) from Intl. */
+function numberFormat(language: string | undefined) {
   const key = language ?? ''
-  let format = integerFormats.get(key)
+  const known = SEPARATORS[key]
+  if (known) return { group: (whole: bigint) => groupThousands(whole, known.group), decimal: known.decimal }
+  let format = intlFormats.get(key)
   if (!format) {
     const integer = new Intl.NumberFormat(language, { useGrouping: true, maximumFractionDigits: 0 })
     const decimal =
       new Intl.NumberFormat(language).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.'
-    format = { integer, decimal }
-    integerFormats.set(key, format)
+    format = { group: (whole: bigint) => integer.format(whole), decimal }
+    intlFormats.set(key, format)
   }
   return format
 }
+
+const groupThousands = (whole: bigint, separator: string) => whole.toString().replace(/\B(?=(\d{3})+$)/g, separator)
 
 export interface UnitsFormat {
   /** Decimals shown at most (default: all); trailing zeros are dropped. */
@@ -69,7 +87,7 @@ export interface UnitsFormat {
 /**
  * Base units (bigint or a decimal string of digits) as a number for people in the interface language, with its
  * grouping and decimal separators: formatUnits(1234567890000n, 9, 'en', { shown: 4 }) → '1,234.5678'; in 'vi'
- * '1.234,5678'. Exact at any size (bigint arithmetic; Intl formats the whole part as a bigint, never a float).
+ * '1.234,5678'. Exact at any size (bigint arithmetic, never a float).
  * Dropped decimals are truncated (rounded towards zero) unless `round: 'up'`, so that what someone has is never shown
  * as more than it is; a non-zero amount too small to show reads '<0.0001'.
  */
@@ -85,12 +103,12 @@ export function formatUnits(
   const places = Math.max(0, Math.min(shown, decimals))
   const step = 10n ** BigInt(decimals - places)
   const kept = round === 'up' ? (abs + step - 1n) / step : abs / step
-  const { integer, decimal } = integerFormat(language)
+  const { group, decimal } = numberFormat(language)
   const sign = negative ? '-' : signed && units > 0n ? '+' : ''
-  if (kept === 0n && abs !== 0n) return `${sign}<${integer.format(0n)}${decimal}${'1'.padStart(places, '0')}`
+  if (kept === 0n && abs !== 0n) return `${sign}<${group(0n)}${decimal}${'1'.padStart(places, '0')}`
   const scale = 10n ** BigInt(places)
   const fraction = (kept % scale).toString().padStart(places, '0').replace(/0+$/, '')
-  return `${sign}${integer.format(kept / scale)}${fraction ? `${decimal}${fraction}` : ''}`
+  return `${sign}${group(kept / scale)}${fraction ? `${decimal}${fraction}` : ''}`
 }
 
 /** A decimal string as the API sends prices ('3105.439999996') for people, like formatUnits; else as it is. */
