@@ -61,6 +61,10 @@ export async function initI18n() {
     partialBundledLanguages: true,
   })
   await loadLanguage(language)
+  // i18next resolves the language only where it has strings, and had none at init: without this, resolvedLanguage
+  // (what the number and date formatters and the language switcher read) stayed undefined until a switch, and figures
+  // came out in the browser's locale instead of the interface language.
+  await i18next.changeLanguage(language)
 }
 
 /** Switches the interface language, loading its strings first. */
