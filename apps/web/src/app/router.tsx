@@ -8,7 +8,16 @@ type Load = () => Promise<{ default: ComponentType }>
 
 /** A lazily loaded screen whose chunk can be asked for before React renders it (preloadScreen). */
 function lazyScreen(load: Load) {
-  return Object.assign(lazy(load), { preload: load })
+  // One import for both: React's lazy() asking again would walk the chunk's preload list a second time.
+  let loading: ReturnType<Load> | undefined
+  const once = () => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined // a failed fetch is asked for again next time
+      throw error
+    })
+    return loading
+  }
+  return Object.assign(lazy(once), { preload: once })
 }
 
 const HomeScreen = lazyScreen(() => import('./routes/home.tsx'))
