@@ -78,6 +78,15 @@ describe('the v1 hashing', () => {
       expect(verifyProof(tree.proofAt(i), user.address)).toMatchObject({ valid: true })
     }
     const third = tree.proofAt(2)
+    const [, , c] = example
+    if (!c) throw new Error('no example')
+    expect(hex(leafNode(commitment(seq(0x41), c.salt), c.amounts).hash)).toBe(
+      '87c6ae1d717a57aa4931e78a187740c3e78a3d5c000874cee9a85425196daaeb',
+    )
+    expect(tree.proofAt(0).siblings.map((node) => node.hash)).toEqual([
+      '6aceca84f4df1a3fe5642a0e7c032822503011d4db6e0aab9b59e9613ae41ee9',
+      '87d76d61878eec1d86a23690ed1a8effd38e5a639d351d00b7e1b924e4da3ccc',
+    ])
     expect(third.siblings[0]).toEqual({ hash: '00'.repeat(32), sums: ['0', '0'] })
     expect(third.siblings[1]).toEqual({
       hash: 'a1288e5f52bc45a064c9d4c27ce9703bcd337e77d1b1fecce3894adbe88b7a6d',
