@@ -5,6 +5,7 @@
 // chain (signed by the treasury when --treasury is given); 1: anything else.
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { memoText, readProofFile, verifyInclusion } from './index.ts'
 
@@ -84,6 +85,6 @@ export async function main(argv: string[], print: (line: string) => void = conso
   return 0
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   process.exitCode = await main(process.argv.slice(2))
 }

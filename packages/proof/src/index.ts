@@ -1,6 +1,6 @@
 // Proof of liabilities, format v1 (docs/proof-of-liabilities.md): an implementation independent of the server's, safe
 // in a browser (no Node module, SHA-256 from @noble/hashes, the chain read with plain fetch).
-export { addressBytes, decodeBase58 } from './base58.ts'
+export { addressBytes } from './base58.ts'
 export { type MemoTransaction, memoText, parseMemo, RpcReadError, readMemo } from './memo.ts'
 export {
   type LiabilityProofData,

@@ -1,5 +1,3 @@
-import { bytesToUtf8 } from '@noble/hashes/utils'
-import { decodeBase58 } from './base58.ts'
 import { FORMAT, type NodeJson } from './tree.ts'
 
 /** The SPL Memo programs (v2, and v1 which real RPC parses too). */
@@ -44,20 +42,18 @@ export class RpcReadError extends Error {
 
 type Fetch = (input: string, init: RequestInit) => Promise<Response>
 
+/** An instruction in getTransaction's jsonParsed form: a memo's is `{program: 'spl-memo', programId, parsed: text}`. */
 interface ParsedInstruction {
   programId?: unknown
-  program?: unknown
   parsed?: unknown
-  data?: unknown
 }
 
-function memoOf(instruction: ParsedInstruction): string | null {
-  if (typeof instruction.programId !== 'string' || !MEMO_PROGRAMS.has(instruction.programId)) return null
-  if (typeof instruction.parsed === 'string') return instruction.parsed
-  // A node that does not parse memos gives the instruction's data in base58.
-  const bytes = typeof instruction.data === 'string' ? decodeBase58(instruction.data) : null
-  return bytes ? bytesToUtf8(bytes) : null
-}
+const memoOf = (instruction: ParsedInstruction): string | null =>
+  typeof instruction.programId === 'string' &&
+  MEMO_PROGRAMS.has(instruction.programId) &&
+  typeof instruction.parsed === 'string'
+    ? instruction.parsed
+    : null
 
 /**
  * Reads a transaction with the JSON-RPC method getTransaction (jsonParsed) from `rpcUrl`, with plain fetch: its memos
