@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import fs from 'node:fs'
 import { getAddressDecoder } from '@solana/kit'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -92,6 +93,15 @@ describe('the v1 hashing', () => {
       hash: 'a1288e5f52bc45a064c9d4c27ce9703bcd337e77d1b1fecce3894adbe88b7a6d',
       sums: ['12500000', '3000000000'],
     })
+  })
+
+  it("is docs/proof-of-liabilities.md's worked example: its proof file holds and its memo is the root's", () => {
+    const doc = fs.readFileSync(new URL('../../../docs/proof-of-liabilities.md', import.meta.url), 'utf8')
+    const read = readProofFile(doc.match(/```json\n([\s\S]*?)```/)?.[1] ?? '')
+    if (!read.ok) throw new Error(read.message)
+    expect(read.file).toEqual(toProofFile(buildTree(example).proofAt(2), read.file.address))
+    expect(verifyProof(read.file, read.file.address)).toMatchObject({ valid: true })
+    expect(doc).toContain(`The memo is \`${memoText('7', read.file.root)}\``)
   })
 
   it('agrees with the reference builder on random trees: every user reaches the same root', () => {
