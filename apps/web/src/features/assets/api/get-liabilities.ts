@@ -1,4 +1,5 @@
-import { api, type LiabilityProof } from '@solpledge/contract/client'
+import { api, type LiabilityProof, type LiabilityRoot } from '@solpledge/contract/client'
+import type { Inclusion } from '@solpledge/proof'
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { call } from '../../../lib/api-client.ts'
 import { assetsKeys } from './keys.ts'
@@ -23,14 +24,33 @@ export const useLiabilitiesProof = (address: string, snapshotId: string) =>
 
 /**
  * Verifies the proof in the browser, without the platform's API: @solpledge/proof recomputes the path to the root and
- * reads the memo transaction that published it from the chain's RPC endpoint. Loaded on demand (its own chunk).
+ * reads the memo transaction that published it from the chain's RPC endpoint. Loaded on demand (its own chunk). The
+ * snapshot the page shows (its owed figures) must be that very root, or the check fails as a memo mismatch.
  */
-export const useInclusion = (proof: LiabilityProof | undefined, address: string, rpcUrl: string) =>
+export const useInclusion = (
+  proof: LiabilityProof | undefined,
+  shown: LiabilityRoot,
+  address: string,
+  rpcUrl: string,
+) =>
   useQuery({
     queryKey: assetsKeys.inclusion(address, proof?.snapshot_id ?? '', proof?.signature ?? '', rpcUrl),
-    queryFn: async () => {
-      const { verifyInclusion } = await import('@solpledge/proof')
-      return verifyInclusion({ proof: proof as LiabilityProof, address, rpcUrl })
+    queryFn: async (): Promise<Inclusion> => {
+      const { nodeToJson, verifyInclusion } = await import('@solpledge/proof')
+      const result = await verifyInclusion({ proof: proof as LiabilityProof, address, rpcUrl })
+      if (!result.ok) return result
+      const { hash, sums } = nodeToJson(result.root)
+      const same =
+        proof?.snapshot_id === shown.snapshot_id &&
+        proof.signature === shown.signature &&
+        hash === shown.root.hash &&
+        sums.join() === shown.root.sums.join()
+      if (same) return result
+      return {
+        ok: false,
+        reason: 'memoMismatch',
+        message: 'the snapshot shown is not the one the proof leads to and the chain published',
+      }
     },
     enabled: proof !== undefined,
     staleTime: Number.POSITIVE_INFINITY,

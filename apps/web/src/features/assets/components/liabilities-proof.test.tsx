@@ -162,6 +162,14 @@ describe('the proof of liabilities on /assets', () => {
     expect(verdict.textContent).toContain('The transaction on chain does not publish this root.')
   })
 
+  it('refuses when the snapshot shown is not the root the proof leads to and the chain published', async () => {
+    fakeRoutes(() => ({ data: proof }), { ...snapshot, root: { ...tree.root, sums: ['1', '3000000000'] } })
+    fakeChain(memoText('3', tree.root))
+    await show()
+    const verdict = await verdictIn('failed')
+    expect(verdict.dataset.reason).toBe('memoMismatch')
+  })
+
   it("shows the server's refusal for a user who is not in the snapshot", async () => {
     fakeRoutes(() => ({ code: Code.FAIL, msg: 'You had nothing on the platform at snapshot #3.' }))
     await show()

@@ -120,7 +120,7 @@ function Snapshot({ snapshot, address }: { snapshot: LiabilityRoot; address: str
         )}
       </p>
       {address ? (
-        <Inclusion address={address} snapshotId={snapshot.snapshot_id} />
+        <Inclusion address={address} snapshot={snapshot} />
       ) : (
         <p className="muted-note">{t('assets.proof.signIn')}</p>
       )}
@@ -128,12 +128,13 @@ function Snapshot({ snapshot, address }: { snapshot: LiabilityRoot; address: str
   )
 }
 
-function Inclusion({ address, snapshotId }: { address: string; snapshotId: string }) {
+function Inclusion({ address, snapshot }: { address: string; snapshot: LiabilityRoot }) {
+  const snapshotId = snapshot.snapshot_id
   const { t } = useTranslation()
   const format = useFormat()
   const { rpcUrl } = useClientConfig()
   const proof = useLiabilitiesProof(address, snapshotId)
-  const inclusion = useInclusion(proof.data, address, rpcUrl)
+  const inclusion = useInclusion(proof.data, snapshot, address, rpcUrl)
   if (proof.isError) {
     return (
       <p className="liabilities-verdict" data-testid="inclusion" data-state="absent">
