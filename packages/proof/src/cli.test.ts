@@ -5,6 +5,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import {
+  AccountRole,
   address,
   appendTransactionMessageInstructions,
   createSolanaRpc,
@@ -33,8 +34,11 @@ let localnet: Localnet
 let treasury: KeyPairSigner
 let dir: string
 
-/** Sends one SPL Memo transaction signed (and paid) by `signer` on the local chain; resolves its signature. */
-async function sendMemo(signer: KeyPairSigner, text: string): Promise<string> {
+/**
+ * Sends one SPL Memo transaction signed (and paid) by `signer` on the local chain; resolves its signature. `failing`:
+ * the memo names an account that does not sign, which the Memo program refuses: the transaction lands as failed.
+ */
+async function sendMemo(signer: KeyPairSigner, text: string, failing = false): Promise<string> {
   const rpc = createSolanaRpc(localnet.rpcUrl)
   const { value: blockhash } = await rpc.getLatestBlockhash().send()
   const message = pipe(
@@ -42,10 +46,21 @@ async function sendMemo(signer: KeyPairSigner, text: string): Promise<string> {
     (m) => setTransactionMessageFeePayerSigner(signer, m),
     (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
     (m) =>
-      appendTransactionMessageInstructions([{ programAddress: MEMO_PROGRAM, data: new TextEncoder().encode(text) }], m),
+      appendTransactionMessageInstructions(
+        [
+          {
+            programAddress: MEMO_PROGRAM,
+            accounts: failing ? [{ address: address(randomAddress()), role: AccountRole.READONLY }] : [],
+            data: new TextEncoder().encode(text),
+          },
+        ],
+        m,
+      ),
   )
   const transaction = await signTransactionMessageWithSigners(message)
-  await rpc.sendTransaction(getBase64EncodedWireTransaction(transaction), { encoding: 'base64' }).send()
+  await rpc
+    .sendTransaction(getBase64EncodedWireTransaction(transaction), { encoding: 'base64', skipPreflight: failing })
+    .send()
   return getSignatureFromTransaction(transaction)
 }
 
@@ -101,6 +116,12 @@ describe('verifyInclusion against the local chain', () => {
     const result = await verifyInclusion({ ...request(), proof: { ...proof, signature: other } })
     expect(result).toMatchObject({ ok: false, reason: 'memoMismatch' })
     expect(result.ok ? '' : result.message).toContain("publishes snapshot 4's root")
+  })
+
+  it('refuses a memo transaction that failed on chain: it published nothing', async () => {
+    const failed = await sendMemo(treasury, memoText('3', tree.root), true)
+    const result = await verifyInclusion({ ...request(), proof: { ...proof, signature: failed } })
+    expect(result).toMatchObject({ ok: false, reason: 'txFailed' })
   })
 
   it('refuses an unknown signature, an unpublished snapshot and an RPC that does not answer', async () => {

@@ -40,8 +40,6 @@ export class RpcReadError extends Error {
   override readonly name = 'RpcReadError'
 }
 
-type Fetch = (input: string, init: RequestInit) => Promise<Response>
-
 /** An instruction in getTransaction's jsonParsed form: a memo's is `{program: 'spl-memo', programId, parsed: text}`. */
 interface ParsedInstruction {
   programId?: unknown
@@ -59,14 +57,10 @@ const memoOf = (instruction: ParsedInstruction): string | null =>
  * Reads a transaction with the JSON-RPC method getTransaction (jsonParsed) from `rpcUrl`, with plain fetch: its memos
  * and its signers. Null when the node does not know the signature. Throws RpcReadError when the node cannot be asked.
  */
-export async function readMemo(
-  rpcUrl: string,
-  signature: string,
-  fetchImpl: Fetch = fetch,
-): Promise<MemoTransaction | null> {
+export async function readMemo(rpcUrl: string, signature: string): Promise<MemoTransaction | null> {
   let body: { result?: unknown; error?: { message?: unknown } }
   try {
-    const response = await fetchImpl(rpcUrl, {
+    const response = await fetch(rpcUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({

@@ -29,7 +29,6 @@ export interface InclusionRequest {
   rpcUrl: string
   /** When given, the memo transaction must be signed by this address (the platform's treasury). */
   treasury?: string
-  fetch?: (input: string, init: RequestInit) => Promise<Response>
 }
 
 /**
@@ -45,7 +44,7 @@ export async function verifyInclusion(request: InclusionRequest): Promise<Inclus
   }
   let transaction: MemoTransaction | null
   try {
-    transaction = await readMemo(request.rpcUrl, proof.signature, request.fetch)
+    transaction = await readMemo(request.rpcUrl, proof.signature)
   } catch (error) {
     if (error instanceof RpcReadError) return { ok: false, reason: 'rpc', message: error.message }
     throw error
