@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { getAddressDecoder, getAddressEncoder } from '@solana/kit'
 import type { LiabilityProofData, ProofAsset } from './proof.ts'
 
-export const ASSETS: ProofAsset[] = [
+const ASSETS: ProofAsset[] = [
   { coin: 'USDT', decimals: 6 },
   { coin: 'PLG', decimals: 9 },
 ]
@@ -24,16 +24,16 @@ export interface TestUser {
 const sha256 = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest()
 export const u128 = (value: bigint) => Buffer.from(value.toString(16).padStart(32, '0'), 'hex')
 const text = (value: string) => Buffer.from(value, 'utf8')
-export const addressToBytes = (address: string) => Buffer.from(getAddressEncoder().encode(address as never))
+const addressToBytes = (address: string) => Buffer.from(getAddressEncoder().encode(address as never))
 export const randomAddress = () => getAddressDecoder().decode(randomBytes(32)) as string
 
-export function refCommitment(address: string, salt: Buffer): Buffer {
+function refCommitment(address: string, salt: Buffer): Buffer {
   return sha256(text('solpledge-pol-v1:user'), addressToBytes(address), salt)
 }
-export function refLeaf(commitment: Buffer, amounts: bigint[]): Node {
+function refLeaf(commitment: Buffer, amounts: bigint[]): Node {
   return { hash: sha256(text('solpledge-pol-v1:leaf'), commitment, ...amounts.map(u128)), sums: amounts }
 }
-export function refNode(left: Node, right: Node): Node {
+function refNode(left: Node, right: Node): Node {
   return {
     hash: sha256(text('solpledge-pol-v1:node'), left.hash, ...left.sums.map(u128), right.hash, ...right.sums.map(u128)),
     sums: left.sums.map((sum, i) => sum + (right.sums[i] as bigint)),
