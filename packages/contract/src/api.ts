@@ -348,6 +348,39 @@ export const SolvencyRow = Type.Object({
   covered: Type.Boolean(),
 })
 
+/** Proof of liabilities (docs/proof-of-liabilities.md): a node of the Merkle sum tree, hash and per-asset sums. */
+export const LiabilityNode = Type.Object({
+  hash: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256, lowercase hex' }),
+  sums: Type.Array(BaseUnits, { description: "Per asset, in the snapshot's asset order" }),
+})
+export type LiabilityNode = Static<typeof LiabilityNode>
+export const LiabilityAsset = Type.Object({ coin: Coin, decimals: Type.Integer() })
+export const LiabilityRoot = Type.Object({
+  snapshot_id: Id,
+  taken_at: Type.String({ format: 'date-time' }),
+  slot: Type.Integer({ description: 'The chain slot the reserves were read at' }),
+  assets: Type.Array(LiabilityAsset),
+  root: LiabilityNode,
+  signature: Type.Union([Type.String(), Type.Null()], {
+    description: 'The SPL Memo transaction that published the root (null until it is confirmed)',
+  }),
+  reserves: Type.Array(Type.Object({ coin: Coin, treasury: BaseUnits, hot_wallet: BaseUnits, holdings: BaseUnits })),
+})
+export type LiabilityRoot = Static<typeof LiabilityRoot>
+export const LiabilityProof = Type.Object({
+  snapshot_id: Id,
+  taken_at: Type.String({ format: 'date-time' }),
+  slot: Type.Integer(),
+  assets: Type.Array(LiabilityAsset),
+  salt: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  amounts: Type.Array(BaseUnits),
+  leaf_index: Type.Integer({ minimum: 0 }),
+  siblings: Type.Array(LiabilityNode, { description: 'Leaf level first' }),
+  root: LiabilityNode,
+  signature: Type.Union([Type.String(), Type.Null()]),
+})
+export type LiabilityProof = Static<typeof LiabilityProof>
+
 /** A direct member on the team page: figures in USDT base units (performance: staked value; power). */
 export const TeamMember = Type.Object({
   id: Id,
@@ -807,6 +840,24 @@ export const api = {
     summary: 'Per asset: what users are owed against what the platform holds on chain, with the time of reading',
     body: Empty,
     data: Type.Object({ read_at: Type.String({ format: 'date-time' }), list: Type.Array(SolvencyRow) }),
+  }),
+  liabilitiesRoot: route({
+    path: '/assets/liabilities/root',
+    auth: false,
+    tag: 'assets',
+    summary:
+      'The latest proof-of-liabilities snapshot: its Merkle sum tree root, the memo transaction that published it and the reserves at its slot (null before the first snapshot)',
+    body: Empty,
+    data: Type.Union([LiabilityRoot, Type.Null()]),
+  }),
+  liabilitiesProof: route({
+    path: '/assets/liabilities/proof',
+    auth: true,
+    tag: 'assets',
+    summary:
+      "The signed-in user's inclusion proof in a snapshot (the latest by default): salt, amounts, leaf index and the sibling path to the root",
+    body: Type.Object({ snapshot_id: Type.Optional(Id) }, { additionalProperties: false }),
+    data: LiabilityProof,
   }),
   noticeList: route({
     path: '/news/news/index',

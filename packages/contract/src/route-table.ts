@@ -28,6 +28,8 @@ export const routeTable = {
   financeRedeem: { path: '/invest/finance/redeem', auth: true, idempotent: true },
   settlementRun: { path: '/admin/settlement/run', auth: false, operator: true },
   solvency: { path: '/assets/solvency', auth: false },
+  liabilitiesRoot: { path: '/assets/liabilities/root', auth: false },
+  liabilitiesProof: { path: '/assets/liabilities/proof', auth: true },
   noticeList: { path: '/news/news/index', auth: false },
   noticeInfo: { path: '/news/news/info', auth: false },
   bannerList: { path: '/home/banner/index', auth: false },

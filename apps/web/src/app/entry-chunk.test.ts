@@ -112,6 +112,18 @@ describe("the users' entry chunk", () => {
   })
 })
 
+describe('the proof-of-liabilities verifier (issue 16)', () => {
+  it('is a chunk of its own, loaded only when the assets screen verifies a proof', () => {
+    const chunks = fs
+      .readdirSync(path.join(outDir, 'assets'))
+      .filter((file) => file.endsWith('.js') && read(`assets/${file}`).includes('solpledge-pol-v1'))
+    expect(chunks).toHaveLength(1)
+    const assetsScreen = closureFiles('src/features/assets/components/assets-screen.tsx')
+    expect(assetsScreen.length).toBeGreaterThan(0)
+    expect([...upFrontFiles(), ...assetsScreen]).not.toContain(`assets/${chunks[0]}`)
+  })
+})
+
 /**
  * The operator console is its own lazily loaded chunk (issue 7): the build must not put any of its code or strings
  * into what a user's page loads up front.

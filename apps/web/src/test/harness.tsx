@@ -58,8 +58,8 @@ export function deferred<T>() {
 
 let i18nReady: Promise<void> | null = null
 
-/** Renders `ui` signed in, in English, with the app's providers and toaster. */
-export async function renderSignedIn(ui: ReactNode) {
+/** Renders `ui` signed in (as ADDRESS unless told), in English, with the app's providers and toaster. */
+export async function renderSignedIn(ui: ReactNode, address = ADDRESS) {
   localStorage.setItem(LANGUAGE_KEY, 'en')
   // The strings, and the chunks a modal loads when it first opens (so that finding one does not wait on a transform).
   i18nReady ??= Promise.all([
@@ -68,7 +68,7 @@ export async function renderSignedIn(ui: ReactNode) {
     import('../app/motion-features.ts'),
   ]).then(() => undefined)
   await i18nReady
-  saveLogin({ address: ADDRESS, token: 'token' } as LoginData)
+  saveLogin({ address, token: 'token' } as LoginData)
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
   return render(
     <QueryClientProvider client={queryClient}>

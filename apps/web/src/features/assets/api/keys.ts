@@ -14,6 +14,14 @@ export const assetsKeys = {
   moneyLog: (address: string, coin: string) => ['assets', 'money-log', address, coin] as const,
   withdrawals: (address: string, coin: string) => ['assets', 'withdrawals', address, coin] as const,
   solvency: ['assets', 'solvency'] as const,
+  /**
+   * Proof of liabilities, outside `all`: a snapshot changes once a day, not with the user's top-ups, and verifying
+   * asks the chain's RPC endpoint.
+   */
+  liabilitiesRoot: ['liabilities', 'root'] as const,
+  liabilitiesProof: (address: string, snapshotId: string) => ['liabilities', 'proof', address, snapshotId] as const,
+  inclusion: (address: string, snapshotId: string, signature: string, rpcUrl: string) =>
+    ['liabilities', 'inclusion', address, snapshotId, signature, rpcUrl] as const,
   /** On-chain balances of the connected wallet, per RPC endpoint and owner. */
   chain: chainBalanceKeys.all,
   sol: chainBalanceKeys.sol,

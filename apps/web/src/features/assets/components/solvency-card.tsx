@@ -3,10 +3,12 @@ import { TokenIcon } from '../../../components/token-icon.tsx'
 import { formatDateTime } from '../../../lib/format.ts'
 import { useFormat } from '../../../lib/use-format.ts'
 import { useSolvency } from '../api/get-solvency.ts'
+import { LiabilitiesProof } from './liabilities-proof.tsx'
 
 /**
  * Reserves against what the platform owes its users, per asset (DESIGN.md §4), for anyone to check: what all users
- * hold here, against the platform's wallets on chain (the treasury receives top-ups, the hot wallet pays withdrawals).
+ * hold here, against the platform's wallets on chain (the treasury receives top-ups, the hot wallet pays withdrawals);
+ * then the latest proof-of-liabilities snapshot, which each signed-in user checks their own balance against.
  */
 export function SolvencyCard() {
   const { t, i18n } = useTranslation()
@@ -58,6 +60,7 @@ export function SolvencyCard() {
           </p>
         </>
       )}
+      <LiabilitiesProof />
     </section>
   )
 }
