@@ -12,12 +12,8 @@ import { ownerTokenBalance } from '../src/chain/token.ts'
 import { parseSecretKey } from '../src/config.ts'
 import { checkInvariants } from '../src/modules/ledger/service.ts'
 import { diagnosePayout } from '../src/modules/withdrawals/hot-wallet.ts'
-import {
-  approveWithdrawal,
-  processWithdrawals,
-  rejectWithdrawal,
-  type SenderPass,
-} from '../src/modules/withdrawals/service.ts'
+import { processWithdrawals, type SenderPass } from '../src/modules/withdrawals/sender.ts'
+import { approveWithdrawal, rejectWithdrawal } from '../src/modules/withdrawals/service.ts'
 import { call, dbKind, TestWallet } from './helpers.ts'
 import { createChainApp, createIntent, fundedUser, pay } from './money.ts'
 
