@@ -6,7 +6,7 @@ import type { Platform } from '../../platform.ts'
 import { syncConfiguredAdmins } from '../admin/index.ts'
 import { platformMints, seedAssets } from '../assets/index.ts'
 import { PRODUCTION_BUSINESS_CONFIG, seedBusinessConfig } from '../config/index.ts'
-import { seedNotices } from '../notices/index.ts'
+import { seedNotices } from '../notice/index.ts'
 import { checkFixedSettings } from './fixed-settings.ts'
 
 /**

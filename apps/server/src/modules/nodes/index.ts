@@ -1,2 +1,0 @@
-// The public entry of modules/nodes: other modules import only what is exported here (docs/architecture.md).
-export { myNodes } from './service.ts'

@@ -1,2 +1,0 @@
-// The public entry of modules/notices: other modules import only what is exported here (docs/architecture.md).
-export { seedNotices } from './seed.ts'
