@@ -1,9 +1,10 @@
-// The import rules of docs/architecture.md ("Boundaries"), checked by `npm run lint` over the relative (and web `@/`)
+// The import rules of docs/architecture.md ("Layers and boundaries"), checked by `npm run lint` over the relative (and web `@/`)
 // imports of apps/server/src and apps/web/src:
 // - a server module imports another module only through its public entry (`index.ts`);
 // - apps/server/src/lib imports no module;
 // - a web feature imports no other feature; apps/web/src/lib and apps/web/src/components import no feature;
-// - no import cycle between files (type-only imports included: they are edges of the design too).
+// - no import cycle between files (`import type` left out: erased at build; a name imported from a module's index.ts
+//   leads to the file that index re-exports it from).
 // Usage: node scripts/check-boundaries.mjs [root] — exits 1 and lists the violations when there are any.
 import fs from 'node:fs'
 import path from 'node:path'
