@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { api } from '@solpledge/contract'
 import { expect, register, snap, test, useWallets, Wallet } from './fixtures.ts'
 
-/** The seeded demo notices (apps/server/src/modules/notices/seed.ts), newest first. */
+/** The seeded demo notices (apps/server/src/modules/notice/seed.ts), newest first. */
 const SEEDED = {
   en: ['Daily settlement time', 'How daily output is released', 'Welcome to solpledge'],
   ja: ['毎日の精算時刻', '毎日のアウトプットの配布について', 'solpledge へようこそ'],

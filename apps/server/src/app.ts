@@ -9,16 +9,16 @@ import { API_BASE, MAX_BODY_BYTES } from '@solpledge/contract'
 import Fastify, { type FastifyServerOptions } from 'fastify'
 import type { Config } from './config.ts'
 import type { Database } from './db/index.ts'
+import { adminPlugin } from './modules/admin/plugin.ts'
 import { adminRoutes } from './modules/admin/routes.ts'
 import { assetsRoutes } from './modules/assets/routes.ts'
+import { sessionPlugin } from './modules/auth/plugin.ts'
 import { authRoutes } from './modules/auth/routes.ts'
-import { SessionCache } from './modules/auth/session.ts'
-import { configRoutes } from './modules/config/routes.ts'
 import { financeRoutes } from './modules/finance/routes.ts'
 import { homeRoutes } from './modules/home/routes.ts'
 import { intentRoutes } from './modules/intents/routes.ts'
-import { nodeRoutes } from './modules/nodes/routes.ts'
-import { noticeRoutes } from './modules/notices/routes.ts'
+import { nodeRoutes } from './modules/node/routes.ts'
+import { noticeRoutes } from './modules/notice/routes.ts'
 import { pledgeRoutes } from './modules/pledge/routes.ts'
 import { rankRoutes } from './modules/rank/routes.ts'
 import { settlementRoutes } from './modules/settlement/routes.ts'
@@ -39,8 +39,6 @@ declare module 'fastify' {
     db: Database
     config: Config
     platform: Platform
-    /** Sessions checked recently (SESSION_CACHE_MS); revoking a user's sessions must call `forgetUser`. */
-    sessions: SessionCache
     /** The quick-trade market of the platform token in this process (modules/trade/market.ts). */
     trade: TradeMarket
     /** Prometheus metrics of this instance, served on their own listener (modules/system/metrics.ts). */
@@ -76,7 +74,6 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   app.decorate('db', db)
   app.decorate('config', config)
   app.decorate('platform', platform)
-  app.decorate('sessions', new SessionCache(config.sessionCacheMs))
   app.decorate('trade', new TradeMarket(db, config.productSymbol))
   cacheValuations(db, config.valuationCacheMs)
   // Before the routes, so that every request is counted.
@@ -86,6 +83,9 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   await app.register(helmet, securityHeaders(config))
   await app.register(envelopePlugin)
   await app.register(rateLimit, { global: false })
+  // The caller checks the contract asks for (request.user, request.admin).
+  await app.register(sessionPlugin, { cacheMs: config.sessionCacheMs })
+  await app.register(adminPlugin)
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -122,7 +122,6 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   await app.register(authRoutes, { login, rateLimitPerMinute: config.loginRateLimit })
   await app.register(userRoutes)
   await app.register(assetsRoutes)
-  await app.register(configRoutes)
   await app.register(nodeRoutes)
   await app.register(pledgeRoutes)
   await app.register(financeRoutes)

@@ -13,7 +13,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { syncConfiguredAdmins } from '../src/modules/admin/admins.ts'
 import { seedBusinessConfig } from '../src/modules/config/service.ts'
-import { seedNotices } from '../src/modules/notices/seed.ts'
+import { seedNotices } from '../src/modules/notice/seed.ts'
 import {
   adminSignIn,
   allowAdmin,

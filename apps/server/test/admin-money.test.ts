@@ -10,7 +10,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ownerTokenBalance } from '../src/chain/token.ts'
 import { balances, checkInvariants, systemAccount } from '../src/modules/ledger/service.ts'
-import { processWithdrawals } from '../src/modules/withdrawals/service.ts'
+import { processWithdrawals } from '../src/modules/withdrawals/sender.ts'
 import { auditCount, signedInAdmin, type TestAdmin } from './admin.ts'
 import { call, dbKind } from './helpers.ts'
 import { available, createChainApp, createIntent, fundedUser, pay } from './money.ts'

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import { api, Code, LANGUAGES, type Language } from '@solpledge/contract'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { DEMO_BANNERS, DEMO_NOTICES, seedNotices } from '../src/modules/notices/seed.ts'
+import { DEMO_BANNERS, DEMO_NOTICES, seedNotices } from '../src/modules/notice/seed.ts'
 import { call, createTestApp, dbKind, type TestContext } from './helpers.ts'
 
 interface ListItem {

@@ -16,7 +16,7 @@ import { ConfigError } from '../src/config.ts'
 import { seedAssets } from '../src/modules/assets/seed.ts'
 import { watchIntents } from '../src/modules/intents/service.ts'
 import { checkInvariants } from '../src/modules/ledger/service.ts'
-import { processWithdrawals } from '../src/modules/withdrawals/service.ts'
+import { processWithdrawals } from '../src/modules/withdrawals/sender.ts'
 import { call, dbKind, freshDatabase } from './helpers.ts'
 import { available, createChainApp, createIntent, fundedUser, pay } from './money.ts'
 

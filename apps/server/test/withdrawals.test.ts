@@ -1,3 +1,5 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import {
   createAssociatedTokenAccountIdempotentInstruction,
   createCloseAccountInstruction,
@@ -6,18 +8,16 @@ import {
 } from '@solana/spl-token'
 import { type Connection, Keypair, PublicKey, sendAndConfirmTransaction, Transaction } from '@solana/web3.js'
 import { API_BASE, api, Code, HEALTH_PATHS, type Withdrawal } from '@solpledge/contract'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sendPrepared } from '../src/chain/payout.ts'
+import { createChain } from '../src/chain/rpc.ts'
 import { ownerTokenBalance } from '../src/chain/token.ts'
 import { parseSecretKey } from '../src/config.ts'
 import { checkInvariants } from '../src/modules/ledger/service.ts'
 import { diagnosePayout } from '../src/modules/withdrawals/hot-wallet.ts'
-import {
-  approveWithdrawal,
-  processWithdrawals,
-  rejectWithdrawal,
-  type SenderPass,
-} from '../src/modules/withdrawals/service.ts'
+import { processWithdrawals, type SenderPass } from '../src/modules/withdrawals/sender.ts'
+import { approveWithdrawal, rejectWithdrawal } from '../src/modules/withdrawals/service.ts'
 import { call, dbKind, TestWallet } from './helpers.ts'
 import { createChainApp, createIntent, fundedUser, pay } from './money.ts'
 
@@ -347,6 +347,58 @@ describe(`withdrawals (${dbKind})`, () => {
       list: [],
     })
     await sendAll()
+  }, 60_000)
+
+  it('asks the chain before it locks the row: while a call of the sender waits for the RPC node, the row is free', async () => {
+    const user = await depositor(20n * USDT)
+    const id = ((await withdraw(user, 20n * USDT)).data as Withdrawal).id
+    // A gate in front of the local chain holds the sender's getLatestBlockhash (preparing the payout) until released.
+    let held = () => {}
+    const holding = new Promise<void>((resolve) => {
+      held = resolve
+    })
+    let release = () => {}
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const gate = http.createServer(async (request, response) => {
+      const chunks: Buffer[] = []
+      for await (const chunk of request) chunks.push(chunk as Buffer)
+      const body = Buffer.concat(chunks).toString()
+      if ((JSON.parse(body) as { method?: string }).method === 'getLatestBlockhash') {
+        held()
+        await released
+      }
+      const answer = await fetch(ctx.localnet.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      })
+      response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text())
+    })
+    await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = gate.address() as AddressInfo
+      const gated = { ...ctx.platform, chain: createChain(`http://127.0.0.1:${port}`, ctx.localnet.wsUrl) }
+      const pass = processWithdrawals(ctx.db, gated)
+      await holding
+      // No transaction of the sender is open: the row can be locked at once (NOWAIT fails on PostgreSQL otherwise;
+      // on PGlite, whose one session serves every request, this would wait for the sender forever).
+      const locked = await ctx.db
+        .transaction()
+        .execute((trx) =>
+          sql<{ id: string }>`select id from withdrawals where id = ${id} for update nowait`.execute(trx),
+        )
+      expect(locked.rows).toEqual([{ id }])
+      release()
+      expect(await pass).toMatchObject({ sent: 1, errors: [] })
+    } finally {
+      release()
+      gate.close()
+    }
+    await sendAll()
+    expect((await row(id)).status).toBe('confirmed')
+    expect(await checkInvariants(ctx.db)).toEqual([])
   }, 60_000)
 })
 

@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto'
 import {
-  type AdminRole,
   API_BASE,
   type BodyOf,
   Code,
@@ -13,8 +12,6 @@ import {
 } from '@solpledge/contract'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { type AdminCaller, requireAdmin } from '../modules/admin/session.ts'
-import { requireSession, type SessionUser } from '../modules/auth/session.ts'
 import { sendEnvelope } from '../plugins/envelope.ts'
 import { AppError } from './app-error.ts'
 import { claim, finish, parseKey, release, requestHash } from './idempotency.ts'
@@ -26,8 +23,12 @@ function isOperator(request: FastifyRequest, token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected)
 }
 
-/** The caller of each admin route's request, set by its onRequest hook. */
-const admins = new WeakMap<FastifyRequest, AdminCaller>()
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The contract route a route serves: the session and admin plugins check the caller it asks for. */
+    contract?: RouteDef
+  }
+}
 
 /** The Idempotency-Key each request of an idempotent route claimed, until its answer is stored (onSend). */
 const claims = new WeakMap<FastifyRequest, { caller: string; key: string }>()
@@ -50,10 +51,10 @@ const pathParams = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[
 export interface RouteContext<R extends RouteDef> {
   body: BodyOf<R>
   request: FastifyRequest
-  /** The session's user; present on every route whose contract says `auth: true`. */
-  user: R['auth'] extends true ? SessionUser : null
-  /** The operator console caller; present on every route whose contract names an `admin` role. */
-  admin: [NonNullable<R['admin']>] extends [never] ? null : AdminCaller
+  /** The session's user (request.user); present on every route whose contract says `auth: true`. */
+  user: R['auth'] extends true ? NonNullable<FastifyRequest['user']> : null
+  /** The operator console caller (request.admin); present on every route whose contract names an `admin` role. */
+  admin: [NonNullable<R['admin']>] extends [never] ? null : NonNullable<FastifyRequest['admin']>
 }
 
 export interface RouteOptions<R extends RouteDef = RouteDef> {
@@ -67,9 +68,10 @@ export interface RouteOptions<R extends RouteDef = RouteDef> {
 const multipartBody = (field: string) => Type.Object({ [field]: Type.String({ format: 'binary' }) })
 
 /**
- * Registers one contract route: POST under /api, the contract's body and response schemas, the session check when
- * the contract says so (user session, Operator-Token or admin role: each answers before the handler runs), and the
- * success envelope. Handlers only return data or throw AppError. A multipart route's handler reads its file itself.
+ * Registers one contract route: POST under /api, the contract's body and response schemas, the caller check when
+ * the contract says so (the Operator-Token here; a user session or an admin role by the plugins of modules/auth and
+ * modules/admin, which read the route's `config.contract`: each answers before the handler runs), and the success
+ * envelope. Handlers only return data or throw AppError. A multipart route's handler reads its file itself.
  */
 export function defineRoute<R extends RouteDef>(
   app: FastifyInstance,
@@ -112,14 +114,6 @@ export function defineRoute<R extends RouteDef>(
       },
       // The file of a multipart route is read (and checked) by its handler, after the role check.
       ...(def.multipart ? { validatorCompiler: () => () => true } : {}),
-      // The admin role is checked first of all, before the body is read or validated: nobody else learns anything.
-      ...(def.admin
-        ? {
-            onRequest: async (request: FastifyRequest) => {
-              admins.set(request, await requireAdmin(app.db, request, def.admin as AdminRole))
-            },
-          }
-        : {}),
       // Stores the answer of a claimed Idempotency-Key exactly as sent; an unexpected fault frees the key instead.
       ...(def.idempotent
         ? {
@@ -139,15 +133,15 @@ export function defineRoute<R extends RouteDef>(
             },
           }
         : {}),
-      ...(options.rateLimitPerMinute
-        ? { config: { rateLimit: { max: options.rateLimitPerMinute, timeWindow: 60_000 } } }
-        : {}),
+      config: {
+        contract: def,
+        ...(options.rateLimitPerMinute ? { rateLimit: { max: options.rateLimitPerMinute, timeWindow: 60_000 } } : {}),
+      },
     },
     async (request, reply) => {
       if (def.operator && !isOperator(request, app.platform.operatorToken))
         throw new AppError(Code.FAIL, 'error.operatorOnly')
-      const admin = admins.get(request) ?? null
-      const user = def.auth ? await requireSession(app.db, request, app.sessions) : null
+      const { user, admin } = request
       const header = request.headers[IDEMPOTENCY_HEADER.toLowerCase()]
       if (def.idempotent && header !== undefined) {
         const key = parseKey(header)

@@ -1,5 +1,5 @@
 // Notices and banners in the operator console: every row whatever its state, with all its translations; saves replace
-// a row's translations as a whole. The app's reads (modules/notices) pick what is published.
+// a row's translations as a whole. The app's reads (modules/notice) pick what is published.
 import { type AdminBanner, type AdminNotice, Code, LANGUAGES } from '@solpledge/contract'
 import type { Selectable } from 'kysely'
 import type { Database } from '../../db/index.ts'

@@ -3,37 +3,11 @@
 import type { HotWalletState, JobStatus } from '@solpledge/contract'
 import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
+import { JOBS } from '../../jobs/schedule.ts'
 import { daysBetween, latestDueDay } from '../../lib/day.ts'
-import { getBusinessConfig } from '../config/service.ts'
-import { firstUnsettledDay } from '../settlement/service.ts'
+import { getBusinessConfig } from '../config/index.ts'
+import { firstUnsettledDay } from '../settlement/index.ts'
 import { activeAdmins, activeReviewers } from './four-eyes.ts'
-
-/** Job names as recorded in job_heartbeats. */
-export const JOBS = {
-  watcher: 'intent-watcher',
-  sender: 'withdrawal-sender',
-  settlement: 'settlement',
-  rank: 'rank-snapshots',
-  nonces: 'nonce-purge',
-} as const
-
-/** Records a pass of a periodic job: when it ran, and when it last succeeded or why it failed. */
-export async function recordJobRun(db: Database, name: string, error?: unknown) {
-  const now = new Date()
-  const failed = error !== undefined
-  const message = failed ? String((error as Error)?.message ?? error).slice(0, 1000) : null
-  await db
-    .insertInto('job_heartbeats')
-    .values({ name, last_run_at: now, last_ok_at: failed ? null : now, last_error: message })
-    .onConflict((oc) =>
-      oc
-        .column('name')
-        .doUpdateSet(
-          failed ? { last_run_at: now, last_error: message } : { last_run_at: now, last_ok_at: now, last_error: null },
-        ),
-    )
-    .execute()
-}
 
 const seconds = (from: Date | null | undefined, now: Date) =>
   from ? Math.max(0, Math.floor((now.getTime() - from.getTime()) / 1000)) : null

@@ -6,8 +6,7 @@ import type { FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
-import { hashToken, newToken } from '../auth/crypto.ts'
-import { issueNonce, type LoginSettings, verifySignIn } from '../auth/service.ts'
+import { hashToken, issueNonce, type LoginSettings, newToken, verifySignIn } from '../auth/index.ts'
 import { audit } from './audit.ts'
 
 /** The statement of an operator console sign-in message: a signature for the app never opens the console. */

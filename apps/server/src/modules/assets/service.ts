@@ -6,9 +6,9 @@ import type { Database } from '../../db/index.ts'
 import type { AssetsTable } from '../../db/schema.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
 import type { Platform } from '../../platform.ts'
-import { valuation } from '../config/service.ts'
-import { balances, statement, totals } from '../ledger/service.ts'
-import { QUOTE } from '../trade/rules.ts'
+import { QUOTE } from '../config/index.ts'
+import { balances, statement, totals } from '../ledger/index.ts'
+import { valuation } from '../trade/index.ts'
 
 export type AssetRow = Selectable<AssetsTable>
 

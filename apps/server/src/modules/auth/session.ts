@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import type { CompiledQuery } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import { AppError } from '../../lib/app-error.ts'
-import { toUser, userQuery } from '../user/queries.ts'
+import { toUser, userQuery } from '../user/index.ts'
 import { hashToken, newToken } from './crypto.ts'
 
 /** The caller of an authenticated route: its user (read in the same query as the session) and session id. */

@@ -1,10 +1,7 @@
-import { BusinessConfig, CONFIG_AMOUNT_LIMITS, type PledgeConfig } from '@solpledge/contract'
+import { BusinessConfig, CONFIG_AMOUNT_LIMITS } from '@solpledge/contract'
 import { Value } from 'typebox/value'
 import type { Database } from '../../db/index.ts'
 import { invalid } from '../../lib/app-error.ts'
-import { requireAsset } from '../assets/service.ts'
-import { type Valuation, valuationPrice } from '../trade/price.ts'
-import { QUOTE, tradeConfigProblem } from '../trade/rules.ts'
 import { DEFAULT_BUSINESS_CONFIG } from './defaults.ts'
 
 /**
@@ -22,6 +19,9 @@ export const withDefaults = (value: unknown): BusinessConfig => ({
   ...(value as Partial<BusinessConfig> | undefined),
 })
 
+/** USDT: the quote asset of every market, and the asset of the configuration's USDT amounts. */
+export const QUOTE = 'USDT'
+
 const duplicates = (values: (string | number)[]) => values.length !== new Set(values).size
 
 /** Why a configuration cannot be used, beyond its schema; null when it can. */
@@ -32,6 +32,14 @@ export function configProblem(config: BusinessConfig): string | null {
   if (duplicates(config.referralRewards.map((r) => r.level))) return 'referral levels repeat'
   if (config.fuelTiers.some((tier, i) => i > 0 && tier <= (config.fuelTiers[i - 1] as number)))
     return 'fuel tiers must ascend'
+  return null
+}
+
+/** Why tick × lot does not give exact fills for a token of `decimals`; null when it does. */
+export function tradeConfigProblem(trade: BusinessConfig['trade'], decimals: number): string | null {
+  if ((BigInt(trade.tickSize) * BigInt(trade.lotSize)) % 10n ** BigInt(decimals) !== 0n)
+    return `trade tickSize × lotSize must be a multiple of 10^${decimals} (one whole token)`
+  if (BigInt(trade.minAmount) > BigInt(trade.maxAmount)) return 'trade minAmount is above maxAmount'
   return null
 }
 
@@ -110,31 +118,4 @@ export async function seedBusinessConfig(db: Database, initial: Partial<Business
   const missing = Object.fromEntries(Object.entries(initial).filter(([key]) => !(key in stored)))
   if (Object.keys(missing).length > 0)
     await setBusinessConfig(db, { ...DEFAULT_BUSINESS_CONFIG, ...stored, ...missing }, 'seed')
-}
-
-/**
- * The {product} price of valuations (USDT base units per whole token): the valuation price of the trades (docs/trade.md
- * "Valuation price"), or the operator's reference price while they are too thin. The staking minimum, a new stake's
- * value and power and the home price use it; only the quick trade shows its last trade.
- */
-export async function valuation(db: Database, symbol: string): Promise<Valuation & { config: BusinessConfig }> {
-  const config = await getBusinessConfig(db)
-  return { ...(await valuationPrice(db, symbol, config)), config }
-}
-
-/** `/invest/invest_pledge/{product}`: the staking configuration with the minimum converted at the valuation price. */
-export async function pledgeConfig(db: Database, symbol: string): Promise<PledgeConfig> {
-  const [{ price, config }, asset] = await Promise.all([valuation(db, symbol), requireAsset(db, symbol)])
-  const minUsdt = BigInt(config.pledge.minUsdt)
-  const unit = 10n ** BigInt(asset.decimals)
-  // Rounded up: a stake of min_amount is always worth at least min_u.
-  const minAmount = (minUsdt * unit + price - 1n) / price
-  return {
-    symbol: asset.symbol,
-    decimals: asset.decimals,
-    price: price.toString(),
-    min_u: minUsdt.toString(),
-    min_amount: minAmount.toString(),
-    periods: config.pledge.periods.map((p) => ({ days: p.days, output_bps: p.outputBps, power_bps: p.powerBps })),
-  }
 }

@@ -1,11 +1,11 @@
 // Home figures (SPEC home data): the {product} price and trading pair, and the user's power figures of today.
 import { type api, type DataOf, formatAmount, tokenIcon } from '@solpledge/contract'
 import type { Database } from '../../db/index.ts'
-import { listAssets, requireAsset } from '../assets/service.ts'
-import { valuation } from '../config/service.ts'
-import { today } from '../pledge/service.ts'
-import { usdtDecimals } from '../team/service.ts'
-import { QUOTE } from '../trade/rules.ts'
+import { listAssets, requireAsset } from '../assets/index.ts'
+import { QUOTE } from '../config/index.ts'
+import { today } from '../pledge/index.ts'
+import { usdtDecimals } from '../team/index.ts'
+import { valuation } from '../trade/index.ts'
 
 /**
  * `/home/index/price`: the valuation price (`source: 'trade'`; the operator's reference price while trading is thin,

@@ -7,45 +7,24 @@ import {
   type MessageKey,
   type PaymentIntent,
 } from '@solpledge/contract'
-import type { Selectable, Transaction } from 'kysely'
 import { findReferencePayments, verifyDeposit } from '../../chain/deposit.ts'
 import { ownerTokenAccount } from '../../chain/token.ts'
 import type { Database } from '../../db/index.ts'
-import type { DB, PaymentIntentsTable } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
 import { addressOf } from '../../lib/keys.ts'
 import type { Platform } from '../../platform.ts'
-import { type AssetRow, requireAsset } from '../assets/service.ts'
-import { systemAccount, transfer, userAccount } from '../ledger/service.ts'
-import { findNodeLevel, NODE_COIN, nodeRefusal, purchaseNode } from '../nodes/service.ts'
-import { readPledgeConfig, stakeFromBalance, stakeTerms } from '../pledge/service.ts'
+import { type AssetRow, requireAsset } from '../assets/index.ts'
+import { systemAccount, transfer, userAccount } from '../ledger/index.ts'
+import { type IntentRow, purposeHandler } from './purposes.ts'
 
 /** How long a payment intent waits for its payment before the watcher expires it. */
 export const INTENT_TTL_MS = 30 * 60_000
-
-type IntentRow = Selectable<PaymentIntentsTable>
-
-/** What a stake intent fixes when it is made: the period and the terms the stake gets when the payment arrives. */
-interface StakeDetails {
-  days: number
-  /** USDT base units per whole token at creation. */
-  price: string
-  output_bps: number
-  power_bps: number
-}
-/** What a node intent buys; the price is the intent's amount. */
-interface NodeDetails {
-  level: string
-}
-
-/** A fulfilment refusal of a node intent: the payment stays in the balance. */
-type RefusalKey = 'node.soldOutPaid' | 'node.alreadyHeldPaid'
 
 const outcomeOf = (row: IntentRow) => {
   const [kind, value] = (row.outcome ?? '').split(/:(.*)/s)
   return {
     applied_id: kind === 'applied' ? (value ?? null) : null,
-    refusal: kind === 'refused' ? ((value ?? null) as RefusalKey | null) : null,
+    refusal: kind === 'refused' ? ((value ?? null) as MessageKey | null) : null,
   }
 }
 
@@ -53,6 +32,7 @@ async function present(db: Database, platform: Platform, row: IntentRow): Promis
   const asset = await requireAsset(db, row.asset)
   const mint = asset.mint as string
   const purpose = row.purpose as IntentPurpose
+  const handler = purposeHandler(purpose)
   return {
     id: row.id,
     purpose,
@@ -65,8 +45,9 @@ async function present(db: Database, platform: Platform, row: IntentRow): Promis
     reference: row.reference,
     status: row.status as PaymentIntent['status'],
     signature: row.signature,
-    days: purpose === 'stake' ? (row.details as StakeDetails).days : null,
-    level: purpose === 'node' ? (row.details as NodeDetails).level : null,
+    days: null,
+    level: null,
+    ...handler?.present(row.details),
     ...outcomeOf(row),
     expires_at: row.expires_at.toISOString(),
     created_at: row.created_at.toISOString(),
@@ -79,10 +60,8 @@ const MAX_TRANSFER = 2n ** 64n - 1n
 export type IntentInput = BodyOf<typeof api.intentCreate>
 
 /**
- * Creates a payment intent with a fresh reference key, paid into the treasury's token account. By purpose:
- * recharge: `coin` and `amount`; stake: `amount` of {product} and `days`, checked against the minimum and the periods
- * now, and the price and rates of now fixed for the stake; node: `level`, whose USDT price is the amount, refused now
- * when the level is sold out or already held.
+ * Creates a payment intent with a fresh reference key, paid into the treasury's token account. A top-up (recharge)
+ * names its `coin` and `amount`; any other purpose's handler (purposes.ts) checks the body and says what to pay.
  */
 export async function createIntent(
   db: Database,
@@ -105,29 +84,18 @@ export async function createIntent(
   }
   let asset: AssetRow
   let amount: string
-  let details: StakeDetails | NodeDetails | null = null
-  if (input.purpose === 'recharge') {
+  let details: unknown = null
+  const handler = purposeHandler(input.purpose)
+  if (!handler) {
     const coin = need(input.coin, 'coin')
     amount = need(input.amount, 'amount')
     asset = await requireAsset(db, coin)
     if (!asset.is_user_recharge || !asset.mint) throw refuse('assets.rechargeUnsupported')
-  } else if (input.purpose === 'stake') {
-    amount = need(input.amount, 'amount')
-    const days = need(input.days, 'days')
-    sameCoin(productSymbol)
-    const terms = stakeTerms(await readPledgeConfig(db, productSymbol), BigInt(amount), days)
-    asset = await chainAsset(productSymbol)
-    details = { days, price: terms.price.toString(), output_bps: terms.output_bps, power_bps: terms.power_bps }
   } else {
-    const code = need(input.level, 'level')
-    sameCoin(NODE_COIN)
-    const level = await findNodeLevel(db, code)
-    if (!level) throw invalid('node.unknownLevel')
-    const refusal = await nodeRefusal(db, userId, level)
-    if (refusal) throw refuse(refusal)
-    asset = await chainAsset(NODE_COIN)
-    amount = level.priceUsdt
-    details = { level: level.code }
+    const toPay = await handler.create(db, { userId, productSymbol, input, need, sameCoin })
+    asset = await chainAsset(toPay.coin)
+    amount = toPay.amount
+    details = toPay.details
   }
   if (BigInt(amount) > MAX_TRANSFER) throw invalid('error.invalidParams', { detail: 'amount' })
   const row = await db
@@ -141,7 +109,7 @@ export async function createIntent(
       // Any 32 bytes make a valid read-only key: it only has to be unique to find this payment on chain.
       reference: addressOf(randomBytes(32)),
       expires_at: new Date(Date.now() + INTENT_TTL_MS),
-      details: details && JSON.stringify(details),
+      details: details === null ? null : JSON.stringify(details),
     })
     .returningAll()
     .executeTakeFirstOrThrow()
@@ -160,47 +128,6 @@ async function findOwnIntent(db: Database, userId: string, id: string): Promise<
 }
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505'
-
-/**
- * What fulfilment does besides the credit, inside its transaction: a stake intent makes the stake on the terms fixed
- * at creation; a node intent buys the node at the price paid. Returns the outcome to store, or null for a top-up.
- * A node that can no longer be had (sold out or already held meanwhile, or the level withdrawn) is refused before
- * anything of it is written, so the deposit commits and the payment stays in the balance.
- */
-async function applyPurpose(trx: Transaction<DB>, intent: IntentRow): Promise<string | null> {
-  if (intent.purpose === 'stake') {
-    const details = intent.details as StakeDetails
-    const asset = await requireAsset(trx, intent.asset)
-    const stake = await stakeFromBalance(trx, {
-      userId: intent.user_id,
-      asset: intent.asset,
-      decimals: asset.decimals,
-      terms: {
-        amount: BigInt(intent.amount),
-        days: details.days,
-        price: BigInt(details.price),
-        output_bps: details.output_bps,
-        power_bps: details.power_bps,
-      },
-      intentId: intent.id,
-    })
-    return `applied:${stake.id}`
-  }
-  if (intent.purpose === 'node') {
-    const level = await findNodeLevel(trx, (intent.details as NodeDetails).level)
-    // A level withdrawn from sale meanwhile counts as sold out.
-    if (!level) return 'refused:node.soldOutPaid'
-    try {
-      const node = await purchaseNode(trx, intent.user_id, level, BigInt(intent.amount))
-      return `applied:${node.id}`
-    } catch (error) {
-      if (error instanceof AppError && error.key === 'node.soldOut') return 'refused:node.soldOutPaid'
-      if (error instanceof AppError && error.key === 'node.alreadyHeld') return 'refused:node.alreadyHeldPaid'
-      throw error
-    }
-  }
-  return null
-}
 
 /**
  * Marks the intent paid by `signature`, credits the user and applies the intent's purpose (the stake or the node),
@@ -229,7 +156,8 @@ export async function fulfilIntent(db: Database, intent: IntentRow, signature: s
         key: `intent:${intent.id}`,
         reference: `intent:${intent.id}`,
       })
-      const outcome = await applyPurpose(trx, intent)
+      const handler = purposeHandler(intent.purpose)
+      const outcome = handler && (await handler.fulfil(trx, intent, intent.details))
       if (outcome) await trx.updateTable('payment_intents').set({ outcome }).where('id', '=', intent.id).execute()
       return true
     })
@@ -296,11 +224,7 @@ async function answer(db: Database, platform: Platform, row: IntentRow): Promise
 
 /** The success message of a submitted intent, by purpose. */
 export const submitSuccessKey = (intent: PaymentIntent): MessageKey =>
-  intent.purpose === 'stake'
-    ? 'pledge.success'
-    : intent.purpose === 'node'
-      ? 'node.purchased'
-      : 'assets.rechargeSuccess'
+  purposeHandler(intent.purpose)?.successKey ?? 'assets.rechargeSuccess'
 
 /**
  * The watcher's pass: intents paid on chain whose report never arrived are found by their reference key and

@@ -1,9 +1,20 @@
-import { api, enumName, STAKE_STATUSES } from '@solpledge/contract'
+import { api, Code, enumName, STAKE_STATUSES } from '@solpledge/contract'
 import type { FastifyInstance } from 'fastify'
+import { AppError } from '../../lib/app-error.ts'
 import { defineRoute } from '../../lib/route.ts'
-import { fuel, minerDetail, minerList, stake, today } from './service.ts'
+import { registerPurpose } from '../intents/index.ts'
+import { stakePurpose } from './purpose.ts'
+import { fuel, minerDetail, minerList, pledgeConfig, stake, today } from './service.ts'
 
 export async function pledgeRoutes(app: FastifyInstance) {
+  registerPurpose('stake', stakePurpose)
+  defineRoute(app, api.pledgeConfig, {}, ({ request }) => {
+    const { product } = request.params as { product: string }
+    // Only the platform token can be staked (the path names it, as SPEC §7 does).
+    if (product.toUpperCase() !== app.config.productSymbol.toUpperCase())
+      throw new AppError(Code.NOT_FOUND, 'common.notFound')
+    return pledgeConfig(app.db, app.config.productSymbol)
+  })
   defineRoute(app, api.pledgeStake, { successKey: 'pledge.success' }, ({ user, body }) =>
     stake(app.db, app.config.productSymbol, user.id, body),
   )

@@ -15,10 +15,11 @@ import type { DB, OutputType, StakesTable } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
 import { addDays, utcDay } from '../../lib/day.ts'
 import { pageOf } from '../../lib/paging.ts'
-import { requireAsset } from '../assets/service.ts'
-import { getBusinessConfig, pledgeConfig } from '../config/service.ts'
-import { balances, systemAccount, transfer, userAccount } from '../ledger/service.ts'
-import { addNewPower } from '../power/service.ts'
+import { requireAsset } from '../assets/index.ts'
+import { getBusinessConfig } from '../config/index.ts'
+import { balances, systemAccount, transfer, userAccount } from '../ledger/index.ts'
+import { addNewPower } from '../power/index.ts'
+import { valuation } from '../trade/index.ts'
 
 type StakeRow = Selectable<StakesTable>
 
@@ -40,6 +41,23 @@ export function stakeFigures(terms: StakeTerms, decimals: number) {
     usdtValue,
     power: (usdtValue * BigInt(terms.power_bps)) / 10_000n,
     totalOutput: (terms.amount * BigInt(terms.output_bps)) / 10_000n,
+  }
+}
+
+/** `/invest/invest_pledge/{product}`: the staking configuration with the minimum converted at the valuation price. */
+export async function pledgeConfig(db: Database, symbol: string): Promise<PledgeConfig> {
+  const [{ price, config }, asset] = await Promise.all([valuation(db, symbol), requireAsset(db, symbol)])
+  const minUsdt = BigInt(config.pledge.minUsdt)
+  const unit = 10n ** BigInt(asset.decimals)
+  // Rounded up: a stake of min_amount is always worth at least min_u.
+  const minAmount = (minUsdt * unit + price - 1n) / price
+  return {
+    symbol: asset.symbol,
+    decimals: asset.decimals,
+    price: price.toString(),
+    min_u: minUsdt.toString(),
+    min_amount: minAmount.toString(),
+    periods: config.pledge.periods.map((p) => ({ days: p.days, output_bps: p.outputBps, power_bps: p.powerBps })),
   }
 }
 

@@ -1,7 +1,7 @@
 import { api, enumName, RANK_TYPES } from '@solpledge/contract'
 import type { FastifyInstance } from 'fastify'
 import { defineRoute } from '../../lib/route.ts'
-import { getBusinessConfig } from '../config/service.ts'
+import { getBusinessConfig } from '../config/index.ts'
 import { ranking } from './service.ts'
 
 export async function rankRoutes(app: FastifyInstance) {

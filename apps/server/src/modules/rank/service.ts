@@ -9,8 +9,8 @@ import { type api, type DataOf, RANK_TYPES, type RankType } from '@solpledge/con
 import { sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
-import { ancestryOf } from '../power/service.ts'
-import { usdtDecimals } from '../team/service.ts'
+import { ancestryOf } from '../power/index.ts'
+import { usdtDecimals } from '../team/index.ts'
 
 export const RANK_TOP = 30
 /** How often the job looks whether a snapshot is due (at most): a new month or a fresh start waits no longer. */

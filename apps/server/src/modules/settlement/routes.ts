@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { invalid, refuse } from '../../lib/app-error.ts'
 import { isDay, latestDueDay } from '../../lib/day.ts'
 import { defineRoute } from '../../lib/route.ts'
-import { getBusinessConfig } from '../config/service.ts'
+import { getBusinessConfig } from '../config/index.ts'
 import { settleThrough } from './service.ts'
 
 export async function settlementRoutes(app: FastifyInstance) {

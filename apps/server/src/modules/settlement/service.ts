@@ -9,9 +9,9 @@ import { type RawBuilder, sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
 import { addDays, latestDueDay } from '../../lib/day.ts'
-import { getBusinessConfig } from '../config/service.ts'
-import { creditUsers } from '../ledger/bulk.ts'
-import { applyPower } from '../power/service.ts'
+import { getBusinessConfig } from '../config/index.ts'
+import { creditUsers } from '../ledger/index.ts'
+import { applyPower } from '../power/index.ts'
 
 /** Positions per batch transaction. */
 export const DEFAULT_BATCH_SIZE = 20_000

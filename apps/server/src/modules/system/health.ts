@@ -4,8 +4,8 @@ import type { HealthReport, HotWalletState } from '@solpledge/contract'
 import { sql } from 'kysely'
 import type { Config } from '../../config.ts'
 import type { Database } from '../../db/index.ts'
+import { jobIntervals } from '../../jobs/schedule.ts'
 import type { Platform } from '../../platform.ts'
-import { jobIntervals } from './jobs.ts'
 
 /** How long a check may take before it counts as failed. */
 const CHECK_TIMEOUT_MS = 2000

@@ -7,9 +7,9 @@ import { API_BASE, formatAmount } from '@solpledge/contract'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
-import { jobStatus } from '../admin/ops.ts'
-import { listAssets, solvency } from '../assets/service.ts'
-import { PAYOUT_LAMPORTS } from '../withdrawals/hot-wallet.ts'
+import { jobStatus } from '../admin/index.ts'
+import { listAssets, solvency } from '../assets/index.ts'
+import { PAYOUT_LAMPORTS } from '../withdrawals/index.ts'
 import { hotWalletState, readiness, timed } from './health.ts'
 
 /** Withdrawals not yet confirmed, failed or rejected: waiting for review, to be sent, or sent and not confirmed. */

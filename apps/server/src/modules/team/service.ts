@@ -7,7 +7,7 @@ import { sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
 import { refuse } from '../../lib/app-error.ts'
-import { updateAncestry } from '../power/service.ts'
+import { updateAncestry } from '../power/index.ts'
 
 /**
  * Counts a newly bound user in its ancestors' team figures, inside the transaction that inserted it (its own row was

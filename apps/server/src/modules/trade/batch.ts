@@ -4,18 +4,10 @@ import { formatAmount, type LedgerType, type TradeOrderStatus } from '@solpledge
 import { type Selectable, sql, type Transaction } from 'kysely'
 import type { DB, TradeOrdersTable } from '../../db/schema.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
-import { type AccountSpec, accountIds, accountKey, transferMany } from '../ledger/bulk.ts'
+import { QUOTE } from '../config/index.ts'
+import { type AccountSpec, accountIds, accountKey, transferMany } from '../ledger/index.ts'
 import type { Fill, Incoming, OrderBook, PlaceResult, Side } from './engine.ts'
-import {
-  aboveMaximum,
-  belowMinimum,
-  checkLimitOrder,
-  feeOf,
-  type MarketRules,
-  orderSn,
-  QUOTE,
-  quoteOf,
-} from './rules.ts'
+import { aboveMaximum, belowMinimum, checkLimitOrder, feeOf, type MarketRules, orderSn, quoteOf } from './rules.ts'
 
 /** An order as the market keeps it: the row of trade_orders in bigint. */
 export interface OrderState {

@@ -6,9 +6,9 @@ import { sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
-import { requireAsset } from '../assets/service.ts'
-import { getBusinessConfig } from '../config/service.ts'
-import { accountKey } from '../ledger/bulk.ts'
+import { requireAsset } from '../assets/index.ts'
+import { getBusinessConfig, QUOTE } from '../config/index.ts'
+import { accountKey } from '../ledger/index.ts'
 import {
   available,
   BalanceChanged,
@@ -23,7 +23,7 @@ import {
   type SwapResult,
 } from './batch.ts'
 import { OrderBook } from './engine.ts'
-import { type MarketRules, marketRules, QUOTE } from './rules.ts'
+import { type MarketRules, marketRules } from './rules.ts'
 
 /** A command waiting in the market's queue. */
 interface Job {

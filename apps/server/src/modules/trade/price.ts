@@ -3,6 +3,7 @@
 import type { BusinessConfig } from '@solpledge/contract'
 import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
+import { getBusinessConfig } from '../config/index.ts'
 
 /** The price of the market's last trade (USDT base units per whole token), or null before the first trade. */
 export async function lastTradePrice(db: Database, symbol: string): Promise<bigint | null> {
@@ -109,4 +110,14 @@ async function computeValuation(db: Database, symbol: string, config: BusinessCo
     quote: BigInt(row.quote),
   }))
   return valuationOf(reference, intervals, BigInt(minQuoteVolume))
+}
+
+/**
+ * The {product} price of valuations (USDT base units per whole token): the valuation price of the trades (docs/trade.md
+ * "Valuation price"), or the operator's reference price while they are too thin. The staking minimum, a new stake's
+ * value and power and the home price use it; only the quick trade shows its last trade.
+ */
+export async function valuation(db: Database, symbol: string): Promise<Valuation & { config: BusinessConfig }> {
+  const config = await getBusinessConfig(db)
+  return { ...(await valuationPrice(db, symbol, config)), config }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_BUSINESS_CONFIG } from '../config/defaults.ts'
-import { checkLimitOrder, feeOf, marketRules, orderSn, quoteOf, tradeConfigProblem } from './rules.ts'
+import { tradeConfigProblem } from '../config/service.ts'
+import { checkLimitOrder, feeOf, marketRules, orderSn, quoteOf } from './rules.ts'
 
 const rules = marketRules(DEFAULT_BUSINESS_CONFIG, { symbol: 'PLG', baseDecimals: 9, quoteDecimals: 6 })
 const PLG = 1_000_000_000n

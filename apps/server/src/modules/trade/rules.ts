@@ -1,9 +1,7 @@
 // The quick-trade market's rules from the business configuration, and the arithmetic every fill shares (docs/trade.md).
 import { type BusinessConfig, formatAmount } from '@solpledge/contract'
 import { invalid, refuse } from '../../lib/app-error.ts'
-
-/** The quote asset of every market. */
-export const QUOTE = 'USDT'
+import { QUOTE } from '../config/index.ts'
 
 export interface MarketRules {
   symbol: string
@@ -31,14 +29,6 @@ export function marketRules(
     max: BigInt(config.trade.maxAmount),
     feeBps: config.trade.feeBps,
   }
-}
-
-/** Why tick × lot does not give exact fills for a token of `decimals`; null when it does. */
-export function tradeConfigProblem(trade: BusinessConfig['trade'], decimals: number): string | null {
-  if ((BigInt(trade.tickSize) * BigInt(trade.lotSize)) % 10n ** BigInt(decimals) !== 0n)
-    return `trade tickSize × lotSize must be a multiple of 10^${decimals} (one whole token)`
-  if (BigInt(trade.minAmount) > BigInt(trade.maxAmount)) return 'trade minAmount is above maxAmount'
-  return null
 }
 
 /** The fee on what a side receives: what it receives less that scaled by (1 − rate) rounded down, so the fee rounds up. */

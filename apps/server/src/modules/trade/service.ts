@@ -15,12 +15,12 @@ import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import { AppError, invalid } from '../../lib/app-error.ts'
 import { pageOf } from '../../lib/paging.ts'
-import { getBusinessConfig } from '../config/service.ts'
+import { getBusinessConfig, QUOTE } from '../config/index.ts'
 import { type OrderState, orderState, type SwapResult } from './batch.ts'
 import type { Side } from './engine.ts'
 import type { TradeMarket } from './market.ts'
 import { lastTradePrice } from './price.ts'
-import { marketRules, QUOTE } from './rules.ts'
+import { marketRules } from './rules.ts'
 
 /** The largest id PostgreSQL's bigint holds: a larger one names no order. */
 const MAX_ID = 2n ** 63n - 1n

@@ -4,7 +4,7 @@
 import type { Language } from '@solpledge/contract'
 import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
-import { markOnce } from '../system/fixed-settings.ts'
+import { markOnce } from '../system/index.ts'
 
 type Texts = Record<Language, { title: string; body: string }>
 

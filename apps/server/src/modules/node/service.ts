@@ -7,9 +7,9 @@ import type { Database } from '../../db/index.ts'
 import type { DB, UserNodesTable } from '../../db/schema.ts'
 import { invalid, refuse } from '../../lib/app-error.ts'
 import { utcDay } from '../../lib/day.ts'
-import { getBusinessConfig } from '../config/service.ts'
-import { systemAccount, transfer, userAccount } from '../ledger/service.ts'
-import { addNewPower } from '../power/service.ts'
+import { getBusinessConfig } from '../config/index.ts'
+import { systemAccount, transfer, userAccount } from '../ledger/index.ts'
+import { addNewPower } from '../power/index.ts'
 
 /** Nodes are priced and paid in USDT. */
 export const NODE_COIN = 'USDT'

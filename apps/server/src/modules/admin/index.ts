@@ -1,0 +1,3 @@
+// The public entry of modules/admin: other modules import only what is exported here (docs/architecture.md).
+export { syncConfiguredAdmins } from './admins.ts'
+export { jobStatus } from './ops.ts'

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { type AdminCaller, requireAdmin } from './session.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The operator console caller on every route whose contract names an `admin` role (null elsewhere). */
+    admin: AdminCaller | null
+  }
+}
+
+/**
+ * The operator console's role check (docs/admin.md): a route whose contract names an `admin` role answers -403
+ * unless the Admin-Token header names a live admin session with at least that role — first of all, before the body
+ * is read or validated, so nobody else learns anything. The handler reads the caller from `request.admin`.
+ */
+export const adminPlugin = fp(async (app: FastifyInstance) => {
+  app.decorateRequest('admin', null)
+  app.addHook('onRequest', async (request) => {
+    const role = request.routeOptions.config.contract?.admin
+    if (role) request.admin = await requireAdmin(app.db, request, role)
+  })
+})

@@ -1,0 +1,3 @@
+// The public entry of modules/withdrawals: other modules import only what is exported here (docs/architecture.md).
+export { PAYOUT_LAMPORTS } from './hot-wallet.ts'
+export { approveWithdrawal, presentWithdrawal, rejectInReview } from './service.ts'

@@ -1,0 +1,273 @@
+// The withdrawal sender (docs/money.md, the crash-safety rule), one pass of which the job jobs/withdrawal-sender.ts
+// runs: it pays amount − fee from the hot wallet (prepare, store, send, decide only from payoutStatus), then settles
+// locked → chain (what left) and locked → fees. The chain is asked first, with no transaction open; then the row is
+// locked, re-checked against what was asked about, and changed. A row lock is never held across an RPC call (on
+// PGlite every request would wait for it).
+import type { Transaction } from 'kysely'
+import { type PreparedPayout, payoutStatus, preparePayout, sendPrepared } from '../../chain/payout.ts'
+import type { Database } from '../../db/index.ts'
+import type { DB } from '../../db/schema.ts'
+import type { Platform } from '../../platform.ts'
+import { type AssetRow, requireAsset } from '../assets/index.ts'
+import { systemAccount, transfer, userAccount } from '../ledger/index.ts'
+import { diagnosePayout, type HotWalletProblem, recordHotWallet } from './hot-wallet.ts'
+import { refund, type WithdrawalRow } from './service.ts'
+
+/** Pays out amount − fee and settles the ledger, in one transaction with the status change. */
+async function settle(trx: Transaction<DB>, row: WithdrawalRow): Promise<boolean> {
+  const updated = await trx
+    .updateTable('withdrawals')
+    .set({ status: 'confirmed', error: null, updated_at: new Date() })
+    .where('id', '=', row.id)
+    .where('status', '=', 'sent')
+    .where('signature', '=', row.signature)
+    .executeTakeFirst()
+  if (updated.numUpdatedRows !== 1n) return false
+  const locked = await userAccount(trx, row.user_id, row.asset, 'locked')
+  const fee = BigInt(row.fee)
+  await transfer(trx, {
+    debit: locked,
+    credit: await systemAccount(trx, row.asset, 'chain'),
+    asset: row.asset,
+    amount: BigInt(row.amount) - fee,
+    type: 'withdraw_pay',
+    key: `withdraw:${row.id}:pay`,
+    reference: `withdraw:${row.id}`,
+  })
+  if (fee > 0n)
+    await transfer(trx, {
+      debit: locked,
+      credit: await systemAccount(trx, row.asset, 'fees'),
+      asset: row.asset,
+      amount: fee,
+      type: 'withdraw_fee',
+      key: `withdraw:${row.id}:fee`,
+      reference: `withdraw:${row.id}`,
+    })
+  return true
+}
+
+/** What a withdrawal pays out: its amount less the fee. */
+const payout = (row: WithdrawalRow) => BigInt(row.amount) - BigInt(row.fee)
+
+function prepare(platform: Platform, asset: AssetRow, row: WithdrawalRow) {
+  if (!asset.mint) throw new Error(`withdrawal ${row.id}: asset ${asset.code} has no mint`)
+  return preparePayout(platform.chain, {
+    hotWallet: platform.hotWallet,
+    mint: asset.mint,
+    decimals: asset.decimals,
+    to: row.to_address,
+    amount: payout(row),
+    memo: `withdraw:${row.id}`,
+  })
+}
+
+/** The sender's steps, reported to `onStep` right after each is durable or done (the crash tests stop there). */
+export type SenderStep = 'stored' | 'sent' | 'confirmed'
+
+export interface SenderHooks {
+  onStep?: (step: SenderStep, withdrawalId: string) => void
+}
+
+export interface SenderPass {
+  checked: number
+  /** Transactions handed to the node (first sends, resends and replacements). */
+  sent: number
+  /** Transactions the node's preflight refused (e.g. the hot wallet lacks the tokens); they are retried. */
+  refused: number
+  /** Why the hot wallet could not pay (the first refusal of the pass, diagnosed); null when nothing was refused. */
+  problem: HotWalletProblem | null
+  /** How this pass changed the hot wallet's gauge (platform.hotWalletStatus): the server logs new problems loudly. */
+  hotWallet: 'new' | 'recovered' | 'unchanged'
+  confirmed: number
+  failed: number
+  /** Expired transactions replaced by a new one. */
+  renewed: number
+  errors: { id: string; error: unknown }[]
+}
+
+/** How many open withdrawals one pass looks at; the rest wait for the next pass. */
+const BATCH = 100
+
+/**
+ * One pass of the sender over the withdrawals in 'pending' or 'sent', oldest first (docs/money.md, the crash-safety
+ * rule). Each one is changed under its row lock (`for update skip locked`) and only if it still is what the chain was
+ * asked about, so several instances never work on the same withdrawal at once; every status change is also
+ * conditional, so a stale view can never pay twice. A withdrawal that fails (RPC down, …) is reported in `errors` and
+ * retried by the next pass.
+ */
+export async function processWithdrawals(
+  db: Database,
+  platform: Platform,
+  hooks: SenderHooks = {},
+): Promise<SenderPass> {
+  const open = await db
+    .selectFrom('withdrawals')
+    .select('id')
+    .where('status', 'in', ['pending', 'sent'])
+    .orderBy('id')
+    .limit(BATCH)
+    .execute()
+  const pass: SenderPass = {
+    checked: open.length,
+    sent: 0,
+    refused: 0,
+    problem: null,
+    hotWallet: 'unchanged',
+    confirmed: 0,
+    failed: 0,
+    renewed: 0,
+    errors: [],
+  }
+  for (const { id } of open) {
+    try {
+      await processOne(db, platform, id, pass, hooks)
+    } catch (error) {
+      pass.errors.push({ id, error })
+    }
+  }
+  pass.hotWallet = recordHotWallet(platform.hotWalletStatus, pass)
+  return pass
+}
+
+/** What the chain says to do with a withdrawal as it was read (before any lock). */
+type Plan =
+  | { action: 'store'; prepared: PreparedPayout }
+  | { action: 'renew'; prepared: PreparedPayout }
+  | { action: 'settle' }
+  | { action: 'fail' }
+  | { action: 'resend' }
+
+async function planFor(platform: Platform, asset: AssetRow, row: WithdrawalRow): Promise<Plan> {
+  if (row.status === 'pending') return { action: 'store', prepared: await prepare(platform, asset, row) }
+  const status = await payoutStatus(
+    platform.chain,
+    row.signature as string,
+    BigInt(row.last_valid_block_height as string),
+  )
+  if (status === 'confirmed') return { action: 'settle' }
+  // Landed with an error: the network fee is spent and no tokens moved, so the user gets the amount back.
+  if (status === 'failed') return { action: 'fail' }
+  // It may still land: resending the same bytes is harmless (same signature), signing anything new is not.
+  if (status === 'pending') return { action: 'resend' }
+  // Expired: the old transaction provably can never land, so a new one may replace it.
+  return { action: 'renew', prepared: await prepare(platform, asset, row) }
+}
+
+type Decision = { action: 'none' | 'confirmed' | 'failed' } | { action: 'send'; stored: 'new' | 'renewed' | false }
+
+/** Applies the plan under the row lock, if the row is still as read: 'sent' rows keep their signature meanwhile. */
+async function apply(db: Database, seen: WithdrawalRow, plan: Exclude<Plan, { action: 'resend' }>): Promise<Decision> {
+  return db.transaction().execute(async (trx): Promise<Decision> => {
+    const row = await trx
+      .selectFrom('withdrawals')
+      .selectAll()
+      .where('id', '=', seen.id)
+      .where('status', '=', seen.status)
+      .$if(seen.status === 'sent', (qb) => qb.where('signature', '=', seen.signature))
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst()
+    if (!row) return { action: 'none' } // another instance holds it, or it moved on meanwhile
+    const { id, signature } = row
+    if (plan.action === 'store') {
+      const { prepared } = plan
+      const stored = await trx
+        .updateTable('withdrawals')
+        .set({
+          status: 'sent',
+          signature: prepared.signature,
+          wire_transaction: prepared.wireTransaction,
+          last_valid_block_height: prepared.lastValidBlockHeight.toString(),
+          updated_at: new Date(),
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst()
+      // Another instance stored first: never send ours.
+      return stored.numUpdatedRows === 1n ? { action: 'send', stored: 'new' } : { action: 'none' }
+    }
+    if (plan.action === 'settle') return { action: (await settle(trx, row)) ? 'confirmed' : 'none' }
+    if (plan.action === 'fail') {
+      const updated = await trx
+        .updateTable('withdrawals')
+        .set({ status: 'failed', error: `the payout transaction ${signature} failed on chain`, updated_at: new Date() })
+        .where('id', '=', id)
+        .where('status', '=', 'sent')
+        .where('signature', '=', signature)
+        .executeTakeFirst()
+      if (updated.numUpdatedRows !== 1n) return { action: 'none' }
+      await refund(trx, row)
+      return { action: 'failed' }
+    }
+    // 'renew'
+    const { prepared } = plan
+    const replaced = await trx
+      .updateTable('withdrawals')
+      .set((eb) => ({
+        signature: prepared.signature,
+        wire_transaction: prepared.wireTransaction,
+        last_valid_block_height: prepared.lastValidBlockHeight.toString(),
+        attempts: eb('attempts', '+', 1),
+        updated_at: new Date(),
+      }))
+      .where('id', '=', id)
+      .where('status', '=', 'sent')
+      .where('signature', '=', signature)
+      .executeTakeFirst()
+    return replaced.numUpdatedRows === 1n ? { action: 'send', stored: 'renewed' } : { action: 'none' }
+  })
+}
+
+async function processOne(db: Database, platform: Platform, id: string, pass: SenderPass, hooks: SenderHooks) {
+  const seen = await db
+    .selectFrom('withdrawals')
+    .selectAll()
+    .where('id', '=', id)
+    .where('status', 'in', ['pending', 'sent'])
+    .executeTakeFirst()
+  if (!seen) return // another instance moved it on meanwhile
+  const asset = await requireAsset(db, seen.asset)
+  // The RPC calls, with no transaction open.
+  const plan = await planFor(platform, asset, seen)
+  // A resend changes nothing stored: no lock needed. Otherwise the plan is applied under the row lock, and the bytes
+  // sent only after the commit: they must be durable before they can be in flight, or a crash would forget a
+  // transaction that may still land.
+  const decision: Decision = plan.action === 'resend' ? { action: 'send', stored: false } : await apply(db, seen, plan)
+
+  if (decision.action === 'failed') pass.failed++
+  if (decision.action === 'confirmed') {
+    pass.confirmed++
+    hooks.onStep?.('confirmed', id)
+  }
+  if (decision.action !== 'send') return
+  if (decision.stored === 'renewed') pass.renewed++
+  if (decision.stored) hooks.onStep?.('stored', id)
+  const { signature, wireTransaction } =
+    plan.action === 'store' || plan.action === 'renew'
+      ? plan.prepared
+      : { signature: seen.signature as string, wireTransaction: seen.wire_transaction as string }
+  const result = await sendPrepared(platform.chain, wireTransaction)
+  if (result.sent) {
+    pass.sent++
+    hooks.onStep?.('sent', id)
+    return
+  }
+  // Refused by preflight (e.g. the hot wallet lacks the tokens): the transaction cannot land as it is. It stays
+  // 'sent' until payoutStatus says expired, then a new one is prepared and tried: retried, never paid twice. The
+  // cause (SOL for fees, the token account, the token balance) is diagnosed for the log and the operator console.
+  pass.refused++
+  const problem = await diagnosePayout(
+    platform,
+    { ...asset, mint: asset.mint as string },
+    payout(seen),
+    result.error.message,
+  )
+  pass.problem ??= problem
+  await db
+    .updateTable('withdrawals')
+    .set({ error: problem.detail.slice(0, 1000), updated_at: new Date() })
+    .where('id', '=', id)
+    .where('signature', '=', signature)
+    .execute()
+}
