@@ -1,5 +1,5 @@
 import type { AdminLoginData } from '@solpledge/contract/client'
-import { createStore } from '../../lib/store.ts'
+import { createStore } from '@/lib/store.ts'
 
 /**
  * The operator's console session (address, role, expiry and token): kept apart from the user session, so neither

@@ -1,8 +1,8 @@
 import { ADMIN_TOKEN_HEADER, roleAtLeast } from '@solpledge/contract'
 import { APP_KEY, type ClientRoute } from '@solpledge/contract/client'
-import { createApiClient } from '../../../lib/api-client.ts'
-import { requestLanguage } from '../../../lib/language.ts'
-import { toast } from '../../../lib/toast.ts'
+import { createApiClient } from '@/lib/api-client.ts'
+import { requestLanguage } from '@/lib/language.ts'
+import { toast } from '@/lib/toast.ts'
 import { clearAdminSession, getAdminSession, useAdminSession } from '../session.ts'
 
 function adminHeaders() {

@@ -1,5 +1,5 @@
-import { api } from '@solpledge/contract/client'
-import { toHex } from '../../../lib/format.ts'
+import { adminApi } from '@solpledge/contract/admin'
+import { toHex } from '@/lib/format.ts'
 import { adminCall, adminSend } from './client.ts'
 
 /**
@@ -8,7 +8,7 @@ import { adminCall, adminSend } from './client.ts'
  * addresses that are not on the operator list. Resolves the envelope: the session with its token, and the msg.
  */
 export async function signInOperator(address: string, signMessage: (message: Uint8Array) => Promise<Uint8Array>) {
-  const { message } = await adminCall(api.adminNonce, { address })
+  const { message } = await adminCall(adminApi.adminNonce, { address })
   const signature = await signMessage(new TextEncoder().encode(message))
-  return adminSend(api.adminLogin, { address, sign: toHex(signature), message })
+  return adminSend(adminApi.adminLogin, { address, sign: toHex(signature), message })
 }

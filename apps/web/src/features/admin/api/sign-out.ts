@@ -1,4 +1,4 @@
-import { api } from '@solpledge/contract/client'
+import { adminApi } from '@solpledge/contract/admin'
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback } from 'react'
 import { clearAdminSession } from '../session.ts'
@@ -10,7 +10,7 @@ export function useSignOut() {
   const queryClient = useQueryClient()
   return useCallback(async () => {
     try {
-      await adminCall(api.adminLogout, {})
+      await adminCall(adminApi.adminLogout, {})
     } catch (error) {
       console.error(error)
     }

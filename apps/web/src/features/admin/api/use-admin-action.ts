@@ -1,8 +1,8 @@
 import type { BodyOf, ClientRoute, DataOf } from '@solpledge/contract/client'
 import { useQueryClient } from '@tanstack/react-query'
-import { reportActionError } from '../../../lib/report-action-error.ts'
-import { toast } from '../../../lib/toast.ts'
-import { useMoneyAction } from '../../../lib/use-money-action.ts'
+import { reportActionError } from '@/lib/report-action-error.ts'
+import { toast } from '@/lib/toast.ts'
+import { useMoneyAction } from '@/lib/use-money-action.ts'
 import { adminSend } from './client.ts'
 import { adminKeys } from './keys.ts'
 

@@ -1,5 +1,5 @@
 import { type QueryKey, useInfiniteQuery } from '@tanstack/react-query'
-import { flattenPages, nextPage, PAGE_SIZE, type Paged } from '../../../lib/paging.ts'
+import { flattenPages, nextPage, PAGE_SIZE, type Paged } from '@/lib/paging.ts'
 
 /**
  * A paged console list (PAGE_SIZE at a time, 'load more' for the next page; refreshed every `pollMs` while the page

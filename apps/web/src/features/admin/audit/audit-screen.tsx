@@ -1,4 +1,4 @@
-import { api } from '@solpledge/contract/client'
+import { adminApi } from '@solpledge/contract/admin'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { adminCall } from '../api/client.ts'
@@ -16,7 +16,7 @@ export function AuditScreen() {
   const [applied, setApplied] = useState(EMPTY)
   const filter = auditQuery(applied)
   const { query, items } = useAdminPages(adminKeys.audit(filter), (page) =>
-    adminCall(api.adminAudit, { ...filter, ...page }),
+    adminCall(adminApi.adminAudit, { ...filter, ...page }),
   )
   const field = (name: keyof AuditSearch, type = 'text') => (
     <label className="admin-field">

@@ -1,8 +1,8 @@
 import { type ReactNode, Suspense } from 'react'
 import { useTranslation } from 'react-i18next'
 import { NavLink } from 'react-router'
-import { LanguageSwitcher } from '../../../components/language-switcher.tsx'
-import { shorten } from '../../../lib/shorten.ts'
+import { LanguageSwitcher } from '@/components/language-switcher.tsx'
+import { shorten } from '@/lib/shorten.ts'
 import type { AdminSession } from '../session.ts'
 
 /** The console's areas (issue 7), in the order of the navigation; the first is the console's start screen. */

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Modal } from '../../../components/modal.tsx'
+import { Modal } from '@/components/modal.tsx'
 
 interface ConfirmDialogProps {
   open: boolean

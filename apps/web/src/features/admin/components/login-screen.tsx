@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
-import { LanguageSwitcher } from '../../../components/language-switcher.tsx'
-import { PrimaryButton } from '../../../components/primary-button.tsx'
-import { useWalletModal } from '../../../lib/wallet/wallet-modal.tsx'
+import { LanguageSwitcher } from '@/components/language-switcher.tsx'
+import { PrimaryButton } from '@/components/primary-button.tsx'
+import { useWalletModal } from '@/lib/wallet/wallet-modal.tsx'
 import type { useAdminLogin } from '../hooks/use-admin-login.ts'
 
 /** Sign-in to the console: connect the operator's wallet, then sign the server's message with it. */

@@ -1,6 +1,6 @@
 import { type FormEvent, type ReactNode, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Modal } from '../../../components/modal.tsx'
+import { Modal } from '@/components/modal.tsx'
 import { checkReason, REASON_MAX } from '../utils/reason.ts'
 
 interface ReasonDialogProps {

@@ -1,10 +1,10 @@
 import { createContext, type ReactNode, useContext, useId } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LoadMore } from '../../../components/load-more.tsx'
-import { EmptyState } from '../../../components/page.tsx'
-import { ApiError } from '../../../lib/api-client.ts'
-import { formatDateTime } from '../../../lib/format.ts'
-import { shorten } from '../../../lib/shorten.ts'
+import { LoadMore } from '@/components/load-more.tsx'
+import { EmptyState } from '@/components/page.tsx'
+import { ApiError } from '@/lib/api-client.ts'
+import { formatDateTime } from '@/lib/format.ts'
+import { shorten } from '@/lib/shorten.ts'
 
 /** The id of the heading of the area or block around: what names the scrolling tables in it (TableWrap). */
 const HeadingId = createContext<string | undefined>(undefined)

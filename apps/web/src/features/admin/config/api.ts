@@ -1,7 +1,8 @@
-import { type AdminChange, api } from '@solpledge/contract/client'
+import { adminApi } from '@solpledge/contract/admin'
+import type { AdminChange } from '@solpledge/contract/client'
 import { useQuery } from '@tanstack/react-query'
-import { useClientConfig } from '../../../lib/client-config.ts'
-import { USDT_DECIMALS } from '../../../lib/format.ts'
+import { useClientConfig } from '@/lib/client-config.ts'
+import { USDT_DECIMALS } from '@/lib/format.ts'
 import { findAdminAsset, useAdminAssets } from '../api/assets.ts'
 import { adminCall } from '../api/client.ts'
 import { adminKeys } from '../api/keys.ts'
@@ -11,37 +12,37 @@ import type { Decimals } from './draft.ts'
 
 /** The configuration in force (its newest version, with the version's id to save against). */
 export const useBusinessConfig = () =>
-  useQuery({ queryKey: adminKeys.config(), queryFn: () => adminCall(api.adminConfig, {}) })
+  useQuery({ queryKey: adminKeys.config(), queryFn: () => adminCall(adminApi.adminConfig, {}) })
 
-export const useSaveConfig = (onDone: () => void) => useAdminAction(api.adminConfigSave, onDone)
+export const useSaveConfig = (onDone: () => void) => useAdminAction(adminApi.adminConfigSave, onDone)
 
 export const useConfigHistory = () =>
-  useAdminPages(adminKeys.configHistory(), (page) => adminCall(api.adminConfigHistory, page))
+  useAdminPages(adminKeys.configHistory(), (page) => adminCall(adminApi.adminConfigHistory, page))
 
-export const useSaveAsset = (onDone: () => void) => useAdminAction(api.adminAssetSave, onDone)
+export const useSaveAsset = (onDone: () => void) => useAdminAction(adminApi.adminAssetSave, onDone)
 
 export const useAssetHistory = (coin: string) =>
   useAdminPages(adminKeys.assetHistory(coin), (page) =>
-    adminCall(api.adminAssetHistory, { ...(coin && { coin }), ...page }),
+    adminCall(adminApi.adminAssetHistory, { ...(coin && { coin }), ...page }),
   )
 
 export const useOperators = () =>
-  useQuery({ queryKey: adminKeys.operators(), queryFn: async () => (await adminCall(api.adminAdmins, {})).list })
+  useQuery({ queryKey: adminKeys.operators(), queryFn: async () => (await adminCall(adminApi.adminAdmins, {})).list })
 
-export const useSaveOperator = (onDone: () => void) => useAdminAction(api.adminAdminSave, onDone)
+export const useSaveOperator = (onDone: () => void) => useAdminAction(adminApi.adminAdminSave, onDone)
 
-export const useRemoveOperator = () => useAdminAction(api.adminAdminRemove)
+export const useRemoveOperator = () => useAdminAction(adminApi.adminAdminRemove)
 
 export type ChangeStatus = AdminChange['status']
 export const CHANGE_STATUSES: readonly ChangeStatus[] = ['pending', 'applied', 'rejected', 'stale']
 
 /** Changes of the allow-list and the asset settings of a status ('pending': waiting for a second admin). */
 export const useChanges = (status: ChangeStatus) =>
-  useAdminPages(adminKeys.changes({ status }), (page) => adminCall(api.adminChanges, { status, ...page }))
+  useAdminPages(adminKeys.changes({ status }), (page) => adminCall(adminApi.adminChanges, { status, ...page }))
 
-export const useApproveChange = (onDone: () => void) => useAdminAction(api.adminChangeApprove, onDone)
+export const useApproveChange = (onDone: () => void) => useAdminAction(adminApi.adminChangeApprove, onDone)
 
-export const useRejectChange = (onDone: () => void) => useAdminAction(api.adminChangeReject, onDone)
+export const useRejectChange = (onDone: () => void) => useAdminAction(adminApi.adminChangeReject, onDone)
 
 /**
  * The decimals and symbols amounts of the configuration are counted in: USDT and the platform's token. Undefined

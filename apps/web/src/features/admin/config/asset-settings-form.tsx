@@ -1,4 +1,5 @@
-import { type AdminAsset, api } from '@solpledge/contract/client'
+import { adminApi } from '@solpledge/contract/admin'
+import type { AdminAsset } from '@solpledge/contract/client'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useAllowed } from '../api/client.ts'
@@ -22,7 +23,7 @@ import { useFieldLabels } from './labels.ts'
 export function AssetSettingsForm({ asset }: { asset: AdminAsset }) {
   const { t } = useTranslation('admin')
   const label = useFieldLabels()
-  const canSave = useAllowed(api.adminAssetSave)
+  const canSave = useAllowed(adminApi.adminAssetSave)
   const [draft, setDraft] = useState(() => assetDraft(asset))
   const [errors, setErrors] = useState<Partial<Record<string, FieldError>>>({})
   const save = useSaveAsset(() => setErrors({}))

@@ -1,8 +1,9 @@
-import { api, type ConfigVersion } from '@solpledge/contract/client'
+import { adminApi } from '@solpledge/contract/admin'
+import type { ConfigVersion } from '@solpledge/contract/client'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Modal } from '../../../components/modal.tsx'
-import { toast } from '../../../lib/toast.ts'
+import { Modal } from '@/components/modal.tsx'
+import { toast } from '@/lib/toast.ts'
 import { useAllowed } from '../api/client.ts'
 import { TableWrap, Time } from '../components/ui.tsx'
 import { useSaveConfig } from './api.ts'
@@ -75,7 +76,7 @@ interface EditorProps {
  */
 export function BusinessForm({ version, units }: { version: ConfigVersion; units: Units }) {
   const { t } = useTranslation('admin')
-  const canSave = useAllowed(api.adminConfigSave)
+  const canSave = useAllowed(adminApi.adminConfigSave)
   // The version as the form shows it: built on mount and on reset, not on every keystroke's render.
   const initial = () => toDraft(version.value, units.decimals)
   const [draft, setDraft] = useState(initial)

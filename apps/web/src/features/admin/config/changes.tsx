@@ -1,7 +1,8 @@
-import { type AdminAsset, type AdminChange, api } from '@solpledge/contract'
+import type { AdminAsset, AdminChange } from '@solpledge/contract'
+import { adminApi } from '@solpledge/contract/admin'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Tabs } from '../../../components/tabs.tsx'
+import { Tabs } from '@/components/tabs.tsx'
 import { findAdminAsset, useAdminAssets } from '../api/assets.ts'
 import { useAllowed } from '../api/client.ts'
 import { DecisionButtons, DecisionDialogs, DecisionState, useDecision } from '../components/decision.tsx'
@@ -17,7 +18,7 @@ import { CHANGE_STATUSES, type ChangeStatus, useApproveChange, useChanges, useRe
 export function Changes() {
   const { t } = useTranslation('admin')
   const session = useAdminSession()
-  const canDecide = useAllowed(api.adminChangeApprove)
+  const canDecide = useAllowed(adminApi.adminChangeApprove)
   const assets = useAdminAssets()
   const [status, setStatus] = useState<ChangeStatus>('pending')
   const { query, items } = useChanges(status)

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Tabs } from '../../../components/tabs.tsx'
+import { Tabs } from '@/components/tabs.tsx'
 import { AdminPage, ListState } from '../components/ui.tsx'
 import { useBusinessConfig, useConfigUnits } from './api.ts'
 import { AssetSettingsForm } from './asset-settings-form.tsx'

@@ -1,5 +1,6 @@
 import { ADMIN_ROLES } from '@solpledge/contract'
-import { type AdminRole, api } from '@solpledge/contract/client'
+import { adminApi } from '@solpledge/contract/admin'
+import type { AdminRole } from '@solpledge/contract/client'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useAllowed } from '../api/client.ts'
@@ -15,7 +16,7 @@ export function Operators() {
   const { t } = useTranslation('admin')
   const session = useAdminSession()
   const operators = useOperators()
-  const canEdit = useAllowed(api.adminAdminSave)
+  const canEdit = useAllowed(adminApi.adminAdminSave)
   const remove = useRemoveOperator()
   const [address, setAddress] = useState('')
   const [role, setRole] = useState<AdminRole>('viewer')

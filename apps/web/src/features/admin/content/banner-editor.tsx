@@ -1,7 +1,8 @@
-import { type AdminBanner, api } from '@solpledge/contract/client'
+import { adminApi } from '@solpledge/contract/admin'
+import type { AdminBanner } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LANGUAGE_NAMES } from '../../../lib/language.ts'
+import { LANGUAGE_NAMES } from '@/lib/language.ts'
 import { useAllowed } from '../api/client.ts'
 import { parseInteger } from '../utils/units.ts'
 import { useSaveBanner } from './api.ts'
@@ -23,7 +24,7 @@ interface BannerEditorProps {
  */
 export function BannerEditor({ banner, onClose }: BannerEditorProps) {
   const { t } = useTranslation('admin')
-  const canSave = useAllowed(api.adminBannerSave)
+  const canSave = useAllowed(adminApi.adminBannerSave)
   const editor = useTranslationsEditor(FIELDS, banner?.translations ?? [])
   const { lang, texts, edit } = editor
   const [sort, setSort] = useState(String(banner?.sort ?? 0))

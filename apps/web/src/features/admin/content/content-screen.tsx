@@ -1,7 +1,8 @@
-import { type AdminBanner, type AdminNotice, api } from '@solpledge/contract/client'
+import { adminApi } from '@solpledge/contract/admin'
+import type { AdminBanner, AdminNotice } from '@solpledge/contract/client'
 import { type ReactNode, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Tabs } from '../../../components/tabs.tsx'
+import { Tabs } from '@/components/tabs.tsx'
 import { useAllowed } from '../api/client.ts'
 import { AdminPage, type PagedQuery, PagedTable, Time } from '../components/ui.tsx'
 import { useAdminBanners, useAdminNotices, usePublishBanner, usePublishNotice } from './api.ts'
@@ -132,7 +133,7 @@ function Notices() {
     <ContentList<AdminNotice>
       kind="notice"
       pages={useAdminNotices()}
-      canEdit={useAllowed(api.adminNoticeSave)}
+      canEdit={useAllowed(adminApi.adminNoticeSave)}
       publish={usePublishNotice()}
       head={
         <>
@@ -166,7 +167,7 @@ function Banners() {
     <ContentList<AdminBanner>
       kind="banner"
       pages={useAdminBanners()}
-      canEdit={useAllowed(api.adminBannerSave)}
+      canEdit={useAllowed(adminApi.adminBannerSave)}
       publish={usePublishBanner()}
       head={
         <>

@@ -1,9 +1,9 @@
 import { LANGUAGES, type Language } from '@solpledge/contract/client'
 import { type ReactNode, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Modal } from '../../../components/modal.tsx'
-import { Tabs } from '../../../components/tabs.tsx'
-import { LANGUAGE_NAMES } from '../../../lib/language.ts'
+import { Modal } from '@/components/modal.tsx'
+import { Tabs } from '@/components/tabs.tsx'
+import { LANGUAGE_NAMES } from '@/lib/language.ts'
 import { readTranslations, TITLE_MAX, translationsDraft } from './translations.ts'
 
 /**

@@ -1,10 +1,10 @@
 import { UPLOAD_MAX_BYTES, UPLOAD_TYPES } from '@solpledge/contract'
-import { api } from '@solpledge/contract/client'
+import { adminApi } from '@solpledge/contract/admin'
 import { useMutation } from '@tanstack/react-query'
 import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
-import { reportActionError } from '../../../lib/report-action-error.ts'
-import { toast } from '../../../lib/toast.ts'
+import { reportActionError } from '@/lib/report-action-error.ts'
+import { toast } from '@/lib/toast.ts'
 import { adminUpload } from '../api/client.ts'
 
 /** Why a picked file is refused before it is sent (the server checks its content again). */
@@ -22,7 +22,7 @@ export function ImageUpload({ onUploaded, disabled, testId }: ImageUploadProps) 
   const { t } = useTranslation('admin')
   const input = useRef<HTMLInputElement>(null)
   const upload = useMutation({
-    mutationFn: (file: File) => adminUpload(api.adminUpload, file, file.name),
+    mutationFn: (file: File) => adminUpload(adminApi.adminUpload, file, file.name),
     onSuccess: (data) => {
       toast.success(t('content.uploaded'))
       onUploaded(data.url)

@@ -1,4 +1,5 @@
-import { type AdminNotice, api } from '@solpledge/contract/client'
+import { adminApi } from '@solpledge/contract/admin'
+import type { AdminNotice } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useAllowed } from '../api/client.ts'
@@ -21,7 +22,7 @@ interface NoticeEditorProps {
  */
 export function NoticeEditor({ notice, onClose }: NoticeEditorProps) {
   const { t } = useTranslation('admin')
-  const canSave = useAllowed(api.adminNoticeSave)
+  const canSave = useAllowed(adminApi.adminNoticeSave)
   const editor = useTranslationsEditor(FIELDS, notice?.translations ?? [])
   const { lang, texts, edit } = editor
   const [publishedAt, setPublishedAt] = useState(notice ? isoToLocal(notice.published_at) : '')

@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query'
 import i18next from 'i18next'
 import { useEffect } from 'react'
-import { ApiError } from '../../../lib/api-client.ts'
-import { showMessage, toast } from '../../../lib/toast.ts'
-import { useWalletState } from '../../../lib/wallet/wallet-state.ts'
+import { ApiError } from '@/lib/api-client.ts'
+import { showMessage, toast } from '@/lib/toast.ts'
+import { useWalletState } from '@/lib/wallet/wallet-state.ts'
 import { signInOperator } from '../api/login.ts'
 import { clearAdminSession, saveAdminSession, useAdminSession } from '../session.ts'
 

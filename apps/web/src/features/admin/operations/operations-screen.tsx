@@ -1,8 +1,9 @@
-import { api, type JobStatus } from '@solpledge/contract/client'
+import { adminApi } from '@solpledge/contract/admin'
+import type { JobStatus } from '@solpledge/contract/client'
 import { useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Facts } from '../../../components/facts.tsx'
+import { Facts } from '@/components/facts.tsx'
 import { adminCall } from '../api/client.ts'
 import { adminKeys } from '../api/keys.ts'
 import { AdminPage, ListState, Panel, TableWrap, Time } from '../components/ui.tsx'
@@ -19,12 +20,12 @@ export function OperationsScreen() {
   const { t } = useTranslation('admin')
   const solvency = useQuery({
     queryKey: adminKeys.solvency(),
-    queryFn: () => adminCall(api.adminSolvency, {}),
+    queryFn: () => adminCall(adminApi.adminSolvency, {}),
     refetchInterval: OPERATIONS_POLL_MS,
   })
   const jobs = useQuery({
     queryKey: adminKeys.jobs(),
-    queryFn: () => adminCall(api.adminJobs, {}),
+    queryFn: () => adminCall(adminApi.adminJobs, {}),
     refetchInterval: OPERATIONS_POLL_MS,
   })
 

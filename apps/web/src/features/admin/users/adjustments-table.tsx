@@ -1,4 +1,5 @@
-import { type Adjustment, api } from '@solpledge/contract/client'
+import { adminApi } from '@solpledge/contract/admin'
+import type { Adjustment } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { useAllowed } from '../api/client.ts'
 import type { useAdminPages } from '../api/use-admin-pages.ts'
@@ -21,7 +22,7 @@ interface AdjustmentsTableProps {
 export function AdjustmentsTable({ pages: { query, items }, showUser = false }: AdjustmentsTableProps) {
   const { t } = useTranslation('admin')
   const session = useAdminSession()
-  const canDecide = useAllowed(api.adminAdjustApprove)
+  const canDecide = useAllowed(adminApi.adminAdjustApprove)
   const decision = useDecision<Adjustment>()
   const approve = useApproveAdjustment(() => decision.setApproving(null))
   const reject = useRejectAdjustment(() => decision.setRejecting(null))

@@ -1,8 +1,9 @@
-import { type AdminUserDetail, api } from '@solpledge/contract/client'
+import { adminApi } from '@solpledge/contract/admin'
+import type { AdminUserDetail } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Facts } from '../../../components/facts.tsx'
-import { Tabs } from '../../../components/tabs.tsx'
+import { Facts } from '@/components/facts.tsx'
+import { Tabs } from '@/components/tabs.tsx'
 import { useAllowed } from '../api/client.ts'
 import { ReasonDialog } from '../components/reason-dialog.tsx'
 import { ListState, Mono, Panel, Time } from '../components/ui.tsx'
@@ -32,8 +33,8 @@ function LoadedUser({ user }: { user: AdminUserDetail }) {
   const [tab, setTab] = useState<Tab>('ledger')
   const [adjusting, setAdjusting] = useState(false)
   const [revoking, setRevoking] = useState(false)
-  const canAdjust = useAllowed(api.adminAdjust)
-  const canRevoke = useAllowed(api.adminUserRevoke)
+  const canAdjust = useAllowed(adminApi.adminAdjust)
+  const canRevoke = useAllowed(adminApi.adminUserRevoke)
   const revoke = useRevokeSessions(() => setRevoking(false))
   const usdt = (units: string) => formatUnits(units, user.team.usdt_decimals)
 

@@ -1,6 +1,6 @@
+import { adminApi } from '@solpledge/contract/admin'
 import {
   type AdminUserDetail,
-  api,
   LEDGER_TYPES,
   type LedgerType,
   type TradeOrderStatus,
@@ -9,8 +9,8 @@ import {
 import type { ReactNode } from 'react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useClientConfig } from '../../../lib/client-config.ts'
-import { USDT_DECIMALS } from '../../../lib/format.ts'
+import { useClientConfig } from '@/lib/client-config.ts'
+import { USDT_DECIMALS } from '@/lib/format.ts'
 import { useAllowed } from '../api/client.ts'
 import { ReasonDialog } from '../components/reason-dialog.tsx'
 import { CoinField, type PagedQuery, PagedTable, SearchForm, Time } from '../components/ui.tsx'
@@ -293,7 +293,7 @@ export function OrdersTab({ user }: { user: AdminUserDetail }) {
 export function SessionsTab({ address }: { address: string }) {
   const { t } = useTranslation('admin')
   const { query, items } = useUserSessions(address)
-  const canRevoke = useAllowed(api.adminUserRevoke)
+  const canRevoke = useAllowed(adminApi.adminUserRevoke)
   const [revoking, setRevoking] = useState<string | null>(null)
   const revoke = useRevokeSessions(() => setRevoking(null))
   return (

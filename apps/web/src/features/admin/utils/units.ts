@@ -1,6 +1,6 @@
 import { type AmountError, formatAmount, parseAmount } from '@solpledge/contract/client'
 import i18next from 'i18next'
-import { formatUnits as formatForPeople } from '../../../lib/format.ts'
+import { formatUnits as formatForPeople } from '@/lib/format.ts'
 
 /**
  * What people type in the console and what the API stores: amounts as decimals of the asset (base units in the API),

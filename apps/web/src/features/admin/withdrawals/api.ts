@@ -1,4 +1,5 @@
-import { type AdminWithdrawal, api } from '@solpledge/contract/client'
+import { adminApi } from '@solpledge/contract/admin'
+import type { AdminWithdrawal } from '@solpledge/contract/client'
 import { adminCall } from '../api/client.ts'
 import { adminKeys } from '../api/keys.ts'
 import { useAdminAction } from '../api/use-admin-action.ts'
@@ -25,10 +26,10 @@ const QUEUE_POLL_MS = 10_000
 
 /** Withdrawals of a status: 'review' is the queue waiting for a decision, oldest first. */
 export const useAdminWithdrawals = (filter: WithdrawalFilter) =>
-  useAdminPages(adminKeys.withdrawals(filter), (page) => adminCall(api.adminWithdrawals, { ...filter, ...page }), {
+  useAdminPages(adminKeys.withdrawals(filter), (page) => adminCall(adminApi.adminWithdrawals, { ...filter, ...page }), {
     pollMs: QUEUE_POLL_MS,
   })
 
-export const useApproveWithdrawal = (onDone: () => void) => useAdminAction(api.adminWithdrawalApprove, onDone)
+export const useApproveWithdrawal = (onDone: () => void) => useAdminAction(adminApi.adminWithdrawalApprove, onDone)
 
-export const useRejectWithdrawal = (onDone: () => void) => useAdminAction(api.adminWithdrawalReject, onDone)
+export const useRejectWithdrawal = (onDone: () => void) => useAdminAction(adminApi.adminWithdrawalReject, onDone)

@@ -1,8 +1,9 @@
-import { type AdminWithdrawal, api } from '@solpledge/contract/client'
+import { adminApi } from '@solpledge/contract/admin'
+import type { AdminWithdrawal } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { Tabs } from '../../../components/tabs.tsx'
+import { Tabs } from '@/components/tabs.tsx'
 import { useAdminAssets } from '../api/assets.ts'
 import { useAllowed } from '../api/client.ts'
 import { DecisionButtons, DecisionDialogs, useDecision } from '../components/decision.tsx'
@@ -108,7 +109,7 @@ interface WithdrawalRowProps {
 function WithdrawalRow({ withdrawal, approving, onApprove, onReject }: WithdrawalRowProps) {
   const { t } = useTranslation('admin')
   const session = useAdminSession()
-  const canDecide = useAllowed(api.adminWithdrawalApprove)
+  const canDecide = useAllowed(adminApi.adminWithdrawalApprove)
   const amount = (units: string) => formatUnits(units, withdrawal.decimals, withdrawal.coin)
   const inReview = withdrawal.status === 'review'
   const state = reviewState(withdrawal, session?.address ?? '')

@@ -1,6 +1,7 @@
+import { domainKeys } from '@/lib/query-keys.ts'
 /** Query keys of the team feature. */
 export const teamKeys = {
-  all: ['team'] as const,
+  all: domainKeys.team,
   figures: (address: string) => ['team', 'figures', address] as const,
   members: (address: string) => ['team', 'members', address] as const,
   member: (address: string, member: string) => ['team', 'member', address, member] as const,

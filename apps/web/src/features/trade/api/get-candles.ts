@@ -1,6 +1,6 @@
 import { api, type CandleInterval } from '@solpledge/contract/client'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { call } from '../../../lib/api-client.ts'
+import { call } from '@/lib/api-client.ts'
 import { CHART_POLL_MS, tradeKeys } from './keys.ts'
 
 /** How many candles the chart shows. */

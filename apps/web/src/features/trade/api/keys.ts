@@ -1,4 +1,5 @@
 import type { CandleInterval, TradeOrderStatus } from '@solpledge/contract/client'
+import { domainKeys } from '@/lib/query-keys.ts'
 
 /** How many orders the list loads at a time. */
 export const ORDERS_PAGE_SIZE = 10
@@ -11,9 +12,9 @@ export const MARKET_POLL_MS = 2_000
 export const ORDERS_POLL_MS = 3_000
 export const CHART_POLL_MS = 5_000
 
-/** Query keys of the trade feature; everything below `all` is refreshed after an order, a cancel or a swap. */
+/** Query keys of the trade feature; what each action refreshes: INVALIDATES in query-keys.ts. */
 export const tradeKeys = {
-  all: ['trade'] as const,
+  all: domainKeys.trade,
   market: (depth: number) => ['trade', 'market', depth] as const,
   chartInfo: ['trade', 'chart-info'] as const,
   candles: (interval: CandleInterval) => ['trade', 'candles', interval] as const,

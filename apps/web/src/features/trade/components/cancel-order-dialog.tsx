@@ -1,7 +1,7 @@
 import type { TradeOrder } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
-import { Modal } from '../../../components/modal.tsx'
-import { PrimaryButton } from '../../../components/primary-button.tsx'
+import { Modal } from '@/components/modal.tsx'
+import { PrimaryButton } from '@/components/primary-button.tsx'
 import { useCancelOrder } from '../api/cancel-order.ts'
 
 interface CancelOrderDialogProps {
