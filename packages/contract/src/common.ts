@@ -40,7 +40,15 @@ export const route = <
 ) => def
 
 /** The response schema of a successful call. Failures carry the same envelope with `data: null`. */
-export const envelope = <T extends TSchema>(data: T) => Type.Object({ code: Type.Integer(), msg: Type.String(), data })
+export const envelope = <T extends TSchema>(data: T) =>
+  Type.Object({
+    code: Type.Integer(),
+    msg: Type.String({ description: "The message, in the request's language (accept-language): to show" }),
+    key: Type.String({
+      description: 'The message key msg was translated from (e.g. intent.notConfirmed): what a client decides on',
+    }),
+    data,
+  })
 
 export type BodyOf<R extends RouteDef> = Static<R['body']>
 export type DataOf<R extends RouteDef> = Static<R['data']>

@@ -87,11 +87,11 @@ describe('api client', () => {
     expect(init?.body).toBeUndefined()
   })
 
-  it.each(SILENT_REJECT_CODES)('rejects code %i with code and msg, without ending the session', async (code) => {
-    const c = client(reply({ code, msg: `refused ${code}`, data: null }))
+  it.each(SILENT_REJECT_CODES)('rejects code %i with code, msg and key, without ending the session', async (code) => {
+    const c = client(reply({ code, msg: `refused ${code}`, key: 'error.invalidParams', data: null }))
     const error = await c.call(api.isReg, { address: 'A' }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ApiError)
-    expect(error).toMatchObject({ code, message: `refused ${code}` })
+    expect(error).toMatchObject({ code, message: `refused ${code}`, key: 'error.invalidParams' })
     expect(c.onSessionInvalid).not.toHaveBeenCalled()
   })
 
