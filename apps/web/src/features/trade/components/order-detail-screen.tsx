@@ -11,7 +11,7 @@ import { useSignedInAddress } from '@/lib/session.ts'
 import { useMarket } from '../api/get-market.ts'
 import { useOrder } from '../api/get-order.ts'
 import { marketUnits } from '../utils/units.ts'
-import { CancelOrderDialog } from './cancel-order-dialog.tsx'
+import { CancelOrderReview } from './cancel-order-review.tsx'
 import { orderFacts, orderStatus, orderType } from './order-facts.ts'
 import './trade.css'
 
@@ -92,7 +92,7 @@ function OrderCard({ order, market }: { order: TradeOrder; market: MarketInfo })
           {t('trade.orders.cancel')}
         </button>
       )}
-      <CancelOrderDialog order={confirming ? order : null} onClose={() => setConfirming(false)} />
+      <CancelOrderReview order={confirming ? order : null} market={market} onClose={() => setConfirming(false)} />
     </section>
   )
 }
