@@ -4,6 +4,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { LANGUAGES } from '@solpledge/contract'
+import { adminApi } from '@solpledge/contract/admin'
 import { build, type Manifest } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -133,5 +134,13 @@ describe('the operator console chunk', () => {
     expect(consoleFile).toBeTruthy()
     expect(files).not.toContain(consoleFile)
     for (const file of files) expect(fs.readFileSync(path.join(outDir, file), 'utf8')).not.toContain('admin-login')
+  })
+
+  it("carries the console's route table, which the users' entry does not", () => {
+    const paths = Object.values(adminApi).map((route) => route.path)
+    const upFront = upFrontFiles().map(read).join('\n')
+    for (const route of paths) expect(upFront, route).not.toContain(route)
+    const consoleCode = closureFiles(CONSOLE_APP).map(read).join('\n')
+    for (const route of paths) expect(consoleCode, route).toContain(route)
   })
 })
