@@ -9,8 +9,8 @@ import { build, type Manifest } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const webRoot = fileURLToPath(new URL('../..', import.meta.url))
-const CONSOLE_APP = 'src/features/admin/admin-app.tsx'
-const isConsoleSource = (file: string) => file.startsWith('src/features/admin/') || file.startsWith('src/i18n/admin/')
+const CONSOLE_APP = 'src/admin/app/admin-app.tsx'
+const isConsoleSource = (file: string) => file.startsWith('src/admin/') || file.startsWith('src/i18n/admin/')
 
 /** Every manifest entry a page loads before any dynamic import: the entry and its static imports, transitively. */
 function staticClosure(manifest: Manifest, key: string, seen = new Set<string>()) {

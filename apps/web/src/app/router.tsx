@@ -76,7 +76,7 @@ const SwapScreen = lazyScreen(() =>
 const NotFoundScreen = lazyScreen(() => import('./routes/not-found.tsx'))
 
 /** The operator console (issue 7): its own chunk, never loaded by users' screens. */
-const AdminApp = lazy(() => import('@/features/admin/admin-app.tsx'))
+const AdminApp = lazy(() => import('@/admin/app/admin-app.tsx'))
 
 /** Where the operator console lives: /admin and everything below it. */
 export const CONSOLE_PATH = '/admin'

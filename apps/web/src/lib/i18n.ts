@@ -25,7 +25,7 @@ declare module 'i18next' {
     defaultNS: 'ui'
     /**
      * `ui`: this app's strings; `msg`: the contract's error catalogue, e.g. t('msg:wallet.signFailed'); `admin`: the
-     * operator console's strings, registered by its chunk (features/admin/i18n.ts).
+     * operator console's strings, registered by its chunk (admin/lib/i18n.ts).
      */
     resources: { ui: UiStrings; msg: Catalogue; admin: typeof adminEn }
   }
