@@ -10,11 +10,10 @@ export const WITHDRAWAL_POLL_MS = 3_000
 
 /** Query keys of the assets feature (what each action refreshes: INVALIDATES in query-keys.ts). */
 export const assetsKeys = {
-  all: domainKeys.assets,
   wallet: userWalletKey,
-  moneyLog: (address: string, coin: string) => ['assets', 'money-log', address, coin] as const,
-  withdrawals: (address: string, coin: string) => ['assets', 'withdrawals', address, coin] as const,
-  solvency: ['assets', 'solvency'] as const,
+  moneyLog: (address: string, coin: string) => [...domainKeys.assets, 'money-log', address, coin] as const,
+  withdrawals: (address: string, coin: string) => [...domainKeys.assets, 'withdrawals', address, coin] as const,
+  solvency: [...domainKeys.assets, 'solvency'] as const,
   /** On-chain balances of the connected wallet, per RPC endpoint and owner. */
   sol: chainBalanceKeys.sol,
 }

@@ -6,8 +6,8 @@ export const FINANCE_PAGE_SIZE = 10
 
 /** Query keys of the finance feature; what each action refreshes: INVALIDATES in query-keys.ts. */
 export const financeKeys = {
-  all: domainKeys.finance,
-  products: ['finance', 'products'] as const,
-  deposits: (address: string, status: FinanceDeposit['status']) => ['finance', 'deposits', address, status] as const,
-  deposit: (address: string, id: string) => ['finance', 'deposit', address, id] as const,
+  products: [...domainKeys.finance, 'products'] as const,
+  deposits: (address: string, status: FinanceDeposit['status']) =>
+    [...domainKeys.finance, 'deposits', address, status] as const,
+  deposit: (address: string, id: string) => [...domainKeys.finance, 'deposit', address, id] as const,
 }

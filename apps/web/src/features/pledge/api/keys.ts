@@ -6,10 +6,9 @@ export const PLEDGE_PAGE_SIZE = 10
 
 /** Query keys of the pledge feature; what each action refreshes: INVALIDATES in query-keys.ts. */
 export const pledgeKeys = {
-  all: domainKeys.pledge,
-  config: (product: string) => ['pledge', 'config', product] as const,
-  fuel: (address: string) => ['pledge', 'fuel', address] as const,
-  stakes: (address: string, status: Stake['status']) => ['pledge', 'stakes', address, status] as const,
-  stake: (address: string, id: string) => ['pledge', 'stake', address, id] as const,
-  records: (address: string, id: string) => ['pledge', 'records', address, id] as const,
+  config: (product: string) => [...domainKeys.pledge, 'config', product] as const,
+  fuel: (address: string) => [...domainKeys.pledge, 'fuel', address] as const,
+  stakes: (address: string, status: Stake['status']) => [...domainKeys.pledge, 'stakes', address, status] as const,
+  stake: (address: string, id: string) => [...domainKeys.pledge, 'stake', address, id] as const,
+  records: (address: string, id: string) => [...domainKeys.pledge, 'records', address, id] as const,
 }

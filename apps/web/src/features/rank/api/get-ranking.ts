@@ -5,7 +5,6 @@ import { domainKeys } from '@/lib/query-keys.ts'
 import { useSignedInAddress } from '@/lib/session.ts'
 
 export const rankKeys = {
-  all: domainKeys.rank,
   board: (address: string, type: RankType) => [...domainKeys.rank, type, address] as const,
 }
 

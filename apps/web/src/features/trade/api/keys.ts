@@ -14,11 +14,11 @@ export const CHART_POLL_MS = 5_000
 
 /** Query keys of the trade feature; what each action refreshes: INVALIDATES in query-keys.ts. */
 export const tradeKeys = {
-  all: domainKeys.trade,
-  market: (depth: number) => ['trade', 'market', depth] as const,
-  chartInfo: ['trade', 'chart-info'] as const,
-  candles: (interval: CandleInterval) => ['trade', 'candles', interval] as const,
-  orders: (address: string, status: TradeOrderStatus) => ['trade', 'orders', address, status] as const,
-  order: (address: string, id: string) => ['trade', 'order', address, id] as const,
-  quote: (from: string, amount: string, slippageBps: number) => ['trade', 'quote', from, amount, slippageBps] as const,
+  market: (depth: number) => [...domainKeys.trade, 'market', depth] as const,
+  chartInfo: [...domainKeys.trade, 'chart-info'] as const,
+  candles: (interval: CandleInterval) => [...domainKeys.trade, 'candles', interval] as const,
+  orders: (address: string, status: TradeOrderStatus) => [...domainKeys.trade, 'orders', address, status] as const,
+  order: (address: string, id: string) => [...domainKeys.trade, 'order', address, id] as const,
+  quote: (from: string, amount: string, slippageBps: number) =>
+    [...domainKeys.trade, 'quote', from, amount, slippageBps] as const,
 }
