@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 // Test tiers (DESIGN.md §6): `unit` sits beside the code; `api` drives the server through app.inject on a real
@@ -8,6 +9,8 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // The web app's `@/` imports, as its vite config resolves them.
+        resolve: { alias: [{ find: /^@\//, replacement: fileURLToPath(new URL('./apps/web/src/', import.meta.url)) }] },
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.{ts,tsx}', 'scripts/**/*.test.mjs'],

@@ -172,17 +172,20 @@ test.describe('quick trade and swap', () => {
 
     await test.step('A cancels the rest after the confirmation naming the order number', async () => {
       await sellerOrder.getByTestId('order-cancel').click()
-      const dialog = page.getByTestId('cancel-dialog')
+      // The review, as before every money action: the order and the question naming its number.
+      const dialog = page.getByTestId('review')
       await expect(dialog.getByTestId('cancel-question')).toHaveText(`Cancel order ${orderSn}?`)
+      await expect(dialog).toContainText(orderSn)
+      await expect(dialog).toContainText('12 PLG')
       await snap(page, testInfo, 'cancel confirmation')
-      // Keeping it changes nothing.
-      await dialog.getByTestId('cancel-keep').click()
+      // Going back changes nothing.
+      await dialog.getByTestId('review-cancel').click()
       await expect(dialog).toHaveCount(0)
       await expect(sellerOrder).toHaveAttribute('data-status', 'pending')
 
       await sellerOrder.getByTestId('order-cancel').click()
       // A double tap cancels once: no 'Failed to withdraw order.' beside the success.
-      await doubleTapOnce(page, page.getByTestId('cancel-confirm'), {
+      await doubleTapOnce(page, page.getByTestId('review-confirm'), {
         route: api.tradeCancel,
         how: 'dblclick',
         answer: 'Revocation successfully',

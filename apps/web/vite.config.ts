@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
@@ -69,12 +70,15 @@ const preactCompat = [
   { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
 ]
 
+/** `@/lib/api-client.ts` is apps/web/src/lib/api-client.ts (as tsconfig.json's paths and vitest.config.ts say). */
+const srcAlias = { find: /^@\//, replacement: fileURLToPath(new URL('./src/', import.meta.url)) }
+
 // The wallet and chain code (@solana/*, the demo wallet) are reached only through dynamic imports
 // (src/app/bootstrap.tsx), so they land in lazily loaded chunks and the first screen stays small (ENVIRONMENT.md);
 // src/app/entry-chunk.test.ts holds the entry chunk to its budget.
 export default defineConfig({
   plugins: [react(), inlineEntryCss(), precompress()],
-  resolve: { alias: preactCompat },
+  resolve: { alias: [srcAlias, ...preactCompat] },
   build: {
     rolldownOptions: {
       output: {

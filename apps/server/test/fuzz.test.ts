@@ -97,15 +97,21 @@ describe(`fuzz: no input causes a 5xx (${dbKind})`, () => {
     stats.requests++
     if (res.statusCode >= 500) stats.failures++
     expect(res.statusCode, what).toBeLessThan(500)
-    let body: { code: number; msg: string } | undefined
+    let body: { code: number; msg: string; key: string } | undefined
     try {
       body = JSON.parse(res.body)
     } catch {
       expect.fail(`${what}: not JSON: ${res.body.slice(0, 200)}`)
     }
-    expect(body, what).toEqual({ code: expect.any(Number), msg: expect.any(String), data: null })
+    expect(body, what).toEqual({
+      code: expect.any(Number),
+      msg: expect.any(String),
+      key: expect.any(String),
+      data: null,
+    })
     expect(body?.code, `${what}: accepted`).not.toBe(Code.OK)
     expect(body?.msg, what).not.toBe('')
+    expect(body?.key, what).not.toBe('')
   }
 
   const send = (url: string, headers: Record<string, string>, payload?: string | Buffer, method = 'POST') =>

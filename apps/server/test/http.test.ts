@@ -59,31 +59,39 @@ describe(`HTTP boundary (${dbKind})`, () => {
     const root = await seedRoot(t.db)
     for (const url of ['/api/user/login/is_reg', '/API/User/Login/IS_REG', '/api/USER/login/Is_Reg']) {
       const res = await post(url, JSON.stringify({ address: root.address }))
-      expect(res.json(), url).toEqual({ code: Code.OK, msg: 'Success', data: { is_reg: 1 } })
+      expect(res.json(), url).toEqual({ code: Code.OK, msg: 'Success', key: 'common.success', data: { is_reg: 1 } })
     }
   })
 
   it.each([
-    ['malformed JSON', '{"address":', 'application/json', 'The request body is not valid JSON'],
-    ['empty JSON body', '', 'application/json', 'The request body is not valid JSON'],
+    ['malformed JSON', '{"address":', 'application/json', 'The request body is not valid JSON', 'error.malformedJson'],
+    ['empty JSON body', '', 'application/json', 'The request body is not valid JSON', 'error.malformedJson'],
     [
       'prototype poisoning',
       '{"__proto__":{"x":1},"address":"a"}',
       'application/json',
       'The request body is not valid JSON',
+      'error.malformedJson',
     ],
     [
       'oversize body',
       JSON.stringify({ address: 'a'.repeat(MAX_BODY_BYTES) }),
       'application/json',
       'The request body is too large',
+      'error.bodyTooLarge',
     ],
-    ['unsupported media type', '<x/>', 'application/xml', 'The request must be sent as JSON'],
-  ])('%s → failure envelope, never a 500, nothing stored', async (_name, payload, type, msg) => {
+    [
+      'unsupported media type',
+      '<x/>',
+      'application/xml',
+      'The request must be sent as JSON',
+      'error.unsupportedMediaType',
+    ],
+  ])('%s → failure envelope, never a 500, nothing stored', async (_name, payload, type, msg, key) => {
     const before = await nonceCount()
     const res = await post(`${API_BASE}${api.nonce.path}`, payload, type)
     expect(res.statusCode).toBe(200)
-    expect(res.json()).toEqual({ code: Code.BAD_REQUEST, msg, data: null })
+    expect(res.json()).toEqual({ code: Code.BAD_REQUEST, msg, key, data: null })
     expect(await nonceCount()).toBe(before)
   })
 
@@ -98,10 +106,31 @@ describe(`HTTP boundary (${dbKind})`, () => {
     expect(await nonceCount()).toBe(before)
   })
 
+  it("carries the message key beside msg: the same in every language, where msg is the request's language", async () => {
+    const answer = async (lang: string) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `${API_BASE}${api.nonce.path}`,
+          payload: '{}',
+          headers: { 'content-type': 'application/json', 'accept-language': lang },
+        })
+      ).json()
+    const [en, zh] = [await answer('en'), await answer('zh')]
+    expect(en).toMatchObject({ code: Code.INVALID, key: 'error.invalidParams' })
+    expect(zh).toMatchObject({ code: Code.INVALID, key: 'error.invalidParams' })
+    expect(zh.msg).not.toBe(en.msg)
+  })
+
   it('unknown API paths answer a failure envelope', async () => {
     const res = await post(`${API_BASE}/no/such/path`, '{}')
     expect(res.statusCode).toBe(404)
-    expect(res.json()).toEqual({ code: Code.BAD_REQUEST, msg: 'Unknown API path', data: null })
+    expect(res.json()).toEqual({
+      code: Code.BAD_REQUEST,
+      msg: 'Unknown API path',
+      key: 'error.routeNotFound',
+      data: null,
+    })
   })
 
   it('rate-limits login calls per client', async () => {

@@ -431,6 +431,7 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
       expect(reused.json()).toEqual({
         code: Code.INVALID,
         msg: 'This Idempotency-Key was already used for a different request',
+        key: 'error.idempotencyKeyReused',
         data: null,
       })
 
@@ -440,6 +441,7 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
         expect(res.json(), JSON.stringify(bad)).toEqual({
           code: Code.INVALID,
           msg: 'The Idempotency-Key header must be 1 to 255 visible ASCII characters',
+          key: 'error.idempotencyKeyInvalid',
           data: null,
         })
       }

@@ -1,12 +1,12 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { App, StartupError } from './app/app.tsx'
-import { preloadScreen } from './app/router.tsx'
-import { blockPinchZoom } from './lib/block-pinch-zoom.ts'
-import { getConfig } from './lib/config.ts'
-import { initI18n } from './lib/i18n.ts'
-import { clearSession } from './lib/session.ts'
-import './app/styles.css'
+import { App, StartupError } from '@/app/app.tsx'
+import { preloadScreen } from '@/app/router.tsx'
+import { blockPinchZoom } from '@/lib/block-pinch-zoom.ts'
+import { getConfig } from '@/lib/config.ts'
+import { initI18n } from '@/lib/i18n.ts'
+import { clearSession } from '@/lib/session.ts'
+import '@/app/styles.css'
 
 blockPinchZoom()
 // Start-up (SPEC §4): the stored session is cleared; the wallet reconnects and the login runs again.

@@ -1,4 +1,4 @@
-// The operator console's schemas (issue 7, docs/admin.md). The routes are in api.ts, below the operator console line;
+// The operator console's schemas (issue 7, docs/admin.md). The routes are in admin-routes.ts;
 // every one of them needs an admin session (Admin-Token header) of at least the route's `admin` role, except the
 // sign-in calls. Amounts are base units as decimal strings, as everywhere in the API.
 import { type Static, Type } from 'typebox'

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
 
-/** Money in JSON: base units as a decimal string (the same rule as api.ts). */
+/** Money in JSON: base units as a decimal string (the same rule as common.ts). */
 const Units = Type.String({ pattern: '^(0|[1-9][0-9]{0,37})$' })
 /** A rate in basis points, at most 100 %: 10000 = 100 %. Integers, so no float ever touches money. */
 const Rate = Type.Integer({ minimum: 0, maximum: 10_000 })

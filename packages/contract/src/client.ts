@@ -4,7 +4,7 @@
  * Servers and tests use the main entry with the schemas.
  */
 import type { Static } from 'typebox'
-import type { Api, RouteDef } from './api.ts'
+import type { AppApi, RouteDef } from './api.ts'
 import { routeTable } from './route-table.ts'
 
 // Types only: the schemas behind them stay out of the client's code.
@@ -17,6 +17,7 @@ export * from './envelope.ts'
 export * from './i18n.ts'
 export * from './ids.ts'
 export type { Catalogue, MessageKey } from './messages/en.ts'
+export type * from './system.ts'
 
 /** What a client sends a route with. */
 export type RouteMeta = Pick<RouteDef, 'path' | 'auth' | 'operator' | 'admin' | 'multipart' | 'idempotent'>
@@ -26,7 +27,10 @@ export type ClientRoute<R extends RouteDef = RouteDef> = Pick<R, keyof RouteMeta
 export type BodyOf<R extends ClientRoute> = Static<NonNullable<R['schemas']>['body']>
 export type DataOf<R extends ClientRoute> = Static<NonNullable<R['schemas']>['data']>
 
-export type ClientApi = { readonly [K in keyof Api]: ClientRoute<Api[K]> }
+export type ClientApi = { readonly [K in keyof AppApi]: ClientRoute<AppApi[K]> }
 
-/** Every route of the contract by name, as api.ts defines it, without its schemas. */
+/**
+ * Every route of the users' app by name, as the domain files define them, without their schemas. The operator
+ * console's routes are in their own entry (admin-client.ts), so the users' bundle does not carry them.
+ */
 export const api: ClientApi = routeTable

@@ -1,6 +1,9 @@
+import type { MessageKey } from './messages/en.ts'
+
 /**
- * Envelope codes (SPEC §7). Every answer of the API is HTTP 200 with `{ code, msg, data }` unless the transport
- * itself failed (HTTP 500 for an unexpected server fault, still with an envelope). The web client resolves code 1,
+ * Envelope codes (SPEC §7). Every answer of the API is HTTP 200 with `{ code, msg, key, data }` unless the transport
+ * itself failed (HTTP 500 for an unexpected server fault, still with an envelope). `key` is the message key `msg` was
+ * translated from: clients decide by it (and by code), never by the translated text. The web client resolves code 1,
  * rejects the failure codes below, and on -403 clears the session.
  */
 export const Code = {
@@ -28,6 +31,9 @@ export const SILENT_REJECT_CODES: readonly number[] = [0, 2, -1, -406, -2, -102]
 
 export interface Envelope<T = unknown> {
   code: number
+  /** The answer's message, translated into the request's language: to show, never to decide on. */
   msg: string
+  /** The message key of msg (messages/en.ts): what a client decides on, e.g. 'intent.notConfirmed'. */
+  key: MessageKey
   data: T
 }

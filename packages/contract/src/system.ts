@@ -61,3 +61,14 @@ export const HealthReport = Type.Object({
   hot_wallet: HotWalletState,
 })
 export type HealthReport = Static<typeof HealthReport>
+
+/** Runtime configuration the server hands to the web app (GET /api/config). */
+export const ClientConfig = Type.Object({
+  cluster: Type.String({ description: 'mainnet-beta, devnet, testnet or localnet' }),
+  testnet: Type.Boolean(),
+  rpcUrl: Type.String({ description: "The browsers' RPC endpoint (SOLANA_PUBLIC_RPC_URL), never the server's own" }),
+  wsUrl: Type.String({ description: "The browsers' WebSocket endpoint (SOLANA_PUBLIC_WS_URL)" }),
+  demoWallet: Type.Boolean({ description: 'True on the local chain npm start launched: the demo wallet is injected' }),
+  productSymbol: Type.String(),
+})
+export type ClientConfig = Static<typeof ClientConfig>

@@ -27,7 +27,7 @@ export function sendEnvelope(
   params?: Record<string, string | number>,
   status = 200,
 ) {
-  const body = { code, msg: translate(request.lang, key, params), data }
+  const body = { code, msg: translate(request.lang, key, params), key, data }
   // Success bodies go through the route's response schema; failures (data null) are plain JSON.
   if (code !== Code.OK) reply.serializer(JSON.stringify)
   return reply.status(status).send(body)

@@ -1,6 +1,6 @@
 import type { ClientConfig } from '@solpledge/contract/client'
 import { useEffect } from 'react'
-import { createStore } from '../lib/store.ts'
+import { createStore } from '@/lib/store.ts'
 
 const screenShown = createStore(false)
 /** Whether a screen has rendered its content (not its 'loading' fallback) since the page loaded. */

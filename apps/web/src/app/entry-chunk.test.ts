@@ -4,12 +4,13 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { LANGUAGES } from '@solpledge/contract'
+import { adminApi } from '@solpledge/contract/admin'
 import { build, type Manifest } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const webRoot = fileURLToPath(new URL('../..', import.meta.url))
-const CONSOLE_APP = 'src/features/admin/admin-app.tsx'
-const isConsoleSource = (file: string) => file.startsWith('src/features/admin/') || file.startsWith('src/i18n/admin/')
+const CONSOLE_APP = 'src/admin/app/admin-app.tsx'
+const isConsoleSource = (file: string) => file.startsWith('src/admin/') || file.startsWith('src/i18n/admin/')
 
 /** Every manifest entry a page loads before any dynamic import: the entry and its static imports, transitively. */
 function staticClosure(manifest: Manifest, key: string, seen = new Set<string>()) {
@@ -145,5 +146,13 @@ describe('the operator console chunk', () => {
     expect(consoleFile).toBeTruthy()
     expect(files).not.toContain(consoleFile)
     for (const file of files) expect(fs.readFileSync(path.join(outDir, file), 'utf8')).not.toContain('admin-login')
+  })
+
+  it("carries the console's route table, which the users' entry does not", () => {
+    const paths = Object.values(adminApi).map((route) => route.path)
+    const upFront = upFrontFiles().map(read).join('\n')
+    for (const route of paths) expect(upFront, route).not.toContain(route)
+    const consoleCode = closureFiles(CONSOLE_APP).map(read).join('\n')
+    for (const route of paths) expect(consoleCode, route).toContain(route)
   })
 })

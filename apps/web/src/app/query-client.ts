@@ -1,5 +1,5 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query'
-import { ApiError } from '../lib/api-client.ts'
+import { ApiError } from '@/lib/api-client.ts'
 
 /** Retries of a failed query: network and chain hiccups once more, server refusals never. */
 const MAX_RETRIES = 1

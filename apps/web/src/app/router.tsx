@@ -1,6 +1,6 @@
 import { type ComponentType, isValidElement, lazy, Suspense } from 'react'
 import { createBrowserRouter, matchRoutes } from 'react-router'
-import { LoadingOverlay } from '../components/loading-overlay.tsx'
+import { LoadingOverlay } from '@/components/loading-overlay.tsx'
 import { ScreenShown } from './bootstrap.tsx'
 import { Layout } from './layout.tsx'
 
@@ -22,70 +22,70 @@ function lazyScreen(load: Load) {
 
 const HomeScreen = lazyScreen(() => import('./routes/home.tsx'))
 const AssetsScreen = lazyScreen(() =>
-  import('../features/assets/components/assets-screen.tsx').then((module) => ({ default: module.AssetsScreen })),
+  import('@/features/assets/components/assets-screen.tsx').then((module) => ({ default: module.AssetsScreen })),
 )
 const AssetDetailScreen = lazyScreen(() =>
-  import('../features/assets/components/asset-detail-screen.tsx').then((module) => ({
+  import('@/features/assets/components/asset-detail-screen.tsx').then((module) => ({
     default: module.AssetDetailScreen,
   })),
 )
 const NodeScreen = lazyScreen(() =>
-  import('../features/node/components/node-screen.tsx').then((module) => ({ default: module.NodeScreen })),
+  import('@/features/node/components/node-screen.tsx').then((module) => ({ default: module.NodeScreen })),
 )
 const NoticeListScreen = lazyScreen(() =>
-  import('../features/notice/components/notice-list-screen.tsx').then((module) => ({
+  import('@/features/notice/components/notice-list-screen.tsx').then((module) => ({
     default: module.NoticeListScreen,
   })),
 )
 const NoticeDetailScreen = lazyScreen(() =>
-  import('../features/notice/components/notice-detail-screen.tsx').then((module) => ({
+  import('@/features/notice/components/notice-detail-screen.tsx').then((module) => ({
     default: module.NoticeDetailScreen,
   })),
 )
 const PledgeScreen = lazyScreen(() =>
-  import('../features/pledge/components/pledge-screen.tsx').then((module) => ({ default: module.PledgeScreen })),
+  import('@/features/pledge/components/pledge-screen.tsx').then((module) => ({ default: module.PledgeScreen })),
 )
 const StakeOrderScreen = lazyScreen(() =>
-  import('../features/pledge/components/stake-order-screen.tsx').then((module) => ({
+  import('@/features/pledge/components/stake-order-screen.tsx').then((module) => ({
     default: module.StakeOrderScreen,
   })),
 )
 const StakeOutputScreen = lazyScreen(() =>
-  import('../features/pledge/components/stake-output-screen.tsx').then((module) => ({
+  import('@/features/pledge/components/stake-output-screen.tsx').then((module) => ({
     default: module.StakeOutputScreen,
   })),
 )
 const FinanceScreen = lazyScreen(() =>
-  import('../features/finance/components/finance-screen.tsx').then((module) => ({ default: module.FinanceScreen })),
+  import('@/features/finance/components/finance-screen.tsx').then((module) => ({ default: module.FinanceScreen })),
 )
 const DepositDetailScreen = lazyScreen(() =>
-  import('../features/finance/components/deposit-detail-screen.tsx').then((module) => ({
+  import('@/features/finance/components/deposit-detail-screen.tsx').then((module) => ({
     default: module.DepositDetailScreen,
   })),
 )
 const TeamScreen = lazyScreen(() =>
-  import('../features/team/components/team-screen.tsx').then((module) => ({ default: module.TeamScreen })),
+  import('@/features/team/components/team-screen.tsx').then((module) => ({ default: module.TeamScreen })),
 )
 const RankScreen = lazyScreen(() =>
-  import('../features/rank/components/rank-screen.tsx').then((module) => ({ default: module.RankScreen })),
+  import('@/features/rank/components/rank-screen.tsx').then((module) => ({ default: module.RankScreen })),
 )
 const QuickTradeScreen = lazyScreen(() =>
-  import('../features/trade/components/quick-trade-screen.tsx').then((module) => ({
+  import('@/features/trade/components/quick-trade-screen.tsx').then((module) => ({
     default: module.QuickTradeScreen,
   })),
 )
 const OrderDetailScreen = lazyScreen(() =>
-  import('../features/trade/components/order-detail-screen.tsx').then((module) => ({
+  import('@/features/trade/components/order-detail-screen.tsx').then((module) => ({
     default: module.OrderDetailScreen,
   })),
 )
 const SwapScreen = lazyScreen(() =>
-  import('../features/trade/components/swap-screen.tsx').then((module) => ({ default: module.SwapScreen })),
+  import('@/features/trade/components/swap-screen.tsx').then((module) => ({ default: module.SwapScreen })),
 )
 const NotFoundScreen = lazyScreen(() => import('./routes/not-found.tsx'))
 
 /** The operator console (issue 7): its own chunk, never loaded by users' screens. */
-const AdminApp = lazy(() => import('../features/admin/admin-app.tsx'))
+const AdminApp = lazy(() => import('@/admin/app/admin-app.tsx'))
 
 /** Where the operator console lives: /admin and everything below it. */
 export const CONSOLE_PATH = '/admin'

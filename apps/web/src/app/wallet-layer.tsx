@@ -2,10 +2,10 @@ import { PhantomWalletAdapter } from '@solana/wallet-adapter-phantom'
 import { ConnectionProvider, useConnection, useWallet, WalletProvider } from '@solana/wallet-adapter-react'
 import type { ClientConfig } from '@solpledge/contract/client'
 import { useEffect, useMemo } from 'react'
-import { WalletConnect, WalletLogin } from '../features/auth/components/wallet-login.tsx'
-import { useResumePayments } from '../lib/payment/use-resume-payments.ts'
-import { reportWalletError } from '../lib/wallet/wallet-error.ts'
-import { publishWallet } from '../lib/wallet/wallet-state.ts'
+import { WalletConnect, WalletLogin } from '@/features/auth/components/wallet-login.tsx'
+import { useResumePayments } from '@/lib/payment/use-resume-payments.ts'
+import { reportWalletError } from '@/lib/wallet/wallet-error.ts'
+import { publishWallet } from '@/lib/wallet/wallet-state.ts'
 
 export interface WalletLayerProps {
   config: ClientConfig

@@ -1,7 +1,7 @@
 import { LANGUAGES } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
-import { changeLanguage } from '../lib/i18n.ts'
-import { LANGUAGE_NAMES } from '../lib/language.ts'
+import { changeLanguage } from '@/lib/i18n.ts'
+import { LANGUAGE_NAMES } from '@/lib/language.ts'
 import './language-switcher.css'
 
 /** The five languages, each named in its own words. */

@@ -2,11 +2,11 @@ import { AnimatePresence, LazyMotion, m } from 'motion/react'
 import { useEffect, useId, useRef } from 'react'
 import { createPortal } from 'react-dom'
 import { useTranslation } from 'react-i18next'
-import { closeModalEntry, isTopModal, openModalEntry } from '../lib/modal-history.ts'
+import { closeModalEntry, isTopModal, openModalEntry } from '@/lib/modal-history.ts'
 import type { ModalProps } from './modal.tsx'
 import './modal.css'
 
-const loadMotionFeatures = () => import('../app/motion-features.ts').then((module) => module.default)
+const loadMotionFeatures = () => import('@/app/motion-features.ts').then((module) => module.default)
 
 /** Seconds the modal fades out before it unmounts (SPEC §2: closing waits 150 ms). */
 const FADE_S = 0.15

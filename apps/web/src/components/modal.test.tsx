@@ -3,7 +3,7 @@ import { act, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { describe, expect, it } from 'vitest'
-import { renderSignedIn } from '../test/harness.tsx'
+import { renderSignedIn } from '@/test/harness.tsx'
 import { Modal } from './modal.tsx'
 
 /** A page with a sheet that can open a second sheet over it, as a form opens its review. */

@@ -1,8 +1,8 @@
 import type { OutputRecord } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
-import { formatShortDay } from '../lib/format.ts'
+import { formatShortDay } from '@/lib/format.ts'
 import './output-table.css'
-import { useFormat } from '../lib/use-format.ts'
+import { useFormat } from '@/lib/use-format.ts'
 
 /** The output-detail table (SPEC §2): time, currency, amount and type of each credit of the daily settlement. */
 export function OutputTable({ records, testId }: { records: readonly OutputRecord[]; testId: string }) {

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
-import { useWalletModal } from '../lib/wallet/wallet-modal.tsx'
-import { useWalletState } from '../lib/wallet/wallet-state.ts'
+import { useWalletModal } from '@/lib/wallet/wallet-modal.tsx'
+import { useWalletState } from '@/lib/wallet/wallet-state.ts'
 import { PrimaryButton } from './primary-button.tsx'
 import './signed-out.css'
 

@@ -1,4 +1,4 @@
-import { useToasts } from '../lib/toast.ts'
+import { useToasts } from '@/lib/toast.ts'
 import './toaster.css'
 
 /** Renders the toasts of lib/toast.ts; mounted once at the app root. */

@@ -1,3 +1,4 @@
+import { adminApi } from '@solpledge/contract/admin'
 import { API_BASE, api, IDEMPOTENCY_HEADER, SILENT_REJECT_CODES } from '@solpledge/contract/client'
 import { describe, expect, it, vi } from 'vitest'
 import { ApiError, createApiClient, expandPath } from './api-client.ts'
@@ -86,11 +87,11 @@ describe('api client', () => {
     expect(init?.body).toBeUndefined()
   })
 
-  it.each(SILENT_REJECT_CODES)('rejects code %i with code and msg, without ending the session', async (code) => {
-    const c = client(reply({ code, msg: `refused ${code}`, data: null }))
+  it.each(SILENT_REJECT_CODES)('rejects code %i with code, msg and key, without ending the session', async (code) => {
+    const c = client(reply({ code, msg: `refused ${code}`, key: 'error.invalidParams', data: null }))
     const error = await c.call(api.isReg, { address: 'A' }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ApiError)
-    expect(error).toMatchObject({ code, message: `refused ${code}` })
+    expect(error).toMatchObject({ code, message: `refused ${code}`, key: 'error.invalidParams' })
     expect(c.onSessionInvalid).not.toHaveBeenCalled()
   })
 
@@ -108,9 +109,9 @@ describe('api client', () => {
   it("uploads a file as multipart form data under the route's field (SPEC §7: 'video')", async () => {
     const c = client(reply({ code: 1, msg: '', data: { url: '/uploads/a.png' } }))
     const file = new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' })
-    await expect(c.upload(api.adminUpload, file, 'a.png')).resolves.toEqual({ url: '/uploads/a.png' })
+    await expect(c.upload(adminApi.adminUpload, file, 'a.png')).resolves.toEqual({ url: '/uploads/a.png' })
     const [url, init] = c.fetch.mock.calls[0] ?? []
-    expect(url).toBe(`${API_BASE}${api.adminUpload.path}`)
+    expect(url).toBe(`${API_BASE}${adminApi.adminUpload.path}`)
     expect(init?.method).toBe('POST')
     const form = init?.body
     if (!(form instanceof FormData)) throw new Error('the body is not form data')

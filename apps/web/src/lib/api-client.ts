@@ -7,6 +7,7 @@ import {
   type DataOf,
   type Envelope,
   IDEMPOTENCY_HEADER,
+  type MessageKey,
   SILENT_REJECT_CODES,
 } from '@solpledge/contract/client'
 import { newIdempotencyKey } from './idempotency.ts'
@@ -17,14 +18,19 @@ import { toast } from './toast.ts'
 /** Request timeout (SPEC §7). */
 export const REQUEST_TIMEOUT_MS = 50_000
 
-/** A refusal by the server: the envelope's code and its (already translated) msg. */
+/**
+ * A refusal by the server: the envelope's code, its (already translated) msg as the message to show, and its message
+ * key, which is what the app decides on.
+ */
 export class ApiError extends Error {
   readonly code: number
+  readonly key: MessageKey
 
-  constructor(code: number, msg: string) {
+  constructor(code: number, msg: string, key: MessageKey) {
     super(msg)
     this.name = 'ApiError'
     this.code = code
+    this.key = key
   }
 }
 
@@ -89,9 +95,9 @@ export function createApiClient({
     const envelope = (await response.json()) as Envelope<T>
     if (envelope.code === Code.SESSION_INVALID) {
       onSessionInvalid(envelope.msg)
-      throw new ApiError(envelope.code, envelope.msg)
+      throw new ApiError(envelope.code, envelope.msg, envelope.key)
     }
-    if (SILENT_REJECT_CODES.includes(envelope.code)) throw new ApiError(envelope.code, envelope.msg)
+    if (SILENT_REJECT_CODES.includes(envelope.code)) throw new ApiError(envelope.code, envelope.msg, envelope.key)
     return envelope
   }
 

@@ -1,8 +1,8 @@
 import { type Catalogue, DEFAULT_UI_LANGUAGE, LANGUAGES, type Language } from '@solpledge/contract/client'
 import i18next from 'i18next'
 import { initReactI18next } from 'react-i18next'
-import type adminEn from '../i18n/admin/en.json'
-import type en from '../i18n/en.json'
+import type adminEn from '@/i18n/admin/en.json'
+import type en from '@/i18n/en.json'
 import { chooseLanguage, LANGUAGE_KEY } from './language.ts'
 
 /** Interface strings, typed against en so a missing key fails the type check too. */
@@ -13,11 +13,11 @@ type UiStrings = typeof en
  * one when the user switches to it. Every language has every key (i18n/locales.test.ts), so no fallback is loaded.
  */
 const bundles: Record<Language, () => Promise<{ ui: UiStrings; msg: Catalogue }>> = {
-  en: () => import('../i18n/bundles/en.ts'),
-  zh: () => import('../i18n/bundles/zh.ts'),
-  ja: () => import('../i18n/bundles/ja.ts'),
-  ko: () => import('../i18n/bundles/ko.ts'),
-  vi: () => import('../i18n/bundles/vi.ts'),
+  en: () => import('@/i18n/bundles/en.ts'),
+  zh: () => import('@/i18n/bundles/zh.ts'),
+  ja: () => import('@/i18n/bundles/ja.ts'),
+  ko: () => import('@/i18n/bundles/ko.ts'),
+  vi: () => import('@/i18n/bundles/vi.ts'),
 }
 
 declare module 'i18next' {
@@ -25,7 +25,7 @@ declare module 'i18next' {
     defaultNS: 'ui'
     /**
      * `ui`: this app's strings; `msg`: the contract's error catalogue, e.g. t('msg:wallet.signFailed'); `admin`: the
-     * operator console's strings, registered by its chunk (features/admin/i18n.ts).
+     * operator console's strings, registered by its chunk (admin/lib/i18n.ts).
      */
     resources: { ui: UiStrings; msg: Catalogue; admin: typeof adminEn }
   }

@@ -1,7 +1,8 @@
-import { type UseMutationOptions, useMutation } from '@tanstack/react-query'
+import { type UseMutationOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
 import { ApiError } from './api-client.ts'
 import { actionKeys } from './idempotency.ts'
+import { invalidateAfter, type MoneyAction } from './query-keys.ts'
 
 /** The action's variables as JSON, bigints as decimal strings: two taps with the same are the same action. */
 const variablesText = (variables: unknown) =>
@@ -17,6 +18,8 @@ export interface MoneyActionOptions<D, V> extends Omit<UseMutationOptions<D, Err
   inputOf?: (variables: V) => string
   /** Whether a failure left the outcome unknown, so that a retry reuses the key (default: no answer from the server). */
   unanswered?: (error: unknown) => boolean
+  /** Its entry of the one invalidation map (query-keys.ts): what to refetch once it has settled, done or refused. */
+  invalidates?: MoneyAction
 }
 
 /**
@@ -30,8 +33,10 @@ export function useMoneyAction<D, V = void>({
   mutationFn,
   inputOf = variablesText,
   unanswered = notAnAnswer,
+  invalidates,
   ...options
 }: MoneyActionOptions<D, V>) {
+  const queryClient = useQueryClient()
   const [keys] = useState(() => actionKeys({ unanswered }))
   const running = useRef(false)
   const mutation = useMutation<D, Error, V>({
@@ -39,7 +44,8 @@ export function useMoneyAction<D, V = void>({
     mutationFn: (variables) => keys.call(inputOf(variables), (key) => mutationFn(variables, key)),
     onSettled: async (...args) => {
       try {
-        return await options.onSettled?.(...args)
+        await options.onSettled?.(...args)
+        if (invalidates) await invalidateAfter(queryClient, invalidates)
       } finally {
         running.current = false
       }

@@ -1,15 +1,13 @@
 import { type AssetBalance, api } from '@solpledge/contract/client'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
 import { call } from './api-client.ts'
+import { userWalletKeys } from './query-keys.ts'
 import { useSignedInAddress } from './session.ts'
 
 /**
  * The signed-in user's assets with their balances, shared by every screen that shows or spends them (assets, node):
- * one cache entry, so a purchase anywhere refreshes the balance everywhere. Under the assets feature's key prefix, so
- * its refreshes after a top-up or a withdrawal include it.
+ * one cache entry, so a purchase anywhere refreshes the balance everywhere (query-keys.ts: userWalletKeys).
  */
-/** Every user's wallet entry: invalidate this after anything that moves the user's balances. */
-export const userWalletKeys = ['assets', 'wallet'] as const
 export const userWalletKey = (address: string) => [...userWalletKeys, address] as const
 
 export const getUserWallet = async () => (await call(api.userWallet, {})).list

@@ -5,10 +5,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, configure, render } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { afterEach, vi } from 'vitest'
-import { Toaster } from '../components/toaster.tsx'
-import { initI18n } from '../lib/i18n.ts'
-import { LANGUAGE_KEY } from '../lib/language.ts'
-import { clearSession, saveLogin } from '../lib/session.ts'
+import { Toaster } from '@/components/toaster.tsx'
+import { initI18n } from '@/lib/i18n.ts'
+import { LANGUAGE_KEY } from '@/lib/language.ts'
+import { clearSession, saveLogin } from '@/lib/session.ts'
 
 // happy-dom's Web Animations reject a cancelled animation's promise where browsers leave it to the page: the fades
 // run on motion's own frame loop instead.
@@ -64,8 +64,8 @@ export async function renderSignedIn(ui: ReactNode, address = ADDRESS) {
   // The strings, and the chunks a modal loads when it first opens (so that finding one does not wait on a transform).
   i18nReady ??= Promise.all([
     initI18n(),
-    import('../components/modal-frame.tsx'),
-    import('../app/motion-features.ts'),
+    import('@/components/modal-frame.tsx'),
+    import('@/app/motion-features.ts'),
   ]).then(() => undefined)
   await i18nReady
   saveLogin({ address, token: 'token' } as LoginData)

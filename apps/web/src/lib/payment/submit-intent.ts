@@ -1,20 +1,12 @@
-import { api, Code, type Language, type PaymentIntent } from '@solpledge/contract/client'
-import i18next from 'i18next'
+import { api, Code, type PaymentIntent } from '@solpledge/contract/client'
 import { ApiError, call } from '../api-client.ts'
-import { requestLanguage } from '../language.ts'
 
 /** Reports the transaction that paid an intent; the server verifies it on chain and credits it exactly once. */
 export const submitIntent = (id: string, signature: string) => call(api.intentSubmit, { id, signature })
 
-/**
- * Whether the server refused only because it does not see the transaction as confirmed yet: code 0 with the
- * 'intent.notConfirmed' msg, which the server translates into the request's language (the interface's, whose
- * catalogue i18next has loaded).
- */
-export const isNotConfirmedYet = (error: unknown, language: Language = requestLanguage()) =>
-  error instanceof ApiError &&
-  error.code === Code.FAIL &&
-  error.message === i18next.t('msg:intent.notConfirmed', { lng: language })
+/** Whether the server refused only because it does not see the transaction as confirmed yet (its message key). */
+export const isNotConfirmedYet = (error: unknown) =>
+  error instanceof ApiError && error.code === Code.FAIL && error.key === 'intent.notConfirmed'
 
 export interface RetryOptions {
   attempts: number

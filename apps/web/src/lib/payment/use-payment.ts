@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query'
 import i18next from 'i18next'
 import { useState } from 'react'
 import { type Notice, noticeText, showNotice } from '../notice.ts'
@@ -27,7 +26,6 @@ interface UsePaymentOptions {
 export function usePayment({ onDone }: UsePaymentOptions = {}) {
   const connection = useChainConnection()
   const { publicKey, sendTransaction } = useWalletState()
-  const queryClient = useQueryClient()
   const [step, setStep] = useState<PaymentStep | null>(null)
 
   const mutation = useMoneyAction({
@@ -51,10 +49,8 @@ export function usePayment({ onDone }: UsePaymentOptions = {}) {
         if (error.sent) onDone?.(error.refused ? noticeText(error.notice) : null)
       } else toast.error(i18next.t('msg:wallet.tokenTransferFailed'))
     },
-    onSettled: () => {
-      setStep(null)
-      return queryClient.invalidateQueries()
-    },
+    onSettled: () => setStep(null),
+    invalidates: 'payment',
   })
 
   return { pay: mutation.mutate, pending: mutation.isPending, step }

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { ApiError } from '../api-client.ts'
 import { showNotice } from '../notice.ts'
+import { invalidateAfter } from '../query-keys.ts'
 import { useSignedInAddress } from '../session.ts'
 import { paymentOutcome } from './payment-outcome.ts'
 import { clearPendingPayment, type ReportablePayment, takeReportablePayments } from './pending-payment.ts'
@@ -43,7 +44,7 @@ export function useResumePayments() {
     for (const payment of payments) {
       reporting.add(payment.id)
       resume(payment)
-        .then((settled) => (settled ? queryClient.invalidateQueries() : undefined))
+        .then((settled) => (settled ? invalidateAfter(queryClient, 'payment') : undefined))
         .finally(() => reporting.delete(payment.id))
     }
   }, [address, queryClient])

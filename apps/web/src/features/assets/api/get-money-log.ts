@@ -1,8 +1,8 @@
 import { api, type LedgerType } from '@solpledge/contract/client'
 import { infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query'
-import { call } from '../../../lib/api-client.ts'
-import { nextPage, PAGE_SIZE } from '../../../lib/paging.ts'
-import { useSignedInAddress } from '../../../lib/session.ts'
+import { call } from '@/lib/api-client.ts'
+import { nextPage, PAGE_SIZE } from '@/lib/paging.ts'
+import { useSignedInAddress } from '@/lib/session.ts'
 import { assetsKeys } from './keys.ts'
 
 /** One page of the user's ledger entries for an asset, newest first, of one type or all. */

@@ -1,6 +1,6 @@
 import type { Connection, PublicKey } from '@solana/web3.js'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
-import { useChainConnection, useWalletState } from '../../../lib/wallet/wallet-state.ts'
+import { useChainConnection, useWalletState } from '@/lib/wallet/wallet-state.ts'
 import { assetsKeys, BALANCE_POLL_MS } from './keys.ts'
 
 /** Decimals of SOL: lamports per SOL is 10^9. */

@@ -1,8 +1,8 @@
 import { api, type Withdrawal } from '@solpledge/contract/client'
 import { type InfiniteData, infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query'
-import { call } from '../../../lib/api-client.ts'
-import { nextPage, PAGE_SIZE, type Paged } from '../../../lib/paging.ts'
-import { useSignedInAddress } from '../../../lib/session.ts'
+import { call } from '@/lib/api-client.ts'
+import { nextPage, PAGE_SIZE, type Paged } from '@/lib/paging.ts'
+import { useSignedInAddress } from '@/lib/session.ts'
 import { assetsKeys, WITHDRAWAL_POLL_MS } from './keys.ts'
 
 /** One page of the user's withdrawals of an asset, newest first. */

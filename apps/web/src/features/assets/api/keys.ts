@@ -1,5 +1,6 @@
-import { BALANCE_POLL_MS, chainBalanceKeys } from '../../../lib/chain-balances.ts'
-import { userWalletKey } from '../../../lib/user-wallet.ts'
+import { BALANCE_POLL_MS, chainBalanceKeys } from '@/lib/chain-balances.ts'
+import { domainKeys } from '@/lib/query-keys.ts'
+import { userWalletKey } from '@/lib/user-wallet.ts'
 
 /** How often balances refresh by themselves while the assets screen is visible. */
 export { BALANCE_POLL_MS }
@@ -7,22 +8,20 @@ export { BALANCE_POLL_MS }
 /** How often the withdrawals refresh by themselves while one is still on its way and the screen is visible. */
 export const WITHDRAWAL_POLL_MS = 3_000
 
-/** Query keys of the assets feature; everything below `all` is refreshed after a top-up, a withdrawal or the faucet. */
+/** Query keys of the assets feature (what each action refreshes: INVALIDATES in query-keys.ts). */
 export const assetsKeys = {
-  all: ['assets'] as const,
   wallet: userWalletKey,
-  moneyLog: (address: string, coin: string) => ['assets', 'money-log', address, coin] as const,
-  withdrawals: (address: string, coin: string) => ['assets', 'withdrawals', address, coin] as const,
-  solvency: ['assets', 'solvency'] as const,
+  moneyLog: (address: string, coin: string) => [...domainKeys.assets, 'money-log', address, coin] as const,
+  withdrawals: (address: string, coin: string) => [...domainKeys.assets, 'withdrawals', address, coin] as const,
+  solvency: [...domainKeys.assets, 'solvency'] as const,
   /**
-   * Proof of liabilities, outside `all`: a snapshot changes once a day, not with the user's top-ups, and verifying
-   * asks the chain's RPC endpoint.
+   * Proof of liabilities, under a root of its own that no money action refreshes: a snapshot changes once a day, not
+   * with the user's top-ups, and verifying asks the chain's RPC endpoint.
    */
   liabilitiesRoot: ['liabilities', 'root'] as const,
   liabilitiesProof: (address: string, snapshotId: string) => ['liabilities', 'proof', address, snapshotId] as const,
   inclusion: (address: string, snapshotId: string, signature: string, rpcUrl: string) =>
     ['liabilities', 'inclusion', address, snapshotId, signature, rpcUrl] as const,
   /** On-chain balances of the connected wallet, per RPC endpoint and owner. */
-  chain: chainBalanceKeys.all,
   sol: chainBalanceKeys.sol,
 }

@@ -1,11 +1,9 @@
 import { api } from '@solpledge/contract/client'
-import { useQueryClient } from '@tanstack/react-query'
 import i18next from 'i18next'
-import { send } from '../../../lib/api-client.ts'
-import { reportActionError } from '../../../lib/report-action-error.ts'
-import { toast } from '../../../lib/toast.ts'
-import { useMoneyAction } from '../../../lib/use-money-action.ts'
-import { assetsKeys } from './keys.ts'
+import { send } from '@/lib/api-client.ts'
+import { reportActionError } from '@/lib/report-action-error.ts'
+import { toast } from '@/lib/toast.ts'
+import { useMoneyAction } from '@/lib/use-money-action.ts'
 
 /**
  * Asks to withdraw `amount` base units (fee included) to the user's own wallet; resolves the whole envelope, whose msg
@@ -16,7 +14,6 @@ export const requestWithdraw = (coin: string, amount: bigint, idempotencyKey?: s
 
 /** Requests a withdrawal: the server's msg as a toast either way, then fresh balances and withdrawals. */
 export function useWithdraw(onDone: () => void) {
-  const queryClient = useQueryClient()
   return useMoneyAction({
     mutationFn: ({ coin, amount }: { coin: string; amount: bigint }, key) => requestWithdraw(coin, amount, key),
     onSuccess: ({ msg }) => {
@@ -24,6 +21,6 @@ export function useWithdraw(onDone: () => void) {
       onDone()
     },
     onError: (error) => reportActionError(error),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: assetsKeys.all }),
+    invalidates: 'withdraw',
   })
 }

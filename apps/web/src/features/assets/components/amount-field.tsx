@@ -1,6 +1,6 @@
 import { type AssetBalance, formatAmount } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
-import { AmountInput } from '../../../components/amount-input.tsx'
+import { AmountInput } from '@/components/amount-input.tsx'
 
 interface AmountFieldProps {
   /** Names the field and its test ids: `${name}-amount`, `${name}-max`. */

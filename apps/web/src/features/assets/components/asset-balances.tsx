@@ -1,8 +1,8 @@
 import type { AssetBalance } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
-import { TokenIcon } from '../../../components/token-icon.tsx'
-import { USDT } from '../../../lib/format.ts'
-import { useFormat } from '../../../lib/use-format.ts'
+import { TokenIcon } from '@/components/token-icon.tsx'
+import { USDT } from '@/lib/format.ts'
+import { useFormat } from '@/lib/use-format.ts'
 
 /** An asset's platform balance with its USDT value, split into available and locked. */
 export function AssetBalances({ asset }: { asset: AssetBalance }) {

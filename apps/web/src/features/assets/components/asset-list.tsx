@@ -1,10 +1,10 @@
 import type { AssetBalance } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { EmptyState } from '../../../components/page.tsx'
-import { Skeleton } from '../../../components/skeleton.tsx'
-import { USDT } from '../../../lib/format.ts'
-import { useFormat } from '../../../lib/use-format.ts'
+import { EmptyState } from '@/components/page.tsx'
+import { Skeleton } from '@/components/skeleton.tsx'
+import { USDT } from '@/lib/format.ts'
+import { useFormat } from '@/lib/use-format.ts'
 import { AssetBalances } from './asset-balances.tsx'
 
 interface AssetListProps {

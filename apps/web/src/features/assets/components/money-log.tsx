@@ -1,11 +1,11 @@
 import { type AssetBalance, LEDGER_TYPES, type LedgerEntry, type LedgerType } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LoadMore } from '../../../components/load-more.tsx'
-import { EmptyState } from '../../../components/page.tsx'
-import { formatDateTime, formatDay } from '../../../lib/format.ts'
-import { flattenPages } from '../../../lib/paging.ts'
-import { useFormat } from '../../../lib/use-format.ts'
+import { LoadMore } from '@/components/load-more.tsx'
+import { EmptyState } from '@/components/page.tsx'
+import { formatDateTime, formatDay } from '@/lib/format.ts'
+import { flattenPages } from '@/lib/paging.ts'
+import { useFormat } from '@/lib/use-format.ts'
 import { useMoneyLog } from '../api/get-money-log.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
-import { TokenIcon } from '../../../components/token-icon.tsx'
-import { formatDateTime } from '../../../lib/format.ts'
-import { useFormat } from '../../../lib/use-format.ts'
+import { TokenIcon } from '@/components/token-icon.tsx'
+import { formatDateTime } from '@/lib/format.ts'
+import { useFormat } from '@/lib/use-format.ts'
 import { useSolvency } from '../api/get-solvency.ts'
 import { LiabilitiesProof } from './liabilities-proof.tsx'
 

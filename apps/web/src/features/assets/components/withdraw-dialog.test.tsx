@@ -3,7 +3,7 @@ import { type AssetBalance, api } from '@solpledge/contract/client'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
-import { ADDRESS, deferred, fakeApi, renderSignedIn } from '../../../test/harness.tsx'
+import { ADDRESS, deferred, fakeApi, renderSignedIn } from '@/test/harness.tsx'
 import { WithdrawDialog } from './withdraw-dialog.tsx'
 
 /** 250 USDT available, at least 10 USDT a withdrawal, 1 USDT fee. */

@@ -1,5 +1,5 @@
 import { type AssetBalance, formatAmount, parseAmount } from '@solpledge/contract/client'
-import { type AmountCheck, checkTypedAmount, refuseAmount as refuse } from '../../../lib/amount-check.ts'
+import { type AmountCheck, checkTypedAmount, refuseAmount as refuse } from '@/lib/amount-check.ts'
 
 /**
  * Checks a typed top-up amount (SPEC §5) and says what is wrong. `walletBalance` is the wallet's balance of the asset

@@ -1,6 +1,6 @@
 import { api, LOGIN_TYPE } from '@solpledge/contract/client'
-import { call, send } from '../../../lib/api-client.ts'
-import { toHex } from '../../../lib/format.ts'
+import { call, send } from '@/lib/api-client.ts'
+import { toHex } from '@/lib/format.ts'
 
 /** Whether the wallet is registered, i.e. bound to a referrer. */
 export const isRegistered = async (address: string) => (await call(api.isReg, { address })).is_reg === 1

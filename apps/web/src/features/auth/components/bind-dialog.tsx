@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Modal } from '../../../components/modal.tsx'
-import { PrimaryButton } from '../../../components/primary-button.tsx'
+import { Modal } from '@/components/modal.tsx'
+import { PrimaryButton } from '@/components/primary-button.tsx'
 import './bind-dialog.css'
 
 interface BindDialogProps {

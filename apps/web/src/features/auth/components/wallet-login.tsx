@@ -1,4 +1,4 @@
-import { LoadingOverlay } from '../../../components/loading-overlay.tsx'
+import { LoadingOverlay } from '@/components/loading-overlay.tsx'
 import { useConnectAtStartup } from '../hooks/use-connect-at-startup.ts'
 import { useLogin } from '../hooks/use-login.ts'
 import { BindDialog } from './bind-dialog.tsx'

@@ -2,9 +2,9 @@ import { useWallet } from '@solana/wallet-adapter-react'
 import { Code } from '@solpledge/contract/client'
 import i18next from 'i18next'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { ApiError } from '../../../lib/api-client.ts'
-import { clearSession, markUnbound, saveLogin, setWalletAddress, useSession } from '../../../lib/session.ts'
-import { showMessage, toast } from '../../../lib/toast.ts'
+import { ApiError } from '@/lib/api-client.ts'
+import { clearSession, markUnbound, saveLogin, setWalletAddress, useSession } from '@/lib/session.ts'
+import { showMessage, toast } from '@/lib/toast.ts'
 import { isRegistered, signIn } from '../api/login.ts'
 
 /** Login error (SPEC §4, §8): server refusals show their msg, anything else 'Signature failed.'. */

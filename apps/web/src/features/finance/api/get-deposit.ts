@@ -1,8 +1,8 @@
 import { api } from '@solpledge/contract/client'
 import { infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query'
-import { call } from '../../../lib/api-client.ts'
-import { nextPage } from '../../../lib/paging.ts'
-import { useSignedInAddress } from '../../../lib/session.ts'
+import { call } from '@/lib/api-client.ts'
+import { nextPage } from '@/lib/paging.ts'
+import { useSignedInAddress } from '@/lib/session.ts'
 import { FINANCE_PAGE_SIZE, financeKeys } from './keys.ts'
 
 /** One of the user's deposits with a page of its output records, newest first. */

@@ -1,8 +1,8 @@
 import { api, type FinanceDeposit } from '@solpledge/contract/client'
 import { infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query'
-import { call } from '../../../lib/api-client.ts'
-import { nextPage } from '../../../lib/paging.ts'
-import { useSignedInAddress } from '../../../lib/session.ts'
+import { call } from '@/lib/api-client.ts'
+import { nextPage } from '@/lib/paging.ts'
+import { useSignedInAddress } from '@/lib/session.ts'
 import { FINANCE_PAGE_SIZE, financeKeys } from './keys.ts'
 
 /** One page of the user's finance deposits of a status (active or expired), newest first. */

@@ -1,6 +1,6 @@
 import { api } from '@solpledge/contract/client'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { call } from '../../../lib/api-client.ts'
+import { call } from '@/lib/api-client.ts'
 import { financeKeys } from './keys.ts'
 
 /** The finance products: periods of 7, 30, 90 and 180 days with their power multiple and output. Public. */

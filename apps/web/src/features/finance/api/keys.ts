@@ -1,12 +1,13 @@
 import type { FinanceDeposit } from '@solpledge/contract/client'
+import { domainKeys } from '@/lib/query-keys.ts'
 
 /** How many deposits and output records a list loads at a time. */
 export const FINANCE_PAGE_SIZE = 10
 
-/** Query keys of the finance feature; everything below `all` is refreshed after a deposit or a redemption. */
+/** Query keys of the finance feature; what each action refreshes: INVALIDATES in query-keys.ts. */
 export const financeKeys = {
-  all: ['finance'] as const,
-  products: ['finance', 'products'] as const,
-  deposits: (address: string, status: FinanceDeposit['status']) => ['finance', 'deposits', address, status] as const,
-  deposit: (address: string, id: string) => ['finance', 'deposit', address, id] as const,
+  products: [...domainKeys.finance, 'products'] as const,
+  deposits: (address: string, status: FinanceDeposit['status']) =>
+    [...domainKeys.finance, 'deposits', address, status] as const,
+  deposit: (address: string, id: string) => [...domainKeys.finance, 'deposit', address, id] as const,
 }

@@ -1,12 +1,9 @@
 import { api } from '@solpledge/contract/client'
-import { useQueryClient } from '@tanstack/react-query'
 import i18next from 'i18next'
-import { call } from '../../../lib/api-client.ts'
-import { reportActionError } from '../../../lib/report-action-error.ts'
-import { toast } from '../../../lib/toast.ts'
-import { useMoneyAction } from '../../../lib/use-money-action.ts'
-import { userWalletKeys } from '../../../lib/user-wallet.ts'
-import { financeKeys } from './keys.ts'
+import { call } from '@/lib/api-client.ts'
+import { reportActionError } from '@/lib/report-action-error.ts'
+import { toast } from '@/lib/toast.ts'
+import { useMoneyAction } from '@/lib/use-money-action.ts'
 
 /** Deposits `amount` base units from the asset balance into the product of `days`. */
 export const makeDeposit = ({ amount, days }: { amount: bigint; days: number }, idempotencyKey?: string) =>
@@ -14,7 +11,6 @@ export const makeDeposit = ({ amount, days }: { amount: bigint; days: number }, 
 
 /** Deposits: 'Deposit successful' or the server's refusal, then fresh deposits and balances. */
 export function useMakeDeposit(onDone: () => void) {
-  const queryClient = useQueryClient()
   return useMoneyAction({
     mutationFn: makeDeposit,
     onSuccess: () => {
@@ -22,10 +18,6 @@ export function useMakeDeposit(onDone: () => void) {
       onDone()
     },
     onError: (error) => reportActionError(error),
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: financeKeys.all }),
-        queryClient.invalidateQueries({ queryKey: userWalletKeys }),
-      ]),
+    invalidates: 'financeDeposit',
   })
 }

@@ -1,12 +1,9 @@
 import { api } from '@solpledge/contract/client'
-import { useQueryClient } from '@tanstack/react-query'
 import i18next from 'i18next'
-import { call } from '../../../lib/api-client.ts'
-import { reportActionError } from '../../../lib/report-action-error.ts'
-import { toast } from '../../../lib/toast.ts'
-import { useMoneyAction } from '../../../lib/use-money-action.ts'
-import { userWalletKeys } from '../../../lib/user-wallet.ts'
-import { financeKeys } from './keys.ts'
+import { call } from '@/lib/api-client.ts'
+import { reportActionError } from '@/lib/report-action-error.ts'
+import { toast } from '@/lib/toast.ts'
+import { useMoneyAction } from '@/lib/use-money-action.ts'
 
 /** Redeems a matured deposit: its principal goes back to the asset balance. */
 export const redeemDeposit = (id: string, idempotencyKey?: string) =>
@@ -14,15 +11,10 @@ export const redeemDeposit = (id: string, idempotencyKey?: string) =>
 
 /** Redeems: 'Successfully redeemed to asset balance' or the server's refusal, then fresh deposits and balances. */
 export function useRedeemDeposit() {
-  const queryClient = useQueryClient()
   return useMoneyAction({
     mutationFn: redeemDeposit,
     onSuccess: () => toast.success(i18next.t('msg:finance.redeemed')),
     onError: (error) => reportActionError(error),
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: financeKeys.all }),
-        queryClient.invalidateQueries({ queryKey: userWalletKeys }),
-      ]),
+    invalidates: 'financeRedeem',
   })
 }

@@ -3,24 +3,17 @@ import type { TFunction } from 'i18next'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
-import { type Fact, Facts } from '../../../components/facts.tsx'
-import { LoadMore } from '../../../components/load-more.tsx'
-import { OutputTable } from '../../../components/output-table.tsx'
-import { EmptyState, Page } from '../../../components/page.tsx'
-import { PrimaryButton } from '../../../components/primary-button.tsx'
-import { ReviewSheet } from '../../../components/review-sheet.tsx'
-import { SignedOut } from '../../../components/signed-out.tsx'
-import { ApiError } from '../../../lib/api-client.ts'
-import {
-  bpsToMultiple,
-  bpsToPercent,
-  formatAmountOf,
-  formatDateTime,
-  formatDay,
-  formatMoney,
-} from '../../../lib/format.ts'
-import { flattenPages } from '../../../lib/paging.ts'
-import { useSignedInAddress } from '../../../lib/session.ts'
+import { type Fact, Facts } from '@/components/facts.tsx'
+import { LoadMore } from '@/components/load-more.tsx'
+import { OutputTable } from '@/components/output-table.tsx'
+import { EmptyState, Page } from '@/components/page.tsx'
+import { PrimaryButton } from '@/components/primary-button.tsx'
+import { ReviewSheet } from '@/components/review-sheet.tsx'
+import { SignedOut } from '@/components/signed-out.tsx'
+import { ApiError } from '@/lib/api-client.ts'
+import { bpsToMultiple, bpsToPercent, formatAmountOf, formatDateTime, formatDay, formatMoney } from '@/lib/format.ts'
+import { flattenPages } from '@/lib/paging.ts'
+import { useSignedInAddress } from '@/lib/session.ts'
 import { useDeposit } from '../api/get-deposit.ts'
 import { useRedeemDeposit } from '../api/redeem-deposit.ts'
 import { depositStatus } from './deposit-status.ts'

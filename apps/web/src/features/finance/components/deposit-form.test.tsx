@@ -3,7 +3,7 @@ import { type AssetBalance, api } from '@solpledge/contract/client'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { deferred, fakeApi, renderSignedIn } from '../../../test/harness.tsx'
+import { deferred, fakeApi, renderSignedIn } from '@/test/harness.tsx'
 import { DepositForm } from './deposit-form.tsx'
 
 const usdt: AssetBalance = {

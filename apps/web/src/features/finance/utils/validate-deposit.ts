@@ -1,5 +1,5 @@
-import { type AmountCheck, checkTypedAmount, refuseAmount } from '../../../lib/amount-check.ts'
-import { applyBps } from '../../../lib/bps.ts'
+import { type AmountCheck, checkTypedAmount, refuseAmount } from '@/lib/amount-check.ts'
+import { applyBps } from '@/lib/bps.ts'
 
 /**
  * Checks a typed deposit amount: an amount ('Please enter the deposit amount'), well formed in the product's coin, at

@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next'
-import { useSignedInAddress } from '../../../lib/session.ts'
+import { useSignedInAddress } from '@/lib/session.ts'
+import { useToday } from '@/lib/today.ts'
 import { usePrice } from '../api/get-price.ts'
-import { useToday } from '../api/get-today.ts'
 import './home-figures.css'
-import { useFormat } from '../../../lib/use-format.ts'
+import { useFormat } from '@/lib/use-format.ts'
 
 /**
  * The home statistics: latest price and trading pair for everyone; today's recommended power, direct new power, team

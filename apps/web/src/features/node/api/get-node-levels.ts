@@ -1,6 +1,6 @@
 import { api } from '@solpledge/contract/client'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { call } from '../../../lib/api-client.ts'
+import { call } from '@/lib/api-client.ts'
 import { nodeKeys } from './keys.ts'
 
 /** The node levels with price, supply and benefits. Public: no session needed. */

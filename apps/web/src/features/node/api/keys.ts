@@ -1,6 +1,7 @@
-/** Query keys of the node feature; everything below `all` is refreshed after a purchase. */
+import { domainKeys } from '@/lib/query-keys.ts'
+
+/** Query keys of the node feature; what each action refreshes: INVALIDATES in query-keys.ts. */
 export const nodeKeys = {
-  all: ['node'] as const,
-  levels: ['node', 'levels'] as const,
-  mine: (address: string) => ['node', 'mine', address] as const,
+  levels: [...domainKeys.node, 'levels'] as const,
+  mine: (address: string) => [...domainKeys.node, 'mine', address] as const,
 }

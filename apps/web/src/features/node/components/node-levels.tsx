@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next'
-import { EmptyState } from '../../../components/page.tsx'
-import { PrimaryButton } from '../../../components/primary-button.tsx'
-import { bpsToPercent } from '../../../lib/format.ts'
-import { useFormat } from '../../../lib/use-format.ts'
+import { EmptyState } from '@/components/page.tsx'
+import { PrimaryButton } from '@/components/primary-button.tsx'
+import { bpsToPercent } from '@/lib/format.ts'
+import { useFormat } from '@/lib/use-format.ts'
 import { type NodeLevel, useNodeLevels } from '../api/get-node-levels.ts'
 import { levelName } from './level-name.ts'
 

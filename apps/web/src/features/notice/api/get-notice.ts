@@ -1,7 +1,7 @@
 import { api, type DataOf, isId } from '@solpledge/contract/client'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
-import { call } from '../../../lib/api-client.ts'
+import { call } from '@/lib/api-client.ts'
 import { noticeKeys } from './keys.ts'
 
 export type Notice = DataOf<typeof api.noticeInfo>

@@ -1,7 +1,7 @@
 import { api, type DataOf } from '@solpledge/contract/client'
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
-import { call } from '../../../lib/api-client.ts'
+import { call } from '@/lib/api-client.ts'
 import { noticeKeys } from './keys.ts'
 
 /** Notices per page (SPEC §9). */

@@ -1,10 +1,11 @@
+import { domainKeys } from '@/lib/query-keys.ts'
+
 /**
  * Query keys of the notice feature. The server answers in the request's language, so every key carries the
  * interface language: switching language loads the translated notices and banners.
  */
 export const noticeKeys = {
-  all: ['notice'] as const,
-  list: (lang: string) => ['notice', 'list', lang] as const,
-  detail: (id: string, lang: string) => ['notice', 'detail', id, lang] as const,
-  banners: (lang: string) => ['notice', 'banners', lang] as const,
+  list: (lang: string) => [...domainKeys.notice, 'list', lang] as const,
+  detail: (id: string, lang: string) => [...domainKeys.notice, 'detail', id, lang] as const,
+  banners: (lang: string) => [...domainKeys.notice, 'banners', lang] as const,
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { Skeleton } from '../../../components/skeleton.tsx'
+import { Skeleton } from '@/components/skeleton.tsx'
 import { type Banner, useBanners } from '../api/get-banners.ts'
 import { safeHref } from '../utils/rich-text.ts'
 import './home-notices.css'

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Modal } from '../../../components/modal.tsx'
+import { Modal } from '@/components/modal.tsx'
 import { useNotice } from '../api/get-notice.ts'
 import { RichText } from './rich-text.tsx'
 import './notice.css'

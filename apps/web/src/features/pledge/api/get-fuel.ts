@@ -1,7 +1,7 @@
 import { api } from '@solpledge/contract/client'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
-import { call } from '../../../lib/api-client.ts'
-import { useSignedInAddress } from '../../../lib/session.ts'
+import { call } from '@/lib/api-client.ts'
+import { useSignedInAddress } from '@/lib/session.ts'
 import { pledgeKeys } from './keys.ts'
 
 /** The fuel bars: the user's small-market fuel against the tiers, and the platform's total fuel. */

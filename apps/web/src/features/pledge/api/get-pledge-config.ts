@@ -1,7 +1,7 @@
 import { api } from '@solpledge/contract/client'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { call } from '../../../lib/api-client.ts'
-import { useClientConfig } from '../../../lib/client-config.ts'
+import { call } from '@/lib/api-client.ts'
+import { useClientConfig } from '@/lib/client-config.ts'
 import { pledgeKeys } from './keys.ts'
 
 /** The staking configuration of {product}: price, minimum and periods (/invest/invest_pledge/{product}). Public. */

@@ -1,8 +1,8 @@
 import { api } from '@solpledge/contract/client'
 import { infiniteQueryOptions, queryOptions, skipToken, useInfiniteQuery, useQuery } from '@tanstack/react-query'
-import { call } from '../../../lib/api-client.ts'
-import { nextPage } from '../../../lib/paging.ts'
-import { useSignedInAddress } from '../../../lib/session.ts'
+import { call } from '@/lib/api-client.ts'
+import { nextPage } from '@/lib/paging.ts'
+import { useSignedInAddress } from '@/lib/session.ts'
 import { PLEDGE_PAGE_SIZE, pledgeKeys } from './keys.ts'
 
 /** One of the user's stakes with a page of its output records, newest first (MinerDetail). */

@@ -1,8 +1,8 @@
 import { api, type Stake } from '@solpledge/contract/client'
 import { infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query'
-import { call } from '../../../lib/api-client.ts'
-import { nextPage } from '../../../lib/paging.ts'
-import { useSignedInAddress } from '../../../lib/session.ts'
+import { call } from '@/lib/api-client.ts'
+import { nextPage } from '@/lib/paging.ts'
+import { useSignedInAddress } from '@/lib/session.ts'
 import { PLEDGE_PAGE_SIZE, pledgeKeys } from './keys.ts'
 
 /** One page of the user's stakes of a status (mining or expired), newest first (getMinerList). */

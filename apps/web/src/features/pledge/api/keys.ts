@@ -1,15 +1,14 @@
 import type { Stake } from '@solpledge/contract/client'
+import { domainKeys } from '@/lib/query-keys.ts'
 
 /** How many stakes and output records a list loads at a time. */
 export const PLEDGE_PAGE_SIZE = 10
 
-/** Query keys of the pledge feature; everything below `all` is refreshed after a stake. */
+/** Query keys of the pledge feature; what each action refreshes: INVALIDATES in query-keys.ts. */
 export const pledgeKeys = {
-  all: ['pledge'] as const,
-  config: (product: string) => ['pledge', 'config', product] as const,
-  fuel: (address: string) => ['pledge', 'fuel', address] as const,
-  today: (address: string) => ['pledge', 'today', address] as const,
-  stakes: (address: string, status: Stake['status']) => ['pledge', 'stakes', address, status] as const,
-  stake: (address: string, id: string) => ['pledge', 'stake', address, id] as const,
-  records: (address: string, id: string) => ['pledge', 'records', address, id] as const,
+  config: (product: string) => [...domainKeys.pledge, 'config', product] as const,
+  fuel: (address: string) => [...domainKeys.pledge, 'fuel', address] as const,
+  stakes: (address: string, status: Stake['status']) => [...domainKeys.pledge, 'stakes', address, status] as const,
+  stake: (address: string, id: string) => [...domainKeys.pledge, 'stake', address, id] as const,
+  records: (address: string, id: string) => [...domainKeys.pledge, 'records', address, id] as const,
 }

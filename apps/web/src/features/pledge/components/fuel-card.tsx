@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
-import { type Fact, Facts } from '../../../components/facts.tsx'
-import { USDT_DECIMALS } from '../../../lib/format.ts'
-import { useFormat } from '../../../lib/use-format.ts'
+import { type Fact, Facts } from '@/components/facts.tsx'
+import { USDT_DECIMALS } from '@/lib/format.ts'
+import { useFormat } from '@/lib/use-format.ts'
 import { useFuel } from '../api/get-fuel.ts'
 import { fuelProgress, tierMarks } from '../utils/fuel.ts'
 

@@ -1,7 +1,7 @@
 import type { Stake } from '@solpledge/contract/client'
 import type { TFunction } from 'i18next'
-import type { Fact } from '../../../components/facts.tsx'
-import { bpsToMultiple, formatAmountOf, formatDateTime, formatDay, formatMoney, USDT } from '../../../lib/format.ts'
+import type { Fact } from '@/components/facts.tsx'
+import { bpsToMultiple, formatAmountOf, formatDateTime, formatDay, formatMoney, USDT } from '@/lib/format.ts'
 
 /** Every figure of a stake for its order detail (SPEC staking record and more). */
 export function stakeFacts(t: TFunction, stake: Stake, language: string | undefined): Fact[] {

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next'
-import { type Fact, Facts } from '../../../components/facts.tsx'
-import { formatDay } from '../../../lib/format.ts'
-import { useFormat } from '../../../lib/use-format.ts'
-import { useToday } from '../api/get-today.ts'
+import { type Fact, Facts } from '@/components/facts.tsx'
+import { formatDay } from '@/lib/format.ts'
+import { useToday } from '@/lib/today.ts'
+import { useFormat } from '@/lib/use-format.ts'
 
 /** The user's output of the newest settled day, under that day, and today's power figures (in USDT of power). */
 export function TodayCard() {

@@ -1,5 +1,5 @@
 import type { PledgeConfig } from '@solpledge/contract/client'
-import { applyBps } from '../../../lib/bps.ts'
+import { applyBps } from '@/lib/bps.ts'
 
 type Period = PledgeConfig['periods'][number]
 

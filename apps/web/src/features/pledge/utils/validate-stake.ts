@@ -1,5 +1,5 @@
 import { formatAmount, type PledgeConfig } from '@solpledge/contract/client'
-import { type AmountCheck, checkTypedAmount, refuseAmount } from '../../../lib/amount-check.ts'
+import { type AmountCheck, checkTypedAmount, refuseAmount } from '@/lib/amount-check.ts'
 
 /**
  * Checks a typed stake amount (SPEC §5) in the order the user should hear it: an amount of {product} ('Please enter

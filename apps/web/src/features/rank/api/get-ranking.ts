@@ -1,11 +1,11 @@
 import { api, type RankType } from '@solpledge/contract/client'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
-import { call } from '../../../lib/api-client.ts'
-import { useSignedInAddress } from '../../../lib/session.ts'
+import { call } from '@/lib/api-client.ts'
+import { domainKeys } from '@/lib/query-keys.ts'
+import { useSignedInAddress } from '@/lib/session.ts'
 
 export const rankKeys = {
-  all: ['rank'] as const,
-  board: (address: string, type: RankType) => ['rank', type, address] as const,
+  board: (address: string, type: RankType) => [...domainKeys.rank, type, address] as const,
 }
 
 /** This month's ranking of a tab: the top 30, the user's own position and the next update time. */

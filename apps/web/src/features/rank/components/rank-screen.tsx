@@ -1,14 +1,14 @@
 import type { RankType } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { EmptyState, Page } from '../../../components/page.tsx'
-import { SignedOut } from '../../../components/signed-out.tsx'
-import { Tabs } from '../../../components/tabs.tsx'
-import { formatDateTime } from '../../../lib/format.ts'
-import { useSignedInAddress } from '../../../lib/session.ts'
+import { EmptyState, Page } from '@/components/page.tsx'
+import { SignedOut } from '@/components/signed-out.tsx'
+import { Tabs } from '@/components/tabs.tsx'
+import { formatDateTime } from '@/lib/format.ts'
+import { useSignedInAddress } from '@/lib/session.ts'
 import { useRanking } from '../api/get-ranking.ts'
 import './rank.css'
-import { useFormat } from '../../../lib/use-format.ts'
+import { useFormat } from '@/lib/use-format.ts'
 
 /** /rank: this month's top 30 by new power of direct members or of the whole team, and the user's own place. */
 export function RankScreen() {

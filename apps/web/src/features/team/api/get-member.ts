@@ -1,7 +1,7 @@
 import { api } from '@solpledge/contract/client'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
-import { call } from '../../../lib/api-client.ts'
-import { useSignedInAddress } from '../../../lib/session.ts'
+import { call } from '@/lib/api-client.ts'
+import { useSignedInAddress } from '@/lib/session.ts'
 import { teamKeys } from './keys.ts'
 
 /** One direct member's figures (TeamDetail); the server refuses anyone who is not a direct member. */

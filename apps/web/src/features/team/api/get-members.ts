@@ -1,8 +1,8 @@
 import { api } from '@solpledge/contract/client'
 import { infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query'
-import { call } from '../../../lib/api-client.ts'
-import { nextPage } from '../../../lib/paging.ts'
-import { useSignedInAddress } from '../../../lib/session.ts'
+import { call } from '@/lib/api-client.ts'
+import { nextPage } from '@/lib/paging.ts'
+import { useSignedInAddress } from '@/lib/session.ts'
 import { TEAM_PAGE_SIZE, teamKeys } from './keys.ts'
 
 /** One page of the signed-in user's direct members, newest first. */

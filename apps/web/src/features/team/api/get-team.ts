@@ -1,7 +1,7 @@
 import { api } from '@solpledge/contract/client'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
-import { call } from '../../../lib/api-client.ts'
-import { useSignedInAddress } from '../../../lib/session.ts'
+import { call } from '@/lib/api-client.ts'
+import { useSignedInAddress } from '@/lib/session.ts'
 import { teamKeys } from './keys.ts'
 
 /** The signed-in user's team figures (counts, performance, power, small-market fuel). */

@@ -1,9 +1,10 @@
+import { domainKeys } from '@/lib/query-keys.ts'
+
 /** Query keys of the team feature. */
 export const teamKeys = {
-  all: ['team'] as const,
-  figures: (address: string) => ['team', 'figures', address] as const,
-  members: (address: string) => ['team', 'members', address] as const,
-  member: (address: string, member: string) => ['team', 'member', address, member] as const,
+  figures: (address: string) => [...domainKeys.team, 'figures', address] as const,
+  members: (address: string) => [...domainKeys.team, 'members', address] as const,
+  member: (address: string, member: string) => [...domainKeys.team, 'member', address, member] as const,
 }
 
 /** The direct-member list's page size: the first page is page 1 of 10 (SPEC §9). */

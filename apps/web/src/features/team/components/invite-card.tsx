@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
-import { PrimaryButton } from '../../../components/primary-button.tsx'
-import { toast } from '../../../lib/toast.ts'
+import { PrimaryButton } from '@/components/primary-button.tsx'
+import { toast } from '@/lib/toast.ts'
 import { copyShortcut, copyText } from '../utils/copy-text.ts'
 import { inviteLink } from '../utils/invite-link.ts'
 

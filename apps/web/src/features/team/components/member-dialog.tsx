@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next'
-import { Facts } from '../../../components/facts.tsx'
-import { Modal } from '../../../components/modal.tsx'
-import { formatDateTime } from '../../../lib/format.ts'
-import { useFormat } from '../../../lib/use-format.ts'
+import { Facts } from '@/components/facts.tsx'
+import { Modal } from '@/components/modal.tsx'
+import { formatDateTime } from '@/lib/format.ts'
+import { useFormat } from '@/lib/use-format.ts'
 import { useMember } from '../api/get-member.ts'
 
 /** TeamDetail: one direct member's figures, read from the server when opened. */

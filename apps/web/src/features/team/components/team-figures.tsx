@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
-import { Facts } from '../../../components/facts.tsx'
-import { EmptyState } from '../../../components/page.tsx'
-import { useFormat } from '../../../lib/use-format.ts'
+import { Facts } from '@/components/facts.tsx'
+import { EmptyState } from '@/components/page.tsx'
+import { useFormat } from '@/lib/use-format.ts'
 import { useTeam } from '../api/get-team.ts'
 
 /** Team and direct counts, team / personal / push performance, team and personal power and small-market fuel. */

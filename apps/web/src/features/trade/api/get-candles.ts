@@ -1,6 +1,6 @@
 import { api, type CandleInterval } from '@solpledge/contract/client'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { call } from '../../../lib/api-client.ts'
+import { call } from '@/lib/api-client.ts'
 import { CHART_POLL_MS, tradeKeys } from './keys.ts'
 
 /** How many candles the chart shows. */
@@ -9,7 +9,9 @@ export const CANDLE_LIMIT = 120
 /** The chart's intervals and its default one. Public. */
 export const getChartInfo = () => call(api.trendChartPageInfo, {})
 
-export const useChartInfo = () => useQuery(queryOptions({ queryKey: tradeKeys.chartInfo, queryFn: getChartInfo }))
+export const chartInfoQueryOptions = () => queryOptions({ queryKey: tradeKeys.chartInfo, queryFn: getChartInfo })
+
+export const useChartInfo = () => useQuery(chartInfoQueryOptions())
 
 /** The latest candles of an interval, oldest first. Public. */
 export const getCandles = (interval: CandleInterval) => call(api.trendChart, { interval, limit: CANDLE_LIMIT })

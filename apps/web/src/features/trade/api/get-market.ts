@@ -1,6 +1,6 @@
 import { api } from '@solpledge/contract/client'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { call } from '../../../lib/api-client.ts'
+import { call } from '@/lib/api-client.ts'
 import { MARKET_POLL_MS, tradeKeys } from './keys.ts'
 
 /** Levels of each side of the book the screens show. */

@@ -1,7 +1,7 @@
 import { api } from '@solpledge/contract/client'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
-import { call } from '../../../lib/api-client.ts'
-import { useSignedInAddress } from '../../../lib/session.ts'
+import { call } from '@/lib/api-client.ts'
+import { useSignedInAddress } from '@/lib/session.ts'
 import { ORDERS_POLL_MS, tradeKeys } from './keys.ts'
 
 /** One of the user's orders with its fills, newest first. */

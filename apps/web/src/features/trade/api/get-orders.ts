@@ -1,8 +1,8 @@
 import { api, type TradeOrderStatus } from '@solpledge/contract/client'
 import { infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query'
-import { call } from '../../../lib/api-client.ts'
-import { nextPage } from '../../../lib/paging.ts'
-import { useSignedInAddress } from '../../../lib/session.ts'
+import { call } from '@/lib/api-client.ts'
+import { nextPage } from '@/lib/paging.ts'
+import { useSignedInAddress } from '@/lib/session.ts'
 import { ORDERS_PAGE_SIZE, ORDERS_POLL_MS, tradeKeys } from './keys.ts'
 
 /** One page of the user's orders of a status, both sides, newest first. */

@@ -1,4 +1,5 @@
 import type { CandleInterval, TradeOrderStatus } from '@solpledge/contract/client'
+import { domainKeys } from '@/lib/query-keys.ts'
 
 /** How many orders the list loads at a time. */
 export const ORDERS_PAGE_SIZE = 10
@@ -11,13 +12,13 @@ export const MARKET_POLL_MS = 2_000
 export const ORDERS_POLL_MS = 3_000
 export const CHART_POLL_MS = 5_000
 
-/** Query keys of the trade feature; everything below `all` is refreshed after an order, a cancel or a swap. */
+/** Query keys of the trade feature; what each action refreshes: INVALIDATES in query-keys.ts. */
 export const tradeKeys = {
-  all: ['trade'] as const,
-  market: (depth: number) => ['trade', 'market', depth] as const,
-  chartInfo: ['trade', 'chart-info'] as const,
-  candles: (interval: CandleInterval) => ['trade', 'candles', interval] as const,
-  orders: (address: string, status: TradeOrderStatus) => ['trade', 'orders', address, status] as const,
-  order: (address: string, id: string) => ['trade', 'order', address, id] as const,
-  quote: (from: string, amount: string, slippageBps: number) => ['trade', 'quote', from, amount, slippageBps] as const,
+  market: (depth: number) => [...domainKeys.trade, 'market', depth] as const,
+  chartInfo: [...domainKeys.trade, 'chart-info'] as const,
+  candles: (interval: CandleInterval) => [...domainKeys.trade, 'candles', interval] as const,
+  orders: (address: string, status: TradeOrderStatus) => [...domainKeys.trade, 'orders', address, status] as const,
+  order: (address: string, id: string) => [...domainKeys.trade, 'order', address, id] as const,
+  quote: (from: string, amount: string, slippageBps: number) =>
+    [...domainKeys.trade, 'quote', from, amount, slippageBps] as const,
 }

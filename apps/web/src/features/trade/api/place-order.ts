@@ -1,11 +1,9 @@
 import { api, type TradeSide } from '@solpledge/contract/client'
-import { useQueryClient } from '@tanstack/react-query'
 import i18next from 'i18next'
-import { call } from '../../../lib/api-client.ts'
-import { reportActionError } from '../../../lib/report-action-error.ts'
-import { toast } from '../../../lib/toast.ts'
-import { useMoneyAction } from '../../../lib/use-money-action.ts'
-import { refreshAfterTrade } from './refresh.ts'
+import { call } from '@/lib/api-client.ts'
+import { reportActionError } from '@/lib/report-action-error.ts'
+import { toast } from '@/lib/toast.ts'
+import { useMoneyAction } from '@/lib/use-money-action.ts'
 
 export interface PlaceOrder {
   side: TradeSide
@@ -26,7 +24,6 @@ export const placeOrder = ({ side, price, amount }: PlaceOrder, idempotencyKey: 
 
 /** Places an order: 'Order placed' or the server's refusal, then a fresh book, orders and balances. */
 export function usePlaceOrder(onDone: () => void) {
-  const queryClient = useQueryClient()
   return useMoneyAction({
     mutationFn: placeOrder,
     onSuccess: () => {
@@ -34,6 +31,6 @@ export function usePlaceOrder(onDone: () => void) {
       onDone()
     },
     onError: (error) => reportActionError(error),
-    onSettled: () => refreshAfterTrade(queryClient),
+    invalidates: 'trade',
   })
 }

@@ -1,12 +1,11 @@
 import { api } from '@solpledge/contract/client'
-import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import i18next from 'i18next'
-import { call } from '../../../lib/api-client.ts'
-import { reportActionError } from '../../../lib/report-action-error.ts'
-import { toast } from '../../../lib/toast.ts'
-import { useMoneyAction } from '../../../lib/use-money-action.ts'
+import { call } from '@/lib/api-client.ts'
+import { reportActionError } from '@/lib/report-action-error.ts'
+import { toast } from '@/lib/toast.ts'
+import { useMoneyAction } from '@/lib/use-money-action.ts'
 import { MARKET_POLL_MS, tradeKeys } from './keys.ts'
-import { refreshAfterTrade } from './refresh.ts'
 
 export interface QuoteRequest {
   from: string
@@ -50,7 +49,6 @@ export const swap = ({ from, amount, minReceived }: SwapRequest, idempotencyKey:
 
 /** Swaps: 'Swap completed' or the server's refusal (slippage, liquidity, balance), then fresh balances and book. */
 export function useSwap(onDone: () => void) {
-  const queryClient = useQueryClient()
   return useMoneyAction({
     mutationFn: swap,
     // The same swap whatever the quote's minimum said when it was retried.
@@ -60,6 +58,6 @@ export function useSwap(onDone: () => void) {
       onDone()
     },
     onError: (error) => reportActionError(error),
-    onSettled: () => refreshAfterTrade(queryClient),
+    invalidates: 'trade',
   })
 }

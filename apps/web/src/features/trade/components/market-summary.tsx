@@ -1,6 +1,6 @@
 import type { MarketInfo } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
-import { bpsToPercent } from '../../../lib/format.ts'
+import { bpsToPercent } from '@/lib/format.ts'
 import { marketUnits } from '../utils/units.ts'
 
 /** The pair, its price (the last trade, or the reference price before the first) and its last 24 hours. */

@@ -2,13 +2,13 @@ import type { MarketInfo, TradeOrder, TradeOrderStatus } from '@solpledge/contra
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { Facts } from '../../../components/facts.tsx'
-import { LoadMore } from '../../../components/load-more.tsx'
-import { EmptyState } from '../../../components/page.tsx'
-import { Tabs } from '../../../components/tabs.tsx'
-import { flattenPages } from '../../../lib/paging.ts'
+import { Facts } from '@/components/facts.tsx'
+import { LoadMore } from '@/components/load-more.tsx'
+import { EmptyState } from '@/components/page.tsx'
+import { Tabs } from '@/components/tabs.tsx'
+import { flattenPages } from '@/lib/paging.ts'
 import { useOrders } from '../api/get-orders.ts'
-import { CancelOrderDialog } from './cancel-order-dialog.tsx'
+import { CancelOrderReview } from './cancel-order-review.tsx'
 import { orderFacts, orderStatus, orderType } from './order-facts.ts'
 
 const STATUSES: readonly TradeOrderStatus[] = ['pending', 'completed', 'cancelled']
@@ -87,7 +87,7 @@ function OrderList({ status, market }: { status: TradeOrderStatus; market: Marke
         })}
       </ul>
       {hasNextPage && <LoadMore testId="orders-more" loading={isFetchingNextPage} onLoad={() => fetchNextPage()} />}
-      <CancelOrderDialog order={cancelling} onClose={() => setCancelling(null)} />
+      <CancelOrderReview order={cancelling} market={market} onClose={() => setCancelling(null)} />
     </>
   )
 }

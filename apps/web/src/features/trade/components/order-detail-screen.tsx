@@ -2,16 +2,16 @@ import type { MarketInfo, TradeFill, TradeOrder } from '@solpledge/contract/clie
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
-import { Facts } from '../../../components/facts.tsx'
-import { EmptyState, Page } from '../../../components/page.tsx'
-import { SignedOut } from '../../../components/signed-out.tsx'
-import { ApiError } from '../../../lib/api-client.ts'
-import { formatDateTime } from '../../../lib/format.ts'
-import { useSignedInAddress } from '../../../lib/session.ts'
+import { Facts } from '@/components/facts.tsx'
+import { EmptyState, Page } from '@/components/page.tsx'
+import { SignedOut } from '@/components/signed-out.tsx'
+import { ApiError } from '@/lib/api-client.ts'
+import { formatDateTime } from '@/lib/format.ts'
+import { useSignedInAddress } from '@/lib/session.ts'
 import { useMarket } from '../api/get-market.ts'
 import { useOrder } from '../api/get-order.ts'
 import { marketUnits } from '../utils/units.ts'
-import { CancelOrderDialog } from './cancel-order-dialog.tsx'
+import { CancelOrderReview } from './cancel-order-review.tsx'
 import { orderFacts, orderStatus, orderType } from './order-facts.ts'
 import './trade.css'
 
@@ -92,7 +92,7 @@ function OrderCard({ order, market }: { order: TradeOrder; market: MarketInfo })
           {t('trade.orders.cancel')}
         </button>
       )}
-      <CancelOrderDialog order={confirming ? order : null} onClose={() => setConfirming(false)} />
+      <CancelOrderReview order={confirming ? order : null} market={market} onClose={() => setConfirming(false)} />
     </section>
   )
 }

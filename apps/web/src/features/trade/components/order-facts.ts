@@ -1,7 +1,7 @@
 import type { MarketInfo, TradeOrder } from '@solpledge/contract/client'
 import type { TFunction } from 'i18next'
-import type { Fact } from '../../../components/facts.tsx'
-import { formatDateTime } from '../../../lib/format.ts'
+import type { Fact } from '@/components/facts.tsx'
+import { formatDateTime } from '@/lib/format.ts'
 import { marketUnits } from '../utils/units.ts'
 
 const STATUS_TONE = { pending: 'wait', completed: 'ok', cancelled: 'bad' } as const

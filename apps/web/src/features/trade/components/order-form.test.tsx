@@ -4,7 +4,7 @@ import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { describe, expect, it } from 'vitest'
-import { deferred, fakeApi, renderSignedIn } from '../../../test/harness.tsx'
+import { deferred, fakeApi, renderSignedIn } from '@/test/harness.tsx'
 import { OrderForm } from './order-form.tsx'
 
 /** PLG/USDT: prices on 0.001 USDT, amounts on 0.01 PLG, at least 1 PLG, a 0.2% fee. */

@@ -1,5 +1,5 @@
 import { formatAmount, type MarketInfo, type TradeSide } from '@solpledge/contract/client'
-import { type AmountRefusal, checkTypedAmount, refuseAmount } from '../../../lib/amount-check.ts'
+import { type AmountRefusal, checkTypedAmount, refuseAmount } from '@/lib/amount-check.ts'
 
 /** The market rules an order form needs. */
 export type MarketRules = Pick<

@@ -1,4 +1,4 @@
-import { type AmountCheck, checkTypedAmount, refuseAmount } from '../../../lib/amount-check.ts'
+import { type AmountCheck, checkTypedAmount, refuseAmount } from '@/lib/amount-check.ts'
 
 /** Slippage tolerances offered, basis points: 0.5 %, 1 %, 3 %. */
 export const SLIPPAGE_OPTIONS = [50, 100, 300] as const

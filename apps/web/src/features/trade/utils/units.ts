@@ -1,5 +1,5 @@
 import type { MarketInfo } from '@solpledge/contract/client'
-import { formatAmountOf, formatMoney } from '../../../lib/format.ts'
+import { formatAmountOf, formatMoney } from '@/lib/format.ts'
 
 /**
  * Formats the market's amounts for people in `language` (lib/format.ts): prices at price precision, {product} and

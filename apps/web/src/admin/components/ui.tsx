@@ -1,0 +1,217 @@
+import { createContext, type ReactNode, useContext, useId } from 'react'
+import { useTranslation } from 'react-i18next'
+import { LoadMore } from '@/components/load-more.tsx'
+import { EmptyState } from '@/components/page.tsx'
+import { ApiError } from '@/lib/api-client.ts'
+import { formatDateTime } from '@/lib/format.ts'
+import { shorten } from '@/lib/shorten.ts'
+
+/** The id of the heading of the area or block around: what names the scrolling tables in it (TableWrap). */
+const HeadingId = createContext<string | undefined>(undefined)
+
+/** One area of the console: its title, actions at the end of the title row, and its content. */
+export function AdminPage({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  const id = useId()
+  return (
+    <HeadingId value={id}>
+      <div className="section-head">
+        <h1 id={id} className="admin-title" data-testid="admin-title">
+          {title}
+        </h1>
+        {actions}
+      </div>
+      {children}
+    </HeadingId>
+  )
+}
+
+/** A titled block inside an area. */
+export function Panel({ title, testId, actions, children }: PanelProps) {
+  const id = useId()
+  return (
+    <HeadingId value={id}>
+      <section className="card admin-section" data-testid={testId} aria-labelledby={id}>
+        <div className="section-head">
+          <h2 id={id}>{title}</h2>
+          {actions}
+        </div>
+        {children}
+      </section>
+    </HeadingId>
+  )
+}
+
+/**
+ * A table that scrolls sideways on a phone: focusable, so that it scrolls from the keyboard too, and named by the
+ * heading of its area or block.
+ */
+export function TableWrap({ children }: { children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the focus to scroll by keyboard
+    <section className="admin-table-wrap" tabIndex={0} aria-labelledby={useContext(HeadingId)}>
+      {children}
+    </section>
+  )
+}
+
+interface PanelProps {
+  title: string
+  testId?: string
+  actions?: ReactNode
+  children: ReactNode
+}
+
+/** A timestamp in the interface language, or '—'. */
+export function Time({ iso }: { iso: string | null | undefined }) {
+  const { i18n } = useTranslation()
+  if (!iso) return <>—</>
+  return <time dateTime={iso}>{formatDateTime(iso, i18n.resolvedLanguage)}</time>
+}
+
+interface ListQuery {
+  isError: boolean
+  error: unknown
+  refetch: () => unknown
+}
+
+/**
+ * What a list shows before its data is there: loading, failed (the server's refusal, e.g. of a malformed address,
+ * or a generic failure, with retry), or nothing found.
+ */
+export function ListState({ query, empty }: { query: ListQuery; empty: boolean }) {
+  const { t } = useTranslation('admin')
+  if (query.isError)
+    return (
+      <div className="admin-row">
+        <p className="admin-error" data-testid="admin-list-error">
+          {query.error instanceof ApiError ? query.error.message : t('loadFailed')}
+        </p>
+        <button type="button" className="admin-button" onClick={() => query.refetch()}>
+          {t('retry')}
+        </button>
+      </div>
+    )
+  if (empty) return <EmptyState text={t('empty')} />
+  return <p className="muted-note">{t('loading')}</p>
+}
+
+export interface PagedQuery extends ListQuery {
+  isSuccess: boolean
+  /** Absent on a list that is not paged. */
+  hasNextPage?: boolean
+  isFetchingNextPage?: boolean
+  fetchNextPage?: () => unknown
+}
+
+interface PagedListProps {
+  query: PagedQuery
+  /** How many items are loaded: none shows the list's state instead of `children`. */
+  count: number
+  moreTestId: string
+  children: ReactNode
+}
+
+/** A paged list: its state (loading, failed, empty) until it has items, then the items and 'load more'. */
+export function PagedList({ query, count, moreTestId, children }: PagedListProps) {
+  if (count === 0) return <ListState query={query} empty={query.isSuccess} />
+  return (
+    <>
+      {children}
+      {query.hasNextPage && (
+        <LoadMore
+          testId={moreTestId}
+          loading={query.isFetchingNextPage ?? false}
+          onLoad={() => query.fetchNextPage?.()}
+        />
+      )}
+    </>
+  )
+}
+
+interface PagedTableProps extends Omit<PagedListProps, 'moreTestId'> {
+  /** The table's test id; its 'load more' is `${testId}-more`. */
+  testId: string
+  /** The header cells. */
+  head: ReactNode
+  /** The rows. */
+  children: ReactNode
+}
+
+/** A paged list as a console table. */
+export function PagedTable({ testId, head, children, ...list }: PagedTableProps) {
+  return (
+    <PagedList {...list} moreTestId={`${testId}-more`}>
+      <TableWrap>
+        <table className="admin-table" data-testid={testId}>
+          <thead>
+            <tr>{head}</tr>
+          </thead>
+          <tbody>{children}</tbody>
+        </table>
+      </TableWrap>
+    </PagedList>
+  )
+}
+
+/**
+ * An address or a signature in a monospace font: shortened to its start and end (the whole one on hover), as table
+ * cells need; `full` where there is room for all of it.
+ */
+export function Mono({ text, full = false, testId }: { text: string; full?: boolean; testId?: string }) {
+  return (
+    <span className="admin-mono" title={text} data-testid={testId}>
+      {full ? text : shorten(text)}
+    </span>
+  )
+}
+
+/** A row of search fields and 'search': `onSearch` when submitted. */
+export function SearchForm({
+  onSearch,
+  submitTestId,
+  children,
+}: {
+  onSearch: () => void
+  submitTestId?: string
+  children: ReactNode
+}) {
+  const { t } = useTranslation('admin')
+  return (
+    <form
+      className="admin-row"
+      onSubmit={(event) => {
+        event.preventDefault()
+        onSearch()
+      }}
+    >
+      {children}
+      <button type="submit" className="admin-button" data-testid={submitTestId}>
+        {t('search')}
+      </button>
+    </form>
+  )
+}
+
+/** A choice of one asset or all of them (''). */
+export function CoinField({
+  coins,
+  value,
+  onChange,
+}: {
+  coins: readonly string[]
+  value: string
+  onChange: (coin: string) => void
+}) {
+  const { t } = useTranslation('admin')
+  return (
+    <label className="admin-field">
+      <span>{t('withdrawals.coin')}</span>
+      <select value={value} onChange={(event) => onChange(event.target.value)}>
+        <option value="">{t('all')}</option>
+        {coins.map((coin) => (
+          <option key={coin}>{coin}</option>
+        ))}
+      </select>
+    </label>
+  )
+}

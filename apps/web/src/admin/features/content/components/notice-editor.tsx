@@ -1,0 +1,97 @@
+import { adminApi } from '@solpledge/contract/admin'
+import type { AdminNotice } from '@solpledge/contract/client'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useAllowed } from '@/admin/lib/api-client.ts'
+import { isoToLocal, localToIso } from '@/admin/lib/local-time.ts'
+import { useSaveNotice } from '../api/content.ts'
+import { Check, EditorForm, useTranslationsEditor } from './editor-form.tsx'
+import { ImageUpload } from './image-upload.tsx'
+
+const FIELDS = ['title', 'body'] as const
+
+interface NoticeEditorProps {
+  /** The notice to edit, or null for a new one. */
+  notice: AdminNotice | null
+  onClose: () => void
+}
+
+/**
+ * A notice in five languages (English required): title and rich-text body with uploaded images, the time it is
+ * published from, published or not, and the event flag (the one notice opened as a dialog on the home screen).
+ */
+export function NoticeEditor({ notice, onClose }: NoticeEditorProps) {
+  const { t } = useTranslation('admin')
+  const canSave = useAllowed(adminApi.adminNoticeSave)
+  const editor = useTranslationsEditor(FIELDS, notice?.translations ?? [])
+  const { lang, texts, edit } = editor
+  const [publishedAt, setPublishedAt] = useState(notice ? isoToLocal(notice.published_at) : '')
+  const [visible, setVisible] = useState(notice?.visible ?? false)
+  const [isEvent, setIsEvent] = useState(notice?.is_event ?? false)
+  const save = useSaveNotice(onClose)
+  const disabled = !canSave || save.isPending
+
+  const submit = () => {
+    const translations = editor.read()
+    if (!translations) return
+    const at = localToIso(publishedAt)
+    save.mutate({
+      ...(notice && { id: notice.id }),
+      translations,
+      ...(at && { published_at: at }),
+      visible,
+      is_event: isEvent,
+    })
+  }
+
+  return (
+    <EditorForm
+      kind="notice"
+      title={notice ? t('content.editNotice') : t('content.newNotice')}
+      editor={editor}
+      disabled={disabled}
+      pending={save.isPending}
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      <label className="admin-field">
+        <span>{t('content.body')}</span>
+        <textarea
+          data-testid="admin-notice-body"
+          value={texts[lang].body}
+          disabled={disabled}
+          onChange={(event) => edit('body', event.target.value)}
+        />
+      </label>
+      <p className="muted-note">{t('content.bodyHint')}</p>
+      <ImageUpload
+        testId="admin-notice-image"
+        disabled={disabled}
+        onUploaded={(url) => edit('body', `${texts[lang].body}\n<p><img src="${url}" alt=""></p>`)}
+      />
+      <label className="admin-field">
+        <span>{t('content.publishedAt')}</span>
+        <input
+          type="datetime-local"
+          value={publishedAt}
+          disabled={disabled}
+          onChange={(event) => setPublishedAt(event.target.value)}
+        />
+      </label>
+      <Check
+        label={t('content.published')}
+        testId="admin-notice-visible"
+        checked={visible}
+        disabled={disabled}
+        onChange={setVisible}
+      />
+      <Check
+        label={t('content.eventFlag')}
+        testId="admin-notice-event"
+        checked={isEvent}
+        disabled={disabled}
+        onChange={setIsEvent}
+      />
+    </EditorForm>
+  )
+}

@@ -1,0 +1,65 @@
+import { type Static, Type } from 'typebox'
+import { Address, type RouteDef, route } from './common.ts'
+import { MultilineText, Text } from './fields.ts'
+
+// Sign-in with a wallet: is it registered, the message to sign, the login (SPEC §4).
+
+export const User = Type.Object({
+  id: Type.String({ description: 'User id' }),
+  address: Type.String(),
+  parent_address: Type.Union([Type.String(), Type.Null()], { description: 'Referrer wallet address' }),
+  invite_code: Type.String({ description: "The user's own invite code: their wallet address" }),
+  created_at: Type.String({ format: 'date-time' }),
+})
+export type User = Static<typeof User>
+
+export const LoginData = Type.Object({
+  ...User.properties,
+  token: Type.String({ description: 'Session token: send it as the User-Token header' }),
+  expires_at: Type.String({ format: 'date-time' }),
+})
+export type LoginData = Static<typeof LoginData>
+
+export const authRoutes = {
+  isReg: route({
+    path: '/user/login/is_reg',
+    auth: false,
+    tag: 'auth',
+    summary: 'Whether a wallet address is registered (bound to a referrer)',
+    body: Type.Object({ address: Address }, { additionalProperties: false }),
+    data: Type.Object({ is_reg: Type.Union([Type.Literal(0), Type.Literal(1)]) }),
+  }),
+  nonce: route({
+    path: '/user/login/nonce',
+    auth: false,
+    tag: 'auth',
+    summary: 'A single-use Sign-In-With-Solana message for the address to sign (expires in 5 minutes)',
+    body: Type.Object({ address: Address }, { additionalProperties: false }),
+    data: Type.Object({
+      message: Type.String({ description: 'The exact text to sign' }),
+      nonce: Type.String(),
+      expires_at: Type.String({ format: 'date-time' }),
+    }),
+  }),
+  registerThird: route({
+    path: '/user/login/registerThird',
+    auth: false,
+    tag: 'auth',
+    summary: 'Log in with a signed sign-in message; binds to the inviter on first login',
+    body: Type.Object(
+      {
+        type: Type.Literal('3'),
+        address: Address,
+        sign: Text({ minLength: 1, maxLength: 256, description: 'Hex of the ed25519 signature of message' }),
+        invite_code: Type.Optional(Text({ maxLength: 64, description: "The inviter's wallet address" })),
+        message: MultilineText({
+          minLength: 1,
+          maxLength: 2048,
+          description: 'The text returned by /user/login/nonce',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    data: LoginData,
+  }),
+} as const satisfies Record<string, RouteDef>
