@@ -2,7 +2,8 @@
 // imports of apps/server/src and apps/web/src:
 // - a server module imports another module only through its public entry (`index.ts`);
 // - apps/server/src/lib imports no module;
-// - a web feature imports no other feature; apps/web/src/lib and apps/web/src/components import no feature;
+// - a web feature imports no other feature; apps/web/src/lib and apps/web/src/components import no feature; the same
+//   inside the console (apps/web/src/admin: features/<area>, lib, components); the users' app imports no console code;
 // - no import cycle between files (`import type` left out: erased at build; a name imported from a module's index.ts
 //   leads to the file that index re-exports it from).
 // Usage: node scripts/check-boundaries.mjs [root] — exits 1 and lists the violations when there are any.
@@ -70,6 +71,11 @@ function placeOf(root, file) {
   m = rel.match(/^apps\/web\/src\/features\/([^/]+)\/(.+)$/)
   if (m) return { area: 'web-feature', name: m[1], rest: m[2] }
   if (/^apps\/web\/src\/(lib|components)\//.test(rel)) return { area: 'web-shared' }
+  // The operator console (apps/web/src/admin) keeps the same rules among its own areas.
+  m = rel.match(/^apps\/web\/src\/admin\/features\/([^/]+)\/(.+)$/)
+  if (m) return { area: 'console-feature', name: m[1], rest: m[2] }
+  if (/^apps\/web\/src\/admin\/(lib|components)\//.test(rel)) return { area: 'console-shared' }
+  if (rel.startsWith('apps/web/src/admin/')) return { area: 'console' }
   return { area: 'other' }
 }
 
@@ -83,6 +89,12 @@ function ruleBroken(root, from, to) {
   if (a.area === 'web-feature' && b.area === 'web-feature' && a.name !== b.name)
     return `feature ${a.name} imports feature ${b.name}`
   if (a.area === 'web-shared' && b.area === 'web-feature') return 'web lib/ or components/ imports a feature'
+  if (a.area === 'console-feature' && b.area === 'console-feature' && a.name !== b.name)
+    return `console area ${a.name} imports console area ${b.name}`
+  if (a.area === 'console-shared' && b.area === 'console-feature')
+    return 'console lib/ or components/ imports a console area'
+  if ((a.area === 'web-feature' || a.area === 'web-shared') && b.area.startsWith('console'))
+    return "the users' app imports the console (a lazy chunk of its own)"
   return null
 }
 

@@ -37,6 +37,8 @@ const clean = {
   [`${web}/features/f/row.tsx`]: 'export const Row = 1',
   [`${web}/lib/api.ts`]: 'export const api = 1',
   [`${web}/components/button.tsx`]: `import { api } from '@/lib/api.ts'\nexport const B = api`,
+  [`${web}/admin/features/users/list.tsx`]: `import { adminApi } from '@/admin/lib/api.ts'\nexport const L = adminApi`,
+  [`${web}/admin/lib/api.ts`]: `import { api } from '@/lib/api.ts'\nexport const adminApi = api`,
 }
 
 describe('check-boundaries', () => {
@@ -64,6 +66,16 @@ describe('check-boundaries', () => {
       'shared web code importing a feature (through the @/ alias)',
       { [`${web}/components/list.tsx`]: `import { Row } from '@/features/f/row.tsx'\nexport const L = Row` },
       'apps/web/src/components/list.tsx → @/features/f/row.tsx: web lib/ or components/ imports a feature',
+    ],
+    [
+      'a console area importing another',
+      { [`${web}/admin/features/audit/x.tsx`]: `import { L } from '../users/list.tsx'\nexport const X = L` },
+      'apps/web/src/admin/features/audit/x.tsx → ../users/list.tsx: console area audit imports console area users',
+    ],
+    [
+      "the users' app importing the console",
+      { [`${web}/features/g/x.tsx`]: `import { adminApi } from '@/admin/lib/api.ts'\nexport const X = adminApi` },
+      "apps/web/src/features/g/x.tsx → @/admin/lib/api.ts: the users' app imports the console (a lazy chunk of its own)",
     ],
     [
       'an import cycle',
