@@ -8,6 +8,8 @@ import { isEmptyAllowList } from './modules/admin/session.ts'
 import { purgeExpiredNonces } from './modules/auth/service.ts'
 import { getBusinessConfig } from './modules/config/service.ts'
 import { watchIntents } from './modules/intents/service.ts'
+import { liabilitiesJob } from './modules/liabilities/publish.ts'
+import { memoSigner } from './modules/liabilities/snapshot.ts'
 import { refreshRankings } from './modules/rank/service.ts'
 import { crashHook, settleDue } from './modules/settlement/service.ts'
 import { FixedSettingsChanged } from './modules/system/fixed-settings.ts'
@@ -61,6 +63,12 @@ async function main() {
     every(JOBS.settlement, async () => {
       const days = await settleDue(db, { product: config.productSymbol, onBatch: settlementCrash })
       for (const day of days) app.log.info(day, 'settlement day done')
+    }),
+    // After each daily settlement, a proof-of-liabilities snapshot (outside the settlement's transactions), and the
+    // publication of its root on chain (docs/proof-of-liabilities-server.md).
+    every(JOBS.liabilities, async () => {
+      const pass = await liabilitiesJob(db, platform)
+      if (pass.taken || pass.published.length > 0) app.log.info(pass, 'proof of liabilities')
     }),
     // Monthly ranking snapshots: looks every minute (sooner when RANK_INTERVAL_MS is shorter) and recomputes when the
     // newest is the configuration's rankIntervalSeconds old (0: never).
@@ -123,6 +131,11 @@ async function main() {
     `  withdrawals are paid by the hot wallet ${platform.hotWallet.address}: keep SOL (fees) and tokens on it, ` +
       'refilled from the treasury (docs/operations.md)',
   )
+  if (memoSigner(platform) !== platform.treasury.key)
+    console.log(
+      `  proof of liabilities: no TREASURY_KEY, so the hot wallet ${platform.hotWallet.address} signs the roots' memos ` +
+        'instead of the treasury (docs/operations.md)',
+    )
   if (metrics) console.log(`  metrics for Prometheus at ${metrics.url}`)
   if (platform.localChain && (await isEmptyAllowList(db)))
     console.log(`  open ${url}/admin: the first wallet to sign in there becomes the operator console's admin`)

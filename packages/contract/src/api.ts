@@ -348,6 +348,39 @@ export const SolvencyRow = Type.Object({
   covered: Type.Boolean(),
 })
 
+/** Proof of liabilities (docs/proof-of-liabilities.md): a node of the Merkle sum tree, hash and per-asset sums. */
+export const LiabilityNode = Type.Object({
+  hash: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256, lowercase hex' }),
+  sums: Type.Array(BaseUnits, { description: "Per asset, in the snapshot's asset order" }),
+})
+export type LiabilityNode = Static<typeof LiabilityNode>
+export const LiabilityAsset = Type.Object({ coin: Coin, decimals: Type.Integer() })
+export const LiabilityRoot = Type.Object({
+  snapshot_id: Id,
+  taken_at: Type.String({ format: 'date-time' }),
+  slot: Type.Integer({ description: 'The chain slot the reserves were read at' }),
+  assets: Type.Array(LiabilityAsset),
+  root: LiabilityNode,
+  signature: Type.Union([Type.String(), Type.Null()], {
+    description: 'The SPL Memo transaction that published the root (null until it is confirmed)',
+  }),
+  reserves: Type.Array(Type.Object({ coin: Coin, treasury: BaseUnits, hot_wallet: BaseUnits, holdings: BaseUnits })),
+})
+export type LiabilityRoot = Static<typeof LiabilityRoot>
+export const LiabilityProof = Type.Object({
+  snapshot_id: Id,
+  taken_at: Type.String({ format: 'date-time' }),
+  slot: Type.Integer(),
+  assets: Type.Array(LiabilityAsset),
+  salt: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  amounts: Type.Array(BaseUnits),
+  leaf_index: Type.Integer({ minimum: 0 }),
+  siblings: Type.Array(LiabilityNode, { description: 'Leaf level first' }),
+  root: LiabilityNode,
+  signature: Type.Union([Type.String(), Type.Null()]),
+})
+export type LiabilityProof = Static<typeof LiabilityProof>
+
 /** A direct member on the team page: figures in USDT base units (performance: staked value; power). */
 export const TeamMember = Type.Object({
   id: Id,
@@ -800,6 +833,18 @@ export const api = {
     body: Type.Object({ day: Day }, { additionalProperties: false }),
     data: Type.Object({ list: Type.Array(SettlementDay) }),
   }),
+  liabilitiesSnapshot: route({
+    path: '/admin/liabilities/snapshot',
+    idempotent: true,
+    auth: false,
+    operator: true,
+    tag: 'operator',
+    summary:
+      'Take a proof-of-liabilities snapshot now and publish its root on chain (Operator-Token header; ' +
+      'npm run snapshot-liabilities)',
+    body: Empty,
+    data: LiabilityRoot,
+  }),
   solvency: route({
     path: '/assets/solvency',
     auth: false,
@@ -807,6 +852,24 @@ export const api = {
     summary: 'Per asset: what users are owed against what the platform holds on chain, with the time of reading',
     body: Empty,
     data: Type.Object({ read_at: Type.String({ format: 'date-time' }), list: Type.Array(SolvencyRow) }),
+  }),
+  liabilitiesRoot: route({
+    path: '/assets/liabilities/root',
+    auth: false,
+    tag: 'assets',
+    summary:
+      'The latest proof-of-liabilities snapshot: its Merkle sum tree root, the memo transaction that published it and the reserves at its slot (null before the first snapshot)',
+    body: Empty,
+    data: Type.Union([LiabilityRoot, Type.Null()]),
+  }),
+  liabilitiesProof: route({
+    path: '/assets/liabilities/proof',
+    auth: true,
+    tag: 'assets',
+    summary:
+      "The signed-in user's inclusion proof in a snapshot (the latest by default): salt, amounts, leaf index and the sibling path to the root",
+    body: Type.Object({ snapshot_id: Type.Optional(Id) }, { additionalProperties: false }),
+    data: LiabilityProof,
   }),
   noticeList: route({
     path: '/news/news/index',
@@ -1616,6 +1679,18 @@ export const api = {
     summary: 'The solvency report: per asset, what users are owed against what the platform holds on chain',
     body: Empty,
     data: Type.Object({ read_at: Type.String({ format: 'date-time' }), list: Type.Array(SolvencyRow) }),
+  }),
+  adminPolSnapshot: route({
+    path: '/admin/ops/liabilities/snapshot',
+    idempotent: true,
+    auth: false,
+    admin: 'operator',
+    tag: 'admin',
+    summary:
+      'Take a proof-of-liabilities snapshot now and publish its root on chain (one also follows every daily ' +
+      'settlement); the signature is null while the memo transaction is not confirmed yet',
+    body: Empty,
+    data: LiabilityRoot,
   }),
   adminJobs: route({
     path: '/admin/ops/jobs',

@@ -27,7 +27,10 @@ export const routeTable = {
   financeDetail: { path: '/invest/finance/detail', auth: true },
   financeRedeem: { path: '/invest/finance/redeem', auth: true, idempotent: true },
   settlementRun: { path: '/admin/settlement/run', auth: false, operator: true },
+  liabilitiesSnapshot: { path: '/admin/liabilities/snapshot', auth: false, operator: true, idempotent: true },
   solvency: { path: '/assets/solvency', auth: false },
+  liabilitiesRoot: { path: '/assets/liabilities/root', auth: false },
+  liabilitiesProof: { path: '/assets/liabilities/proof', auth: true },
   noticeList: { path: '/news/news/index', auth: false },
   noticeInfo: { path: '/news/news/info', auth: false },
   bannerList: { path: '/home/banner/index', auth: false },
@@ -88,6 +91,7 @@ export const routeTable = {
   adminAdjustApprove: { path: '/admin/adjustments/approve', auth: false, admin: 'admin', idempotent: true },
   adminAdjustReject: { path: '/admin/adjustments/reject', auth: false, admin: 'admin', idempotent: true },
   adminSolvency: { path: '/admin/ops/solvency', auth: false, admin: 'viewer' },
+  adminPolSnapshot: { path: '/admin/ops/liabilities/snapshot', auth: false, admin: 'operator', idempotent: true },
   adminJobs: { path: '/admin/ops/jobs', auth: false, admin: 'viewer' },
   adminAudit: { path: '/admin/audit/list', auth: false, admin: 'viewer' },
 } as const

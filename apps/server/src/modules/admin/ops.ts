@@ -15,6 +15,7 @@ export const JOBS = {
   settlement: 'settlement',
   rank: 'rank-snapshots',
   nonces: 'nonce-purge',
+  liabilities: 'liabilities-snapshot',
 } as const
 
 /** Records a pass of a periodic job: when it ran, and when it last succeeded or why it failed. */

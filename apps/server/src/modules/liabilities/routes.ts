@@ -1,0 +1,28 @@
+import { api } from '@solpledge/contract'
+import type { FastifyInstance } from 'fastify'
+import { defineRoute } from '../../lib/route.ts'
+import { audit } from '../admin/audit.ts'
+import { snapshotNow } from './publish.ts'
+import { inclusionProof, snapshotRoot } from './snapshot.ts'
+
+/** Proof of liabilities (issue 16): the latest root (public), the user's proof, and the operators' trigger. */
+export async function liabilitiesRoutes(app: FastifyInstance) {
+  defineRoute(app, api.liabilitiesRoot, {}, () => snapshotRoot(app.db))
+  defineRoute(app, api.liabilitiesProof, {}, ({ user, body }) => inclusionProof(app.db, user.id, body.snapshot_id))
+  // Both take a snapshot per request: retries with the same Idempotency-Key replay the first answer.
+  defineRoute(app, api.liabilitiesSnapshot, {}, async () => {
+    const id = await snapshotNow(app.db, app.platform)
+    return (await snapshotRoot(app.db, id)) as NonNullable<Awaited<ReturnType<typeof snapshotRoot>>>
+  })
+  defineRoute(app, api.adminPolSnapshot, {}, async ({ admin }) => {
+    const id = await snapshotNow(app.db, app.platform)
+    const root = (await snapshotRoot(app.db, id)) as NonNullable<Awaited<ReturnType<typeof snapshotRoot>>>
+    await app.db.transaction().execute((trx) =>
+      audit(trx, admin, 'liabilities.snapshot', `snapshot:${id}`, {
+        root: root.root,
+        signature: root.signature,
+      }),
+    )
+    return root
+  })
+}

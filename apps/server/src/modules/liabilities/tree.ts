@@ -1,0 +1,157 @@
+// The Merkle sum tree of proof of liabilities, format v1 (issue 16, docs/proof-of-liabilities.md):
+//   commitment = SHA-256("solpledge-pol-v1:user" ‖ address (32 raw bytes) ‖ salt (32 bytes))
+//   leaf       = SHA-256("solpledge-pol-v1:leaf" ‖ commitment ‖ amount₁ ‖ … ‖ amountₙ), sums = the amounts
+//   node       = SHA-256("solpledge-pol-v1:node" ‖ left.hash ‖ left.sums ‖ right.hash ‖ right.sums), sums added
+// Amounts and sums are 16-byte big-endian unsigned integers; a missing right child is the empty node (32 zero bytes,
+// all sums zero). A node is kept as one buffer, its hash then its sums: the very bytes a parent hashes.
+import { hash } from 'node:crypto'
+
+export const FORMAT = 'solpledge-pol-v1'
+const TAG_USER = Buffer.from(`${FORMAT}:user`)
+const TAG_LEAF = Buffer.from(`${FORMAT}:leaf`)
+const TAG_NODE = Buffer.from(`${FORMAT}:node`)
+export const HASH_BYTES = 32
+export const SUM_BYTES = 16
+const MAX_SUM = (1n << 128n) - 1n
+
+/** Bytes of a node of a tree of `assets` assets: its hash and one sum per asset. */
+export const nodeBytes = (assets: number) => HASH_BYTES + SUM_BYTES * assets
+
+const sha256 = (...parts: Uint8Array[]) => hash('sha256', Buffer.concat(parts), 'buffer') as unknown as Buffer
+
+export function commitment(address: Uint8Array, salt: Uint8Array): Buffer {
+  if (address.length !== 32 || salt.length !== 32) throw new Error('pol: an address and a salt are 32 bytes')
+  return sha256(TAG_USER, address, salt)
+}
+
+/** The leaf of a user: its hash and the amounts as its sums. */
+export function leafNode(userCommitment: Uint8Array, amounts: readonly bigint[]): Buffer {
+  const node = Buffer.alloc(nodeBytes(amounts.length))
+  for (const [i, amount] of amounts.entries()) writeSum(node, HASH_BYTES + i * SUM_BYTES, amount)
+  sha256(TAG_LEAF, userCommitment, node.subarray(HASH_BYTES)).copy(node, 0)
+  return node
+}
+
+/** The parent of two nodes of the same tree. */
+export function parentNode(left: Buffer, right: Buffer): Buffer {
+  const node = Buffer.allocUnsafe(left.length)
+  // Sums 32 bits at a time with the carry, from the last byte of each sum up: plain numbers, no bigint.
+  for (let at = HASH_BYTES; at < left.length; at += SUM_BYTES) {
+    let carry = 0
+    for (let word = at + SUM_BYTES - 4; word >= at; word -= 4) {
+      const sum = left.readUInt32BE(word) + right.readUInt32BE(word) + carry
+      node.writeUInt32BE(sum >>> 0, word)
+      carry = sum > 0xffffffff ? 1 : 0
+    }
+    if (carry) throw new Error('pol: a sum exceeds 128 bits')
+  }
+  sha256(TAG_NODE, left, right).copy(node, 0)
+  return node
+}
+
+export const emptyNode = (assets: number) => Buffer.alloc(nodeBytes(assets))
+
+export function writeSum(node: Buffer, at: number, amount: bigint) {
+  if (amount < 0n || amount > MAX_SUM) throw new Error('pol: an amount is outside 0 … 2^128 − 1')
+  node.writeBigUInt64BE(amount >> 64n, at)
+  node.writeBigUInt64BE(amount & 0xffffffffffffffffn, at + 8)
+}
+
+/** A node's hash (lowercase hex) and sums (decimal strings), as the API shows it. */
+export function nodeJson(node: Uint8Array): { hash: string; sums: string[] } {
+  const buffer = Buffer.from(node.buffer, node.byteOffset, node.byteLength)
+  const sums: string[] = []
+  for (let at = HASH_BYTES; at < buffer.length; at += SUM_BYTES)
+    sums.push(((buffer.readBigUInt64BE(at) << 64n) | buffer.readBigUInt64BE(at + 8)).toString())
+  return { hash: buffer.subarray(0, HASH_BYTES).toString('hex'), sums }
+}
+
+/** The number of nodes on each level of a tree of `leaves` leaves, the leaves first and the root's level last. */
+export function levelSizes(leaves: number): number[] {
+  const sizes = [leaves]
+  for (let size = leaves; size > 1; ) {
+    size = Math.ceil(size / 2)
+    sizes.push(size)
+  }
+  return sizes
+}
+
+/**
+ * Builds the tree from its leaves given in order, holding one pending node per level and one chunk being filled per
+ * level: memory is flat in the number of leaves. Each full chunk of a level above the leaves (level 1 = their
+ * parents) is handed to `store` with its number; `finish` stores the last partial chunks and returns the root.
+ */
+export class TreeBuilder {
+  private readonly pending: (Buffer | null)[] = []
+  private readonly counts: number[] = []
+  private readonly chunks: Buffer[][] = []
+
+  constructor(
+    private readonly assets: number,
+    private readonly chunkNodes: number,
+    private readonly store: (level: number, chunk: number, nodes: Buffer) => Promise<void>,
+  ) {}
+
+  async push(leaf: Buffer): Promise<void> {
+    await this.add(0, leaf)
+  }
+
+  private async add(level: number, node: Buffer): Promise<void> {
+    this.counts[level] = (this.counts[level] ?? 0) + 1
+    if (level > 0) {
+      const chunk = this.chunks[level] ?? []
+      this.chunks[level] = chunk
+      chunk.push(node)
+      if (chunk.length === this.chunkNodes) await this.flush(level)
+    }
+    const left = this.pending[level] ?? null
+    if (left === null) this.pending[level] = node
+    else {
+      this.pending[level] = null
+      await this.add(level + 1, parentNode(left, node))
+    }
+  }
+
+  private async flush(level: number) {
+    const chunk = this.chunks[level] ?? []
+    if (chunk.length === 0) return
+    this.chunks[level] = []
+    await this.store(
+      level,
+      Math.floor(((this.counts[level] ?? 0) - chunk.length) / this.chunkNodes),
+      Buffer.concat(chunk),
+    )
+  }
+
+  /** Pairs every last odd node with the empty node up to the root, stores what is left, returns the root. */
+  async finish(): Promise<{ root: Buffer; leaves: number }> {
+    const leaves = this.counts[0] ?? 0
+    let root: Buffer = emptyNode(this.assets)
+    for (let level = 0; leaves > 0; level++) {
+      const left = this.pending[level] ?? null
+      if ((this.counts[level] ?? 0) === 1) {
+        root = left as Buffer
+        break
+      }
+      if (left !== null) {
+        this.pending[level] = null
+        await this.add(level + 1, parentNode(left, emptyNode(this.assets)))
+      }
+    }
+    for (let level = 1; level < this.chunks.length; level++) await this.flush(level)
+    return { root, leaves }
+  }
+}
+
+/** Where the sibling of node `index` of each level is, from the leaves up: [level, index] or null (the empty node). */
+export function siblingPositions(leaves: number, leafIndex: number): ([number, number] | null)[] {
+  const sizes = levelSizes(leaves)
+  const positions: ([number, number] | null)[] = []
+  let index = leafIndex
+  for (let level = 0; level < sizes.length - 1; level++) {
+    const sibling = index ^ 1
+    positions.push(sibling < (sizes[level] as number) ? [level, sibling] : null)
+    index >>= 1
+  }
+  return positions
+}
