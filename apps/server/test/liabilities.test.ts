@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { seedBusinessConfig } from '../src/modules/config/service.ts'
 import { balances } from '../src/modules/ledger/service.ts'
-import { liabilitiesJob, publishSnapshot } from '../src/modules/liabilities/publish.ts'
+import { liabilitiesJob, publishSnapshot, purgeOldSnapshots } from '../src/modules/liabilities/publish.ts'
 import { inclusionProof, takeSnapshot } from '../src/modules/liabilities/snapshot.ts'
 import { nodeBytes, TreeBuilder } from '../src/modules/liabilities/tree.ts'
 import { settleDay, settleThrough } from '../src/modules/settlement/service.ts'
@@ -440,8 +440,8 @@ describe(`proof of liabilities (${dbKind})`, () => {
     expect((a.data as LiabilityRoot).signature).not.toBeNull()
     expect((await call(ctx.app, api.adminPolSnapshot, {}, viewer.headers)).code).toBe(Code.SESSION_INVALID)
     expect(await snapshotCount()).toBe(before + 1)
-    // The latest snapshot is the default of a proof; an older one kept can be asked for, a purged one cannot (the
-    // job keeps the leaves of the newest KEEP_SNAPSHOTS: this file took more).
+    // The latest snapshot is the default of a proof; an older one kept can be asked for, a purged one cannot.
+    await purgeOldSnapshots(ctx.db, 2)
     const latest = (a.data as LiabilityRoot).snapshot_id
     const t = traders[1] as Trader
     const proofOf = async (snapshot_id?: string) =>
