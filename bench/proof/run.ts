@@ -52,15 +52,16 @@ function treeBytes(users: number) {
 function hashing(users: number) {
   const addresses = randomBytes(32 * 1024)
   const salts = randomBytes(32 * users)
-  const tree = new TreeBuilder(ASSETS, 1024, async () => {})
+  const tree = new TreeBuilder(ASSETS, 1024)
   const started = performance.now()
   return (async () => {
     for (let i = 0; i < users; i++) {
       const at = (i % 1024) * 32
       const c = commitment(addresses.subarray(at, at + 32), salts.subarray(32 * i, 32 * i + 32))
-      await tree.push(leafNode(c, [BigInt(i) * 1000n, BigInt(i)]))
+      tree.push(leafNode(c, [BigInt(i) * 1000n, BigInt(i)]))
+      tree.take()
     }
-    await tree.finish()
+    tree.finish()
     const treeMs = performance.now() - started
     const bytes = Buffer.alloc(treeBytes(users), 7)
     const baseline = performance.now()

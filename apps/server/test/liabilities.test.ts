@@ -2,7 +2,7 @@
 // verifier written here (another code path than the server's), the root published on the local chain, a snapshot
 // consistent at every point of a settlement and while trades run, the API's refusals, the operator trigger.
 import { createHash, randomBytes } from 'node:crypto'
-import { getBase58Encoder } from '@solana/kit'
+import { getBase58Decoder, getBase58Encoder } from '@solana/kit'
 import { api, Code, type LiabilityProof, type LiabilityRoot } from '@solpledge/contract'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -11,7 +11,7 @@ import { seedBusinessConfig } from '../src/modules/config/service.ts'
 import { balances } from '../src/modules/ledger/service.ts'
 import { liabilitiesJob, publishSnapshot, purgeOldSnapshots } from '../src/modules/liabilities/publish.ts'
 import { inclusionProof, takeSnapshot } from '../src/modules/liabilities/snapshot.ts'
-import { nodeBytes, TreeBuilder } from '../src/modules/liabilities/tree.ts'
+import { addressBytes, nodeBytes, TreeBuilder } from '../src/modules/liabilities/tree.ts'
 import { settleDay, settleThrough } from '../src/modules/settlement/service.ts'
 import { signedInAdmin } from './admin.ts'
 import { addDeposit, addStake, addUser, prng } from './fixtures/settlement.ts'
@@ -84,6 +84,20 @@ function verifies(proof: LiabilityProof, address: string): boolean {
 }
 
 describe('the v1 tree', () => {
+  it('reads an address as its 32 raw bytes, as a base58 decoder does, and refuses anything else', () => {
+    const encoder = getBase58Encoder()
+    const decoder = getBase58Decoder()
+    const samples = [Buffer.alloc(32), Buffer.alloc(32, 255), Buffer.concat([Buffer.alloc(3), randomBytes(29)])]
+    for (let i = 0; i < 200; i++) samples.push(randomBytes(32))
+    for (const bytes of samples) {
+      const address = decoder.decode(bytes)
+      expect(addressBytes(address).equals(Buffer.from(encoder.encode(address)))).toBe(true)
+    }
+    const valid = decoder.decode(randomBytes(32))
+    for (const bad of ['', 'abc', `${valid}1`, `1${valid}`, valid.replace(/.$/, '0'), decoder.decode(randomBytes(33))])
+      expect(() => addressBytes(bad), bad).toThrow()
+  })
+
   it('matches the reference on random inputs: every root and every stored inner node', async () => {
     const { next } = prng(16)
     for (const n of [0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 33, 64, 100]) {
@@ -100,13 +114,20 @@ describe('the v1 tree', () => {
       )
       const chunkNodes = 1 + Math.floor(next() * 4)
       const stored = new Map<number, Buffer[]>()
-      const tree = new TreeBuilder(assets, chunkNodes, async (level, chunk, bytes) => {
-        const chunks = stored.get(level) ?? []
-        chunks[chunk] = bytes
-        stored.set(level, chunks)
-      })
-      for (const leaf of leaves) await tree.push(Buffer.concat([leaf.hash, ...leaf.sums.map(u128)]))
-      const built = await tree.finish()
+      const tree = new TreeBuilder(assets, chunkNodes)
+      const keep = () => {
+        for (const { level, chunk, nodes } of tree.take()) {
+          const chunks = stored.get(level) ?? []
+          chunks[chunk] = nodes
+          stored.set(level, chunks)
+        }
+      }
+      for (const leaf of leaves) {
+        tree.push(Buffer.concat([leaf.hash, ...leaf.sums.map(u128)]))
+        if (next() < 0.3) keep()
+      }
+      const built = tree.finish()
+      keep()
       const { root, top } = refRoot(leaves, assets)
       expect(built.leaves).toBe(n)
       expect(built.root.toString('hex'), `${n} leaves`).toBe(

@@ -2,7 +2,6 @@
 // (./owed.ts), taken in one REPEATABLE READ transaction, salted, shuffled, hashed into the Merkle sum tree of format v1
 // (./tree.ts) while the rows stream in, stored, and published in one SPL Memo transaction (./publish.ts).
 import { randomBytes } from 'node:crypto'
-import { getBase58Encoder } from '@solana/kit'
 import { Code, type LiabilityProof, type LiabilityRoot } from '@solpledge/contract'
 import { sql, type Transaction } from 'kysely'
 import { ownerTokenBalancesAt } from '../../chain/token.ts'
@@ -12,7 +11,17 @@ import { AppError } from '../../lib/app-error.ts'
 import type { Platform } from '../../platform.ts'
 import { listAssets } from '../assets/service.ts'
 import { owedRows } from './owed.ts'
-import { commitment, emptyNode, FORMAT, leafNode, nodeBytes, nodeJson, siblingPositions, TreeBuilder } from './tree.ts'
+import {
+  addressBytes,
+  commitment,
+  emptyNode,
+  FORMAT,
+  leafNode,
+  nodeBytes,
+  nodeJson,
+  siblingPositions,
+  TreeBuilder,
+} from './tree.ts'
 
 /** Nodes per stored chunk of an inner level: 1024 nodes of two assets are 64 KiB. */
 export const CHUNK_NODES = 1024
@@ -33,8 +42,6 @@ export const memoSigner = (platform: Platform) => platform.treasury.key ?? platf
 
 export const memoText = (id: string, root: { hash: string; sums: string[] }) =>
   `${FORMAT}:${id}:${root.hash}:${root.sums.join(',')}`
-
-const base58 = getBase58Encoder()
 
 /**
  * Takes a snapshot and returns its id, or null when its trigger already has one. One REPEATABLE READ transaction: every
@@ -134,9 +141,11 @@ async function buildTree(
     group by o.user_id, u.address
     having sum(o.amount) > 0
     order by sha256(decode(${sql.lit(order)}, 'hex') || int8send(o.user_id))`.execute(trx)
-  const tree = new TreeBuilder(assets.length, chunkNodes, async (level, chunk, nodes) => {
-    await trx.insertInto('liability_nodes').values({ snapshot_id: id, level, chunk, nodes }).execute()
-  })
+  const tree = new TreeBuilder(assets.length, chunkNodes)
+  const storeChunks = async () => {
+    for (const { level, chunk, nodes } of tree.take())
+      await trx.insertInto('liability_nodes').values({ snapshot_id: id, level, chunk, nodes }).execute()
+  }
   let index = 0
   for (;;) {
     const { rows } = await sql<{ user_id: string; address: string; amounts: string[] }>`
@@ -146,8 +155,8 @@ async function buildTree(
     const leaves = { index: [] as string[], user: [] as string[], salt: [] as string[], node: [] as string[] }
     for (const [i, row] of rows.entries()) {
       const salt = salts.subarray(32 * i, 32 * i + 32)
-      const leaf = leafNode(commitment(base58.encode(row.address) as Uint8Array, salt), row.amounts.map(BigInt))
-      await tree.push(leaf)
+      const leaf = leafNode(commitment(addressBytes(row.address), salt), row.amounts.map(BigInt))
+      tree.push(leaf)
       leaves.index.push(String(index++))
       leaves.user.push(row.user_id)
       leaves.salt.push(salt.toString('hex'))
@@ -158,9 +167,12 @@ async function buildTree(
       select ${id}::bigint, i, u, decode(s, 'hex'), decode(n, 'hex')
       from unnest(${leaves.index}::bigint[], ${leaves.user}::bigint[], ${leaves.salt}::text[], ${leaves.node}::text[])
         as l(i, u, s, n)`.execute(trx)
+    await storeChunks()
   }
   await sql`close pol_leaves`.execute(trx)
-  return tree.finish()
+  const root = tree.finish()
+  await storeChunks()
+  return root
 }
 
 type SnapshotRow = {
