@@ -35,6 +35,7 @@ const { values } = parseArgs({
 })
 const sizes = [Number(values.small), Number(values.users)].filter((n) => n > 0)
 const ASSETS = 2
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024)
 const s = (ms: number) => Math.round(ms) / 1000
 
@@ -119,14 +120,20 @@ try {
       const seeded = performance.now()
       await migrate(db)
       await seedAssets(db, config, platform)
-      // Real 32-byte addresses (base58), made here and written 50,000 per statement; balances by generate_series.
-      const base58 = getBase58Decoder()
-      for (let from = 0; from < users; from += 50_000) {
-        const count = Math.min(50_000, users - from)
-        const keys = randomBytes(32 * count)
-        const addresses = Array.from({ length: count }, (_, i) => base58.decode(keys.subarray(32 * i, 32 * i + 32)))
-        await sql`insert into users (address) select unnest(${addresses}::text[])`.execute(db)
-      }
+      // Real 32-byte addresses: the first 40 characters of a random one and the user's number in the last four
+      // base58 digits (58^4 > 11 million distinct values, all still 32 bytes). Rows as root users, without the
+      // users' triggers (the referral tree is not what a snapshot reads).
+      const prefix = getBase58Decoder()
+        .decode(Buffer.concat([Buffer.from([0x40]), randomBytes(31)]))
+        .slice(0, 40)
+      const digit = (k: number) => sql`substr(${BASE58}, (i / ${58 ** k}) % 58 + 1, 1)`
+      await db.transaction().execute(async (trx) => {
+        await sql`set local session_replication_role = replica`.execute(trx)
+        await sql`
+          insert into users (address)
+          select ${prefix} || ${digit(3)} || ${digit(2)} || ${digit(1)} || ${digit(0)}
+          from generate_series(0, ${users - 1}::int) i`.execute(trx)
+      })
       await sql`
         insert into ledger_accounts (user_id, asset, kind, balance)
         select id, a.code, 'available', (1 + (id * 7919) % 1000000) * a.unit
