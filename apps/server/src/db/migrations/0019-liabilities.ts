@@ -43,22 +43,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('purged_at', 'timestamptz')
     .addCheckConstraint('liability_snapshots_status', sql`status in ('stored', 'published')`)
     .execute()
-  await db.schema
-    .createTable('liability_leaves')
-    .addColumn('snapshot_id', 'bigint', (c) => c.notNull())
-    .addColumn('leaf_index', 'bigint', (c) => c.notNull())
-    .addColumn('user_id', 'bigint', (c) => c.notNull())
-    .addColumn('salt', 'bytea', (c) => c.notNull())
-    // The leaf node: its hash, then the user's amounts (16 bytes each).
-    .addColumn('node', 'bytea', (c) => c.notNull())
-    .addPrimaryKeyConstraint('liability_leaves_pk', ['snapshot_id', 'leaf_index'])
-    .execute()
-  await db.schema
-    .createIndex('liability_leaves_user')
-    .unique()
-    .on('liability_leaves')
-    .columns(['snapshot_id', 'user_id'])
-    .execute()
+  // One partition per snapshot (liability_leaves_<id>): a snapshot loads its leaves into a table of its own and the
+  // indexes are built once it is full (a bulk build: the user index would otherwise take its rows in random order),
+  // and the retention drops whole partitions.
+  await sql`
+    create table liability_leaves (
+      snapshot_id bigint not null,
+      leaf_index bigint not null,
+      user_id bigint not null,
+      salt bytea not null,
+      -- The leaf node: its hash, then the user's amounts (16 bytes each).
+      node bytea not null,
+      constraint liability_leaves_pk primary key (snapshot_id, leaf_index),
+      constraint liability_leaves_user unique (snapshot_id, user_id)
+    ) partition by list (snapshot_id)`.execute(db)
   await db.schema
     .createTable('liability_nodes')
     .addColumn('snapshot_id', 'bigint', (c) => c.notNull())

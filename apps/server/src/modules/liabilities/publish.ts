@@ -136,7 +136,7 @@ export async function purgeOldSnapshots(db: Database, keep = KEEP_SNAPSHOTS) {
     .execute()
   for (const { id } of old)
     await db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('liability_leaves').where('snapshot_id', '=', id).execute()
+      await sql`drop table if exists ${sql.table(`liability_leaves_${id}`)}`.execute(trx)
       await trx.deleteFrom('liability_nodes').where('snapshot_id', '=', id).execute()
       await trx.updateTable('liability_snapshots').set({ purged_at: sql`now()` }).where('id', '=', id).execute()
     })

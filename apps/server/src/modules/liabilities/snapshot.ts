@@ -141,6 +141,11 @@ async function buildTree(
     group by o.user_id, u.address
     having sum(o.amount) > 0
     order by sha256(decode(${sql.lit(order)}, 'hex') || int8send(o.user_id))`.execute(trx)
+  // The snapshot's own partition, filled without indexes; attaching it builds them in bulk (./migrations/0019).
+  const partition = sql.table(`liability_leaves_${id}`)
+  await sql`create table ${partition} (like liability_leaves, check (snapshot_id = ${sql.lit(id)}::bigint))`.execute(
+    trx,
+  )
   const tree = new TreeBuilder(assets.length, chunkNodes)
   const storeChunks = async () => {
     for (const { level, chunk, nodes } of tree.take())
@@ -163,13 +168,14 @@ async function buildTree(
       leaves.node.push(leaf.toString('hex'))
     }
     await sql`
-      insert into liability_leaves (snapshot_id, leaf_index, user_id, salt, node)
+      insert into ${partition} (snapshot_id, leaf_index, user_id, salt, node)
       select ${id}::bigint, i, u, decode(s, 'hex'), decode(n, 'hex')
       from unnest(${leaves.index}::bigint[], ${leaves.user}::bigint[], ${leaves.salt}::text[], ${leaves.node}::text[])
         as l(i, u, s, n)`.execute(trx)
     await storeChunks()
   }
   await sql`close pol_leaves`.execute(trx)
+  await sql`alter table liability_leaves attach partition ${partition} for values in (${sql.lit(id)})`.execute(trx)
   const root = tree.finish()
   await storeChunks()
   return root
