@@ -164,9 +164,9 @@ try {
       }
       times.sort((a, b) => a - b)
       const size = await sql<{ bytes: string }>`
-        select pg_total_relation_size('liability_leaves') + pg_total_relation_size('liability_nodes') as bytes`.execute(
-        db,
-      )
+        select pg_total_relation_size('liability_nodes') + (
+          select sum(pg_total_relation_size(inhrelid)) from pg_inherits where inhparent = 'liability_leaves'::regclass
+        ) as bytes`.execute(db)
       results.push({
         users,
         'seed s': s(seedMs),
