@@ -44,7 +44,7 @@ export interface PayoutRequest {
 }
 
 /** The SPL Memo program (v2). */
-export const MEMO_PROGRAM = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr')
+const MEMO_PROGRAM = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr')
 
 export interface PreparedPayout {
   signature: Signature
