@@ -8,7 +8,7 @@ import { sql } from 'kysely'
 import { memoInstruction, payoutStatus, prepareTransaction, sendPrepared } from '../../chain/payout.ts'
 import type { Database } from '../../db/index.ts'
 import type { Platform } from '../../platform.ts'
-import { CHUNK_NODES, DEFAULT_BATCH, KEEP_SNAPSHOTS, memoSigner, takeSnapshot } from './snapshot.ts'
+import { KEEP_SNAPSHOTS, memoSigner, takeSnapshot } from './snapshot.ts'
 
 export type PublishState = 'published' | 'pending'
 
@@ -90,7 +90,6 @@ export async function snapshotNow(db: Database, platform: Platform): Promise<str
 export async function liabilitiesJob(
   db: Database,
   platform: Platform,
-  options: { batchSize?: number } = {},
 ): Promise<{ taken: string | null; published: string[]; pending: string[] }> {
   const done = await db
     .selectFrom('settlement_runs')
@@ -105,12 +104,7 @@ export async function liabilitiesJob(
       .select('id')
       .where('trigger', '=', trigger)
       .executeTakeFirst()
-    if (!exists)
-      taken = await takeSnapshot(db, platform, {
-        trigger,
-        batchSize: options.batchSize ?? DEFAULT_BATCH,
-        chunkNodes: CHUNK_NODES,
-      })
+    if (!exists) taken = await takeSnapshot(db, platform, { trigger })
   }
   const published: string[] = []
   const pending: string[] = []
@@ -120,8 +114,19 @@ export async function liabilitiesJob(
     .where('status', '=', 'stored')
     .orderBy('id')
     .execute()
-  for (const { id } of open) ((await publishSnapshot(db, platform, id)) === 'published' ? published : pending).push(id)
+  // One snapshot that cannot be published (the RPC, the signer's SOL) holds none of the others back; the first error
+  // fails the pass, so the job's heartbeat shows it.
+  const errors: unknown[] = []
+  for (const { id } of open) {
+    const state = await publishSnapshot(db, platform, id).catch((error: unknown) => {
+      errors.push(error)
+      return 'pending' as const
+    })
+    if (state === 'published') published.push(id)
+    else pending.push(id)
+  }
   await purgeOldSnapshots(db)
+  if (errors.length > 0) throw errors[0]
   return { taken, published, pending }
 }
 
