@@ -2,10 +2,11 @@
 // verifier written here (another code path than the server's), the root published on the local chain, a snapshot
 // consistent at every point of a settlement and while trades run, the API's refusals, the operator trigger.
 import { createHash, randomBytes } from 'node:crypto'
-import { getBase58Decoder, getBase58Encoder } from '@solana/kit'
+import { createKeyPairSignerFromBytes, getBase58Decoder, getBase58Encoder } from '@solana/kit'
 import { api, Code, type LiabilityProof, type LiabilityRoot } from '@solpledge/contract'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { memoInstruction, prepareTransaction } from '../src/chain/payout.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { seedBusinessConfig } from '../src/modules/config/service.ts'
 import { balances } from '../src/modules/ledger/service.ts'
@@ -292,6 +293,56 @@ describe(`proof of liabilities (${dbKind})`, () => {
     )
     expect(verifies(proof, t.address)).toBe(true)
     expect(verifies(proof, (traders[1] as Trader).address)).toBe(false)
+  }, 60_000)
+
+  it('publishes after a crash once: the stored bytes are looked up and resent, new ones only once they expired', async () => {
+    // Died after storing the signed memo, before sending it: the next pass sends those bytes, not new ones.
+    const id = (await takeSnapshot(ctx.db, ctx.platform)) as string
+    const row = await ctx.db
+      .selectFrom('liability_snapshots')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    const signer = await createKeyPairSignerFromBytes(ctx.platform.treasury.key?.secretKey as Uint8Array)
+    const payer = await createKeyPairSignerFromBytes(ctx.platform.hotWallet.secretKey)
+    const prepared = await prepareTransaction(ctx.platform.chain, payer, [], [memoInstruction(row.memo, [signer])])
+    await ctx.db
+      .updateTable('liability_snapshots')
+      .set({
+        signature: prepared.signature,
+        wire_transaction: prepared.wireTransaction,
+        last_valid_block_height: String(prepared.lastValidBlockHeight),
+        attempts: 1,
+      })
+      .where('id', '=', id)
+      .execute()
+    await published(id)
+    const after = await ctx.db
+      .selectFrom('liability_snapshots')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    expect([after.signature, after.attempts]).toEqual([prepared.signature, 1])
+    // Bytes that can no longer land (their last valid height is past) are replaced, once.
+    const expired = (await takeSnapshot(ctx.db, ctx.platform)) as string
+    await ctx.db
+      .updateTable('liability_snapshots')
+      .set({
+        signature: prepared.signature.replace(/.$/, (c) => (c === '1' ? '2' : '1')),
+        wire_transaction: 'AA==',
+        last_valid_block_height: '0',
+        attempts: 1,
+      })
+      .where('id', '=', expired)
+      .execute()
+    await published(expired)
+    const replaced = await ctx.db
+      .selectFrom('liability_snapshots')
+      .selectAll()
+      .where('id', '=', expired)
+      .executeTakeFirstOrThrow()
+    expect(replaced.attempts).toBe(2)
+    expect(replaced.signature).not.toBe(prepared.signature)
   }, 60_000)
 
   it('refuses a tampered proof: any amount, the salt, any sibling, the order', async () => {
