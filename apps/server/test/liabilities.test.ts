@@ -512,9 +512,16 @@ describe(`proof of liabilities (${dbKind})`, () => {
     expect((a.data as LiabilityRoot).signature).not.toBeNull()
     expect((await call(ctx.app, api.adminPolSnapshot, {}, viewer.headers)).code).toBe(Code.SESSION_INVALID)
     expect(await snapshotCount()).toBe(before + 1)
+    // npm run snapshot-liabilities: the Operator-Token route, the same once per key; no token, no snapshot.
+    const token = { headers: { 'operator-token': ctx.platform.operatorToken, 'idempotency-key': 'cli-1' } }
+    const cli = await call(ctx.app, api.liabilitiesSnapshot, {}, token)
+    expect(cli.code).toBe(Code.OK)
+    expect((await call(ctx.app, api.liabilitiesSnapshot, {}, token)).data).toEqual(cli.data)
+    expect((await call(ctx.app, api.liabilitiesSnapshot, {})).code).not.toBe(Code.OK)
+    expect(await snapshotCount()).toBe(before + 2)
     // The latest snapshot is the default of a proof; an older one kept can be asked for, a purged one cannot.
     await purgeOldSnapshots(ctx.db, 2)
-    const latest = (a.data as LiabilityRoot).snapshot_id
+    const latest = (cli.data as LiabilityRoot).snapshot_id
     const t = traders[1] as Trader
     const proofOf = async (snapshot_id?: string) =>
       call(ctx.app, api.liabilitiesProof, snapshot_id ? { snapshot_id } : {}, t.auth)

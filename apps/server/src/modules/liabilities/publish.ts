@@ -3,12 +3,14 @@
 // signed bytes are stored before they are sent, a retry resends the same bytes (same signature: it lands at most once)
 // and new bytes are prepared only when the chain proves the stored ones can never land. So a memo is never published
 // twice, by retries or by several instances.
+
 import { createKeyPairSignerFromBytes } from '@solana/kit'
+import type { LiabilityRoot } from '@solpledge/contract'
 import { sql } from 'kysely'
 import { memoInstruction, payoutStatus, prepareTransaction, sendPrepared } from '../../chain/payout.ts'
 import type { Database } from '../../db/index.ts'
 import type { Platform } from '../../platform.ts'
-import { KEEP_SNAPSHOTS, memoSigner, takeSnapshot } from './snapshot.ts'
+import { KEEP_SNAPSHOTS, memoSigner, snapshotRoot, takeSnapshot } from './snapshot.ts'
 
 export type PublishState = 'published' | 'pending'
 
@@ -75,11 +77,11 @@ export async function publishSnapshot(db: Database, platform: Platform, id: stri
   return state === 'confirmed' ? confirmed(prepared.signature) : 'pending'
 }
 
-/** Takes a snapshot now (an operator's request) and tries once to publish it. */
-export async function snapshotNow(db: Database, platform: Platform): Promise<string> {
+/** Takes a snapshot now (an operator's request), tries once to publish it (the job retries), and answers its root. */
+export async function snapshotNow(db: Database, platform: Platform): Promise<LiabilityRoot> {
   const id = (await takeSnapshot(db, platform)) as string
   await publishSnapshot(db, platform, id).catch(() => 'pending')
-  return id
+  return (await snapshotRoot(db, id)) as LiabilityRoot
 }
 
 /**

@@ -10,15 +10,11 @@ export async function liabilitiesRoutes(app: FastifyInstance) {
   defineRoute(app, api.liabilitiesRoot, {}, () => snapshotRoot(app.db))
   defineRoute(app, api.liabilitiesProof, {}, ({ user, body }) => inclusionProof(app.db, user.id, body.snapshot_id))
   // Both take a snapshot per request: retries with the same Idempotency-Key replay the first answer.
-  defineRoute(app, api.liabilitiesSnapshot, {}, async () => {
-    const id = await snapshotNow(app.db, app.platform)
-    return (await snapshotRoot(app.db, id)) as NonNullable<Awaited<ReturnType<typeof snapshotRoot>>>
-  })
+  defineRoute(app, api.liabilitiesSnapshot, {}, () => snapshotNow(app.db, app.platform))
   defineRoute(app, api.adminPolSnapshot, {}, async ({ admin }) => {
-    const id = await snapshotNow(app.db, app.platform)
-    const root = (await snapshotRoot(app.db, id)) as NonNullable<Awaited<ReturnType<typeof snapshotRoot>>>
+    const root = await snapshotNow(app.db, app.platform)
     await app.db.transaction().execute((trx) =>
-      audit(trx, admin, 'liabilities.snapshot', `snapshot:${id}`, {
+      audit(trx, admin, 'liabilities.snapshot', `snapshot:${root.snapshot_id}`, {
         root: root.root,
         signature: root.signature,
       }),

@@ -223,15 +223,19 @@ function common(row: SnapshotRow) {
   }
 }
 
-export async function snapshotRoot(db: Database, id?: string): Promise<LiabilityRoot | null> {
-  const row = await db
+/** Snapshot `id`, or the latest. */
+const findSnapshot = (db: Database, id?: string) =>
+  db
     .selectFrom('liability_snapshots')
     .select(snapshotColumns)
     .$if(id !== undefined, (qb) => qb.where('id', '=', id as string))
     .orderBy('id', 'desc')
     .limit(1)
-    .executeTakeFirst()
-  return row ? { ...common(row as SnapshotRow), reserves: row.reserves } : null
+    .executeTakeFirst() as Promise<SnapshotRow | undefined>
+
+export async function snapshotRoot(db: Database, id?: string): Promise<LiabilityRoot | null> {
+  const row = await findSnapshot(db, id)
+  return row ? { ...common(row), reserves: row.reserves } : null
 }
 
 /**
@@ -240,13 +244,7 @@ export async function snapshotRoot(db: Database, id?: string): Promise<Liability
  */
 export async function inclusionProof(db: Database, userId: string, id?: string): Promise<LiabilityProof> {
   const notIn = () => new AppError(Code.NOT_FOUND, 'error.notInSnapshot')
-  const snapshot = (await db
-    .selectFrom('liability_snapshots')
-    .select(snapshotColumns)
-    .$if(id !== undefined, (qb) => qb.where('id', '=', id as string))
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst()) as SnapshotRow | undefined
+  const snapshot = await findSnapshot(db, id)
   if (!snapshot || snapshot.purged_at !== null) throw notIn()
   const leaf = await db
     .selectFrom('liability_leaves')
