@@ -17,6 +17,7 @@ import { authRoutes } from './modules/auth/routes.ts'
 import { financeRoutes } from './modules/finance/routes.ts'
 import { homeRoutes } from './modules/home/routes.ts'
 import { intentRoutes } from './modules/intents/routes.ts'
+import { liabilitiesRoutes } from './modules/liabilities/routes.ts'
 import { nodeRoutes } from './modules/node/routes.ts'
 import { noticeRoutes } from './modules/notice/routes.ts'
 import { pledgeRoutes } from './modules/pledge/routes.ts'
@@ -132,6 +133,7 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   await app.register(intentRoutes)
   await app.register(withdrawalRoutes)
   await app.register(settlementRoutes)
+  await app.register(liabilitiesRoutes)
   await app.register(tradeRoutes)
   await app.register(systemRoutes)
   await app.register(adminRoutes, {

@@ -126,6 +126,16 @@ describe('loadConfig: safe by default', () => {
     ],
     ['a treasury that is no address', { TREASURY_ADDRESS: 'nope' }, /^TREASURY_ADDRESS must be a base58 address/],
     [
+      'a treasury key of another wallet',
+      { TREASURY_KEY: `[${Array(32).fill(7).join(',')}]` },
+      /^TREASURY_KEY is the key of /,
+    ],
+    [
+      'two treasury keys',
+      { TREASURY_KEY: '[1]', TREASURY_KEYFILE: '/t.json' },
+      /^TREASURY_KEY and TREASURY_KEYFILE are both/,
+    ],
+    [
       'an RPC URL that is not http',
       { SOLANA_RPC_URL: 'rpc.example.com' },
       /^SOLANA_RPC_URL must be a http or https URL/,
@@ -141,6 +151,14 @@ describe('loadConfig: safe by default', () => {
     expect(problems({ ...production, TREASURY_ADDRESS: keyAddress() })).toEqual([
       'TREASURY_ADDRESS must not be the hot wallet: the treasury is the cold side',
     ])
+  })
+
+  it('takes an optional treasury key, which must be the key of TREASURY_ADDRESS (it signs the liabilities memo)', () => {
+    expect(loadConfig(production).treasuryKey).toBeUndefined()
+    const seed = JSON.stringify(Array(32).fill(9))
+    const treasury = loadConfig({ ...production, HOT_WALLET_KEY: seed }).hotWalletKey?.address as string
+    const config = loadConfig({ ...production, TREASURY_ADDRESS: treasury, TREASURY_KEY: seed })
+    expect(config.treasuryKey?.address).toBe(treasury)
   })
 
   it('reads the hot-wallet key as JSON (64 bytes or a seed), base58 or a key file: one keypair', () => {

@@ -39,6 +39,12 @@ export interface Config {
   treasuryAddress: string | undefined
   /** Pays withdrawals: HOT_WALLET_KEY or HOT_WALLET_KEYFILE. On the local chain, generated when not given. */
   hotWalletKey: StoredKeypair | undefined
+  /**
+   * Signs the proof-of-liabilities memo (modules/liabilities): TREASURY_KEY or TREASURY_KEYFILE, optional; it must be
+   * the key of TREASURY_ADDRESS. Without it (and off the local chain, which generates the treasury) the hot wallet
+   * signs the memo instead, which the server says at start (docs/operations.md).
+   */
+  treasuryKey: StoredKeypair | undefined
   /** Demo notices and banners on the first start: on the local chain, or SEED_DEMO=1. */
   seedDemo: boolean
   /** Origins people open the app at; their hosts are the domains a sign-in message may name. */
@@ -224,18 +230,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const productMint = address('PRODUCT_MINT')
   const usdtMint = address('USDT_MINT')
 
-  let hotWalletKey: StoredKeypair | undefined
-  const [key, keyFile] = [value('HOT_WALLET_KEY'), value('HOT_WALLET_KEYFILE')]
-  if (key && keyFile) problems.push('HOT_WALLET_KEY and HOT_WALLET_KEYFILE are both set: give the hot-wallet key once')
-  else if (key || keyFile) {
-    const name = key ? 'HOT_WALLET_KEY' : 'HOT_WALLET_KEYFILE'
-    try {
-      hotWalletKey = parseSecretKey(key ?? fs.readFileSync(keyFile as string, 'utf8'))
-    } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code ? `cannot be read (${(error as Error).message})` : ''
-      problems.push(`${name} ${reason || (error as Error).message}`)
+  /** A key given as NAME (base58 or a JSON array) or as NAME + 'FILE' (a solana-keygen file), at most once. */
+  const secretKey = (name: string, what: string): StoredKeypair | undefined => {
+    const [key, keyFile] = [value(name), value(`${name}FILE`)]
+    if (key && keyFile) problems.push(`${name} and ${name}FILE are both set: give the ${what} key once`)
+    else if (key || keyFile) {
+      try {
+        return parseSecretKey(key ?? fs.readFileSync(keyFile as string, 'utf8'))
+      } catch (error) {
+        const reason = (error as NodeJS.ErrnoException).code ? `cannot be read (${(error as Error).message})` : ''
+        problems.push(`${key ? name : `${name}FILE`} ${reason || (error as Error).message}`)
+      }
     }
+    return undefined
   }
+  const [key, keyFile] = [value('HOT_WALLET_KEY'), value('HOT_WALLET_KEYFILE')]
+  const hotWalletKey = secretKey('HOT_WALLET_KEY', 'hot-wallet')
+  const treasuryKey = secretKey('TREASURY_KEY', 'treasury')
+  if (treasuryKey && treasuryAddress && treasuryKey.address !== treasuryAddress)
+    problems.push(`TREASURY_KEY is the key of ${treasuryKey.address}, not of TREASURY_ADDRESS ${treasuryAddress}`)
 
   if (localChain) {
     if (cluster !== 'localnet')
@@ -316,6 +329,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cspConnectSrc,
     treasuryAddress,
     hotWalletKey,
+    treasuryKey,
     seedDemo: localChain || value('SEED_DEMO') === '1',
     sessionTtlHours: int('SESSION_TTL_HOURS', 24 * 7),
     sessionCacheMs: int('SESSION_CACHE_MS', 2000),

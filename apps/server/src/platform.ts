@@ -11,8 +11,11 @@ export interface Platform {
   chain: Chain
   /** The cluster's JSON-RPC URL (the local chain's own methods, such as its faucet, are called on it). */
   rpcUrl: string
-  /** Receives deposits (payment intents): an address only, its key is never on this host. */
-  treasury: { address: string }
+  /**
+   * Receives deposits (payment intents). Its key signs the proof-of-liabilities memo only, when given (TREASURY_KEY;
+   * generated on the local chain); otherwise it is an address only.
+   */
+  treasury: { address: string; key?: StoredKeypair | undefined }
   /** Pays withdrawals. */
   hotWallet: StoredKeypair
   /** Whether the hot wallet could pay the last payouts of this process (the withdrawal sender keeps it). */
@@ -33,11 +36,13 @@ export async function loadPlatform(config: Config): Promise<Platform> {
     if (!config.localChain) throw new Error(`${setting} is required off the local chain`)
     return loadOrCreateKeypair(path.join(keys, name))
   }
-  const treasuryAddress = config.treasuryAddress ?? (await generated('treasury.json', 'TREASURY_ADDRESS')).address
+  const treasury = config.treasuryAddress
+    ? { address: config.treasuryAddress, key: config.treasuryKey }
+    : await generated('treasury.json', 'TREASURY_ADDRESS').then((key) => ({ address: key.address, key }))
   return {
     chain: createChain([config.rpcUrl, ...config.rpcFallbackUrls], config.wsUrl, { priorityFee: config.priorityFee }),
     rpcUrl: config.rpcUrl,
-    treasury: { address: treasuryAddress },
+    treasury,
     hotWallet: config.hotWalletKey ?? (await generated('hot-wallet.json', 'HOT_WALLET_KEY')),
     hotWalletStatus: newHotWalletStatus(),
     localChain: config.localChain,

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config.ts'
 import { migrate, openDatabase } from './db/index.ts'
 import { startJobs } from './jobs/runner.ts'
 import { isEmptyAllowList } from './modules/admin/session.ts'
+import { memoSigner } from './modules/liabilities/index.ts'
 import { FixedSettingsChanged } from './modules/system/fixed-settings.ts'
 import { serveMetrics } from './modules/system/metrics.ts'
 import { seed } from './modules/system/seed.ts'
@@ -47,6 +48,11 @@ async function main() {
     `  withdrawals are paid by the hot wallet ${platform.hotWallet.address}: keep SOL (fees) and tokens on it, ` +
       'refilled from the treasury (docs/operations.md)',
   )
+  if (memoSigner(platform) !== platform.treasury.key)
+    console.log(
+      `  proof of liabilities: no TREASURY_KEY, so the hot wallet ${platform.hotWallet.address} signs the roots' memos ` +
+        'instead of the treasury (docs/operations.md)',
+    )
   if (metrics) console.log(`  metrics for Prometheus at ${metrics.url}`)
   if (platform.localChain && (await isEmptyAllowList(db)))
     console.log(`  open ${url}/admin: the first wallet to sign in there becomes the operator console's admin`)

@@ -41,6 +41,7 @@ export const adminRouteTable = {
   adminAdjustApprove: { path: '/admin/adjustments/approve', auth: false, admin: 'admin', idempotent: true },
   adminAdjustReject: { path: '/admin/adjustments/reject', auth: false, admin: 'admin', idempotent: true },
   adminSolvency: { path: '/admin/ops/solvency', auth: false, admin: 'viewer' },
+  adminPolSnapshot: { path: '/admin/ops/liabilities/snapshot', auth: false, admin: 'operator', idempotent: true },
   adminJobs: { path: '/admin/ops/jobs', auth: false, admin: 'viewer' },
   adminAudit: { path: '/admin/audit/list', auth: false, admin: 'viewer' },
 } as const

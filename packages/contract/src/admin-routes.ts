@@ -29,7 +29,7 @@ import {
   Upload,
   UserSession,
 } from './admin.ts'
-import { LedgerEntry, LedgerType, SolvencyRow } from './assets.ts'
+import { LedgerEntry, LedgerType, LiabilityRoot, SolvencyRow } from './assets.ts'
 import { BusinessConfig } from './business-config.ts'
 import { Address, Coin, Empty, type RouteDef, route } from './common.ts'
 import { Id, MultilineText, Text } from './fields.ts'
@@ -513,6 +513,18 @@ export const adminRoutes = {
     summary: 'The solvency report: per asset, what users are owed against what the platform holds on chain',
     body: Empty,
     data: Type.Object({ read_at: Type.String({ format: 'date-time' }), list: Type.Array(SolvencyRow) }),
+  }),
+  adminPolSnapshot: route({
+    path: '/admin/ops/liabilities/snapshot',
+    idempotent: true,
+    auth: false,
+    admin: 'operator',
+    tag: 'admin',
+    summary:
+      'Take a proof-of-liabilities snapshot now and publish its root on chain (one also follows every daily ' +
+      'settlement); the signature is null while the memo transaction is not confirmed yet',
+    body: Empty,
+    data: LiabilityRoot,
   }),
   adminJobs: route({
     path: '/admin/ops/jobs',

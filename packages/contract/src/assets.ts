@@ -220,4 +220,16 @@ export const assetsRoutes = {
     body: Type.Object({ snapshot_id: Type.Optional(Id) }, { additionalProperties: false }),
     data: LiabilityProof,
   }),
+  liabilitiesSnapshot: route({
+    path: '/admin/liabilities/snapshot',
+    idempotent: true,
+    auth: false,
+    operator: true,
+    tag: 'operator',
+    summary:
+      'Take a proof-of-liabilities snapshot now and publish its root on chain (Operator-Token header; ' +
+      'npm run snapshot-liabilities)',
+    body: Empty,
+    data: LiabilityRoot,
+  }),
 } as const satisfies Record<string, RouteDef>

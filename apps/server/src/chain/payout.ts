@@ -1,4 +1,5 @@
 import {
+  AccountRole,
   type Address,
   address,
   appendTransactionMessageInstructions,
@@ -11,6 +12,7 @@ import {
   getSignatureFromTransaction,
   type Instruction,
   isSolanaError,
+  type KeyPairSigner,
   pipe,
   type Signature,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
@@ -103,25 +105,55 @@ export async function preparePayout(chain: Chain, request: PayoutRequest): Promi
   const tokenProgram = await tokenProgramOf(chain, mint)
   const source = await associatedTokenAddress(hotWallet.address, mint, tokenProgram)
   const destination = await associatedTokenAddress(owner, mint, tokenProgram)
+  return prepareTransaction(
+    chain,
+    hotWallet,
+    [source, destination],
+    [
+      getCreateAssociatedTokenIdempotentInstruction({ payer: hotWallet, ata: destination, owner, mint, tokenProgram }),
+      getTransferCheckedInstruction(
+        { source, mint, destination, authority: hotWallet, amount: request.amount, decimals: request.decimals },
+        { programAddress: tokenProgram },
+      ),
+      memoInstruction(request.memo),
+    ],
+  )
+}
+
+/** An SPL Memo instruction; each of `signers` must sign the transaction, and the memo program checks they did. */
+export function memoInstruction(text: string, signers: KeyPairSigner[] = []): Instruction {
+  return {
+    programAddress: MEMO_PROGRAM,
+    accounts: signers.map((signer) => ({ address: signer.address, role: AccountRole.READONLY_SIGNER, signer })),
+    data: new TextEncoder().encode(text),
+  }
+}
+
+/**
+ * Builds and signs, without sending, a transaction paid by `feePayer`: the compute budget (a unit limit sized by
+ * simulating it, plus 10 %, and the priority fee for the accounts it writes besides the fee payer), then
+ * `instructions`, signed by the fee payer and every signer their accounts name. Store the result before sending it.
+ */
+export async function prepareTransaction(
+  chain: Chain,
+  feePayer: KeyPairSigner,
+  writable: Address[],
+  instructions: Instruction[],
+): Promise<PreparedPayout> {
   const [{ value: blockhash }, price] = await Promise.all([
     chain.rpc.getLatestBlockhash({ commitment: chain.commitment }).send(),
-    computeUnitPrice(chain, [hotWallet.address, source, destination]),
+    computeUnitPrice(chain, [feePayer.address, ...writable]),
   ])
-  const payout: Instruction[] = [
-    getCreateAssociatedTokenIdempotentInstruction({ payer: hotWallet, ata: destination, owner, mint, tokenProgram }),
-    getTransferCheckedInstruction(
-      { source, mint, destination, authority: hotWallet, amount: request.amount, decimals: request.decimals },
-      { programAddress: tokenProgram },
-    ),
-    { programAddress: MEMO_PROGRAM, data: new TextEncoder().encode(request.memo) },
-  ]
   const messageWith = (units: number) =>
     pipe(
       createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayerSigner(hotWallet, m),
+      (m) => setTransactionMessageFeePayerSigner(feePayer, m),
       (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
       (m) =>
-        appendTransactionMessageInstructions([setComputeUnitLimit(units), setComputeUnitPrice(price), ...payout], m),
+        appendTransactionMessageInstructions(
+          [setComputeUnitLimit(units), setComputeUnitPrice(price), ...instructions],
+          m,
+        ),
     )
   const simulated = await chain.rpc
     .simulateTransaction(getBase64EncodedWireTransaction(compileTransaction(messageWith(MAX_COMPUTE_UNITS))), {

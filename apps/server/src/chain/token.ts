@@ -81,3 +81,24 @@ export async function tokenBalance(chain: Chain, tokenAccount: string): Promise<
 export async function ownerTokenBalance(chain: Chain, owner: string, mint: string): Promise<bigint | null> {
   return tokenBalance(chain, await ownerTokenAccount(chain, owner, mint))
 }
+
+/**
+ * The balances of `owner`'s associated token accounts for each of `mints` (0 where the account does not exist), all
+ * read in one getMultipleAccounts call, and the slot the node answered them at: one consistent view of the chain.
+ */
+export async function ownerTokenBalancesAt(
+  chain: Chain,
+  holdings: { owner: string; mint: string }[],
+): Promise<{ slot: bigint; balances: bigint[] }> {
+  const accounts = await Promise.all(holdings.map(({ owner, mint }) => ownerTokenAccount(chain, owner, mint)))
+  const { context, value } = await chain.rpc
+    .getMultipleAccounts(accounts, { encoding: 'base64', commitment: chain.commitment })
+    .send()
+  const balances = value.map((account) => {
+    if (!account) return 0n
+    // The token account layout of both programs: mint (32), owner (32), amount (u64 little-endian).
+    const data = getBase64Encoder().encode(account.data[0])
+    return new DataView(data.buffer, data.byteOffset, data.byteLength).getBigUint64(64, true)
+  })
+  return { slot: context.slot, balances }
+}

@@ -20,6 +20,7 @@ import * as settlementPerf from './migrations/0014-settlement-perf.ts'
 import * as idempotency from './migrations/0015-idempotency.ts'
 import * as fourEyes from './migrations/0016-four-eyes.ts'
 import * as fixedSettings from './migrations/0018-fixed-settings.ts'
+import * as liabilities from './migrations/0019-liabilities.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0015-idempotency': idempotency,
   '0016-four-eyes': fourEyes,
   '0018-fixed-settings': fixedSettings,
+  '0019-liabilities': liabilities,
 }
 
 /**

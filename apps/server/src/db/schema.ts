@@ -235,6 +235,45 @@ export interface PowerEventsTable {
   created_at: Timestamp
 }
 
+/** Proof-of-liabilities snapshots (migration 0019, modules/liabilities). */
+export interface LiabilitySnapshotsTable {
+  id: Generated<Int8>
+  trigger: string | null
+  taken_at: Timestamp
+  slot: Int8
+  assets: ColumnType<{ coin: string; decimals: number }[], string, string>
+  leaf_count: Int8
+  chunk_nodes: number
+  root_hash: string
+  root_sums: ColumnType<string[], string, string>
+  reserves: ColumnType<{ coin: string; treasury: string; hot_wallet: string; holdings: string }[], string, string>
+  memo: string
+  signer: string
+  status: Generated<'stored' | 'published'>
+  signature: string | null
+  wire_transaction: string | null
+  last_valid_block_height: Numeric | null
+  attempts: Generated<number>
+  error: string | null
+  published_at: Timestamp | null
+  purged_at: Timestamp | null
+}
+
+export interface LiabilityLeavesTable {
+  snapshot_id: Int8
+  leaf_index: Int8
+  user_id: Int8
+  salt: Uint8Array
+  node: Uint8Array
+}
+
+export interface LiabilityNodesTable {
+  snapshot_id: Int8
+  level: number
+  chunk: number
+  nodes: Uint8Array
+}
+
 export interface SettlementRunsTable {
   day: Day
   status: Generated<'running' | 'done'>
@@ -504,6 +543,9 @@ export interface DB {
   trade_orders: TradeOrdersTable
   trade_fills: TradeFillsTable
   idempotency_keys: IdempotencyKeysTable
+  liability_snapshots: LiabilitySnapshotsTable
+  liability_leaves: LiabilityLeavesTable
+  liability_nodes: LiabilityNodesTable
 }
 
 export type UserRow = Selectable<UsersTable>

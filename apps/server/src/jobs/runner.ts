@@ -2,6 +2,7 @@
 // two passes of a job at once in this process, failures logged and not fatal, each pass recorded in job_heartbeats
 // for the operator console, the readiness check and the metrics. Several instances may run them: every job is safe so.
 import { intentWatcher } from './intent-watcher.ts'
+import { liabilitiesSnapshot } from './liabilities-snapshot.ts'
 import { noncePurge } from './nonce-purge.ts'
 import { rankSnapshots } from './rank-snapshots.ts'
 import { JOBS, type JobContext, type JobName, jobIntervals, recordJobRun } from './schedule.ts'
@@ -15,6 +16,7 @@ const JOB_PASSES: Record<JobName, (context: JobContext) => () => Promise<void>> 
   [JOBS.sender]: withdrawalSender,
   [JOBS.settlement]: settlement,
   [JOBS.rank]: rankSnapshots,
+  [JOBS.liabilities]: liabilitiesSnapshot,
 }
 
 /** Starts every job whose interval is above 0; `stop` clears their timers (a running pass finishes on its own). */

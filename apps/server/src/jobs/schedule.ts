@@ -12,6 +12,7 @@ export const JOBS = {
   sender: 'withdrawal-sender',
   settlement: 'settlement',
   rank: 'rank-snapshots',
+  liabilities: 'liabilities-snapshot',
   nonces: 'nonce-purge',
 } as const
 
@@ -32,6 +33,8 @@ export function jobIntervals(config: Config): Record<string, number> {
     [JOBS.watcher]: config.watcherIntervalMs,
     [JOBS.sender]: config.senderIntervalMs,
     [JOBS.settlement]: config.settlementIntervalMs,
+    // The proof-of-liabilities snapshot follows each settlement within one pass; the pass also publishes its root.
+    [JOBS.liabilities]: config.settlementIntervalMs,
     // The ranking job looks every minute (sooner when RANK_INTERVAL_MS is shorter); the configuration decides when
     // it recomputes.
     [JOBS.rank]: Math.min(config.rankIntervalMs || RANK_CHECK_MS, RANK_CHECK_MS),

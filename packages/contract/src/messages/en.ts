@@ -14,6 +14,7 @@ export const en = {
   'error.rateLimited': 'Too many requests, please try again in a moment',
   'error.internal': 'Something went wrong, please try again',
   'error.notReady': 'The service is not ready: {{failing}} unavailable',
+  'error.notInSnapshot': 'You have no balance in this proof-of-liabilities snapshot, or it does not exist',
   'error.sessionInvalid': 'Your session has expired, please log in again',
   'error.idempotencyKeyInvalid': 'The Idempotency-Key header must be 1 to 255 visible ASCII characters',
   'error.idempotencyKeyReused': 'This Idempotency-Key was already used for a different request',

@@ -11,6 +11,7 @@ export const ja: Catalogue = {
   'error.rateLimited': 'リクエストが多すぎます。しばらくしてから再試行してください',
   'error.internal': '問題が発生しました。もう一度お試しください',
   'error.notReady': 'サービスの準備ができていません：{{failing}} が利用できません',
+  'error.notInSnapshot': 'この負債証明スナップショットにあなたの残高はないか、スナップショットが存在しません',
   'error.sessionInvalid': 'セッションの有効期限が切れました。再度ログインしてください',
   'error.idempotencyKeyInvalid': 'Idempotency-Key ヘッダーは 1〜255 文字の表示可能な ASCII 文字である必要があります',
   'error.idempotencyKeyReused': 'この Idempotency-Key は別のリクエストですでに使用されています',

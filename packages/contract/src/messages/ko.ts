@@ -11,6 +11,7 @@ export const ko: Catalogue = {
   'error.rateLimited': '요청이 너무 많습니다. 잠시 후 다시 시도하세요',
   'error.internal': '문제가 발생했습니다. 다시 시도하세요',
   'error.notReady': '서비스가 준비되지 않았습니다: {{failing}} 사용 불가',
+  'error.notInSnapshot': '이 부채 증명 스냅샷에 회원님의 잔액이 없거나 스냅샷이 존재하지 않습니다',
   'error.sessionInvalid': '세션이 만료되었습니다. 다시 로그인하세요',
   'error.idempotencyKeyInvalid': 'Idempotency-Key 헤더는 1~255자의 표시 가능한 ASCII 문자여야 합니다',
   'error.idempotencyKeyReused': '이 Idempotency-Key는 이미 다른 요청에 사용되었습니다',

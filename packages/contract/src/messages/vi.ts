@@ -11,6 +11,7 @@ export const vi: Catalogue = {
   'error.rateLimited': 'Quá nhiều yêu cầu, vui lòng thử lại sau giây lát',
   'error.internal': 'Đã xảy ra lỗi, vui lòng thử lại',
   'error.notReady': 'Dịch vụ chưa sẵn sàng: {{failing}} không khả dụng',
+  'error.notInSnapshot': 'Bạn không có số dư trong ảnh chụp bằng chứng nợ phải trả này, hoặc ảnh chụp không tồn tại',
   'error.sessionInvalid': 'Phiên đăng nhập đã hết hạn, vui lòng đăng nhập lại',
   'error.idempotencyKeyInvalid': 'Tiêu đề Idempotency-Key phải gồm 1 đến 255 ký tự ASCII hiển thị được',
   'error.idempotencyKeyReused': 'Idempotency-Key này đã được dùng cho một yêu cầu khác',

@@ -11,6 +11,7 @@ export const zh: Catalogue = {
   'error.rateLimited': '请求过于频繁，请稍后再试',
   'error.internal': '出了点问题，请重试',
   'error.notReady': '服务尚未就绪：{{failing}} 不可用',
+  'error.notInSnapshot': '您在此负债证明快照中没有余额，或该快照不存在',
   'error.sessionInvalid': '登录已失效，请重新登录',
   'error.idempotencyKeyInvalid': 'Idempotency-Key 请求头必须是 1 到 255 个可见 ASCII 字符',
   'error.idempotencyKeyReused': '此 Idempotency-Key 已用于另一个不同的请求',

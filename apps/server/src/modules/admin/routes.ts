@@ -4,13 +4,14 @@ import type { FastifyInstance } from 'fastify'
 import { defineRoute } from '../../lib/route.ts'
 import { moneyLog, solvency } from '../assets/index.ts'
 import { financeList } from '../finance/index.ts'
+import { snapshotNow } from '../liabilities/index.ts'
 import { myNodes } from '../node/index.ts'
 import { minerList } from '../pledge/index.ts'
 import { hotWalletState } from '../system/index.ts'
 import { myOrders } from '../trade/index.ts'
 import { approveAdjustment, createAdjustment, listAdjustments, rejectAdjustment } from './adjustments.ts'
 import { adminRemove, adminSave, listAdmins } from './admins.ts'
-import { listAudit } from './audit.ts'
+import { audit, listAudit } from './audit.ts'
 import { approveChange, listChanges, rejectChange, submitChange } from './changes.ts'
 import { adminBanners, adminNotices, publishBanner, publishNotice, saveBanner, saveNotice } from './content.ts'
 import { jobStatus } from './ops.ts'
@@ -136,6 +137,17 @@ export async function adminRoutes(
   )
 
   defineRoute(app, api.adminSolvency, {}, () => solvency(db, app.platform))
+  // A proof-of-liabilities snapshot now (retries with the same Idempotency-Key replay the first answer), audited.
+  defineRoute(app, api.adminPolSnapshot, {}, async ({ admin }) => {
+    const root = await snapshotNow(db, app.platform)
+    await db.transaction().execute((trx) =>
+      audit(trx, admin, 'liabilities.snapshot', `snapshot:${root.snapshot_id}`, {
+        root: root.root,
+        signature: root.signature,
+      }),
+    )
+    return root
+  })
   defineRoute(app, api.adminJobs, {}, () => jobStatus(db, hotWalletState(app.platform)))
   defineRoute(app, api.adminAudit, {}, ({ body }) =>
     listAudit(db, {

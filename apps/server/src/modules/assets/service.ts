@@ -7,7 +7,8 @@ import type { AssetsTable } from '../../db/schema.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
 import type { Platform } from '../../platform.ts'
 import { QUOTE } from '../config/index.ts'
-import { balances, statement, totals } from '../ledger/index.ts'
+import { balances, statement } from '../ledger/index.ts'
+import { owedTotals } from '../liabilities/index.ts'
 import { valuation } from '../trade/index.ts'
 
 export type AssetRow = Selectable<AssetsTable>
@@ -73,14 +74,18 @@ export async function faucet(db: Database, platform: Platform, address: string):
   return localnetFaucet(platform.rpcUrl, address, { sol: '2000000000', tokens })
 }
 
-/** What users are owed per asset against what the treasury and hot wallet hold on chain, read now. */
+/**
+ * What users are owed per asset (modules/liabilities/owed.ts: balances, promised output, unredeemed deposits) against
+ * what the treasury and hot wallet hold on chain, read now.
+ */
 export async function solvency(db: Database, platform: Platform) {
   const readAt = new Date()
   const list = []
+  const owed = await owedTotals(db)
   for (const asset of await listAssets(db)) {
     if (!asset.mint) continue
-    const [liabilities, treasury, hotWallet] = await Promise.all([
-      totals(db, asset.code),
+    const liabilities = owed.get(asset.code) ?? 0n
+    const [treasury, hotWallet] = await Promise.all([
       ownerTokenBalance(platform.chain, platform.treasury.address, asset.mint),
       ownerTokenBalance(platform.chain, platform.hotWallet.address, asset.mint),
     ])

@@ -231,7 +231,7 @@ export async function statement(
   }
 }
 
-/** What the users hold of `asset` (available + locked): the liabilities side of the solvency report. */
+/** What the users hold of `asset` (available + locked); the solvency report owes more (modules/liabilities/owed.ts). */
 export async function totals(db: Database, asset: string): Promise<bigint> {
   const row = await db
     .selectFrom('ledger_accounts')
