@@ -13,6 +13,7 @@ import {
 } from '@solpledge/contract'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
+import { retryTransient } from '../db/transient.ts'
 import { type AdminCaller, requireAdmin } from '../modules/admin/session.ts'
 import { requireSession, type SessionUser } from '../modules/auth/session.ts'
 import { sendEnvelope } from '../plugins/envelope.ts'
@@ -147,7 +148,9 @@ export function defineRoute<R extends RouteDef>(
       if (def.operator && !isOperator(request, app.platform.operatorToken))
         throw new AppError(Code.FAIL, 'error.operatorOnly')
       const admin = admins.get(request) ?? null
-      const user = def.auth ? await requireSession(app.db, request, app.sessions) : null
+      // A database connection that breaks under the session check or the handler costs a retry, not a 500: the work
+      // runs again when nothing of it was committed (db/transient.ts).
+      const user = def.auth ? await retryTransient(() => requireSession(app.db, request, app.sessions)) : null
       const header = request.headers[IDEMPOTENCY_HEADER.toLowerCase()]
       if (def.idempotent && header !== undefined) {
         const key = parseKey(header)
@@ -162,7 +165,9 @@ export function defineRoute<R extends RouteDef>(
             .send(first.response)
         claims.set(request, { caller, key })
       }
-      const data = await handler({ body: request.body, request, user, admin } as unknown as RouteContext<R>)
+      const data = await retryTransient(() =>
+        handler({ body: request.body, request, user, admin } as unknown as RouteContext<R>),
+      )
       const key = typeof options.successKey === 'function' ? options.successKey(data) : options.successKey
       return sendEnvelope(request, reply, Code.OK, key ?? 'common.success', data)
     },
