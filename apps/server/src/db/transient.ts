@@ -57,22 +57,28 @@ export function noteCommitted() {
 }
 
 /**
- * A random pause before retry number `attempt` (up to 40 ms, 80 ms, …): the pool meanwhile drops the connections the
- * server ended, and instances that failed together do not retry in step.
+ * How many tries work gets after `error`: a conflict passes at once, but after a restart or failover the server ends
+ * its backends one by one, so a pool may hand out several doomed connections before it has seen them all close.
  */
-export const backoff = (attempt: number) => sleep(Math.random() * 20 * 2 ** attempt)
+export const triesAfter = (error: unknown) => (isConnectionError(error) ? 8 : 4)
 
 /**
- * Runs `work`, and again (up to `attempts` times in all, after a short random pause) when it failed retryably before
- * committing anything: a request survives a database connection that broke under it.
+ * A random pause before retry number `attempt` (20–60 ms, 40–120 ms, … up to 500 ms; at most 2.4 s over 8 tries): the
+ * pool meanwhile drops the connections the server ended, and instances that failed together do not retry in step.
  */
-export async function retryTransient<T>(work: () => Promise<T>, attempts = 4): Promise<T> {
+export const backoff = (attempt: number) => sleep(Math.min(500, (10 + Math.random() * 20) * 2 ** attempt))
+
+/**
+ * Runs `work`, and again (up to `triesAfter` the error, or `attempts`, times in all, after a short random pause) when it
+ * failed retryably before committing anything: a request survives a database connection that broke under it.
+ */
+export async function retryTransient<T>(work: () => Promise<T>, attempts?: number): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const scope: Scope = { committed: false, parent: scopes.getStore() }
     try {
       return await scopes.run(scope, work)
     } catch (error) {
-      if (attempt >= attempts || scope.committed || !isRetryable(error)) throw error
+      if (attempt >= (attempts ?? triesAfter(error)) || scope.committed || !isRetryable(error)) throw error
       await backoff(attempt)
     }
   }

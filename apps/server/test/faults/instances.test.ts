@@ -40,7 +40,7 @@ describe('two instances under faults', () => {
     await faults
     await settled(cluster, record)
 
-    expect(tally.status5xx).toEqual([])
+    expect(tally.status5xx, cluster.instances.flatMap((i) => i.faults()).join('\n')).toEqual([])
     expect(await audit(cluster, record)).toEqual([])
     expect(
       dropped.every((n) => n > 0),

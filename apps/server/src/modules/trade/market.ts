@@ -5,7 +5,7 @@
 import { sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
-import { backoff, isConnectionError, isRetryable, noteCommitted } from '../../db/transient.ts'
+import { backoff, isConnectionError, isRetryable, noteCommitted, triesAfter } from '../../db/transient.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
 import { requireAsset } from '../assets/service.ts'
 import { getBusinessConfig } from '../config/service.ts'
@@ -41,7 +41,8 @@ interface Job {
 
 /** How many commands one transaction takes at most. */
 const MAX_BATCH = 256
-/** How many times a batch is tried when the database refused it for a reason that may pass (deadlock, …). */
+/** How many times a batch is tried when the database refused it for a reason that may pass (deadlock, …); after a
+ * broken connection, as many as db/transient.ts gives it. */
 const ATTEMPTS = 5
 
 /** A changed balance, a conflict or a lost connection, before the batch committed (db/transient.ts). */
@@ -136,7 +137,7 @@ export class TradeMarket {
       } catch (error) {
         // The book may hold changes the database does not: rebuild it before the next command.
         this.state = null
-        if (attempt < ATTEMPTS && retryable(error)) {
+        if (retryable(error) && attempt < Math.max(ATTEMPTS, triesAfter(error))) {
           if (isConnectionError(error)) await backoff(attempt)
           continue
         }
