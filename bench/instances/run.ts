@@ -5,6 +5,7 @@
 // instance is SIGKILLed and restarted, and the connections are terminated again. Reports throughput, the errors each
 // fault caused, the time to recover, and the checks (deposits credited once, withdrawals paid once, ledger sound).
 //   npm run bench:instances -- --users 30 --rounds 4
+import os from 'node:os'
 import { parseArgs } from 'node:util'
 import {
   audit,
@@ -89,10 +90,11 @@ try {
 } finally {
   await cluster.close()
 }
+const loadAverage = os
+  .loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' ')
 console.log(
-  `machine: ${(await import('node:os')).cpus().length} cores, load average ${(await import('node:os'))
-    .loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ')}`,
+  `machine: ${os.cpus().length} cores, load average ${loadAverage} (a shared machine: see docs/benchmarks.md)`,
 )
 process.exit(sound ? 0 : 1)
