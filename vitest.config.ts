@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config'
 // database (PGlite by default, PostgreSQL when TEST_DATABASE_URL is set by scripts/test.mjs). Files named *.pg.test.ts
 // need what only PostgreSQL has (several sessions at once): they run in the PostgreSQL pass only, never skipped.
 // `production` starts the compiled server (`npm run build` first; scripts/test.mjs runs it after its build stage).
+// `faults` runs server instances as processes under kills and dropped database connections (apps/server/test/faults).
 export default defineConfig({
   test: {
     projects: [
@@ -24,6 +25,7 @@ export default defineConfig({
           include: ['apps/server/test/**/*.test.ts'],
           exclude: [
             'apps/server/test/production/**',
+            'apps/server/test/faults/**',
             ...(process.env.TEST_DATABASE_URL ? [] : ['apps/server/test/**/*.pg.test.ts']),
           ],
           environment: 'node',
@@ -42,6 +44,17 @@ export default defineConfig({
           hookTimeout: 120_000,
           // Files run in parallel (one worker per core): each has its own database (an in-memory PGlite, or a new
           // database on the PostgreSQL cluster), its own local chain on a free port and its own DATA_DIR.
+        },
+      },
+      {
+        test: {
+          name: 'faults',
+          include: ['apps/server/test/faults/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+          // Several server processes on one PostgreSQL (TEST_DATABASE_URL's cluster, or a throwaway one) and the local
+          // chain, killed and cut off from the database under load: seconds per process start, so a tier of its own.
         },
       },
     ],

@@ -1,7 +1,7 @@
 // `npm test`: everything a fresh clone needs, then every tier of tests, ending with one summary line of counts.
 // Stages: install → typecheck → lint → alerting rules (promtool) → unit → API on PGlite → API on PostgreSQL (throwaway
-// cluster) → production build (server and web) → the compiled server started on production dependencies → e2e in
-// Debian's Chromium. A failing stage does not stop the later ones; the exit code says whether all passed.
+// cluster) → several instances under faults → production build (server and web) → the compiled server started on
+// production dependencies → e2e in Debian's Chromium. A failing stage does not stop the later ones; the exit code says whether all passed.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -122,6 +122,9 @@ await stage('API tests on PostgreSQL', async () => {
     pg.stop()
   }
 })
+// Two server processes on one PostgreSQL behind a proxy, under load: one SIGKILLed and restarted, every database
+// connection terminated (apps/server/test/faults; a throwaway cluster of its own unless TEST_DATABASE_URL is set).
+await stage('several instances under faults', () => vitest('faults', 'faults'))
 // `npm run build`: the contract and the server compiled to JavaScript, and the web app; then the compiled server is
 // started as `npm run serve` starts it (apps/server/test/production).
 await stage('production build', () => run('npm', ['run', '--silent', 'build']) === 0)

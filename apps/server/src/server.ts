@@ -13,11 +13,18 @@ import { loadPlatform } from './platform.ts'
 /** Starts the API (and the built web app) from the environment; see README.md for the variables. */
 async function main() {
   const config = loadConfig()
-  const db = await openDatabase({ url: config.databaseUrl, dir: path.join(config.dataDir, 'pglite') })
+  // A broken database connection is logged (with the app's logger once there is one) and replaced, never fatal.
+  let onConnectionError = (error: Error) => console.error(`database connection lost: ${error.message}`)
+  const db = await openDatabase({
+    url: config.databaseUrl,
+    dir: path.join(config.dataDir, 'pglite'),
+    onConnectionError: (error) => onConnectionError(error),
+  })
   await migrate(db)
   const platform = await loadPlatform(config)
   const seeded = await seed(db, config, platform)
   const app = await buildApp({ db, config, platform, logger: { level: config.logLevel } })
+  onConnectionError = (error) => app.log.warn({ err: error.message }, 'database connection lost')
   const jobs = startJobs({ db, config, platform, log: app.log })
 
   let metrics: Awaited<ReturnType<typeof serveMetrics>> | null = null

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import { Kysely, type Migration, Migrator, PostgresDialect } from 'kysely'
+import { Kysely, type Migration, Migrator } from 'kysely'
 import pg from 'pg'
 import * as init from './migrations/0001-init.ts'
 import * as ledger from './migrations/0002-ledger.ts'
@@ -23,6 +23,7 @@ import * as fixedSettings from './migrations/0018-fixed-settings.ts'
 import * as liabilities from './migrations/0019-liabilities.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
+import { TrackingPostgresDialect } from './transient.ts'
 
 export type Database = Kysely<DB>
 
@@ -49,12 +50,23 @@ const migrations: Record<string, Migration> = {
 
 /**
  * Opens the database: PostgreSQL when a URL is given, otherwise the embedded PGlite database stored in `dir`
- * (in memory when `dir` is undefined, for tests).
+ * (in memory when `dir` is undefined, for tests). A PostgreSQL connection that breaks (the server restarted, the
+ * backend terminated) is reported to `onConnectionError` and replaced by the pool, never fatal to the process; a
+ * request caught by it is run again when that is safe (db/transient.ts).
  */
-export async function openDatabase(options: { url?: string; dir?: string }): Promise<Database> {
+export async function openDatabase(options: {
+  url?: string
+  dir?: string
+  onConnectionError?: (error: Error) => void
+}): Promise<Database> {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10, types: { getTypeParser } })
-    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+    const report = options.onConnectionError ?? (() => {})
+    // Without these listeners node-postgres throws the error of a connection that broke while idle in the pool (or
+    // checked out between two queries) as an uncaught exception, which ends the process.
+    pool.on('error', () => {}) // an idle client's error: reported by its own listener
+    pool.on('connect', (client) => client.on('error', report))
+    return new Kysely<DB>({ dialect: new TrackingPostgresDialect({ pool }) })
   }
   if (options.dir) await fs.mkdir(path.dirname(options.dir), { recursive: true })
   const client = new PGlite(options.dir)

@@ -12,6 +12,7 @@ import {
 } from '@solpledge/contract'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
+import { retryTransient } from '../db/transient.ts'
 import { sendEnvelope } from '../plugins/envelope.ts'
 import { AppError } from './app-error.ts'
 import { claim, finish, parseKey, release, requestHash } from './idempotency.ts'
@@ -156,7 +157,9 @@ export function defineRoute<R extends RouteDef>(
             .send(first.response)
         claims.set(request, { caller, key })
       }
-      const data = await handler({ body: request.body, request, user, admin } as unknown as RouteContext<R>)
+      const data = await retryTransient(() =>
+        handler({ body: request.body, request, user, admin } as unknown as RouteContext<R>),
+      )
       const key = typeof options.successKey === 'function' ? options.successKey(data) : options.successKey
       return sendEnvelope(request, reply, Code.OK, key ?? 'common.success', data)
     },

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { retryTransient } from '../../db/transient.ts'
 import { type AdminCaller, requireAdmin } from './session.ts'
 
 declare module 'fastify' {
@@ -18,6 +19,6 @@ export const adminPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('admin', null)
   app.addHook('onRequest', async (request) => {
     const role = request.routeOptions.config.contract?.admin
-    if (role) request.admin = await requireAdmin(app.db, request, role)
+    if (role) request.admin = await retryTransient(() => requireAdmin(app.db, request, role))
   })
 })

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { retryTransient } from '../../db/transient.ts'
 import { requireSession, SessionCache, type SessionUser } from './session.ts'
 
 declare module 'fastify' {
@@ -22,6 +23,8 @@ export const sessionPlugin = fp(async (app: FastifyInstance, options: { cacheMs:
   app.decorate('sessions', new SessionCache(options.cacheMs))
   app.decorateRequest('user', null)
   app.addHook('preHandler', async (request) => {
-    if (request.routeOptions.config.contract?.auth) request.user = await requireSession(app.db, request, app.sessions)
+    // A database connection that breaks under the check costs a retry, not a 500 (db/transient.ts).
+    if (request.routeOptions.config.contract?.auth)
+      request.user = await retryTransient(() => requireSession(app.db, request, app.sessions))
   })
 })

@@ -5,6 +5,7 @@
 import { sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
+import { backoff, isConnectionError, isRetryable, noteCommitted, triesAfter } from '../../db/transient.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
 import { requireAsset } from '../assets/index.ts'
 import { getBusinessConfig, QUOTE } from '../config/index.ts'
@@ -40,13 +41,12 @@ interface Job {
 
 /** How many commands one transaction takes at most. */
 const MAX_BATCH = 256
-/** How many times a batch is tried when the database refused it for a reason that may pass (deadlock, …). */
+/** How many times a batch is tried when the database refused it for a reason that may pass (deadlock, …); after a
+ * broken connection, as many as db/transient.ts gives it. */
 const ATTEMPTS = 5
 
-const retryable = (error: unknown) => {
-  const code = (error as { code?: unknown } | null)?.code
-  return error instanceof BalanceChanged || code === '40P01' || code === '40001'
-}
+/** A changed balance, a conflict or a lost connection, before the batch committed (db/transient.ts). */
+const retryable = (error: unknown) => error instanceof BalanceChanged || isRetryable(error)
 
 /**
  * The quick-trade market of `symbol` against USDT in this process. Commands wait in one queue; whatever is waiting when
@@ -99,6 +99,8 @@ export class TradeMarket {
   }
 
   private submit<T>(job: Omit<Job, 'resolve' | 'reject'>): Promise<T> {
+    // The batch commits outside the caller's retry scope: a caller that sent a write must not be run again.
+    if (job.writes) noteCommitted()
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ ...job, resolve: resolve as (value: unknown) => void, reject })
       if (!this.running) {
@@ -135,7 +137,10 @@ export class TradeMarket {
       } catch (error) {
         // The book may hold changes the database does not: rebuild it before the next command.
         this.state = null
-        if (attempt < ATTEMPTS && retryable(error)) continue
+        if (retryable(error) && attempt < Math.max(ATTEMPTS, triesAfter(error))) {
+          if (isConnectionError(error)) await backoff(attempt)
+          continue
+        }
         for (const job of jobs)
           job.reject(error instanceof BalanceChanged ? refuse('common.insufficientBalance') : error)
         return

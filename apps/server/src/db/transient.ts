@@ -1,0 +1,168 @@
+// Database failures that pass: a lost connection (PostgreSQL restarted, a backend terminated, a proxy or failover in
+// between) or a conflict (deadlock, serialization failure). Work that failed that way committed nothing and may run
+// again, with one exception: a COMMIT (or a write outside a transaction) whose answer was lost may have committed, so
+// its error is marked as an unknown outcome and never retried. Which work committed something is tracked per retry
+// scope (AsyncLocalStorage): a scope that committed anything is not run again either.
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { setTimeout as sleep } from 'node:timers/promises'
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  PostgresDialect,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely'
+
+/** node-postgres' own errors for a connection that broke (its messages are its only mark). */
+const LOST = /^(Connection terminated|Client has encountered a connection error|Client was closed)/
+/** Node's socket errors on the way to the server. */
+const SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'])
+const UNKNOWN_OUTCOME = Symbol('commit outcome unknown')
+
+const codeOf = (error: unknown) => String((error as { code?: unknown } | null)?.code ?? '')
+
+/**
+ * The connection broke: SQLSTATE class 08, the server shutting down or terminating the backend (57P01–57P03), a
+ * socket error, or node-postgres reporting a dead client.
+ */
+export function isConnectionError(error: unknown): boolean {
+  const code = codeOf(error)
+  return (
+    code.startsWith('08') ||
+    code === '57P01' ||
+    code === '57P02' ||
+    code === '57P03' ||
+    SOCKET.has(code) ||
+    (error instanceof Error && LOST.test(error.message))
+  )
+}
+
+/** The database gave the work up without committing it: running it again is safe. */
+export function isRetryable(error: unknown): boolean {
+  if (error === null || typeof error !== 'object' || UNKNOWN_OUTCOME in error) return false
+  const code = codeOf(error)
+  return code === '40001' || code === '40P01' || isConnectionError(error)
+}
+
+interface Scope {
+  committed: boolean
+  parent: Scope | undefined
+}
+const scopes = new AsyncLocalStorage<Scope>()
+
+/** Something was (or may have been) committed: the current retry scopes must not run again. */
+export function noteCommitted() {
+  for (let scope = scopes.getStore(); scope; scope = scope.parent) scope.committed = true
+}
+
+/**
+ * How many tries work gets after `error`: a conflict passes at once, but after a restart or failover the server ends
+ * its backends one by one, so a pool may hand out several doomed connections before it has seen them all close.
+ */
+export const triesAfter = (error: unknown) => (isConnectionError(error) ? 8 : 4)
+
+/**
+ * A random pause before retry number `attempt` (20–60 ms, 40–120 ms, … up to 500 ms; at most 2.4 s over 8 tries): the
+ * pool meanwhile drops the connections the server ended, and instances that failed together do not retry in step.
+ */
+export const backoff = (attempt: number) => sleep(Math.min(500, (10 + Math.random() * 20) * 2 ** attempt))
+
+/**
+ * Runs `work`, and again (up to `triesAfter` the error, or `attempts`, times in all, after a short random pause) when it
+ * failed retryably before committing anything: a request survives a database connection that broke under it.
+ */
+export async function retryTransient<T>(work: () => Promise<T>, attempts?: number): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const scope: Scope = { committed: false, parent: scopes.getStore() }
+    try {
+      return await scopes.run(scope, work)
+    } catch (error) {
+      if (attempt >= (attempts ?? triesAfter(error)) || scope.committed || !isRetryable(error)) throw error
+      await backoff(attempt)
+    }
+  }
+}
+
+const READ = /^\s*select\b/i
+
+/** A connection that knows whether it is in a transaction, and notes what it commits. */
+class TrackedConnection implements DatabaseConnection {
+  inTransaction = false
+  constructor(readonly inner: DatabaseConnection) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const autocommit = !this.inTransaction && !READ.test(query.sql)
+    try {
+      const result = await this.inner.executeQuery<R>(query)
+      if (autocommit) noteCommitted()
+      return result
+    } catch (error) {
+      if (autocommit) unknownOutcome(error)
+      throw error
+    }
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize)
+  }
+}
+
+/** A write whose answer was lost may have committed. */
+function unknownOutcome(error: unknown) {
+  if (!isConnectionError(error) || error === null || typeof error !== 'object') return
+  noteCommitted()
+  Object.defineProperty(error, UNKNOWN_OUTCOME, { value: true })
+}
+
+/** Kysely's PostgreSQL driver, with its connections tracked (see TrackedConnection). */
+class TrackingDriver implements Driver {
+  constructor(private readonly inner: Driver) {}
+  init() {
+    return this.inner.init()
+  }
+  async acquireConnection() {
+    return new TrackedConnection(await this.inner.acquireConnection())
+  }
+  // BEGIN, COMMIT and ROLLBACK run as statements of a transaction: only COMMIT's outcome can be unknown.
+  async beginTransaction(connection: TrackedConnection, settings: TransactionSettings) {
+    connection.inTransaction = true
+    try {
+      await this.inner.beginTransaction(connection, settings)
+    } catch (error) {
+      connection.inTransaction = false
+      throw error
+    }
+  }
+  async commitTransaction(connection: TrackedConnection) {
+    try {
+      await this.inner.commitTransaction(connection)
+      noteCommitted()
+    } catch (error) {
+      unknownOutcome(error)
+      throw error
+    } finally {
+      connection.inTransaction = false
+    }
+  }
+  async rollbackTransaction(connection: TrackedConnection) {
+    try {
+      await this.inner.rollbackTransaction(connection)
+    } finally {
+      connection.inTransaction = false
+    }
+  }
+  releaseConnection(connection: TrackedConnection) {
+    return this.inner.releaseConnection(connection.inner)
+  }
+  destroy() {
+    return this.inner.destroy()
+  }
+}
+
+/** PostgresDialect whose driver tracks commits for retryTransient. */
+export class TrackingPostgresDialect extends PostgresDialect {
+  override createDriver(): Driver {
+    return new TrackingDriver(super.createDriver())
+  }
+}
