@@ -4,6 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { createKeyPairSignerFromBytes, getBase58Decoder, getBase58Encoder } from '@solana/kit'
 import { api, Code, type LiabilityProof, type LiabilityRoot } from '@solpledge/contract'
+import { verifyInclusion } from '@solpledge/proof'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { memoInstruction, prepareTransaction } from '../src/chain/payout.ts'
@@ -293,6 +294,13 @@ describe(`proof of liabilities (${dbKind})`, () => {
     )
     expect(verifies(proof, t.address)).toBe(true)
     expect(verifies(proof, (traders[1] as Trader).address)).toBe(false)
+
+    // The users' verifier (packages/proof: the browser's and `npm run verify-proof`'s, written apart from this
+    // server's builder) accepts the same proof against the memo it reads from the chain, and refuses it altered.
+    const check = { address: t.address, rpcUrl: ctx.connection.rpcEndpoint, treasury: ctx.platform.treasury.address }
+    expect(await verifyInclusion({ proof, ...check })).toMatchObject({ ok: true })
+    const more = [...proof.amounts.slice(0, -1), String(BigInt(proof.amounts.at(-1) ?? 0) + 1n)]
+    expect(await verifyInclusion({ proof: { ...proof, amounts: more }, ...check })).toMatchObject({ ok: false })
   }, 60_000)
 
   it('publishes after a crash once: the stored bytes are looked up and resent, new ones only once they expired', async () => {
