@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import { api } from '@solpledge/contract'
 import {
   doubleTapOnce,
@@ -6,6 +7,7 @@ import {
   openReview,
   register,
   snap,
+  snapshotLiabilities,
   submitReviewed,
   test,
   useWallets,
@@ -59,6 +61,23 @@ test.describe('assets', () => {
     await expect(walletUsdt).toContainText('900')
     await expect(page.locator('[data-testid="solvency-row"][data-coin="USDT"]')).toHaveAttribute('data-covered', 'true')
     await snap(page, testInfo, 'after top-up')
+
+    // Proof of liabilities: after a snapshot, the page checks this user's inclusion itself, against the memo it reads
+    // from the chain's RPC (not our API), and offers the proof file for the standalone verifier.
+    const { snapshot_id } = await snapshotLiabilities()
+    await page.reload()
+    const inclusion = page.getByTestId('inclusion')
+    await expect(inclusion).toHaveAttribute('data-state', 'included', { timeout: 30_000 })
+    await expect(inclusion).toContainText(`Your balance is included in snapshot #${snapshot_id}`)
+    await expect(page.locator('[data-testid="liabilities-row"][data-coin="USDT"]')).toHaveAttribute(
+      'data-covered',
+      'true',
+    )
+    const download = page.waitForEvent('download')
+    await page.getByTestId('proof-download').click()
+    const file = JSON.parse(fs.readFileSync((await (await download).path()) as string, 'utf8'))
+    expect(file).toMatchObject({ snapshot_id, address: wallet.address })
+    await snap(page, testInfo, 'inclusion verified')
 
     await usdt.getByTestId('asset-detail-link').click()
     await expect(page).toHaveURL(/\/assets\/detail\?coin=USDT/)

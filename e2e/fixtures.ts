@@ -129,6 +129,17 @@ export async function settleThrough(day: string) {
   return res.data
 }
 
+/**
+ * Takes a proof-of-liabilities snapshot now as the operator does (`npm run snapshot-liabilities`; the job takes one
+ * after each settled day) and resolves its root, published on chain.
+ */
+export async function snapshotLiabilities() {
+  const headers = { 'Operator-Token': operatorToken(), 'Idempotency-Key': crypto.randomUUID() }
+  const res = await post(api.liabilitiesSnapshot.path, {}, headers)
+  if (res.code !== 1) throw new Error(`liabilities snapshot failed: ${res.msg}`)
+  return res.data
+}
+
 /** Calls an API path as a user, with the session that register resolves; resolves the whole envelope. */
 export const callAs = (session: Record<string, string>, path: string, body: unknown) =>
   post(path, body, { 'User-Token': session.token ?? '', 'User-Address': session.address ?? '' })
