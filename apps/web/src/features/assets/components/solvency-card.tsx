@@ -58,9 +58,10 @@ export function SolvencyCard() {
           <p className="solvency-read-at" data-testid="solvency-read-at">
             {t('assets.solvency.readAt', { time: formatDateTime(data.read_at, i18n.resolvedLanguage) })}
           </p>
+          {/* After the rows: appearing above them while they load, it would jump down once they are in. */}
+          <LiabilitiesProof />
         </>
       )}
-      <LiabilitiesProof />
     </section>
   )
 }
