@@ -17,6 +17,7 @@ import { type App, buildApp } from '../src/app.ts'
 import { type Config, loadConfig } from '../src/config.ts'
 import { type Database, migrate, openDatabase } from '../src/db/index.ts'
 import { addressOf } from '../src/lib/keys.ts'
+import { seedBusinessConfig } from '../src/modules/config/service.ts'
 import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
 import { loadPlatform, type Platform } from '../src/platform.ts'
 
@@ -201,6 +202,39 @@ export async function member(app: App, inviteCode: string) {
   if (!id || !token) throw new Error(`login failed: ${res.msg}`)
   return { id, address: wallet.address, wallet, auth: { token, address: wallet.address } }
 }
+
+/** The id of the user registered with `address`. */
+export async function userIdOf(db: Database, address: string): Promise<string> {
+  return (await db.selectFrom('users').select('id').where('address', '=', address).executeTakeFirstOrThrow()).id
+}
+
+export type Member = Awaited<ReturnType<typeof member>>
+
+/** A new wallet logged in under `parentAddress` holding `funds` available (paid in from the system 'chain' account). */
+export async function fundedMember(
+  t: Pick<TestContext, 'app' | 'db'>,
+  parentAddress: string,
+  funds: Partial<Record<string, bigint>> = {},
+): Promise<Member> {
+  const user = await member(t.app, parentAddress)
+  for (const [asset, amount] of Object.entries(funds))
+    if (amount && amount > 0n) await creditAvailable(t.db, user.id, asset, amount)
+  return user
+}
+
+/**
+ * The app on a fresh database seeded as the first start seeds it, off chain: PLG and USDT without mints, the default
+ * business configuration and a root user (`root`: its id, address and wallet) to invite the others.
+ */
+export async function createSeededApp(overrides: Partial<Config> = {}) {
+  const t = await createTestApp(overrides)
+  await addOffChainAssets(t.db)
+  await seedBusinessConfig(t.db)
+  const wallet = await seedRoot(t.db)
+  return { ...t, root: { id: await userIdOf(t.db, wallet.address), address: wallet.address, wallet } }
+}
+
+export type SeededApp = Awaited<ReturnType<typeof createSeededApp>>
 
 /** Registers a root user directly (as the first-start seed does) and returns its wallet. */
 export async function seedRoot(db: Database): Promise<TestWallet> {
