@@ -26,6 +26,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // One migrated database per run, copied for each file (apps/server/test/fixtures/database.ts).
+          globalSetup: ['apps/server/test/global-setup.ts'],
           // Files run in parallel (one worker per core): each has its own database (an in-memory PGlite, or a new
           // database on the PostgreSQL cluster), its own local chain on a free port and its own DATA_DIR.
         },

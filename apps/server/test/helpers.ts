@@ -12,62 +12,19 @@ import {
   type LoginData,
   type RouteDef,
 } from '@solpledge/contract'
-import pg from 'pg'
 import { type App, buildApp } from '../src/app.ts'
 import { type Config, loadConfig } from '../src/config.ts'
-import { type Database, migrate, openDatabase } from '../src/db/index.ts'
+import type { Database } from '../src/db/index.ts'
 import { addressOf } from '../src/lib/keys.ts'
 import { seedBusinessConfig } from '../src/modules/config/service.ts'
 import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
 import { loadPlatform, type Platform } from '../src/platform.ts'
+import { freshDatabase } from './fixtures/database.ts'
+
+// Databases are made in fixtures/database.ts (shared with the benches).
+export { createPostgresDatabase, freshDatabase } from './fixtures/database.ts'
 
 export const dbKind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'
-
-/**
- * A fresh database for one test file: an in-memory PGlite, or a new database on the PostgreSQL cluster named by
- * TEST_DATABASE_URL (scripts/test.mjs starts a throwaway one), dropped again by `drop`. Migrated to the latest schema,
- * or up to the migration `migrateTo` (upgrade tests).
- */
-export async function freshDatabase(migrateTo?: string): Promise<{ db: Database; drop: () => Promise<void> }> {
-  const adminUrl = process.env.TEST_DATABASE_URL
-  if (!adminUrl) {
-    const db = await openDatabase({})
-    await migrate(db, migrateTo)
-    return { db, drop: () => db.destroy() }
-  }
-  const { url, drop } = await createPostgresDatabase(adminUrl)
-  const db = await openDatabase({ url })
-  await migrate(db, migrateTo)
-  return {
-    db,
-    drop: async () => {
-      await db.destroy()
-      await drop()
-    },
-  }
-}
-
-/**
- * A new empty database on the PostgreSQL cluster of `adminUrl`. `drop` waits for its connections to go; with `force`
- * it ends them (for a killed server's connections, which linger) — never for a live pool, whose leaving backends
- * would raise an unhandled error.
- */
-export async function createPostgresDatabase(adminUrl: string, { force = false } = {}) {
-  const name = `t_${randomBytes(6).toString('hex')}`
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl })
-    await client.connect()
-    await client.query(statement)
-    await client.end()
-  }
-  await admin(`create database ${name}`)
-  const url = new URL(adminUrl)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    drop: () => admin(`drop database if exists ${name}${force ? ' with (force)' : ''}`),
-  }
-}
 
 /**
  * A complete production environment (a real cluster, random mints and keys; the RPC is never contacted unless a test
