@@ -171,7 +171,13 @@ async function startServer(env: Record<string, string>): Promise<Server> {
     child.once('exit', (code, signal) => resolve({ code, signal })),
   )
   const ready = await new Promise<RegExpMatchArray>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server not ready after 120 s:\n${output}`)), 120_000)
+    // A server not ready in time is stopped (SIGTERM: tsx passes it on to the server it runs) and waited for, so that
+    // the clean-up does not race its writes.
+    let late = false
+    const timer = setTimeout(() => {
+      late = true
+      child.kill('SIGTERM')
+    }, 120_000)
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
       const match = output.match(/solpledge ready url=(\S+) root_invite_code=(\S+)/)
@@ -184,7 +190,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
     child.stderr?.on('data', onData)
     void exited.then(() => {
       clearTimeout(timer)
-      reject(new Error(`server exited before it was ready:\n${output}`))
+      reject(new Error(`${late ? 'server not ready after 120 s' : 'server exited before it was ready'}:\n${output}`))
     })
   })
   return {
