@@ -31,6 +31,11 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // One migrated database per run, copied for each file (apps/server/test/fixtures/database.ts).
+          globalSetup: ['apps/server/test/global-setup.ts'],
+          // A worker imports the server's modules once for all its files, not once a file: files share no state
+          // (each builds its own app on its own database; module-level caches are keyed by database or request).
+          isolate: false,
           // Files run in parallel (one worker per core): each has its own database (an in-memory PGlite, or a new
           // database on the PostgreSQL cluster), its own local chain on a free port and its own DATA_DIR.
         },

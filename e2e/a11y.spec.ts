@@ -6,6 +6,7 @@ import {
   expectLoggedIn,
   register,
   sheetsSettled,
+  signIn,
   snap,
   test,
   toast,
@@ -174,11 +175,7 @@ test.describe('accessibility and phone layout', () => {
   // One axe run a screen, about 20 screens a role; the roles side by side.
   test.describe.configure({ mode: 'parallel', timeout: 240_000 })
   test('the app signed out, with the wallet picker open', async ({ page }, testInfo) => {
-    const wallet = new Wallet()
-    await register(wallet)
-    await useWallets(page, [wallet])
-    await page.goto('/')
-    await expectLoggedIn(page, wallet)
+    await signIn(page)
     await page.getByTestId('disconnect').click()
     await expect(page.getByTestId('connect-wallet')).toBeVisible()
     const found = await visitApp(page, 'signed out', {

@@ -3,22 +3,18 @@ import { api } from '@solpledge/contract'
 import {
   doubleTapOnce,
   expect,
+  newUser,
   onChainBalance,
   openReview,
-  register,
   snap,
   snapshotLiabilities,
   submitReviewed,
   test,
-  useWallets,
-  Wallet,
 } from './fixtures.ts'
 
 test.describe('assets', () => {
   test('the demo wallet gets test tokens and tops up 100 USDT on chain', async ({ page }, testInfo) => {
-    const wallet = new Wallet()
-    await register(wallet)
-    await useWallets(page, [wallet])
+    const { wallet } = await newUser(page)
     // The chain's RPC and WebSocket endpoints are other origins: the Content-Security-Policy must let the page reach
     // both (the fixture fails the journey on any violation).
     const sockets: string[] = []
@@ -89,9 +85,7 @@ test.describe('assets', () => {
   })
 
   test('withdraws 50 USDT: after the sender job, the wallet holds 50 less the fee more', async ({ page }, testInfo) => {
-    const wallet = new Wallet()
-    await register(wallet)
-    await useWallets(page, [wallet])
+    const { wallet } = await newUser(page)
     await page.goto('/assets')
     await page.getByTestId('faucet-button').click()
     const walletUsdt = page.locator('[data-testid="wallet-balance"][data-coin="USDT"]')

@@ -173,6 +173,25 @@ export async function register(wallet: Wallet, inviteCode = rootAddress(), base 
   return res.data
 }
 
+/**
+ * A new user: a wallet registered under the root through the API and held by the page's demo wallet (it signs in
+ * on the page's first load). Returns the wallet and its API session.
+ */
+export async function newUser(page: Page, options: { language?: string } = {}) {
+  const wallet = new Wallet()
+  const session = await register(wallet)
+  await useWallets(page, [wallet], options)
+  return { wallet, session }
+}
+
+/** A new user (newUser) signed in on `path`. */
+export async function signIn(page: Page, path = '/') {
+  const user = await newUser(page)
+  await page.goto(path)
+  await expectLoggedIn(page, user.wallet)
+  return user
+}
+
 /** Calls a method of the local chain's JSON-RPC; an RPC error throws. */
 export async function rpc(method: string, params: unknown[]) {
   const res = await fetch(process.env.E2E_RPC_URL as string, {

@@ -1,4 +1,15 @@
-import { expect, expectLoggedIn, register, rootAddress, snap, storage, test, useWallets, Wallet } from './fixtures.ts'
+import {
+  expect,
+  expectLoggedIn,
+  register,
+  rootAddress,
+  signIn,
+  snap,
+  storage,
+  test,
+  useWallets,
+  Wallet,
+} from './fixtures.ts'
 
 test.describe('wallet login', () => {
   test('a new user from /?code=<root> binds and is logged in', async ({ page }, testInfo) => {
@@ -20,11 +31,7 @@ test.describe('wallet login', () => {
   })
 
   test('a returning user logs in without the dialog', async ({ page }, testInfo) => {
-    const wallet = new Wallet()
-    await register(wallet)
-    await useWallets(page, [wallet])
-    await page.goto('/')
-    await expectLoggedIn(page, wallet)
+    await signIn(page)
     await expect(page.getByTestId('bind-dialog')).toHaveCount(0)
     await snap(page, testInfo, 'logged in')
   })
@@ -67,11 +74,7 @@ test.describe('wallet login', () => {
   })
 
   test('disconnect clears userinfo, root and token', async ({ page }, testInfo) => {
-    const wallet = new Wallet()
-    await register(wallet)
-    await useWallets(page, [wallet])
-    await page.goto('/')
-    await expectLoggedIn(page, wallet)
+    await signIn(page)
     await page.getByTestId('disconnect').click()
     await expect(page.getByTestId('user-address')).toHaveCount(0)
     await expect(page.getByTestId('connect-wallet')).toBeVisible()

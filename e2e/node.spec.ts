@@ -1,11 +1,9 @@
 import { api } from '@solpledge/contract'
-import { callAs, doubleTapOnce, expect, register, snap, submitReviewed, test, useWallets, Wallet } from './fixtures.ts'
+import { callAs, doubleTapOnce, expect, newUser, snap, submitReviewed, test } from './fixtures.ts'
 
 test.describe('nodes', () => {
   test('buys a junior node from the USDT balance and sees it in My Node', async ({ page }, testInfo) => {
-    const wallet = new Wallet()
-    await register(wallet)
-    await useWallets(page, [wallet])
+    await newUser(page)
 
     // Fund the platform balance the way a user does: test tokens, then a 600 USDT top-up.
     await page.goto('/assets')
@@ -54,9 +52,7 @@ test.describe('nodes', () => {
   test('a node paid on chain but refused when the payment arrives: the reason stays shown, the money is in the balance', async ({
     page,
   }, testInfo) => {
-    const wallet = new Wallet()
-    const session = await register(wallet)
-    await useWallets(page, [wallet])
+    const { session } = await newUser(page)
     await page.goto('/assets')
     await page.getByTestId('faucet-button').click()
     await expect(page.locator('[data-testid="wallet-balance"][data-coin="USDT"]')).toContainText('1,000')

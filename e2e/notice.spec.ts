@@ -1,6 +1,5 @@
-import type { Page } from '@playwright/test'
 import { api } from '@solpledge/contract'
-import { expect, register, snap, test, useWallets, Wallet } from './fixtures.ts'
+import { expect, newUser, snap, test } from './fixtures.ts'
 
 /** The seeded demo notices (apps/server/src/modules/notice/seed.ts), newest first. */
 const SEEDED = {
@@ -14,16 +13,9 @@ const BANNERS = {
   ko: ['스테이킹하고 매일 산출 받기', '노드를 보유하고 풀을 나누세요', '팀을 키우세요'],
 }
 
-/** A registered demo wallet in the page (so no bind dialog covers the screen), optionally with a stored language. */
-async function signedIn(page: Page, language?: string) {
-  const wallet = new Wallet()
-  await register(wallet)
-  await useWallets(page, [wallet], language ? { language } : {})
-}
-
 test.describe('notices and banners', () => {
   test('the notice list shows the seeded notices and opens one', async ({ page }, testInfo) => {
-    await signedIn(page)
+    await newUser(page)
     await page.goto('/notice')
     await expect(page.getByTestId('page-title')).toHaveText('Notices')
     const items = page.getByTestId('notice-item')
@@ -52,7 +44,7 @@ test.describe('notices and banners', () => {
   })
 
   test('a link in a notice body opens inside the app', async ({ page }) => {
-    await signedIn(page)
+    await newUser(page)
     await page.goto('/notice')
     await page.getByTestId('notice-item').filter({ hasText: 'Welcome to solpledge' }).click()
     const body = page.getByTestId('notice-detail').locator('.notice-body')
@@ -63,7 +55,7 @@ test.describe('notices and banners', () => {
   })
 
   test('home shows the banners and the notice strip, which opens the newest notice', async ({ page }, testInfo) => {
-    await signedIn(page)
+    await newUser(page)
     await page.goto('/')
     const banners = page.getByTestId('banner')
     await expect(banners).toHaveCount(3)
@@ -93,7 +85,7 @@ test.describe('notices and banners', () => {
   })
 
   test('switching language shows the translated notices and banners', async ({ page }, testInfo) => {
-    await signedIn(page, 'ja')
+    await newUser(page, { language: 'ja' })
     await page.goto('/notice')
     await expect(page.getByTestId('page-title')).toHaveText('お知らせ')
     const items = page.getByTestId('notice-item')
@@ -121,7 +113,7 @@ test.describe('notices and banners', () => {
   })
 
   test('an unknown notice says so', async ({ page }, testInfo) => {
-    await signedIn(page)
+    await newUser(page)
     await page.goto('/notice/detail/987654321')
     await expect(page.getByTestId('empty-state')).toHaveText('This notice does not exist.')
     await expect(page.getByTestId('toast')).toHaveCount(0)
@@ -131,7 +123,7 @@ test.describe('notices and banners', () => {
   })
 
   test('more notices load when the end of the list scrolls into view', async ({ page }, testInfo) => {
-    await signedIn(page)
+    await newUser(page)
     // Two per page instead of ten, so that the three seeded notices make two pages, and long titles, so that the
     // first page fills more than the screen.
     const asked: number[] = []
@@ -161,7 +153,7 @@ test.describe('notices and banners', () => {
   test('a notice flagged as the event notice opens as a dialog once, with a close button', async ({
     page,
   }, testInfo) => {
-    await signedIn(page)
+    await newUser(page)
     // The seed flags none; here the list answer names its newest notice as the event notice.
     await page.route(`**/api${api.noticeList.path}`, async (route) => {
       const response = await route.fetch()

@@ -5,16 +5,14 @@ import {
   callAs,
   doubleTapOnce,
   expect,
+  newUser,
   openReview,
-  register,
   serverToday,
   settleThrough,
   snap,
   submitReviewed,
   test,
   toast,
-  useWallets,
-  Wallet,
 } from './fixtures.ts'
 
 /** PLG base units of a shown amount such as '7.066666666 PLG'. */
@@ -58,9 +56,7 @@ test.describe('staking, finance and node payments', () => {
   // Stakes on chain and from the balance, buys a node on chain, deposits USDT, settles the next days and redeems.
   test('stake, buy a node, deposit, settle and redeem', async ({ page }, testInfo) => {
     test.setTimeout(300_000)
-    const wallet = new Wallet()
-    const session = await register(wallet)
-    await useWallets(page, [wallet])
+    const { session } = await newUser(page)
 
     await test.step('the configuration failing to load says so', async () => {
       await page.route('**/api/invest/invest_pledge/PLG', (route) => route.abort())

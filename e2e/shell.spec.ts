@@ -1,4 +1,4 @@
-import { expect, register, snap, storage, test, useWallets, Wallet } from './fixtures.ts'
+import { expect, newUser, snap, storage, test, useWallets, Wallet } from './fixtures.ts'
 
 test.describe('web shell', () => {
   test.describe('in a Chinese browser', () => {
@@ -22,9 +22,7 @@ test.describe('web shell', () => {
   })
 
   test('an unknown path shows the fallback page', async ({ page }, testInfo) => {
-    const wallet = new Wallet()
-    await register(wallet)
-    await useWallets(page, [wallet])
+    await newUser(page)
     await page.goto('/no/such/page')
     await expect(page.getByTestId('page-title')).toHaveText('Page not found')
     await snap(page, testInfo, 'fallback')

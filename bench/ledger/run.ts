@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import pg from 'pg'
+import { postgresCluster } from '../../apps/server/test/fixtures/database.ts'
 // @ts-expect-error plain ESM helper shared with the npm scripts
 import { startPostgres } from '../../scripts/postgres.mjs'
 import { measureTransfers } from './transfers.ts'
@@ -32,18 +32,8 @@ interface Cluster {
 }
 
 const cluster = (await startPostgres()) as Cluster
-const databaseUrl = (name: string) => {
-  const url = new URL(cluster.url)
-  url.pathname = `/${name}`
-  return url.toString()
-}
-
-async function createDatabase(name: string) {
-  const client = new pg.Client({ connectionString: cluster.url })
-  await client.connect()
-  await client.query(`create database ${name}`)
-  await client.end()
-}
+const { admin, urlOf: databaseUrl } = postgresCluster(cluster.url)
+const createDatabase = (name: string) => admin(`create database ${name}`)
 
 /** pgbench from the cluster's own binaries; the server binaries refuse root, so it runs as `postgres` then. */
 function pgbench(args: string[]) {

@@ -18,6 +18,7 @@ import { DEFAULT_BUSINESS_CONFIG } from '../../apps/server/src/modules/config/de
 import { checkInvariants } from '../../apps/server/src/modules/ledger/service.ts'
 import { applyPower } from '../../apps/server/src/modules/power/service.ts'
 import { settleThrough } from '../../apps/server/src/modules/settlement/service.ts'
+import { postgresCluster } from '../../apps/server/test/fixtures/database.ts'
 // @ts-expect-error plain ESM helper shared with the npm scripts
 import { startPostgres } from '../../scripts/postgres.mjs'
 
@@ -63,17 +64,7 @@ if (values['shared-buffers']) {
   })
   if (res.status !== 0) throw new Error(`pg_ctl restart failed: ${res.stderr || res.stdout}`)
 }
-const databaseUrl = (name: string) => {
-  const url = new URL(cluster.url)
-  url.pathname = `/${name}`
-  return url.toString()
-}
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: cluster.url })
-  await client.connect()
-  await client.query(statement)
-  await client.end()
-}
+const { admin, urlOf: databaseUrl } = postgresCluster(cluster.url)
 const slow = values.slow === undefined ? undefined : Number(values.slow)
 /** Where the settlement's time goes: database time per kind of statement (recognised by a fragment of its text). */
 const KINDS: [string, RegExp][] = [

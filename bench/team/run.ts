@@ -21,6 +21,7 @@ import { seedBusinessConfig } from '../../apps/server/src/modules/config/service
 import { systemAccount, transfer, userAccount } from '../../apps/server/src/modules/ledger/service.ts'
 import { pledgeConfig, stakeFromBalance, stakeTerms } from '../../apps/server/src/modules/pledge/service.ts'
 import { bindMember, teamIndex } from '../../apps/server/src/modules/team/service.ts'
+import { postgresCluster } from '../../apps/server/test/fixtures/database.ts'
 // @ts-expect-error plain ESM helper shared with the npm scripts
 import { startPostgres } from '../../scripts/postgres.mjs'
 
@@ -43,17 +44,7 @@ const LEADER = '1'
 const PLG_UNIT = 1_000_000_000n
 
 const cluster = (await startPostgres()) as { url: string; stop: () => void }
-const databaseUrl = (name: string) => {
-  const url = new URL(cluster.url)
-  url.pathname = `/${name}`
-  return url.toString()
-}
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: cluster.url })
-  await client.connect()
-  await client.query(statement)
-  await client.end()
-}
+const { admin, urlOf: databaseUrl } = postgresCluster(cluster.url)
 const ms = (n: number) => Number(n.toFixed(3))
 
 /** p50 / p99 / mean of `n` runs of `work`, after `warm` unmeasured ones. */

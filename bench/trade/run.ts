@@ -11,7 +11,6 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
-import pg from 'pg'
 import { type Database, migrate, openDatabase } from '../../apps/server/src/db/index.ts'
 import { AppError } from '../../apps/server/src/lib/app-error.ts'
 import { seedBusinessConfig } from '../../apps/server/src/modules/config/service.ts'
@@ -20,6 +19,7 @@ import { checkInvariants } from '../../apps/server/src/modules/ledger/service.ts
 import { type Incoming, OrderBook, type Side } from '../../apps/server/src/modules/trade/engine.ts'
 import { TradeMarket } from '../../apps/server/src/modules/trade/market.ts'
 import { cancelOrder, placeOrder } from '../../apps/server/src/modules/trade/service.ts'
+import { postgresCluster } from '../../apps/server/test/fixtures/database.ts'
 // @ts-expect-error plain ESM helper shared with the npm scripts
 import { startPostgres } from '../../scripts/postgres.mjs'
 import { measureTransfers } from '../ledger/transfers.ts'
@@ -165,17 +165,8 @@ console.log(
 if (values['engine-only']) process.exit(0)
 
 const cluster = (await startPostgres()) as Cluster
-const databaseUrl = (name: string) => {
-  const url = new URL(cluster.url)
-  url.pathname = `/${name}`
-  return url.toString()
-}
-async function createDatabase(name: string) {
-  const client = new pg.Client({ connectionString: cluster.url })
-  await client.connect()
-  await client.query(`create database ${name}`)
-  await client.end()
-}
+const { admin, urlOf: databaseUrl } = postgresCluster(cluster.url)
+const createDatabase = (name: string) => admin(`create database ${name}`)
 
 /** Users with plenty of both assets, credited set-based as the settlement credits. */
 async function setUp(db: Database) {

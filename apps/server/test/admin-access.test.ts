@@ -28,9 +28,10 @@ import {
   addOffChainAssets,
   call,
   createTestApp,
-  creditAvailable,
   dbKind,
+  fundedMember,
   login,
+  type Member,
   member,
   realCluster,
   seedRoot,
@@ -78,7 +79,7 @@ describe(`operator console access (${dbKind})`, () => {
   let admin: TestAdmin
   let operator: TestAdmin
   let viewer: TestAdmin
-  let user: Awaited<ReturnType<typeof member>>
+  let user: Member
   let fixture: {
     withdrawal: string
     withdrawal2: string
@@ -99,8 +100,7 @@ describe(`operator console access (${dbKind})`, () => {
     // Review from 100 USDT, two operators from 1000. With two admins, every adjustment and every weakening change
     // waits for the second.
     await reviewedUsdtWithdrawals(t.db, 1000n * USDT)
-    user = await member(t.app, (await seedRoot(t.db)).address)
-    await creditAvailable(t.db, user.id, 'USDT', 10_000n * USDT)
+    user = await fundedMember(t, (await seedRoot(t.db)).address, { USDT: 10_000n * USDT })
     // A resting buy order: 1 PLG at 0.5 USDT.
     const order = await call(t.app, api.tradeBuy, { price: '500000', amount: '1000000000' }, user.auth)
     expect(order.code, order.msg).toBe(Code.OK)

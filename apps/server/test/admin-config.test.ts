@@ -14,9 +14,9 @@ import {
   addOffChainAssets,
   call,
   createTestApp,
-  creditAvailable,
   dbKind,
-  member,
+  fundedMember,
+  type Member,
   seedRoot,
   type TestContext,
   TestWallet,
@@ -29,7 +29,7 @@ describe(`operator console configuration (${dbKind})`, () => {
   let t: TestContext
   let admin: TestAdmin
   let viewer: TestAdmin
-  let user: Awaited<ReturnType<typeof member>>
+  let user: Member
 
   beforeAll(async () => {
     t = await createTestApp()
@@ -40,9 +40,7 @@ describe(`operator console configuration (${dbKind})`, () => {
       .where('code', '=', 'USDT')
       .execute()
     await seedBusinessConfig(t.db)
-    user = await member(t.app, (await seedRoot(t.db)).address)
-    await creditAvailable(t.db, user.id, 'PLG', 10_000n * PLG)
-    await creditAvailable(t.db, user.id, 'USDT', 10_000n * USDT)
+    user = await fundedMember(t, (await seedRoot(t.db)).address, { PLG: 10_000n * PLG, USDT: 10_000n * USDT })
     admin = await signedInAdmin(t.app, t.db, 'admin')
     viewer = await signedInAdmin(t.app, t.db, 'viewer')
   })

@@ -16,9 +16,9 @@ import {
   addOffChainAssets,
   call,
   createTestApp,
-  creditAvailable,
   dbKind,
-  member,
+  fundedMember,
+  type Member,
   seedRoot,
   type TestContext,
   TestWallet,
@@ -36,15 +36,14 @@ describe(`operator console: four eyes (${dbKind})`, () => {
   let first: TestAdmin
   let second: TestAdmin
   let operator: TestAdmin
-  let user: Awaited<ReturnType<typeof member>>
+  let user: Member
 
   beforeAll(async () => {
     t = await createTestApp()
     await addOffChainAssets(t.db)
     // Review from 100 USDT, no two-reviewer threshold set.
     await reviewedUsdtWithdrawals(t.db)
-    user = await member(t.app, (await seedRoot(t.db)).address)
-    await creditAvailable(t.db, user.id, 'USDT', 10_000n * USDT)
+    user = await fundedMember(t, (await seedRoot(t.db)).address, { USDT: 10_000n * USDT })
     first = await signedInAdmin(t.app, t.db, 'admin')
   })
   afterAll(() => t.close())

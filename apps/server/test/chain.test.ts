@@ -210,7 +210,9 @@ describe('chain: verifyDeposit', () => {
       addresses: [getAssociatedTokenAddressSync(plg.mint, platform), plg.mint, reference],
     })
     await sendAndConfirmTransaction(connection, new Transaction().add(create, extend), [user])
-    await new Promise((resolve) => setTimeout(resolve, 150)) // addresses become usable in the next slot
+    // The addresses become usable in the next slot.
+    const landed = await connection.getSlot()
+    await expect.poll(() => connection.getSlot(), { interval: 20, timeout: 10_000 }).toBeGreaterThan(landed)
     const lookupTable = (await connection.getAddressLookupTable(table)).value
     if (!lookupTable) throw new Error('lookup table missing')
 

@@ -2,48 +2,22 @@ import { api, Code, type FinanceDeposit, type OutputRecord } from '@solpledge/co
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addDays, utcDay } from '../src/lib/day.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
-import { seedBusinessConfig } from '../src/modules/config/service.ts'
 import { balances, checkInvariants, systemAccount } from '../src/modules/ledger/service.ts'
 import { powerOf } from '../src/modules/power/service.ts'
-import {
-  addOffChainAssets,
-  call,
-  createTestApp,
-  creditAvailable,
-  dbKind,
-  login,
-  seedRoot,
-  type TestContext,
-  TestWallet,
-} from './helpers.ts'
+import { call, createSeededApp, dbKind, fundedMember, type Member, type SeededApp } from './helpers.ts'
 
 const USDT = 1_000_000n // one USDT in base units (6 decimals)
 
 describe(`finance (${dbKind})`, () => {
-  let t: TestContext
-  let root: { id: string; address: string }
+  let t: SeededApp
   beforeAll(async () => {
-    t = await createTestApp()
-    await addOffChainAssets(t.db)
-    await seedBusinessConfig(t.db)
-    const wallet = await seedRoot(t.db)
-    root = { id: await userId(wallet.address), address: wallet.address }
+    t = await createSeededApp()
   })
   afterAll(() => t.close())
 
-  async function userId(address: string) {
-    return (await t.db.selectFrom('users').select('id').where('address', '=', address).executeTakeFirstOrThrow()).id
-  }
-
-  /** A logged-in user under `parent` holding `usdt` USDT available, paid in from the system 'chain' account. */
-  async function user(usdt: bigint, parent: { address: string } = root) {
-    const wallet = new TestWallet()
-    const { token } = (await login(t.app, wallet, parent.address)).data as { token: string }
-    const id = await userId(wallet.address)
-    if (usdt > 0n) await creditAvailable(t.db, id, 'USDT', usdt)
-    return { id, address: wallet.address, auth: { token, address: wallet.address } }
-  }
-  type User = Awaited<ReturnType<typeof user>>
+  /** A logged-in user under `parent` (the root by default) holding `usdt` USDT available. */
+  const user = (usdt: bigint, parent: { address: string } = t.root) => fundedMember(t, parent.address, { USDT: usdt })
+  type User = Member
 
   const available = async (u: { id: string }) => (await balances(t.db, u.id)).USDT?.available ?? 0n
   const deposit = (u: User, amount: bigint | string, days: number) =>
@@ -96,7 +70,7 @@ describe(`finance (${dbKind})`, () => {
     const a = await user(0n)
     const b = await user(0n, a)
     const c = await user(1500n * USDT, b)
-    const rootBefore = await powerOf(t.db, root.id)
+    const rootBefore = await powerOf(t.db, t.root.id)
     const before = await financeBalance()
     const res = await deposit(c, 1000n * USDT, 30)
     expect(res).toMatchObject({ code: Code.OK, msg: 'Deposit successful' })
@@ -143,7 +117,7 @@ describe(`finance (${dbKind})`, () => {
         performance: 0n,
         team_performance: 0n,
       })
-    const rootAfter = await powerOf(t.db, root.id)
+    const rootAfter = await powerOf(t.db, t.root.id)
     expect(rootAfter.team_power - rootBefore.team_power).toBe(1200n * USDT)
     expect(rootAfter.team_performance).toBe(rootBefore.team_performance)
     const event = await t.db

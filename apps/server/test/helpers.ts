@@ -12,61 +12,19 @@ import {
   type LoginData,
   type RouteDef,
 } from '@solpledge/contract'
-import pg from 'pg'
 import { type App, buildApp } from '../src/app.ts'
 import { type Config, loadConfig } from '../src/config.ts'
-import { type Database, migrate, openDatabase } from '../src/db/index.ts'
+import type { Database } from '../src/db/index.ts'
 import { addressOf } from '../src/lib/keys.ts'
+import { seedBusinessConfig } from '../src/modules/config/service.ts'
 import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
 import { loadPlatform, type Platform } from '../src/platform.ts'
+import { freshDatabase } from './fixtures/database.ts'
+
+// Databases are made in fixtures/database.ts (shared with the benches).
+export { createPostgresDatabase, freshDatabase } from './fixtures/database.ts'
 
 export const dbKind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'
-
-/**
- * A fresh database for one test file: an in-memory PGlite, or a new database on the PostgreSQL cluster named by
- * TEST_DATABASE_URL (scripts/test.mjs starts a throwaway one), dropped again by `drop`. Migrated to the latest schema,
- * or up to the migration `migrateTo` (upgrade tests).
- */
-export async function freshDatabase(migrateTo?: string): Promise<{ db: Database; drop: () => Promise<void> }> {
-  const adminUrl = process.env.TEST_DATABASE_URL
-  if (!adminUrl) {
-    const db = await openDatabase({})
-    await migrate(db, migrateTo)
-    return { db, drop: () => db.destroy() }
-  }
-  const { url, drop } = await createPostgresDatabase(adminUrl)
-  const db = await openDatabase({ url })
-  await migrate(db, migrateTo)
-  return {
-    db,
-    drop: async () => {
-      await db.destroy()
-      await drop()
-    },
-  }
-}
-
-/**
- * A new empty database on the PostgreSQL cluster of `adminUrl`. `drop` waits for its connections to go; with `force`
- * it ends them (for a killed server's connections, which linger) — never for a live pool, whose leaving backends
- * would raise an unhandled error.
- */
-export async function createPostgresDatabase(adminUrl: string, { force = false } = {}) {
-  const name = `t_${randomBytes(6).toString('hex')}`
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl })
-    await client.connect()
-    await client.query(statement)
-    await client.end()
-  }
-  await admin(`create database ${name}`)
-  const url = new URL(adminUrl)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    drop: () => admin(`drop database if exists ${name}${force ? ' with (force)' : ''}`),
-  }
-}
 
 /**
  * A complete production environment (a real cluster, random mints and keys; the RPC is never contacted unless a test
@@ -201,6 +159,39 @@ export async function member(app: App, inviteCode: string) {
   if (!id || !token) throw new Error(`login failed: ${res.msg}`)
   return { id, address: wallet.address, wallet, auth: { token, address: wallet.address } }
 }
+
+/** The id of the user registered with `address`. */
+export async function userIdOf(db: Database, address: string): Promise<string> {
+  return (await db.selectFrom('users').select('id').where('address', '=', address).executeTakeFirstOrThrow()).id
+}
+
+export type Member = Awaited<ReturnType<typeof member>>
+
+/** A new wallet logged in under `parentAddress` holding `funds` available (paid in from the system 'chain' account). */
+export async function fundedMember(
+  t: Pick<TestContext, 'app' | 'db'>,
+  parentAddress: string,
+  funds: Partial<Record<string, bigint>> = {},
+): Promise<Member> {
+  const user = await member(t.app, parentAddress)
+  for (const [asset, amount] of Object.entries(funds))
+    if (amount && amount > 0n) await creditAvailable(t.db, user.id, asset, amount)
+  return user
+}
+
+/**
+ * The app on a fresh database seeded as the first start seeds it, off chain: PLG and USDT without mints, the default
+ * business configuration and a root user (`root`: its id, address and wallet) to invite the others.
+ */
+export async function createSeededApp(overrides: Partial<Config> = {}) {
+  const t = await createTestApp(overrides)
+  await addOffChainAssets(t.db)
+  await seedBusinessConfig(t.db)
+  const wallet = await seedRoot(t.db)
+  return { ...t, root: { id: await userIdOf(t.db, wallet.address), address: wallet.address, wallet } }
+}
+
+export type SeededApp = Awaited<ReturnType<typeof createSeededApp>>
 
 /** Registers a root user directly (as the first-start seed does) and returns its wallet. */
 export async function seedRoot(db: Database): Promise<TestWallet> {

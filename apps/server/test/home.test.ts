@@ -2,42 +2,19 @@ import { existsSync } from 'node:fs'
 import { api, Code, type DataOf, tokenIcon } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
-import { seedBusinessConfig, setBusinessConfig } from '../src/modules/config/service.ts'
-import {
-  addOffChainAssets,
-  call,
-  createTestApp,
-  creditAvailable,
-  dbKind,
-  login,
-  seedRoot,
-  type TestContext,
-  TestWallet,
-} from './helpers.ts'
+import { setBusinessConfig } from '../src/modules/config/service.ts'
+import { call, createSeededApp, creditAvailable, dbKind, fundedMember, type SeededApp } from './helpers.ts'
 
 const PLG = 1_000_000_000n
 
 describe(`home figures (${dbKind})`, () => {
-  let t: TestContext
-  let rootAddress: string
+  let t: SeededApp
   beforeAll(async () => {
-    t = await createTestApp()
-    await addOffChainAssets(t.db)
-    await seedBusinessConfig(t.db)
-    rootAddress = (await seedRoot(t.db)).address
+    t = await createSeededApp()
   })
   afterAll(() => t.close())
 
-  async function member(parent: string) {
-    const wallet = new TestWallet()
-    const { token } = (await login(t.app, wallet, parent)).data as { token: string }
-    const { id } = await t.db
-      .selectFrom('users')
-      .select('id')
-      .where('address', '=', wallet.address)
-      .executeTakeFirstOrThrow()
-    return { id, address: wallet.address, auth: { token, address: wallet.address } }
-  }
+  const member = (parent: string) => fundedMember(t, parent)
 
   it('gives the price as USDT per token with the pair, without a session, and follows the configuration', async () => {
     const res = await call(t.app, api.homePrice, {})
@@ -67,7 +44,7 @@ describe(`home figures (${dbKind})`, () => {
   })
 
   it('values each asset of the wallet in USDT: USDT at par, PLG at the valuation price, rounded down', async () => {
-    const u = await member(rootAddress)
+    const u = await member(t.root.address)
     await creditAvailable(t.db, u.id, 'PLG', 3n * PLG + 3n)
     await creditAvailable(t.db, u.id, 'USDT', 12_345_678n)
     const values = async () =>
@@ -85,7 +62,7 @@ describe(`home figures (${dbKind})`, () => {
   })
 
   it("answers the home figures: today's figures of the staking module with the price", async () => {
-    const leader = await member(rootAddress)
+    const leader = await member(t.root.address)
     const direct = await member(leader.address)
     const deeper = await member(direct.address)
     for (const [who, plg] of [
@@ -123,7 +100,7 @@ describe(`home figures (${dbKind})`, () => {
   })
 
   it('ranks the new power a stake just made: the ranking agrees with Home without waiting for the hourly snapshot', async () => {
-    const leader = await member(rootAddress)
+    const leader = await member(t.root.address)
     const direct = await member(leader.address)
     const rank = async (type: 'direct' | 'team') => {
       const res = await call(t.app, api.ranking, { type }, leader.auth)

@@ -6,7 +6,7 @@ import { setBusinessConfig } from '../src/modules/config/service.ts'
 import { watchIntents } from '../src/modules/intents/service.ts'
 import { checkInvariants } from '../src/modules/ledger/service.ts'
 import { powerOf } from '../src/modules/power/service.ts'
-import { call, createTestApp, dbKind, login, realCluster, seedRoot, TestWallet } from './helpers.ts'
+import { call, createTestApp, dbKind, login, realCluster, seedRoot, TestWallet, userIdOf } from './helpers.ts'
 import { available, createChainApp, createIntent, fundedUser, pay } from './money.ts'
 
 describe(`payment intents: top-up (${dbKind})`, () => {
@@ -232,13 +232,9 @@ describe(`payment intents: stake and node (${dbKind})`, () => {
   let rootId: string
   beforeAll(async () => {
     ctx = await createChainApp()
-    rootId = await userId(ctx.root.address)
+    rootId = await userIdOf(ctx.db, ctx.root.address)
   }, 120_000)
   afterAll(() => ctx.close())
-
-  async function userId(address: string) {
-    return (await ctx.db.selectFrom('users').select('id').where('address', '=', address).executeTakeFirstOrThrow()).id
-  }
 
   /** A logged-in user under `parent` whose wallet holds SOL, 1000 PLG and 1000 USDT on the local chain. */
   async function member(parent: { wallet: TestWallet } | null = null) {
@@ -252,7 +248,7 @@ describe(`payment intents: stake and node (${dbKind})`, () => {
     return {
       wallet,
       keypair: Keypair.fromSeed(wallet.secret),
-      id: await userId(wallet.address),
+      id: await userIdOf(ctx.db, wallet.address),
       auth: { token, address: wallet.address },
     }
   }

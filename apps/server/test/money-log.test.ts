@@ -10,10 +10,9 @@ import {
   createTestApp,
   creditAvailable,
   dbKind,
-  login,
+  member,
   seedRoot,
   type TestContext,
-  TestWallet,
 } from './helpers.ts'
 
 const DAY = '2025-03-10'
@@ -31,15 +30,9 @@ describe(`the user's ledger history, /user/user/moneyLog (${dbKind})`, () => {
   beforeAll(async () => {
     t = await createTestApp()
     await addOffChainAssets(t.db)
-    const root = await seedRoot(t.db)
-    const wallet = new TestWallet()
-    auth = {
-      token: ((await login(t.app, wallet, root.address)).data as { token: string }).token,
-      address: wallet.address,
-    }
-    userId = (
-      await t.db.selectFrom('users').select('id').where('address', '=', wallet.address).executeTakeFirstOrThrow()
-    ).id
+    const user = await member(t.app, (await seedRoot(t.db)).address)
+    userId = user.id
+    auth = user.auth
     // USDT: a top-up, then a withdrawal request (available → locked) as modules/withdrawals makes it.
     await creditAvailable(t.db, userId, 'USDT', 300_000_000n)
     await t.db.transaction().execute(async (trx) =>

@@ -7,12 +7,12 @@ import { powerOf } from '../src/modules/power/service.ts'
 import {
   call,
   createTestApp,
-  creditAvailable,
   dbKind,
-  login,
+  fundedMember,
+  type Member,
   seedRoot,
   type TestContext,
-  TestWallet,
+  type TestWallet,
 } from './helpers.ts'
 
 const USDT = 1_000_000n // one USDT in base units (6 decimals)
@@ -38,18 +38,8 @@ describe(`nodes (${dbKind})`, () => {
   afterAll(() => t.close())
 
   /** A logged-in user under `parent` holding `amount` USDT available, paid in from the system 'chain' account. */
-  async function user(amount: bigint, parent: { auth: { address: string } } | null = null) {
-    const wallet = new TestWallet()
-    const { token } = (await login(t.app, wallet, parent?.auth.address ?? root.address)).data as { token: string }
-    const row = await t.db
-      .selectFrom('users')
-      .select('id')
-      .where('address', '=', wallet.address)
-      .executeTakeFirstOrThrow()
-    if (amount > 0n) await creditAvailable(t.db, row.id, 'USDT', amount)
-    return { id: row.id, auth: { token, address: wallet.address } }
-  }
-  type User = Awaited<ReturnType<typeof user>>
+  const user = (amount: bigint, parent: { address: string } = root) => fundedMember(t, parent.address, { USDT: amount })
+  type User = Member
 
   const available = async (u: User) => (await balances(t.db, u.id)).USDT?.available ?? 0n
   const buy = (u: User, level: string) => call(t.app, api.nodeBuy, { level, pay: 'balance' }, u.auth)

@@ -2,49 +2,24 @@ import { api, Code, type OutputRecord, type Stake } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addDays, utcDay } from '../src/lib/day.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
-import { seedBusinessConfig, setBusinessConfig } from '../src/modules/config/service.ts'
+import { setBusinessConfig } from '../src/modules/config/service.ts'
 import { balances, checkInvariants, systemAccount } from '../src/modules/ledger/service.ts'
 import { powerOf } from '../src/modules/power/service.ts'
-import {
-  addOffChainAssets,
-  call,
-  createTestApp,
-  creditAvailable,
-  dbKind,
-  login,
-  seedRoot,
-  type TestContext,
-  TestWallet,
-} from './helpers.ts'
+import { call, createSeededApp, creditAvailable, dbKind, fundedMember, type Member, type SeededApp } from './helpers.ts'
 
 const PLG = 1_000_000_000n // one PLG in base units (9 decimals)
 const USDT = 1_000_000n // one USDT in base units (6 decimals)
 
 describe(`staking (${dbKind})`, () => {
-  let t: TestContext
-  let root: { id: string; address: string }
+  let t: SeededApp
   beforeAll(async () => {
-    t = await createTestApp()
-    await addOffChainAssets(t.db)
-    await seedBusinessConfig(t.db)
-    const wallet = await seedRoot(t.db)
-    root = { id: await userId(wallet.address), address: wallet.address }
+    t = await createSeededApp()
   })
   afterAll(() => t.close())
 
-  async function userId(address: string) {
-    return (await t.db.selectFrom('users').select('id').where('address', '=', address).executeTakeFirstOrThrow()).id
-  }
-
-  /** A logged-in user under `parent` holding `plg` PLG available, paid in from the system 'chain' account. */
-  async function user(plg: bigint, parent: { address: string } = root) {
-    const wallet = new TestWallet()
-    const { token } = (await login(t.app, wallet, parent.address)).data as { token: string }
-    const id = await userId(wallet.address)
-    if (plg > 0n) await fund(id, plg)
-    return { id, address: wallet.address, auth: { token, address: wallet.address } }
-  }
-  type User = Awaited<ReturnType<typeof user>>
+  /** A logged-in user under `parent` (the root by default) holding `plg` PLG available. */
+  const user = (plg: bigint, parent: { address: string } = t.root) => fundedMember(t, parent.address, { PLG: plg })
+  type User = Member
 
   const fund = (id: string, amount: bigint, asset = 'PLG') => creditAvailable(t.db, id, asset, amount)
 
@@ -136,7 +111,7 @@ describe(`staking (${dbKind})`, () => {
   it('adds the power to the staker and to every ancestor on a three-level chain', async () => {
     const { a, b, c } = await chain()
     await fund(c.id, 400n * PLG)
-    const rootBefore = await powerOf(t.db, root.id)
+    const rootBefore = await powerOf(t.db, t.root.id)
     // 400 PLG × 0.5 = 200 USDT, 180 days: power ×2 = 400 USDT.
     expect((await stake(c, 400n * PLG, 180)).code).toBe(Code.OK)
     expect(await powerOf(t.db, c.id)).toEqual({
@@ -152,7 +127,7 @@ describe(`staking (${dbKind})`, () => {
         performance: 0n,
         team_performance: 200n * USDT,
       })
-    const rootAfter = await powerOf(t.db, root.id)
+    const rootAfter = await powerOf(t.db, t.root.id)
     expect(rootAfter.team_power - rootBefore.team_power).toBe(400n * USDT)
     expect(rootAfter.team_performance - rootBefore.team_performance).toBe(200n * USDT)
     expect(rootAfter.personal_power).toBe(rootBefore.personal_power)

@@ -48,6 +48,8 @@ describe(`withdrawals survive a crash at every sender step (${dbKind})`, () => {
     return BigInt(balance?.value.amount ?? 0)
   }
 
+  // Each case starts the server twice (tsx compiles it each time): its timeout and startServer's are bounds for a
+  // loaded machine (30 s for a start was too short on one), not waits.
   for (const step of ['stored', 'sent', 'confirmed'] as const) {
     it(`crash right after '${step}': paid exactly once after the restart`, async () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-crash-'))
@@ -146,7 +148,7 @@ describe(`withdrawals survive a crash at every sender step (${dbKind})`, () => {
         await database?.drop()
         fs.rmSync(dataDir, { recursive: true, force: true })
       }
-    }, 60_000)
+    }, 300_000)
   }
 })
 
@@ -169,7 +171,13 @@ async function startServer(env: Record<string, string>): Promise<Server> {
     child.once('exit', (code, signal) => resolve({ code, signal })),
   )
   const ready = await new Promise<RegExpMatchArray>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server not ready after 30 s:\n${output}`)), 30_000)
+    // A server not ready in time is stopped (SIGTERM: tsx passes it on to the server it runs) and waited for, so that
+    // the clean-up does not race its writes.
+    let late = false
+    const timer = setTimeout(() => {
+      late = true
+      child.kill('SIGTERM')
+    }, 120_000)
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
       const match = output.match(/solpledge ready url=(\S+) root_invite_code=(\S+)/)
@@ -182,7 +190,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
     child.stderr?.on('data', onData)
     void exited.then(() => {
       clearTimeout(timer)
-      reject(new Error(`server exited before it was ready:\n${output}`))
+      reject(new Error(`${late ? 'server not ready after 120 s' : 'server exited before it was ready'}:\n${output}`))
     })
   })
   return {
