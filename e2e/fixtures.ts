@@ -134,8 +134,7 @@ export async function settleThrough(day: string) {
  * after each settled day) and resolves its root, published on chain.
  */
 export async function snapshotLiabilities() {
-  const headers = { 'Operator-Token': operatorToken(), 'Idempotency-Key': crypto.randomUUID() }
-  const res = await post(api.liabilitiesSnapshot.path, {}, headers)
+  const res = await post(api.liabilitiesSnapshot.path, {}, { 'Operator-Token': operatorToken() })
   if (res.code !== 1) throw new Error(`liabilities snapshot failed: ${res.msg}`)
   return res.data
 }

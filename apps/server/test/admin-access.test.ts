@@ -318,8 +318,10 @@ describe(`operator console access (${dbKind})`, () => {
       ['adminAdjustReject', 'adjustment.reject', admin],
       ['adminUserRevoke', 'user.revokeSessions', admin],
     ]
-    // Every write route is in the list (a new one without an audit test fails here).
-    expect(actions.map(([name]) => name).sort()).toEqual([...writes].sort())
+    // Every write route is in the list (a new one without an audit test fails here), but the snapshot of liabilities:
+    // it reads the chain, which this app has none of (its audit entry is checked in liabilities.test.ts).
+    const offChain = writes.filter((name) => name !== 'adminPolSnapshot')
+    expect(actions.map(([name]) => name).sort()).toEqual(offChain.sort())
     for (const [name, action, caller] of actions) {
       const [all, own] = [await auditCount(t.db), await auditCount(t.db, action)]
       const res = await send(name, caller.headers.headers)

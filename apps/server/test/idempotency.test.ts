@@ -73,6 +73,7 @@ const COUNTED = [
   'adjustments',
   'admin_changes',
   'admin_audit',
+  'liability_snapshots',
 ] as const
 const COMPARED = [...COUNTED, 'ledger_accounts', 'user_power', 'assets', 'admin_sessions'] as const
 
@@ -360,6 +361,13 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
         body: { id: await pendingChange(), reason: 'not agreed' },
       }),
       repeatable: false,
+    },
+    adminPolSnapshot: {
+      callers: adminPair,
+      body: async () => ({}),
+      other: async () => ({ route: api.adminAssetSave, body: await assetBody() }),
+      // An operator may take another snapshot whenever they like.
+      repeatable: true,
     },
     adminAdjustReject: {
       callers: adminPair,

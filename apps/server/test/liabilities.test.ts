@@ -520,11 +520,21 @@ describe(`proof of liabilities (${dbKind})`, () => {
     expect((a.data as LiabilityRoot).signature).not.toBeNull()
     expect((await call(ctx.app, api.adminPolSnapshot, {}, viewer.headers)).code).toBe(Code.SESSION_INVALID)
     expect(await snapshotCount()).toBe(before + 1)
-    // npm run snapshot-liabilities: the Operator-Token route, the same once per key; no token, no snapshot.
-    const token = { headers: { 'operator-token': ctx.platform.operatorToken, 'idempotency-key': 'cli-1' } }
+    // Audited: who took it, and which snapshot.
+    const entry = await ctx.db
+      .selectFrom('admin_audit')
+      .selectAll()
+      .where('action', '=', 'liabilities.snapshot')
+      .executeTakeFirstOrThrow()
+    expect(entry).toMatchObject({
+      actor: operator.address,
+      target: `snapshot:${(a.data as LiabilityRoot).snapshot_id}`,
+    })
+    // npm run snapshot-liabilities: the Operator-Token route (like the settlement run, each call takes one); no token,
+    // no snapshot.
+    const token = { headers: { 'operator-token': ctx.platform.operatorToken } }
     const cli = await call(ctx.app, api.liabilitiesSnapshot, {}, token)
     expect(cli.code).toBe(Code.OK)
-    expect((await call(ctx.app, api.liabilitiesSnapshot, {}, token)).data).toEqual(cli.data)
     expect((await call(ctx.app, api.liabilitiesSnapshot, {})).code).not.toBe(Code.OK)
     expect(await snapshotCount()).toBe(before + 2)
     // The latest snapshot is the default of a proof; an older one kept can be asked for, a purged one cannot.

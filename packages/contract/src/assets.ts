@@ -222,13 +222,12 @@ export const assetsRoutes = {
   }),
   liabilitiesSnapshot: route({
     path: '/admin/liabilities/snapshot',
-    idempotent: true,
     auth: false,
     operator: true,
     tag: 'operator',
     summary:
       'Take a proof-of-liabilities snapshot now and publish its root on chain (Operator-Token header; ' +
-      'npm run snapshot-liabilities)',
+      'npm run snapshot-liabilities). Each call takes one: it moves no money, like /admin/settlement/run',
     body: Empty,
     data: LiabilityRoot,
   }),

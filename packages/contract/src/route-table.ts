@@ -13,7 +13,7 @@ export const routeTable = {
   solvency: { path: '/assets/solvency', auth: false },
   liabilitiesRoot: { path: '/assets/liabilities/root', auth: false },
   liabilitiesProof: { path: '/assets/liabilities/proof', auth: true },
-  liabilitiesSnapshot: { path: '/admin/liabilities/snapshot', auth: false, operator: true, idempotent: true },
+  liabilitiesSnapshot: { path: '/admin/liabilities/snapshot', auth: false, operator: true },
   withdraw: { path: '/user/Withdraw/atm', auth: true, idempotent: true },
   withdrawList: { path: '/user/Withdraw/lists', auth: true },
   pledgeConfig: { path: '/invest/invest_pledge/:product', auth: false },

@@ -1,9 +1,8 @@
 // npm run snapshot-liabilities [-- --url http://127.0.0.1:3000]
 // Asks the running server to take a proof-of-liabilities snapshot now and publish its root on chain (one also follows
 // every daily settlement), and prints the root. The operator token as for npm run settle.
-import { randomUUID } from 'node:crypto'
 import { parseArgs } from 'node:util'
-import { api, formatAmount, IDEMPOTENCY_HEADER, type LiabilityRoot } from '@solpledge/contract'
+import { api, formatAmount, type LiabilityRoot } from '@solpledge/contract'
 import { defaultUrl, operatorCall } from './operator.ts'
 
 const { values } = parseArgs({
@@ -17,15 +16,7 @@ if (values.help) {
   process.exit(0)
 }
 
-// Idempotent per run: a proxy or client that repeats this request takes no second snapshot.
-const root = await operatorCall<LiabilityRoot>(
-  values.url,
-  api.liabilitiesSnapshot.path,
-  {},
-  {
-    [IDEMPOTENCY_HEADER]: randomUUID(),
-  },
-)
+const root = await operatorCall<LiabilityRoot>(values.url, api.liabilitiesSnapshot.path, {})
 console.log(`snapshot #${root.snapshot_id}  taken ${root.taken_at}  reserves at slot ${root.slot}`)
 console.log(`  root ${root.root.hash}`)
 for (const [i, asset] of root.assets.entries()) {
