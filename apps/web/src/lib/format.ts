@@ -48,32 +48,38 @@ export function displayDecimals(symbol: string, decimals: number, kind: FigureKi
  * holds this table to Intl). The first Intl.NumberFormat a page builds loads the locale's ICU data, ≈20 ms on a
  * desktop and four times that on a phone, inside the first screen's render: the interface languages go without it.
  */
-const SEPARATORS: Readonly<Record<string, { group: string; decimal: string }>> = {
-  en: { group: ',', decimal: '.' },
-  zh: { group: ',', decimal: '.' },
-  ja: { group: ',', decimal: '.' },
-  ko: { group: ',', decimal: '.' },
-  vi: { group: '.', decimal: ',' },
+interface NumberFormat {
+  /** The whole part with the language's grouping. */
+  group: (whole: bigint) => string
+  decimal: string
 }
 
-const intlFormats = new Map<string, { group: (whole: bigint) => string; decimal: string }>()
-/** A language's whole-number grouping and decimal separator: from the table, else (another language) from Intl. */
-function numberFormat(language: string | undefined) {
+const grouped = (separator: string, decimal: string): NumberFormat => ({
+  group: (whole) => whole.toString().replace(/\B(?=(\d{3})+$)/g, separator),
+  decimal,
+})
+
+/** Per language, built once: the interface languages from the table, any other from Intl when first asked for. */
+const formats = new Map<string, NumberFormat>([
+  ['en', grouped(',', '.')],
+  ['zh', grouped(',', '.')],
+  ['ja', grouped(',', '.')],
+  ['ko', grouped(',', '.')],
+  ['vi', grouped('.', ',')],
+])
+
+function numberFormat(language: string | undefined): NumberFormat {
   const key = language ?? ''
-  const known = SEPARATORS[key]
-  if (known) return { group: (whole: bigint) => groupThousands(whole, known.group), decimal: known.decimal }
-  let format = intlFormats.get(key)
+  let format = formats.get(key)
   if (!format) {
     const integer = new Intl.NumberFormat(language, { useGrouping: true, maximumFractionDigits: 0 })
     const decimal =
       new Intl.NumberFormat(language).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.'
-    format = { group: (whole: bigint) => integer.format(whole), decimal }
-    intlFormats.set(key, format)
+    format = { group: (whole) => integer.format(whole), decimal }
+    formats.set(key, format)
   }
   return format
 }
-
-const groupThousands = (whole: bigint, separator: string) => whole.toString().replace(/\B(?=(\d{3})+$)/g, separator)
 
 export interface UnitsFormat {
   /** Decimals shown at most (default: all); trailing zeros are dropped. */
