@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
@@ -6,6 +7,11 @@ import { defineConfig } from 'vitest/config'
 // need what only PostgreSQL has (several sessions at once): they run in the PostgreSQL pass only, never skipped.
 // `production` starts the compiled server (`npm run build` first; scripts/test.mjs runs it after its build stage).
 // `faults` runs server instances as processes under kills and dropped database connections (apps/server/test/faults).
+// One worker more than the cores (Vitest's default is one less: a single worker on CI's 2 cores). The API files spend a
+// good part of their time waiting on the local chain and on the child processes of the crash tests, and the unit files
+// on their start-up: with three workers on 2 cores the API pass takes about two thirds of the time (docs/benchmarks.md).
+const workers = availableParallelism() + 1
+
 export default defineConfig({
   test: {
     projects: [
@@ -14,6 +20,7 @@ export default defineConfig({
         resolve: { alias: [{ find: /^@\//, replacement: fileURLToPath(new URL('./apps/web/src/', import.meta.url)) }] },
         test: {
           name: 'unit',
+          maxWorkers: workers,
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.{ts,tsx}', 'scripts/**/*.test.mjs'],
           environment: 'node',
           testTimeout: 60_000,
@@ -22,6 +29,7 @@ export default defineConfig({
       {
         test: {
           name: 'api',
+          maxWorkers: workers,
           include: ['apps/server/test/**/*.test.ts'],
           exclude: [
             'apps/server/test/production/**',
@@ -36,8 +44,8 @@ export default defineConfig({
           // A worker imports the server's modules once for all its files, not once a file: files share no state
           // (each builds its own app on its own database; module-level caches are keyed by database or request).
           isolate: false,
-          // Files run in parallel (one worker per core): each has its own database (an in-memory PGlite, or a new
-          // database on the PostgreSQL cluster), its own local chain on a free port and its own DATA_DIR.
+          // Files run in parallel (`workers`): each has its own database (an in-memory PGlite, or a new database on
+          // the PostgreSQL cluster), its own local chain on a free port and its own DATA_DIR.
         },
       },
       {
@@ -47,8 +55,6 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // Files run in parallel (one worker per core): each has its own database (an in-memory PGlite, or a new
-          // database on the PostgreSQL cluster), its own local chain on a free port and its own DATA_DIR.
         },
       },
       {
