@@ -60,6 +60,7 @@ const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
  */
 async function findings(page: Page, screen: string) {
   const found: string[] = []
+  await animationsDone(page)
   // In the page itself (no iframes here), violations only: the cheapest run, one screen after another.
   const { violations } = await new AxeBuilder({ page })
     .withTags(WCAG_TAGS)
@@ -130,6 +131,21 @@ async function settled(page: Page, title: Locator) {
   await expect(title).toBeVisible()
   await expect(page.getByText(/^loading…?$/i)).toHaveCount(0)
   await expect(page.getByTestId('loading-overlay')).toHaveCount(0)
+}
+
+/**
+ * Waits until the screen's entrance animations (the page sliding and fading in, a sheet rising) have ended: axe
+ * measures contrast on the colours as painted, and a text half faded in fails it. Endless ones (spinners) do not end.
+ */
+async function animationsDone(page: Page) {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  )
 }
 
 /**

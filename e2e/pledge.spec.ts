@@ -253,9 +253,10 @@ test.describe('staking, finance and node payments', () => {
       const dividends = BigInt((nodes.data as unknown as { list: { dividends: string }[] }).list[0]?.dividends ?? '0')
       expect(dividends).toBeGreaterThan(0n)
       const paidOut = 2n * 7_066_666_666n + dividends
-      // Balances show 4 decimals of PLG, truncated, the whole part grouped.
-      const shown = (units: bigint) =>
-        formatAmount(units - (units % 100_000n), 9).replace(/^\d+/, (whole) => BigInt(whole).toLocaleString('en-US'))
+      // Figures group the whole part (the node's share is over 1,000 PLG when it is the only node); balances show 4
+      // decimals of PLG, truncated, the exact figure all 9.
+      const grouped = (text: string) => text.replace(/^\d+/, (whole) => BigInt(whole).toLocaleString('en-US'))
+      const shown = (units: bigint) => grouped(formatAmount(units - (units % 100_000n), 9))
       expect(await available(page, 'PLG')).toBe(shown(plgUnits(plgBefore) + paidOut))
       await page.locator('[data-testid="asset-row"][data-coin="PLG"]').getByTestId('asset-detail-link').click()
       // One payment for the day: both stakes' output and the node dividend in one ledger transfer, for that day.
@@ -263,7 +264,7 @@ test.describe('staking, finance and node payments', () => {
       await expect(paid).toHaveCount(1)
       await expect(paid.getByTestId('money-log-amount')).toHaveText(`+${shown(paidOut)} PLG`)
       await expect(paid.getByTestId('money-log-day')).toHaveAttribute('data-day', addDays(today, 1))
-      await expect(paid.getByTestId('money-log-exact')).toHaveText(`+${formatAmount(paidOut, 9)} PLG`)
+      await expect(paid.getByTestId('money-log-exact')).toHaveText(`+${grouped(formatAmount(paidOut, 9))} PLG`)
       await snap(page, testInfo, 'balance with the output')
     })
 
