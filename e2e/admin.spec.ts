@@ -1,7 +1,7 @@
 import type { Page, TestInfo } from '@playwright/test'
 import { api } from '@solpledge/contract'
 import {
-  test as base,
+  adminWallet,
   doubleTapOnce,
   expect,
   onChainBalance,
@@ -9,32 +9,19 @@ import {
   secondPhone,
   snap,
   submitReviewed,
+  test,
   toast,
   useWallets,
   Wallet,
 } from './fixtures.ts'
-import { type StartedServer, startServer } from './server.ts'
 
 /**
  * The operator console's journeys run against a server of their own (on the shared local chain): they change the
  * business configuration and the asset settings, which the other journeys, running at the same time on the shared
- * server, rely on. The operator's wallet is on that server's allow-list (ADMIN_ADDRESSES) as an admin.
+ * server, rely on. The operator is the servers' admin (`adminWallet()`, on their ADMIN_ADDRESSES).
  */
-const test = base.extend<object, { server: StartedServer & { operator: Wallet } }>({
-  server: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function needs from this pattern
-    async ({}, use) => {
-      const operator = new Wallet()
-      const server = await startServer(process.env.E2E_RPC_URL as string, process.env.E2E_WS_URL as string, {
-        ADMIN_ADDRESSES: `${operator.address}:admin`,
-      })
-      await use({ ...server, operator })
-      await server.stop()
-    },
-    { scope: 'worker', timeout: 120_000 },
-  ],
-  baseURL: async ({ server }, use) => use(server.url),
-})
+test.use({ ownServer: 'admin' })
+const operator = adminWallet()
 test.describe.configure({ mode: 'serial' })
 
 /** Opens the console and signs in with the page's demo wallet (the operator's). */
@@ -58,14 +45,10 @@ async function signInToConsole(page: Page, operator: Wallet, testInfo: TestInfo)
   await expect(page.getByTestId('bind-dialog')).toHaveCount(0)
 }
 
-test('an operator edits the pledge minimum and a user sees the new minimum', async ({
-  page,
-  browser,
-  server,
-}, testInfo) => {
+test('an operator edits the pledge minimum and a user sees the new minimum', async ({ page, browser }, testInfo) => {
   await test.step('the operator signs in to the console on a desktop screen', async () => {
     await page.setViewportSize({ width: 1280, height: 900 })
-    await signInToConsole(page, server.operator, testInfo)
+    await signInToConsole(page, operator, testInfo)
     await expect(page.getByTestId('admin-solvency')).toBeVisible()
     await expect(page.getByTestId('admin-job-settlement')).toBeVisible()
     // The hot wallet the local chain funded pays.
@@ -99,22 +82,22 @@ test('an operator edits the pledge minimum and a user sees the new minimum', asy
       how: 'dblclick',
       answer: 'Saved',
     })
-    await expect(page.getByTestId('admin-config-version')).toContainText(server.operator.address)
+    await expect(page.getByTestId('admin-config-version')).toContainText(operator.address)
     await expect(page.getByTestId('config-pledge.minUsdt')).toHaveValue('150')
   })
 
   await test.step('the history says who changed what', async () => {
     await page.getByTestId('admin-config-tab-history').click()
     const newest = page.getByTestId('admin-config-version-row').first()
-    await expect(newest.getByTestId('admin-version-by')).toHaveText(server.operator.address)
+    await expect(newest.getByTestId('admin-version-by')).toHaveText(operator.address)
     await expect(newest.getByTestId('admin-change')).toContainText('100 USDT → 150 USDT')
     await snap(page, testInfo, 'configuration history')
   })
 
   await test.step('a user sees the new minimum at once', async () => {
     const user = new Wallet()
-    await register(user, server.rootAddress, server.url)
-    const phone = await secondPhone(browser, testInfo, server.url)
+    await register(user)
+    const phone = await secondPhone(browser, testInfo)
     await useWallets(phone, [user])
     await phone.goto('/pledge')
     // 150 USDT at the reference price of 0.5 USDT.
@@ -138,12 +121,11 @@ test('an operator edits the pledge minimum and a user sees the new minimum', asy
 test('an operator approves a withdrawal under review and the user receives it on chain', async ({
   page,
   browser,
-  server,
 }, testInfo) => {
   // Two top-ups and withdrawals through their review sheets, an on-chain send and two decisions: a long journey.
   test.setTimeout(120_000)
   // This time on a phone.
-  await signInToConsole(page, server.operator, testInfo)
+  await signInToConsole(page, operator, testInfo)
 
   await test.step('the operator makes USDT withdrawals from 100 USDT wait for review', async () => {
     await saveReviewThreshold(page, '100')
@@ -153,8 +135,8 @@ test('an operator approves a withdrawal under review and the user receives it on
   })
 
   const user = new Wallet()
-  await register(user, server.rootAddress, server.url)
-  const phone = await secondPhone(browser, testInfo, server.url)
+  await register(user)
+  const phone = await secondPhone(browser, testInfo)
   const usdt = phone.locator('[data-testid="asset-row"][data-coin="USDT"]')
 
   await test.step('the user tops up 200 USDT and asks to withdraw 150 USDT', async () => {
@@ -208,7 +190,7 @@ test('an operator approves a withdrawal under review and the user receives it on
     await page.getByTestId('admin-withdrawals-tab-confirmed').click()
     const row = page.locator(`[data-testid="admin-withdrawal-row"][data-user="${user.address}"]`)
     await expect(row).toHaveAttribute('data-status', 'confirmed')
-    await expect(row.getByTestId('admin-withdrawal-approver')).toHaveAttribute('title', server.operator.address)
+    await expect(row.getByTestId('admin-withdrawal-approver')).toHaveAttribute('title', operator.address)
     await snap(page, testInfo, 'confirmed withdrawals')
   })
 
@@ -251,18 +233,17 @@ const PNG = Buffer.from(
 test('an operator looks a user up, adjusts the balance, revokes the sessions and publishes a notice', async ({
   page,
   browser,
-  server,
 }, testInfo) => {
   const user = new Wallet()
-  await register(user, server.rootAddress, server.url)
-  const phone = await secondPhone(browser, testInfo, server.url)
+  await register(user)
+  const phone = await secondPhone(browser, testInfo)
   await useWallets(phone, [user])
   await phone.goto('/assets')
   const usdt = phone.locator('[data-testid="asset-row"][data-coin="USDT"]')
   await expect(usdt.getByTestId('asset-available')).toHaveText('0')
 
   await page.setViewportSize({ width: 1280, height: 900 })
-  await signInToConsole(page, server.operator, testInfo)
+  await signInToConsole(page, operator, testInfo)
 
   await test.step('the operator finds the user by the start of the address', async () => {
     await page.getByTestId('admin-nav-users').click()
@@ -355,13 +336,12 @@ test('an operator looks a user up, adjusts the balance, revokes the sessions and
 test('with a second admin, an adjustment and a weaker review threshold wait for the other admin', async ({
   page,
   browser,
-  server,
 }, testInfo) => {
   const user = new Wallet()
-  await register(user, server.rootAddress, server.url)
+  await register(user)
   const second = new Wallet()
   await page.setViewportSize({ width: 1280, height: 900 })
-  await signInToConsole(page, server.operator, testInfo)
+  await signInToConsole(page, operator, testInfo)
 
   await test.step('the only admin adds a second admin alone', async () => {
     await page.getByTestId('admin-nav-config').click()
@@ -395,7 +375,7 @@ test('with a second admin, an adjustment and a weaker review threshold wait for 
     await snap(page, testInfo, 'a change waiting for the second admin')
   })
 
-  const other = await secondPhone(browser, testInfo, server.url)
+  const other = await secondPhone(browser, testInfo)
   await other.setViewportSize({ width: 1280, height: 900 })
   await signInToConsole(other, second, testInfo)
 

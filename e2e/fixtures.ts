@@ -12,6 +12,7 @@ import {
 } from '@playwright/test'
 import { API_BASE, api, LOGIN_TYPE, type RouteDef } from '@solpledge/contract'
 import { createDemoWalletStorageValue, DEMO_WALLET_STORAGE_KEY, encodeBase58 } from '@solpledge/demo-wallet'
+import { startServer } from './server.ts'
 
 export const baseUrl = () => process.env.E2E_BASE_URL as string
 export const rootAddress = () => process.env.E2E_ROOT_ADDRESS as string
@@ -54,14 +55,38 @@ async function watchCsp(context: BrowserContext, violations: string[]) {
   })
 }
 
+/** The server a journey runs against: its URL and the root user's address (the invite code of the first users). */
+export interface E2eServer {
+  url: string
+  rootAddress: string
+}
+
 /**
- * Playwright's test with the base URL of the server that global-setup.ts started. Its page records every toast it
- * shows, and every journey runs under the server's Content-Security-Policy and fails on any violation
- * (`cspViolations`: what was seen so far).
+ * Playwright's test against the server that global-setup.ts started, or against a server of the journey's own on the
+ * shared local chain when its file says `test.use({ ownServer: '<name>' })`: for journeys that change what the others
+ * rely on (the business configuration, the market's price, settled days). A file with its own server runs in workers
+ * of its own (the option is part of the worker's identity), where `baseUrl()`, `rootAddress()` and the page's base URL
+ * are that server's; it has the same operator token and admin (`adminWallet()`) as the shared one.
+ * Its page records every toast it shows, and every journey runs under the server's Content-Security-Policy and fails on
+ * any violation (`cspViolations`: what was seen so far).
  */
-export const test = base.extend<{ cspViolations: string[] }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function needs from this pattern
-  baseURL: async ({}, use) => use(baseUrl()),
+export const test = base.extend<{ cspViolations: string[] }, { ownServer: string | null; server: E2eServer }>({
+  ownServer: [null, { scope: 'worker', option: true }],
+  server: [
+    async ({ ownServer }, use) => {
+      if (ownServer === null) return use({ url: baseUrl(), rootAddress: rootAddress() })
+      const server = await startServer(process.env.E2E_RPC_URL as string, process.env.E2E_WS_URL as string, {
+        OPERATOR_TOKEN: operatorToken(),
+        ADMIN_ADDRESSES: `${adminWallet().address}:admin`,
+      })
+      process.env.E2E_BASE_URL = server.url
+      process.env.E2E_ROOT_ADDRESS = server.rootAddress
+      await use(server)
+      await server.stop()
+    },
+    { scope: 'worker', auto: true, timeout: 120_000 },
+  ],
+  baseURL: async ({ server }, use) => use(server.url),
   page: async ({ page }, use) => {
     await page.addInitScript(recordToasts)
     // A sheet that just closed steps the history back to take its entry away (apps/web/src/lib/modal-history.ts);
@@ -106,11 +131,11 @@ export class Wallet {
   }
 }
 
-/** The wallet of the shared server's admin (on its ADMIN_ADDRESSES: see global-setup.ts), for read-only visits. */
+/** The wallet of the servers' admin (on their ADMIN_ADDRESSES: see global-setup.ts and `test`'s own servers). */
 export const adminWallet = () => new Wallet(Buffer.from(process.env.E2E_ADMIN_SEED as string, 'hex'))
 
-async function post(path: string, body: unknown, headers: Record<string, string> = {}, base = baseUrl()) {
-  const res = await fetch(`${base}/api${path}`, {
+async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${baseUrl()}/api${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'accept-language': 'en', ...headers },
     body: JSON.stringify(body),
@@ -155,19 +180,19 @@ export const addDays = (day: string, days: number) =>
   new Date(Date.parse(`${day}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10)
 
 /**
- * Registers a wallet under an inviter through the API, exactly as the web app's bind does; `base`: the server, the
- * shared one unless told.
+ * Registers a wallet under an inviter through the API, exactly as the web app's bind does, on the journey's server.
  */
-export async function register(wallet: Wallet, inviteCode = rootAddress(), base = baseUrl()) {
-  const nonce = await post(api.nonce.path, { address: wallet.address }, {}, base)
+export async function register(wallet: Wallet, inviteCode = rootAddress()) {
+  const nonce = await post(api.nonce.path, { address: wallet.address })
   const message = nonce.data.message as string
   const sign = Buffer.from(ed25519.sign(new TextEncoder().encode(message), wallet.seed)).toString('hex')
-  const res = await post(
-    api.registerThird.path,
-    { type: LOGIN_TYPE, address: wallet.address, sign, invite_code: inviteCode, message },
-    {},
-    base,
-  )
+  const res = await post(api.registerThird.path, {
+    type: LOGIN_TYPE,
+    address: wallet.address,
+    sign,
+    invite_code: inviteCode,
+    message,
+  })
   if (res.code !== 1) throw new Error(`register failed: ${res.msg}`)
   return res.data
 }
@@ -262,9 +287,16 @@ export async function expectLoggedIn(page: Page, wallet: Wallet) {
 export const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text })
 
 /** Another phone in its own browser context, set up as the project's (viewport, touch, locale): a second person. */
-export async function secondPhone(browser: Browser, testInfo: TestInfo, baseURL = baseUrl()) {
+export async function secondPhone(browser: Browser, testInfo: TestInfo) {
   const { viewport, isMobile, hasTouch, deviceScaleFactor, locale } = testInfo.project.use
-  const context = await browser.newContext({ baseURL, viewport, isMobile, hasTouch, deviceScaleFactor, locale })
+  const context = await browser.newContext({
+    baseURL: baseUrl(),
+    viewport,
+    isMobile,
+    hasTouch,
+    deviceScaleFactor,
+    locale,
+  })
   const violations = violationsOf.get(testInfo)
   if (!violations) throw new Error('secondPhone needs the test of fixtures.ts')
   await watchCsp(context, violations)

@@ -18,8 +18,10 @@ import { topUp } from './top-up.ts'
  * Issue 14's browser check: every route of the app, in English and Chinese, for a user with balances, positions,
  * outputs and history, shows no raw i18n key, no figure with more decimals than its asset shows and no figure of
  * 10,000 or more without grouping. Exact amounts (detail screens, marked data-exact) and prices (data-price) may show
- * more decimals. It settles days, so it runs in the project that follows every other app journey (playwright.config).
+ * more decimals. It settles days ahead, which journeys that settle their own positions must not meet: a server of its own.
  */
+
+test.use({ ownServer: 'numbers' })
 
 /** The most decimals a figure of each asset shows anywhere but an exact amount (lib/format.ts displayDecimals). */
 const MAX_DECIMALS: Record<string, number> = { USDT: 2, SOL: 4, PLG: 6 }

@@ -2,24 +2,27 @@ import { defineConfig } from '@playwright/test'
 
 /**
  * E2E journeys in Debian's Chromium (never a downloaded browser) at a phone viewport, against the real server,
- * a fresh PGlite database and the local chain, all started by global-setup.ts.
- *
- * The server has one market, and its trades feed the valuation price every other journey computes with (the 0.5 USDT
- * reference while trading is thin, as the trade journey's few PLG are): the trade journey runs after all of them, as
- * the project `market`.
+ * a fresh PGlite database and the local chain, all started by global-setup.ts. Journeys that change what the others
+ * rely on (the console's configuration, the one market's price, settled days ahead) run on a server of their own
+ * (`test.use({ ownServer })`, fixtures.ts), so every file can run at the same time as any other.
  */
+/** The files that say `test.use({ ownServer })`. */
+const OWN_SERVER = ['**/admin.spec.ts', '**/trade.spec.ts', '**/numbers.spec.ts']
+
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
+  // The journeys on a server of their own first: they are the longest (the console's run one after the other), and
+  // Playwright otherwise gives the workers every file of the shared server before starting a worker for another.
   projects: [
-    { name: 'app', testIgnore: ['**/trade.spec.ts', '**/numbers.spec.ts'] },
-    // numbers.spec.ts settles days ahead, which journeys that settle their own positions must not meet.
-    { name: 'market', testMatch: ['**/trade.spec.ts', '**/numbers.spec.ts'], dependencies: ['app'] },
+    { name: 'own-server', testMatch: OWN_SERVER },
+    { name: 'shared-server', testIgnore: OWN_SERVER },
   ],
   outputDir: '../test-results/e2e',
   globalSetup: './global-setup.ts',
   fullyParallel: false,
-  workers: 2,
+  // One more than CI's 2 cores: a journey waits on the chain and the server part of its time.
+  workers: 3,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 15_000 },
@@ -31,7 +34,9 @@ export default defineConfig({
     deviceScaleFactor: 2,
     locale: 'en-US',
     screenshot: 'on',
-    trace: 'retain-on-failure',
+    // No trace: recording one for every journey (to keep it for failures) took a third of the stage's CPU; a failure
+    // shows its error, its screenshot and the journey's own screenshots (snap in fixtures.ts).
+    trace: 'off',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [

@@ -16,6 +16,8 @@ import {
 } from './fixtures.ts'
 import { topUp } from './top-up.ts'
 
+test.use({ ownServer: 'trade' })
+
 const PLG = 1_000_000_000n
 const USDT = 1_000_000n
 
@@ -34,7 +36,7 @@ async function submitOrder(page: Page, price: string, amount: string) {
 }
 
 test.describe('quick trade and swap', () => {
-  // One journey on the one market of the e2e server: A sells PLG, B buys part of it, A cancels the rest; then B swaps.
+  // One journey on the one market of its own server: A sells PLG, B buys part of it, A cancels the rest; then B swaps.
   test('sell, partial fill, cancel with confirmation, chart and swap', async ({ page, browser }, testInfo) => {
     test.setTimeout(240_000)
     const a = new Wallet()
