@@ -149,7 +149,7 @@ export async function sendAll(ctx: ChainApp, timeoutMs = 20_000): Promise<Sender
 }
 
 /** Resolves at the chain's next slot (its slot notification). */
-export function nextSlot(connection: Connection): Promise<void> {
+function nextSlot(connection: Connection): Promise<void> {
   return new Promise((resolve) => {
     const id = connection.onSlotChange(() => {
       void connection.removeSlotChangeListener(id)
