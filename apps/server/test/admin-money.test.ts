@@ -13,15 +13,14 @@ import { balances, checkInvariants, systemAccount } from '../src/modules/ledger/
 import { processWithdrawals } from '../src/modules/withdrawals/sender.ts'
 import { auditCount, signedInAdmin, type TestAdmin } from './admin.ts'
 import { call, dbKind } from './helpers.ts'
-import { available, createChainApp, createIntent, fundedUser, pay } from './money.ts'
+import { available, type ChainApp, createChainApp, depositor, fundedUser, sendAll } from './money.ts'
 
 const USDT = 1_000_000n // seeded USDT rules: minimum 10, fee 1, review from 10 000 USDT
 
-type Ctx = Awaited<ReturnType<typeof createChainApp>>
 type User = Awaited<ReturnType<typeof fundedUser>>
 
 describe(`operator console: withdrawal review and adjustments (${dbKind})`, () => {
-  let ctx: Ctx
+  let ctx: ChainApp
   let mint: string
   let admin: TestAdmin
   let admin2: TestAdmin
@@ -59,14 +58,6 @@ describe(`operator console: withdrawal review and adjustments (${dbKind})`, () =
   }, 120_000)
   afterAll(() => ctx.close())
 
-  /** A user with `amount` USDT on the platform, topped up for real on the local chain. */
-  async function depositor(amount: bigint): Promise<User> {
-    const user = await fundedUser(ctx, { USDT: amount })
-    const intent = await createIntent(ctx, user.auth, 'USDT', amount)
-    const signature = await pay(ctx.connection, user.keypair, intent)
-    expect((await call(ctx.app, api.intentSubmit, { id: intent.id, signature }, user.auth)).code).toBe(Code.OK)
-    return user
-  }
   const withdraw = async (user: User, amount: bigint) => {
     const res = await call(ctx.app, api.withdraw, { coin: 'USDT', amount: amount.toString() }, user.auth)
     expect(res.code, res.msg).toBe(Code.OK)
@@ -89,18 +80,8 @@ describe(`operator console: withdrawal review and adjustments (${dbKind})`, () =
       }
     ).list
 
-  async function sendAll() {
-    for (let i = 0; i < 200; i++) {
-      const pass = await processWithdrawals(ctx.db, ctx.platform)
-      expect(pass.errors).toEqual([])
-      if (pass.checked === 0) return
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    throw new Error('withdrawals still open')
-  }
-
   it('an operator approves a withdrawal under review: it goes to the sender and the user is paid on chain', async () => {
-    const user = await depositor(15_000n * USDT)
+    const user = await depositor(ctx, 15_000n * USDT)
     const w = await withdraw(user, 12_000n * USDT)
     expect(w.status).toBe('review')
     expect((await queue()).map((q) => q.id)).toContain(w.id)
@@ -116,7 +97,7 @@ describe(`operator console: withdrawal review and adjustments (${dbKind})`, () =
       data: { status: 'pending', approvals_needed: 1, approvals: [{ admin: operator.address, role: 'operator' }] },
     })
     expect((await queue()).map((q) => q.id)).not.toContain(w.id)
-    await sendAll()
+    await sendAll(ctx)
     expect(await onChain(user.wallet.address)).toBe(walletBefore + 12_000n * USDT - USDT)
     expect(await locked(user)).toBe(0n)
     expect(await checkInvariants(ctx.db)).toEqual([])
@@ -129,7 +110,7 @@ describe(`operator console: withdrawal review and adjustments (${dbKind})`, () =
   }, 60_000)
 
   it('a rejection with a reason returns the funds; nothing is sent', async () => {
-    const user = await depositor(11_000n * USDT)
+    const user = await depositor(ctx, 11_000n * USDT)
     const w = await withdraw(user, 10_500n * USDT)
     expect(await available(ctx, user.auth, 'USDT')).toBe(500n * USDT)
     const reject = (reason: string) => call(ctx.app, api.adminWithdrawalReject, { id: w.id, reason }, operator.headers)
@@ -151,14 +132,14 @@ describe(`operator console: withdrawal review and adjustments (${dbKind})`, () =
       reason: 'address on a sanctions list',
     })
     const before = await onChain(user.wallet.address)
-    await sendAll()
+    await sendAll(ctx)
     expect(await onChain(user.wallet.address)).toBe(before)
     expect((await reject('again, twice')).code).toBe(Code.FAIL)
     expect(await checkInvariants(ctx.db)).toEqual([])
   }, 60_000)
 
   it('above the dual threshold two different operators must approve; the same one twice is refused', async () => {
-    const user = await depositor(25_000n * USDT)
+    const user = await depositor(ctx, 25_000n * USDT)
     const w = await withdraw(user, 21_000n * USDT)
     const first = await approve(w.id, operator)
     expect(first).toMatchObject({
@@ -184,7 +165,7 @@ describe(`operator console: withdrawal review and adjustments (${dbKind})`, () =
       operator2.address,
     ])
     const before = await onChain(user.wallet.address)
-    await sendAll()
+    await sendAll(ctx)
     expect(await onChain(user.wallet.address)).toBe(before + 21_000n * USDT - USDT)
   }, 60_000)
 

@@ -6,10 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.ts'
 import { JOBS, recordJobRun } from '../src/jobs/schedule.ts'
 import { serveMetrics } from '../src/modules/system/metrics.ts'
-import { processWithdrawals } from '../src/modules/withdrawals/sender.ts'
 import { loadPlatform } from '../src/platform.ts'
 import { call, dbKind } from './helpers.ts'
-import { createChainApp, createIntent, fundedUser, pay } from './money.ts'
+import { type ChainApp, createChainApp, createIntent, fundedUser, pay, sendAll } from './money.ts'
 
 const USDT = 1_000_000n
 const ALERTS = path.resolve(import.meta.dirname, '../../../docs/operations/alerts.yml')
@@ -36,7 +35,7 @@ function parse(text: string): { samples: Sample[]; types: Map<string, string> } 
 }
 
 describe(`metrics (${dbKind})`, () => {
-  let ctx: Awaited<ReturnType<typeof createChainApp>>
+  let ctx: ChainApp
   let listener: Awaited<ReturnType<typeof serveMetrics>>
   beforeAll(async () => {
     ctx = await createChainApp()
@@ -138,12 +137,7 @@ describe(`metrics (${dbKind})`, () => {
     expect(value(queued, 'solpledge_solvency_ratio', { asset: 'USDT' })).toBeGreaterThanOrEqual(1)
     expect(value(queued, 'solpledge_hot_wallet_cannot_pay', { kind: 'token_balance' })).toBe(0)
 
-    for (let i = 0; i < 100; i++) {
-      const pass = await processWithdrawals(ctx.db, ctx.platform)
-      expect(pass.errors).toEqual([])
-      if (pass.checked === 0) break
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
+    await sendAll(ctx)
     const paid = await scrape()
     expect(value(paid, 'solpledge_withdrawals', { state: 'pending', asset: 'USDT' })).toBe(0)
     expect(value(paid, 'solpledge_withdrawals', { state: 'sent', asset: 'USDT' })).toBe(0)

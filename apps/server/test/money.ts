@@ -5,9 +5,10 @@ import {
   TOKEN_PROGRAM_ID,
 } from '@solana/spl-token'
 import { Connection, Keypair, PublicKey, Transaction } from '@solana/web3.js'
-import { api, type PaymentIntent } from '@solpledge/contract'
+import { api, Code, type PaymentIntent } from '@solpledge/contract'
 import { type Localnet, startLocalnet, type TokenConfig } from '@solpledge/localnet'
 import { seedAssets } from '../src/modules/assets/seed.ts'
+import { processWithdrawals, type SenderPass } from '../src/modules/withdrawals/sender.ts'
 import { call, createTestApp, login, seedRoot, type TestContext, TestWallet } from './helpers.ts'
 
 /**
@@ -33,9 +34,11 @@ export async function createChainApp(
   }
 }
 
+export type ChainApp = Awaited<ReturnType<typeof createChainApp>>
+
 /** A logged-in user whose wallet holds SOL and tokens on the local chain. */
 export async function fundedUser(
-  ctx: Awaited<ReturnType<typeof createChainApp>>,
+  ctx: ChainApp,
   tokens: Record<string, bigint> = { USDT: 1_000_000_000n, PLG: 1_000_000_000_000n },
 ) {
   const wallet = new TestWallet()
@@ -116,4 +119,46 @@ export async function available(
   const res = await call(ctx.app, api.userWallet, {}, auth)
   const row = (res.data as { list: { coin: string; available: string }[] }).list.find((a) => a.coin === coin)
   return BigInt(row?.available ?? '0')
+}
+
+/** A user with `amount` USDT on the platform, topped up for real: intent, payment on chain, report. */
+export async function depositor(ctx: ChainApp, amount: bigint) {
+  const user = await fundedUser(ctx, { USDT: amount })
+  const intent = await createIntent(ctx, user.auth, 'USDT', amount)
+  const signature = await pay(ctx.connection, user.keypair, intent)
+  const res = await call(ctx.app, api.intentSubmit, { id: intent.id, signature }, user.auth)
+  if (res.code !== Code.OK) throw new Error(`intentSubmit: ${res.msg}`)
+  return user
+}
+
+/**
+ * Runs sender passes until no withdrawal is pending or sent any more, a pass a slot of the chain (what a next pass
+ * may find changed), failing on a pass's error or after `timeoutMs`; returns the passes made.
+ */
+export async function sendAll(ctx: ChainApp, timeoutMs = 20_000): Promise<SenderPass[]> {
+  const passes: SenderPass[] = []
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const pass = await processWithdrawals(ctx.db, ctx.platform)
+    if (pass.errors.length > 0) throw new Error(`sender pass failed: ${pass.errors.map((e) => e.error).join('; ')}`)
+    passes.push(pass)
+    if (pass.checked === 0) return passes
+    if (Date.now() > deadline) throw new Error(`withdrawals still open after ${timeoutMs} ms`)
+    await nextSlot(ctx.connection)
+  }
+}
+
+/** Resolves at the chain's next slot (its slot notification). */
+function nextSlot(connection: Connection): Promise<void> {
+  return new Promise((resolve) => {
+    const id = connection.onSlotChange(() => {
+      void connection.removeSlotChangeListener(id)
+      resolve()
+    })
+  })
+}
+
+/** Resolves once the chain's finalized block height is past `height` (a blockhash valid up to it has expired). */
+export async function blockHeightPast(connection: Connection, height: bigint) {
+  while (BigInt(await connection.getBlockHeight('finalized')) <= height) await nextSlot(connection)
 }

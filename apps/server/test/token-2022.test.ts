@@ -18,12 +18,12 @@ import { watchIntents } from '../src/modules/intents/service.ts'
 import { checkInvariants } from '../src/modules/ledger/service.ts'
 import { processWithdrawals } from '../src/modules/withdrawals/sender.ts'
 import { call, dbKind, freshDatabase } from './helpers.ts'
-import { available, createChainApp, createIntent, fundedUser, pay } from './money.ts'
+import { available, type ChainApp, createChainApp, createIntent, depositor, fundedUser, pay, sendAll } from './money.ts'
 
 const USDT = 1_000_000n
 
 describe(`Token-2022 USDT (${dbKind})`, () => {
-  let ctx: Awaited<ReturnType<typeof createChainApp>>
+  let ctx: ChainApp
   let mint: string
   beforeAll(async () => {
     ctx = await createChainApp({
@@ -67,22 +67,10 @@ describe(`Token-2022 USDT (${dbKind})`, () => {
   })
 
   it('a withdrawal is paid on chain to a new Token-2022 account, once', async () => {
-    const user = await fundedUser(ctx, { USDT: 40n * USDT })
-    const intent = await createIntent(ctx, user.auth, 'USDT', 40n * USDT)
-    const signature = await pay(ctx.connection, user.keypair, intent)
-    expect((await call(ctx.app, api.intentSubmit, { id: intent.id, signature }, user.auth)).code).toBe(Code.OK)
+    const user = await depositor(ctx, 40n * USDT)
     const res = await call(ctx.app, api.withdraw, { coin: 'USDT', amount: (25n * USDT).toString() }, user.auth)
     expect(res.code).toBe(Code.OK)
-    await expect
-      .poll(
-        async () => {
-          const pass = await processWithdrawals(ctx.db, ctx.platform)
-          expect(pass.errors).toEqual([])
-          return pass.checked
-        },
-        { timeout: 20_000, interval: 100 },
-      )
-      .toBe(0)
+    await sendAll(ctx)
     // Fee 1 USDT (seeded): 24 USDT arrive in the user's Token-2022 account, and nothing more on another pass.
     expect(await ownerTokenBalance(ctx.platform.chain, user.wallet.address, mint)).toBe(24n * USDT)
     expect((await processWithdrawals(ctx.db, ctx.platform)).checked).toBe(0)

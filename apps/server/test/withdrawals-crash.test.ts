@@ -1,8 +1,6 @@
 // The crash-safety rule of docs/money.md, end to end: the real server process is killed (SIGKILL, as a power cut
 // would) right after each step of the withdrawal sender, restarted, and must pay the withdrawal exactly once.
-import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { getAssociatedTokenAddressSync } from '@solana/spl-token'
@@ -13,6 +11,8 @@ import {
   type BodyOf,
   Code,
   type Envelope,
+  HEALTH_PATHS,
+  type HealthReport,
   LOGIN_TYPE,
   type PaymentIntent,
   type RouteDef,
@@ -20,11 +20,14 @@ import {
 } from '@solpledge/contract'
 import { type Localnet, startLocalnet } from '@solpledge/localnet'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+// @ts-expect-error plain ESM helpers shared with the npm scripts
+import { freePort } from '../../../scripts/lib.mjs'
 import { openDatabase } from '../src/db/index.ts'
+import { JOBS } from '../src/jobs/schedule.ts'
+import { Instance, until } from './fixtures/instances.ts'
 import { createPostgresDatabase, dbKind, TestWallet } from './helpers.ts'
 import { pay } from './money.ts'
 
-const ROOT = path.resolve(import.meta.dirname, '../../..')
 const USDT = 1_000_000n
 const TOP_UP = 100n * USDT
 const AMOUNT = 30n * USDT
@@ -48,25 +51,26 @@ describe(`withdrawals survive a crash at every sender step (${dbKind})`, () => {
     return BigInt(balance?.value.amount ?? 0)
   }
 
-  // Each case starts the server twice (tsx compiles it each time): its timeout and startServer's are bounds for a
-  // loaded machine (30 s for a start was too short on one), not waits.
+  // Each case starts the server twice (tsx compiles it each time): its timeout is a bound for a loaded machine (30 s
+  // for a start was too short on one), not a wait.
   for (const step of ['stored', 'sent', 'confirmed'] as const) {
     it(`crash right after '${step}': paid exactly once after the restart`, async () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-crash-'))
       const database = await freshDatabaseUrl()
+      const port: number = await freePort()
       const env = {
         DATA_DIR: dataDir,
-        PORT: String(await freePort()),
         SOLPLEDGE_LOCAL_CHAIN: '1',
         SOLANA_CLUSTER: 'localnet',
         SOLANA_RPC_URL: localnet.rpcUrl,
         SOLANA_WS_URL: localnet.wsUrl,
         SENDER_INTERVAL_MS: '200',
         WATCHER_INTERVAL_MS: '0',
-        LOG_LEVEL: 'warn',
+        // The sender's outcomes are info lines: the restarted server's confirmation is awaited on its line.
+        LOG_LEVEL: 'info',
         ...(database ? { DATABASE_URL: database.url } : {}),
       }
-      let server: Server | undefined
+      let server: Instance | undefined
       /** Reads the withdrawal straight from the database while no server runs (PGlite allows one process). */
       const readWithdrawal = async (id: string) => {
         const db = await openDatabase(database ? { url: database.url } : { dir: path.join(dataDir, 'pglite') })
@@ -77,8 +81,9 @@ describe(`withdrawals survive a crash at every sender step (${dbKind})`, () => {
         }
       }
       try {
-        server = await startServer({ ...env, CRASH_AT: step })
-        const client = new Client(server.url)
+        server = new Instance(port, { ...env, CRASH_AT: step })
+        await server.start()
+        const client = new Client(`http://127.0.0.1:${port}`)
         const wallet = new TestWallet()
         const keypair = Keypair.fromSeed(wallet.secret)
         await client.login(wallet, server.rootAddress)
@@ -96,9 +101,8 @@ describe(`withdrawals survive a crash at every sender step (${dbKind})`, () => {
 
         const withdrawal = await client.ok<Withdrawal>(api.withdraw, { coin: 'USDT', amount: AMOUNT.toString() })
         expect(withdrawal.receive).toBe(RECEIVE.toString())
-        // tsx runs the server in a child process and exits with 128 + 9 when that child is killed by SIGKILL.
         const died = await server.exited
-        expect(died.signal === 'SIGKILL' || died.code === 137, JSON.stringify(died)).toBe(true)
+        expect(died.signal, JSON.stringify(died)).toBe('SIGKILL')
         // What the crash left behind: the payout stored (and, after 'stored', not yet on chain), or settled.
         const atCrash = await readWithdrawal(withdrawal.id)
         expect(atCrash.status).toBe(step === 'confirmed' ? 'confirmed' : 'sent')
@@ -107,19 +111,18 @@ describe(`withdrawals survive a crash at every sender step (${dbKind})`, () => {
           expect(value).toBeNull()
         }
 
-        server = await startServer(env)
-        const restarted = new Client(server.url, client.auth)
-        const deadline = Date.now() + 20_000
-        for (;;) {
-          const { list } = await restarted.ok<{ list: Withdrawal[] }>(api.withdrawList, { page: 1, limit: 10 })
-          expect(list).toHaveLength(1)
-          if (list[0]?.status === 'confirmed') break
-          expect(list[0]?.status).toBe('sent')
-          if (Date.now() > deadline) throw new Error(`withdrawal still ${list[0]?.status} after the restart`)
-          await new Promise((resolve) => setTimeout(resolve, 200))
-        }
+        server = new Instance(port, env)
+        await server.start()
+        const restarted = new Client(client.url, client.auth)
+        // Paid and settled by the restarted sender: its pass says so (unless the crash came after 'confirmed').
+        if (step !== 'confirmed')
+          await server.printed(
+            (line) => line.includes('"msg":"withdrawal sender pass"') && /"confirmed":1\b/.test(line),
+          )
+        const { list: after } = await restarted.ok<{ list: Withdrawal[] }>(api.withdrawList, { page: 1, limit: 10 })
+        expect(after.map((w) => w.status)).toEqual(['confirmed'])
         // A few more sender passes must not pay again.
-        await new Promise((resolve) => setTimeout(resolve, 1_000))
+        await senderPasses(client.url, 3)
         expect(await usdtOf(wallet.address)).toBe(userBefore + RECEIVE)
         expect(await usdtOf(hotWallet)).toBe(hotBefore - RECEIVE)
         const { list } = await restarted.ok<{ list: { coin: string; available: string; locked: string }[] }>(
@@ -152,57 +155,15 @@ describe(`withdrawals survive a crash at every sender step (${dbKind})`, () => {
   }
 })
 
-interface Server {
-  url: string
-  rootAddress: string
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
-  stop: () => Promise<void>
-}
-
-/** Starts `apps/server/src/server.ts` as its own process and waits for its ready line. */
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const child: ChildProcess = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['apps/server/src/server.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** Resolves once the sender's heartbeat in the readiness report has moved `count` times: that many passes more. */
+async function senderPasses(url: string, count: number) {
+  const seen = new Set<string | null>()
+  await until(`${count} sender passes`, async () => {
+    const response = await fetch(url + API_BASE + HEALTH_PATHS.ready)
+    const { data } = (await response.json()) as { data: HealthReport }
+    seen.add(data.jobs.find((job) => job.name === JOBS.sender)?.last_ok_at ?? null)
+    return seen.size > count
   })
-  let output = ''
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  )
-  const ready = await new Promise<RegExpMatchArray>((resolve, reject) => {
-    // A server not ready in time is stopped (SIGTERM: tsx passes it on to the server it runs) and waited for, so that
-    // the clean-up does not race its writes.
-    let late = false
-    const timer = setTimeout(() => {
-      late = true
-      child.kill('SIGTERM')
-    }, 120_000)
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = output.match(/solpledge ready url=(\S+) root_invite_code=(\S+)/)
-      if (match) {
-        clearTimeout(timer)
-        resolve(match)
-      }
-    }
-    child.stdout?.on('data', onData)
-    child.stderr?.on('data', onData)
-    void exited.then(() => {
-      clearTimeout(timer)
-      reject(new Error(`${late ? 'server not ready after 120 s' : 'server exited before it was ready'}:\n${output}`))
-    })
-  })
-  return {
-    // The server listens on 127.0.0.1; `localhost` may resolve to ::1.
-    url: (ready[1] as string).replace('localhost', '127.0.0.1'),
-    rootAddress: ready[2] as string,
-    exited,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
-      await exited
-    },
-  }
 }
 
 /** A user's HTTP client of the running server. */
@@ -248,17 +209,6 @@ class Client {
 function readAddress(keyFile: string): string {
   const secretKey = Uint8Array.from(JSON.parse(fs.readFileSync(keyFile, 'utf8')) as number[])
   return Keypair.fromSecretKey(secretKey).publicKey.toBase58()
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /** On PostgreSQL (TEST_DATABASE_URL), a new empty database for the server to migrate; otherwise PGlite in DATA_DIR. */

@@ -16,35 +16,24 @@ import { ownerTokenBalance } from '../src/chain/token.ts'
 import { parseSecretKey } from '../src/config.ts'
 import { checkInvariants } from '../src/modules/ledger/service.ts'
 import { diagnosePayout } from '../src/modules/withdrawals/hot-wallet.ts'
-import { processWithdrawals, type SenderPass } from '../src/modules/withdrawals/sender.ts'
+import { processWithdrawals } from '../src/modules/withdrawals/sender.ts'
 import { approveWithdrawal, rejectWithdrawal } from '../src/modules/withdrawals/service.ts'
 import { call, dbKind, TestWallet } from './helpers.ts'
-import { createChainApp, createIntent, fundedUser, pay } from './money.ts'
+import { blockHeightPast, type ChainApp, createChainApp, depositor, type fundedUser, sendAll } from './money.ts'
 
 const USDT = 1_000_000n // one USDT in base units (6 decimals)
 const FEE = 1n * USDT // seeded: fee 1 USDT, minimum 10 USDT, review from 10 000 USDT
 
-type Ctx = Awaited<ReturnType<typeof createChainApp>>
 type User = Awaited<ReturnType<typeof fundedUser>>
 
 describe(`withdrawals (${dbKind})`, () => {
-  let ctx: Ctx
+  let ctx: ChainApp
   let mint: string
   beforeAll(async () => {
     ctx = await createChainApp()
     mint = ctx.localnet.tokens.find((t) => t.symbol === 'USDT')?.mint as string
   }, 120_000)
   afterAll(() => ctx.close())
-
-  /** A user with `amount` USDT on the platform, topped up for real: intent, payment on chain, report. */
-  async function depositor(amount: bigint): Promise<User> {
-    const user = await fundedUser(ctx, { USDT: amount })
-    const intent = await createIntent(ctx, user.auth, 'USDT', amount)
-    const signature = await pay(ctx.connection, user.keypair, intent)
-    const res = await call(ctx.app, api.intentSubmit, { id: intent.id, signature }, user.auth)
-    expect(res.code).toBe(Code.OK)
-    return user
-  }
 
   const withdraw = (user: User, amount: bigint | string, coin = 'USDT') =>
     call(ctx.app, api.withdraw, { coin, amount: amount.toString() }, user.auth)
@@ -62,22 +51,8 @@ describe(`withdrawals (${dbKind})`, () => {
   const row = (id: string) =>
     ctx.db.selectFrom('withdrawals').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
 
-  /** Runs sender passes until no withdrawal is pending or sent any more (bounded); returns the passes made. */
-  async function sendAll(timeoutMs = 20_000): Promise<SenderPass[]> {
-    const passes: SenderPass[] = []
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const pass = await processWithdrawals(ctx.db, ctx.platform)
-      expect(pass.errors).toEqual([])
-      passes.push(pass)
-      if (pass.checked === 0) return passes
-      if (Date.now() > deadline) throw new Error(`withdrawals still open after ${timeoutMs} ms`)
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-  }
-
   it('locks the amount, pays exactly amount − fee once (creating the token account) and settles the books', async () => {
-    const user = await depositor(100n * USDT)
+    const user = await depositor(ctx, 100n * USDT)
     // The user's USDT account is empty after the top-up: close it, so the payout has to create it.
     const ata = getAssociatedTokenAddressSync(new PublicKey(mint), user.keypair.publicKey)
     await sendAndConfirmTransaction(
@@ -103,7 +78,7 @@ describe(`withdrawals (${dbKind})`, () => {
     })
     expect(await balance(user)).toEqual({ available: 70n * USDT, locked: 30n * USDT })
 
-    await sendAll()
+    await sendAll(ctx)
     const done = await row(requested.id)
     expect(done).toMatchObject({ status: 'confirmed', attempts: 0, error: null })
     expect(await onChain(user.wallet.address)).toBe(29n * USDT)
@@ -139,7 +114,7 @@ describe(`withdrawals (${dbKind})`, () => {
   }, 60_000)
 
   it('bad input and refusals change nothing', async () => {
-    const user = await depositor(50n * USDT)
+    const user = await depositor(ctx, 50n * USDT)
     for (const amount of ['0', '-5', '1.5', '1e6', '9'.repeat(39), '', ' 1']) {
       expect((await withdraw(user, amount)).code, amount).toBe(Code.INVALID)
     }
@@ -179,7 +154,7 @@ describe(`withdrawals (${dbKind})`, () => {
   }, 60_000)
 
   it('large withdrawals wait for review: the sender ignores them; approved ones are paid, rejected ones refunded', async () => {
-    const user = await depositor(20_000n * USDT)
+    const user = await depositor(ctx, 20_000n * USDT)
     const first = (await withdraw(user, 10_000n * USDT)).data as Withdrawal
     const second = (await withdraw(user, 10_000n * USDT)).data as Withdrawal
     expect([first.status, second.status]).toEqual(['review', 'review'])
@@ -197,7 +172,7 @@ describe(`withdrawals (${dbKind})`, () => {
     expect(await approveWithdrawal(ctx.db, first.id)).toBe(true)
     expect(await approveWithdrawal(ctx.db, first.id)).toBe(false)
     expect(await rejectWithdrawal(ctx.db, first.id, 'too late')).toBe(false)
-    await sendAll()
+    await sendAll(ctx)
     expect(await row(first.id)).toMatchObject({ status: 'confirmed' })
     expect(await onChain(user.wallet.address)).toBe(9_999n * USDT)
     expect(await balance(user)).toEqual({ available: 10_000n * USDT, locked: 0n })
@@ -205,7 +180,7 @@ describe(`withdrawals (${dbKind})`, () => {
   }, 60_000)
 
   it('100 concurrent requests beyond the balance: exactly the affordable ones are accepted', async () => {
-    const user = await depositor(1_050n * USDT)
+    const user = await depositor(ctx, 1_050n * USDT)
     const results = await Promise.all(Array.from({ length: 100 }, () => withdraw(user, 100n * USDT)))
     const accepted = results.filter((r) => r.code === Code.OK)
     expect(accepted).toHaveLength(10)
@@ -218,13 +193,13 @@ describe(`withdrawals (${dbKind})`, () => {
 
     // Three senders at once, as three instances would run: each withdrawal is worked on by one at a time, and the ten
     // identical payouts (same amount, same wallet) never collapse into one transaction.
-    await Promise.all([sendAll(), sendAll(), sendAll()])
+    await Promise.all([sendAll(ctx), sendAll(ctx), sendAll(ctx)])
     expect(await onChain(user.wallet.address)).toBe(10n * 99n * USDT)
     expect(await balance(user)).toEqual({ available: 50n * USDT, locked: 0n })
   }, 60_000)
 
   it('a hot wallet short of tokens: preflight refuses, the payout expires and is replaced, paid once when refilled', async () => {
-    const user = await depositor(50n * USDT)
+    const user = await depositor(ctx, 50n * USDT)
     const hot = Keypair.fromSecretKey(ctx.platform.hotWallet.secretKey)
     const hotHeld = await onChain(hot.publicKey.toBase58())
     const parking = Keypair.generate().publicKey
@@ -254,12 +229,8 @@ describe(`withdrawals (${dbKind})`, () => {
       })
 
       // The refused transaction can never land; once its blockhash expires (~7.5 s here) a new one replaces it.
-      const deadline = Date.now() + 20_000
-      while ((await row(id)).attempts === 0) {
-        if (Date.now() > deadline) throw new Error('the refused payout was never replaced')
-        expect((await processWithdrawals(ctx.db, ctx.platform)).errors).toEqual([])
-        await new Promise((resolve) => setTimeout(resolve, 250))
-      }
+      await blockHeightPast(ctx.connection, BigInt((await row(id)).last_valid_block_height as string))
+      expect((await processWithdrawals(ctx.db, ctx.platform)).errors).toEqual([])
       const renewed = await row(id)
       expect(renewed).toMatchObject({ status: 'sent', attempts: 1 })
       expect(renewed.signature).not.toBe(first.signature)
@@ -268,7 +239,7 @@ describe(`withdrawals (${dbKind})`, () => {
     } finally {
       await ctx.localnet.faucet(hot.publicKey.toBase58(), { tokens: { USDT: hotHeld } })
     }
-    const passes = await sendAll()
+    const passes = await sendAll(ctx)
     expect(passes[0]?.hotWallet).toBe('recovered')
     expect(ctx.platform.hotWalletStatus).toMatchObject({ problem: null, since: null })
     expect(ctx.platform.hotWalletStatus.refusedTotal).toBeGreaterThanOrEqual(1)
@@ -302,7 +273,7 @@ describe(`withdrawals (${dbKind})`, () => {
   })
 
   it('a payout that landed but failed on chain is refunded', async () => {
-    const user = await depositor(50n * USDT)
+    const user = await depositor(ctx, 50n * USDT)
     const { id } = (await withdraw(user, 20n * USDT)).data as Withdrawal
     // The sender's own payouts pass preflight, so a failed transaction stands in for the stored one: the sender
     // decides from payoutStatus alone.
@@ -331,8 +302,8 @@ describe(`withdrawals (${dbKind})`, () => {
   }, 60_000)
 
   it("lists only the user's own withdrawals, newest first, filtered by coin", async () => {
-    const owner = await depositor(100n * USDT)
-    const stranger = await depositor(10n * USDT)
+    const owner = await depositor(ctx, 100n * USDT)
+    const stranger = await depositor(ctx, 10n * USDT)
     const a = (await withdraw(owner, 10n * USDT)).data as Withdrawal
     const b = (await withdraw(owner, 20n * USDT)).data as Withdrawal
     const own = await call(ctx.app, api.withdrawList, { page: 1, limit: 1 }, owner.auth)
@@ -346,11 +317,11 @@ describe(`withdrawals (${dbKind})`, () => {
       total: 0,
       list: [],
     })
-    await sendAll()
+    await sendAll(ctx)
   }, 60_000)
 
   it('asks the chain before it locks the row: while a call of the sender waits for the RPC node, the row is free', async () => {
-    const user = await depositor(20n * USDT)
+    const user = await depositor(ctx, 20n * USDT)
     const id = ((await withdraw(user, 20n * USDT)).data as Withdrawal).id
     // A gate in front of the local chain holds the sender's getLatestBlockhash (preparing the payout) until released.
     let held = () => {}
@@ -396,7 +367,7 @@ describe(`withdrawals (${dbKind})`, () => {
       release()
       gate.close()
     }
-    await sendAll()
+    await sendAll(ctx)
     expect((await row(id)).status).toBe('confirmed')
     expect(await checkInvariants(ctx.db)).toEqual([])
   }, 60_000)

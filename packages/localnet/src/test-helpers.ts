@@ -1,4 +1,5 @@
 /** Small helpers shared by the localnet test suites. */
+import type { Connection } from '@solana/web3.js'
 
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined
@@ -26,4 +27,17 @@ export async function rpcResult<T = unknown>(url: string, method: string, params
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/** Resolves with the first slot past `slot` that the chain notifies (slotSubscribe), failing after `ms`. */
+export function slotAfter(connection: Connection, slot: number, ms = 5000): Promise<number> {
+  let id: number | undefined
+  const next = new Promise<number>((resolve) => {
+    id = connection.onSlotChange((info) => {
+      if (info.slot > slot) resolve(info.slot)
+    })
+  })
+  return withTimeout(next, ms, `a slot after ${slot}`).finally(() => {
+    if (id !== undefined) void connection.removeSlotChangeListener(id)
+  })
 }

@@ -21,7 +21,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { type Localnet, startLocalnet } from './index.ts'
-import { rpcCall, rpcResult, sleep, withTimeout } from './test-helpers.ts'
+import { rpcCall, rpcResult, sleep, slotAfter, withTimeout } from './test-helpers.ts'
 
 let localnet: Localnet
 let connection: Connection
@@ -61,8 +61,8 @@ describe('localnet with @solana/web3.js v1', () => {
     const epoch = await connection.getEpochInfo()
     expect(epoch.absoluteSlot).toBeGreaterThanOrEqual(height)
     const slot = await connection.getSlot()
-    await new Promise((resolve) => setTimeout(resolve, 150))
-    expect(await connection.getSlot()).toBeGreaterThan(slot)
+    const next = await slotAfter(connection, slot)
+    expect(await connection.getSlot()).toBeGreaterThanOrEqual(next)
   })
 
   it('requestAirdrop lands and confirmTransaction resolves', async () => {
@@ -350,7 +350,7 @@ describe('localnet with @solana/web3.js v1', () => {
     })
     await sendAndConfirmTransaction(connection, new Transaction().add(create, extend), [payer])
     // Addresses added in a slot become usable in the next one.
-    await new Promise((resolve) => setTimeout(resolve, 150))
+    await slotAfter(connection, await connection.getSlot())
     const lookup = (await connection.getAddressLookupTable(table)).value
     expect(lookup?.state.addresses.map((a) => a.toBase58())).toEqual([recipient.toBase58()])
 

@@ -1,3 +1,4 @@
+import { formatAmount } from '@solpledge/contract/client'
 import type { ComponentProps, ReactNode } from 'react'
 import './amount-input.css'
 
@@ -27,5 +28,37 @@ export function AmountInput({ value, onChange, suffix, testId, className, ...pro
       />
       {suffix && <span className="amount-input-suffix">{suffix}</span>}
     </div>
+  )
+}
+
+interface AmountSuffixProps {
+  /** The amount's unit, shown first. */
+  unit: ReactNode
+  /** Base units the Max button fills in; no button while unknown or nothing. */
+  max: bigint | null | undefined
+  decimals: number
+  label: string
+  testId: string
+  disabled: boolean
+  onMax: (text: string) => void
+}
+
+/** An amount field's suffix: its unit and a Max button filling in all that may be spent. */
+export function AmountSuffix({ unit, max, decimals, label, testId, disabled, onMax }: AmountSuffixProps) {
+  return (
+    <>
+      {unit}
+      {max != null && max > 0n && (
+        <button
+          type="button"
+          className="amount-max"
+          data-testid={testId}
+          disabled={disabled}
+          onClick={() => onMax(formatAmount(max, decimals))}
+        >
+          {label}
+        </button>
+      )}
+    </>
   )
 }

@@ -1,5 +1,6 @@
 import { type ReactNode, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useAdminSession } from '../lib/session.ts'
 import { ConfirmDialog } from './confirm-dialog.tsx'
 import { ReasonDialog } from './reason-dialog.tsx'
 import { Mono, Time } from './ui.tsx'
@@ -135,5 +136,67 @@ export function DecisionState({ status, decidedBy, decidedAt, reason }: Decision
       )}
       {reason && <div className="muted-note">{reason}</div>}
     </td>
+  )
+}
+
+/** A proposal a second admin decides (a balance adjustment, a change of the allow-list or the asset settings). */
+interface Proposal {
+  id: string
+  status: string
+  decided_by: string | null
+  decided_at: string | null
+  decision_reason: string | null
+}
+
+interface ProposalCellsProps<T extends Proposal> {
+  item: T
+  /** The admin who asked for it: never the one who may approve it. */
+  proposedBy: string
+  /** The item's status, translated. */
+  status: string
+  /** 'admin-adjustment' → data-testid admin-adjustment-approve and admin-adjustment-reject. */
+  testId: string
+  canDecide: boolean
+  decision: ReturnType<typeof useDecision<T>>
+  approving: boolean
+}
+
+/** A proposal's last cells: who proposed it, its state, and approve and reject while it waits. */
+export function ProposalCells<T extends Proposal>({
+  item,
+  proposedBy,
+  status,
+  testId,
+  canDecide,
+  decision,
+  approving,
+}: ProposalCellsProps<T>) {
+  const { t } = useTranslation('admin')
+  const session = useAdminSession()
+  return (
+    <>
+      <td>
+        <Mono text={proposedBy} />
+      </td>
+      <DecisionState
+        status={status}
+        decidedBy={item.decided_by}
+        decidedAt={item.decided_at}
+        reason={item.decision_reason}
+      />
+      <td>
+        {item.status === 'pending' && (
+          <DecisionButtons
+            testId={testId}
+            canDecide={canDecide}
+            blocked={proposedBy === session?.address}
+            blockedNote={t('adjustments.notOwn')}
+            pending={approving}
+            onApprove={() => decision.setApproving(item)}
+            onReject={() => decision.setRejecting(item)}
+          />
+        )}
+      </td>
+    </>
   )
 }

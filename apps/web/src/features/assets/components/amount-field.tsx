@@ -1,6 +1,6 @@
-import { type AssetBalance, formatAmount } from '@solpledge/contract/client'
+import type { AssetBalance } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
-import { AmountInput } from '@/components/amount-input.tsx'
+import { AmountInput, AmountSuffix } from '@/components/amount-input.tsx'
 
 interface AmountFieldProps {
   /** Names the field and its test ids: `${name}-amount`, `${name}-max`. */
@@ -30,20 +30,15 @@ export function AmountField({ name, asset, value, onChange, max, disabled }: Amo
         placeholder={t('assets.amountField.placeholder')}
         disabled={disabled}
         suffix={
-          <>
-            {asset.symbol}
-            {max != null && max > 0n && (
-              <button
-                type="button"
-                className="amount-max"
-                data-testid={`${name}-max`}
-                disabled={disabled}
-                onClick={() => onChange(formatAmount(max, asset.decimals))}
-              >
-                {t('assets.amountField.max')}
-              </button>
-            )}
-          </>
+          <AmountSuffix
+            unit={asset.symbol}
+            max={max}
+            decimals={asset.decimals}
+            label={t('assets.amountField.max')}
+            testId={`${name}-max`}
+            disabled={disabled}
+            onMax={onChange}
+          />
         }
       />
     </>

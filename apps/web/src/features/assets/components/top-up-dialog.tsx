@@ -1,13 +1,12 @@
 import type { AssetBalance } from '@solpledge/contract/client'
-import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Modal } from '@/components/modal.tsx'
 import { PrimaryButton } from '@/components/primary-button.tsx'
 import { ReviewSheet } from '@/components/review-sheet.tsx'
-import { showNotice } from '@/lib/notice.ts'
 import { usePayment } from '@/lib/payment/use-payment.ts'
 import { useSignedInAddress } from '@/lib/session.ts'
 import { useFormat } from '@/lib/use-format.ts'
+import { useReviewedAmount } from '@/lib/use-reviewed-amount.ts'
 import { validateTopUpAmount } from '../utils/validate-amount.ts'
 import { AmountField } from './amount-field.tsx'
 
@@ -27,22 +26,13 @@ export function TopUpDialog({ open, asset, walletBalance, onClose }: TopUpDialog
   const { t } = useTranslation()
   const address = useSignedInAddress()
   const format = useFormat()
-  const [text, setText] = useState('')
-  const [review, setReview] = useState<bigint | null>(null)
+  const { text, setText, review, setReview, reset, submit } = useReviewedAmount()
   const close = () => {
-    setText('')
-    setReview(null)
+    reset()
     onClose()
   }
   const { pay, pending, step } = usePayment({ onDone: close })
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    if (!asset || pending) return
-    const check = validateTopUpAmount(text, asset.decimals, walletBalance)
-    if (check.ok) setReview(check.value)
-    else showNotice(check.notice, 'error')
-  }
+  const check = () => (asset && !pending ? validateTopUpAmount(text, asset.decimals, walletBalance) : undefined)
   const amount = (units: bigint) => (asset ? format.money(units, asset) : '')
 
   const balanceText = () => {
@@ -78,7 +68,7 @@ export function TopUpDialog({ open, asset, walletBalance, onClose }: TopUpDialog
         />
       )}
       {asset && (
-        <form className="amount-form" onSubmit={submit} noValidate>
+        <form className="amount-form" onSubmit={submit(check)} noValidate>
           <AmountField
             name="recharge"
             asset={asset}

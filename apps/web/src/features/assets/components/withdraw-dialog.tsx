@@ -1,12 +1,11 @@
 import type { AssetBalance } from '@solpledge/contract/client'
-import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Modal } from '@/components/modal.tsx'
 import { PrimaryButton } from '@/components/primary-button.tsx'
 import { ReviewSheet } from '@/components/review-sheet.tsx'
-import { showNotice } from '@/lib/notice.ts'
 import { useSignedInAddress } from '@/lib/session.ts'
 import { useFormat } from '@/lib/use-format.ts'
+import { useReviewedAmount } from '@/lib/use-reviewed-amount.ts'
 import { useWithdraw } from '../api/request-withdraw.ts'
 import { validateWithdrawAmount, withdrawReceive } from '../utils/validate-amount.ts'
 import { AmountField } from './amount-field.tsx'
@@ -25,23 +24,14 @@ export function WithdrawDialog({ open, asset, onClose }: WithdrawDialogProps) {
   const { t } = useTranslation()
   const format = useFormat()
   const address = useSignedInAddress()
-  const [text, setText] = useState('')
-  const [review, setReview] = useState<bigint | null>(null)
+  const { text, setText, review, setReview, reset, submit } = useReviewedAmount()
   const close = () => {
-    setText('')
-    setReview(null)
+    reset()
     onClose()
   }
   const withdraw = useWithdraw(close)
   const pending = withdraw.isPending
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    if (!asset || pending) return
-    const check = validateWithdrawAmount(text, asset)
-    if (check.ok) setReview(check.value)
-    else showNotice(check.notice, 'error')
-  }
+  const check = () => (asset && !pending ? validateWithdrawAmount(text, asset) : undefined)
 
   const amount = (units: bigint | string) => (asset ? format.money(units, asset, 'exact') : '')
   const receive = asset ? withdrawReceive(text, asset) : null
@@ -76,7 +66,7 @@ export function WithdrawDialog({ open, asset, onClose }: WithdrawDialogProps) {
         />
       )}
       {asset && (
-        <form className="amount-form" onSubmit={submit} noValidate>
+        <form className="amount-form" onSubmit={submit(check)} noValidate>
           <AmountField
             name="withdraw"
             asset={asset}

@@ -1,14 +1,13 @@
-import { formatAmount } from '@solpledge/contract/client'
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { AmountInput } from '@/components/amount-input.tsx'
+import { AmountInput, AmountSuffix } from '@/components/amount-input.tsx'
 import { Facts } from '@/components/facts.tsx'
 import { OptionGroup } from '@/components/option-group.tsx'
 import { PrimaryButton } from '@/components/primary-button.tsx'
 import { ReviewSheet } from '@/components/review-sheet.tsx'
 import { bpsToMultiple, bpsToPercent, type FigureKind, formatDay } from '@/lib/format.ts'
-import { showNotice } from '@/lib/notice.ts'
 import { useFormat } from '@/lib/use-format.ts'
+import { useReviewedAmount } from '@/lib/use-reviewed-amount.ts'
 import { findAsset, useUserWallet } from '@/lib/user-wallet.ts'
 import { type FinanceProducts, useFinanceProducts } from '../api/get-products.ts'
 import { useMakeDeposit } from '../api/make-deposit.ts'
@@ -81,32 +80,24 @@ function AmountForm({ products, product }: AmountFormProps) {
   const { t, i18n } = useTranslation()
   const format = useFormat()
   const { coin, decimals } = products
-  const [text, setText] = useState('')
-  const [review, setReview] = useState<bigint | null>(null)
+  const { text, setText, review, setReview, reset, submit } = useReviewedAmount()
   const { data: assets } = useUserWallet()
   const asset = findAsset(assets, coin)
   const available = asset ? BigInt(asset.available) : assets ? 0n : undefined
-  const deposit = useMakeDeposit(() => {
-    setText('')
-    setReview(null)
-  })
+  const deposit = useMakeDeposit(reset)
   const pending = deposit.isPending
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    if (pending) return
-    const check = validateDeposit(text, decimals, available)
-    if (check.ok) setReview(check.value)
-    else showNotice(check.notice, 'error')
-  }
-
-  const check = validateDeposit(text, decimals, undefined)
-  const estimate = check.ok ? depositEstimate(check.value, product) : null
+  const typed = validateDeposit(text, decimals, undefined)
+  const estimate = typed.ok ? depositEstimate(typed.value, product) : null
   const amount = (units: bigint, kind?: FigureKind) => format.money(units, { symbol: coin, decimals }, kind)
   const reviewed = review === null ? null : { amount: review, ...depositEstimate(review, product) }
 
   return (
-    <form className="amount-form finance-form" onSubmit={submit} noValidate>
+    <form
+      className="amount-form finance-form"
+      onSubmit={submit(() => (pending ? undefined : validateDeposit(text, decimals, available)))}
+      noValidate
+    >
       <label className="amount-form-label" htmlFor="finance-amount">
         {t('finance.form.amount')}
       </label>
@@ -118,20 +109,15 @@ function AmountForm({ products, product }: AmountFormProps) {
         placeholder={t('finance.form.placeholder')}
         disabled={pending}
         suffix={
-          <>
-            {coin}
-            {available != null && available > 0n && (
-              <button
-                type="button"
-                className="amount-max"
-                data-testid="finance-max"
-                disabled={pending}
-                onClick={() => setText(formatAmount(available, decimals))}
-              >
-                {t('finance.form.max')}
-              </button>
-            )}
-          </>
+          <AmountSuffix
+            unit={coin}
+            max={available}
+            decimals={decimals}
+            label={t('finance.form.max')}
+            testId="finance-max"
+            disabled={pending}
+            onMax={setText}
+          />
         }
       />
       <p className="amount-form-hint" data-testid="finance-available">

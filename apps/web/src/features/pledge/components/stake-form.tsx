@@ -1,7 +1,7 @@
-import { formatAmount, type PledgeConfig, parseAmount } from '@solpledge/contract/client'
-import { type FormEvent, useState } from 'react'
+import { type PledgeConfig, parseAmount } from '@solpledge/contract/client'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { AmountInput } from '@/components/amount-input.tsx'
+import { AmountInput, AmountSuffix } from '@/components/amount-input.tsx'
 import { Facts } from '@/components/facts.tsx'
 import { LoadingOverlay } from '@/components/loading-overlay.tsx'
 import { OptionGroup } from '@/components/option-group.tsx'
@@ -11,9 +11,9 @@ import { Skeleton } from '@/components/skeleton.tsx'
 import { Tabs } from '@/components/tabs.tsx'
 import { useTokenBalances } from '@/lib/chain-balances.ts'
 import { bpsToMultiple, type FigureKind, USDT } from '@/lib/format.ts'
-import { showNotice } from '@/lib/notice.ts'
 import { usePayment } from '@/lib/payment/use-payment.ts'
 import { useFormat } from '@/lib/use-format.ts'
+import { useReviewedAmount } from '@/lib/use-reviewed-amount.ts'
 import { findAsset, useUserWallet } from '@/lib/user-wallet.ts'
 import { usePledgeConfig } from '../api/get-pledge-config.ts'
 import { useStakeFromBalance } from '../api/stake-from-balance.ts'
@@ -109,7 +109,7 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
   const { t } = useTranslation()
   const format = useFormat()
   const product = config.symbol
-  const [text, setText] = useState('')
+  const { text, setText, review, setReview, reset, submit } = useReviewedAmount()
   const [payWith, setPayWith] = useState<PayWith>('balance')
   const { data: assets } = useUserWallet()
   const asset = findAsset(assets, product)
@@ -122,22 +122,10 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
   const wallet = walletHeld === null ? 0n : walletHeld
   const spendable = payWith === 'balance' ? available : wallet
 
-  const [review, setReview] = useState<bigint | null>(null)
-  const reset = () => {
-    setText('')
-    setReview(null)
-  }
   const fromBalance = useStakeFromBalance(reset)
   const chain = usePayment({ onDone: reset })
   const pending = fromBalance.isPending || chain.pending
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    if (pending) return
-    const check = validateStake(text, config, spendable)
-    if (check.ok) setReview(check.value)
-    else showNotice(check.notice, 'error')
-  }
   const confirm = (units: bigint) => {
     if (payWith === 'balance') fromBalance.mutate({ amount: units, days })
     else
@@ -154,7 +142,11 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
   const reviewed = review !== null && period ? stakeEstimate(review, config, period) : null
 
   return (
-    <form className="amount-form pledge-form" onSubmit={submit} noValidate>
+    <form
+      className="amount-form pledge-form"
+      onSubmit={submit(() => (pending ? undefined : validateStake(text, config, spendable)))}
+      noValidate
+    >
       <Tabs<PayWith>
         label={t('pledge.form.payWith')}
         testId="pledge-pay"
@@ -176,20 +168,15 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
         placeholder={t('pledge.form.placeholder', { product })}
         disabled={pending}
         suffix={
-          <>
-            {product}
-            {spendable != null && spendable > 0n && (
-              <button
-                type="button"
-                className="amount-max"
-                data-testid="pledge-max"
-                disabled={pending}
-                onClick={() => setText(formatAmount(spendable, config.decimals))}
-              >
-                {t('pledge.form.max')}
-              </button>
-            )}
-          </>
+          <AmountSuffix
+            unit={product}
+            max={spendable}
+            decimals={config.decimals}
+            label={t('pledge.form.max')}
+            testId="pledge-max"
+            disabled={pending}
+            onMax={setText}
+          />
         }
       />
       <p className="amount-form-hint" data-testid="pledge-spendable">

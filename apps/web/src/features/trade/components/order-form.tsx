@@ -1,7 +1,7 @@
-import { formatAmount, type MarketInfo, parseAmount, type TradeSide } from '@solpledge/contract/client'
+import { type MarketInfo, parseAmount, type TradeSide } from '@solpledge/contract/client'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { AmountInput } from '@/components/amount-input.tsx'
+import { AmountInput, AmountSuffix } from '@/components/amount-input.tsx'
 import { PrimaryButton } from '@/components/primary-button.tsx'
 import { ReviewSheet } from '@/components/review-sheet.tsx'
 import { bpsToPercent } from '@/lib/format.ts'
@@ -80,20 +80,15 @@ export function OrderForm({ side, market, price, onPriceChange }: OrderFormProps
         placeholder={t('trade.form.amountPlaceholder', { symbol: market.symbol })}
         disabled={pending}
         suffix={
-          <>
-            {market.symbol}
-            {max !== null && max > 0n && (
-              <button
-                type="button"
-                className="amount-max"
-                data-testid="order-max"
-                disabled={pending}
-                onClick={() => setAmount(formatAmount(max, market.base_decimals))}
-              >
-                {t('trade.form.max')}
-              </button>
-            )}
-          </>
+          <AmountSuffix
+            unit={market.symbol}
+            max={max}
+            decimals={market.base_decimals}
+            label={t('trade.form.max')}
+            testId="order-max"
+            disabled={pending}
+            onMax={setAmount}
+          />
         }
       />
       <div className="order-figures">

@@ -2,11 +2,10 @@ import type { AdminAsset, AdminChange } from '@solpledge/contract'
 import { adminApi } from '@solpledge/contract/admin'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { DecisionButtons, DecisionDialogs, DecisionState, useDecision } from '@/admin/components/decision.tsx'
+import { DecisionDialogs, ProposalCells, useDecision } from '@/admin/components/decision.tsx'
 import { Mono, PagedTable, Time } from '@/admin/components/ui.tsx'
 import { useAllowed } from '@/admin/lib/api-client.ts'
 import { findAdminAsset, useAdminAssets } from '@/admin/lib/assets.ts'
-import { useAdminSession } from '@/admin/lib/session.ts'
 import { formatUnits } from '@/admin/lib/units.ts'
 import { Tabs } from '@/components/tabs.tsx'
 import { CHANGE_STATUSES, type ChangeStatus, useApproveChange, useChanges, useRejectChange } from '../api/config.ts'
@@ -17,7 +16,6 @@ import { CHANGE_STATUSES, type ChangeStatus, useApproveChange, useChanges, useRe
  */
 export function Changes() {
   const { t } = useTranslation('admin')
-  const session = useAdminSession()
   const canDecide = useAllowed(adminApi.adminChangeApprove)
   const assets = useAdminAssets()
   const [status, setStatus] = useState<ChangeStatus>('pending')
@@ -53,7 +51,6 @@ export function Changes() {
         }
       >
         {items.map((change) => {
-          const own = change.proposed_by === session?.address
           const text = describe(change)
           return (
             <tr key={change.id} data-testid="admin-change-row" data-id={change.id} data-status={change.status}>
@@ -66,28 +63,15 @@ export function Changes() {
               <td className="admin-wrap" data-testid="admin-change-text">
                 {text.changes}
               </td>
-              <td>
-                <Mono text={change.proposed_by} />
-              </td>
-              <DecisionState
+              <ProposalCells
+                item={change}
+                proposedBy={change.proposed_by}
                 status={t(`changes.statuses.${change.status}`)}
-                decidedBy={change.decided_by}
-                decidedAt={change.decided_at}
-                reason={change.decision_reason}
+                testId="admin-change"
+                canDecide={canDecide}
+                decision={decision}
+                approving={approve.isPending}
               />
-              <td>
-                {change.status === 'pending' && (
-                  <DecisionButtons
-                    testId="admin-change"
-                    canDecide={canDecide}
-                    blocked={own}
-                    blockedNote={t('adjustments.notOwn')}
-                    pending={approve.isPending}
-                    onApprove={() => decision.setApproving(change)}
-                    onReject={() => decision.setRejecting(change)}
-                  />
-                )}
-              </td>
             </tr>
           )
         })}

@@ -1,10 +1,9 @@
 import { adminApi } from '@solpledge/contract/admin'
 import type { Adjustment } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
-import { DecisionButtons, DecisionDialogs, DecisionState, useDecision } from '@/admin/components/decision.tsx'
+import { DecisionDialogs, ProposalCells, useDecision } from '@/admin/components/decision.tsx'
 import { Mono, PagedTable, Time } from '@/admin/components/ui.tsx'
 import { useAllowed } from '@/admin/lib/api-client.ts'
-import { useAdminSession } from '@/admin/lib/session.ts'
 import { formatUnits } from '@/admin/lib/units.ts'
 import type { useAdminPages } from '@/admin/lib/use-admin-pages.ts'
 import { useApproveAdjustment, useRejectAdjustment } from '../api/users.ts'
@@ -21,7 +20,6 @@ interface AdjustmentsTableProps {
  */
 export function AdjustmentsTable({ pages: { query, items }, showUser = false }: AdjustmentsTableProps) {
   const { t } = useTranslation('admin')
-  const session = useAdminSession()
   const canDecide = useAllowed(adminApi.adminAdjustApprove)
   const decision = useDecision<Adjustment>()
   const approve = useApproveAdjustment(() => decision.setApproving(null))
@@ -46,7 +44,6 @@ export function AdjustmentsTable({ pages: { query, items }, showUser = false }: 
         }
       >
         {items.map((adjustment) => {
-          const own = adjustment.requested_by === session?.address
           return (
             <tr
               key={adjustment.id}
@@ -64,28 +61,15 @@ export function AdjustmentsTable({ pages: { query, items }, showUser = false }: 
               )}
               <td className="admin-num">{formatUnits(adjustment.amount, adjustment.decimals, adjustment.coin)}</td>
               <td className="admin-wrap">{adjustment.reason}</td>
-              <td>
-                <Mono text={adjustment.requested_by} />
-              </td>
-              <DecisionState
+              <ProposalCells
+                item={adjustment}
+                proposedBy={adjustment.requested_by}
                 status={t(`adjustments.statuses.${adjustment.status}`)}
-                decidedBy={adjustment.decided_by}
-                decidedAt={adjustment.decided_at}
-                reason={adjustment.decision_reason}
+                testId="admin-adjustment"
+                canDecide={canDecide}
+                decision={decision}
+                approving={approve.isPending}
               />
-              <td>
-                {adjustment.status === 'pending' && (
-                  <DecisionButtons
-                    testId="admin-adjustment"
-                    canDecide={canDecide}
-                    blocked={own}
-                    blockedNote={t('adjustments.notOwn')}
-                    pending={approve.isPending}
-                    onApprove={() => decision.setApproving(adjustment)}
-                    onReject={() => decision.setRejecting(adjustment)}
-                  />
-                )}
-              </td>
             </tr>
           )
         })}
