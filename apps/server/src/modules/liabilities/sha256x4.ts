@@ -8,13 +8,14 @@
 // the 0x80 byte and the bit length in place — no message is ever copied or padded in memory.
 
 const K = [
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
-  0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
-  0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-  0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08,
-  0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-  0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
+  0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+  0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
+  0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+  0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
+  0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+  0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+  0xc67178f2,
 ]
 const IV = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
 
@@ -112,7 +113,10 @@ class Body {
       if (last && last[1] === type) last[0] = (last[0] as number) + 1
       else groups.push([1, type])
     }
-    const body = [...vector(groups.map(([count, type]) => [...unsigned(count as number), type as number])), ...this.code]
+    const body = [
+      ...vector(groups.map(([count, type]) => [...unsigned(count as number), type as number])),
+      ...this.code,
+    ]
     return [...unsigned(body.length + 1), ...body, 0x0b]
   }
 }
@@ -184,7 +188,13 @@ function hashFunction(): Body {
   const tmp = f.local(V128)
 
   const rotr = (x: number, bits: number) => {
-    f.get(x).i32(bits).simd(simd.shrU).get(x).i32(32 - bits).simd(simd.shl).simd(simd.or)
+    f.get(x)
+      .i32(bits)
+      .simd(simd.shrU)
+      .get(x)
+      .i32(32 - bits)
+      .simd(simd.shl)
+      .simd(simd.or)
   }
   const big = (x: number, a: number, b: number, c: number) => {
     rotr(x, a)
@@ -207,20 +217,37 @@ function hashFunction(): Body {
     f.get(i).i32(lane).op(op.i32add).tee(k)
     f.get(n).i32(1).op(op.i32sub)
     f.get(k).get(n).op(op.i32ltU, op.select).set(k)
-    f.get(k).get(inStride).op(op.i32mul).get(input).op(op.i32add).set(p[lane] as number)
-    f.get(k).get(outStride).op(op.i32mul).get(output).op(op.i32add).set(q[lane] as number)
+    f.get(k)
+      .get(inStride)
+      .op(op.i32mul)
+      .get(input)
+      .op(op.i32add)
+      .set(p[lane] as number)
+    f.get(k)
+      .get(outStride)
+      .op(op.i32mul)
+      .get(output)
+      .op(op.i32add)
+      .set(q[lane] as number)
   }
   for (const [s, value] of IV.entries()) f.splat(value).set(state[s] as number)
   f.get(blocks).set(block)
   f.get(table).set(row)
   f.op(op.loop, 0x40)
   for (let word = 0; word < 16; word++) {
-    f.get(p[3] as number).get(p[2] as number).get(p[1] as number).get(p[0] as number)
+    f.get(p[3] as number)
+      .get(p[2] as number)
+      .get(p[1] as number)
+      .get(p[0] as number)
     f.mem(simd.load32Splat, 4 * word)
     for (let lane = 1; lane < 4; lane++) f.mem(simd.load32Lane, 4 * word, lane)
     f.v128(BSWAP32).simd(simd.swizzle)
-    f.get(row).mem(simd.load32Splat, 8 * word).simd(simd.and)
-    f.get(row).mem(simd.load32Splat, 8 * word + 4).simd(simd.or)
+    f.get(row)
+      .mem(simd.load32Splat, 8 * word)
+      .simd(simd.and)
+    f.get(row)
+      .mem(simd.load32Splat, 8 * word + 4)
+      .simd(simd.or)
     f.set(w[word] as number)
   }
   for (let s = 0; s < 8; s++) f.get(state[s] as number).set(saved[s] as number)
@@ -237,7 +264,11 @@ function hashFunction(): Body {
     f.get(h)
     big(e, 6, 11, 25)
     f.simd(simd.add).get(ff).get(g).get(e).simd(simd.bitselect).simd(simd.add)
-    f.get(wt).simd(simd.add).splat(K[round] as number).simd(simd.add).tee(t1)
+    f.get(wt)
+      .simd(simd.add)
+      .splat(K[round] as number)
+      .simd(simd.add)
+      .tee(t1)
     // e' = d + T1 (into d), a' = T1 + Σ0(a) + Maj(a, b, c) (into h); Maj = bitselect(c, b, a ^ b)
     f.get(d).simd(simd.add).set(d)
     f.get(t1)
@@ -258,7 +289,10 @@ function hashFunction(): Body {
       .v128(BSWAP32)
       .simd(simd.swizzle)
       .set(tmp)
-    for (let lane = 0; lane < 4; lane++) f.get(q[lane] as number).get(tmp).mem(simd.store32Lane, 4 * s, lane)
+    for (let lane = 0; lane < 4; lane++)
+      f.get(q[lane] as number)
+        .get(tmp)
+        .mem(simd.store32Lane, 4 * s, lane)
   }
   f.get(i).i32(4).op(op.i32add).tee(i).get(n).op(op.i32ltU, op.brIf, 0, op.end)
   return f
@@ -284,7 +318,11 @@ function sumsFunction(node: number, assets: number): Body {
   for (let asset = 0; asset < assets; asset++) {
     const at = 32 + 16 * asset
     f.get(src).mem(simd.load, at).v128(REVERSE).simd(simd.swizzle).set(x)
-    f.get(src).mem(simd.load, at + node).v128(REVERSE).simd(simd.swizzle).set(y)
+    f.get(src)
+      .mem(simd.load, at + node)
+      .v128(REVERSE)
+      .simd(simd.swizzle)
+      .set(y)
     f.get(x).simd(simd.i64x2Extract, 0).tee(low)
     f.get(y).simd(simd.i64x2Extract, 0).op(op.i64add).tee(sum)
     f.get(low).op(op.i64ltU, op.i64extendI32U).set(carry)
@@ -296,7 +334,10 @@ function sumsFunction(node: number, assets: number): Body {
     f.get(dst).get(x).get(sum).simd(simd.i64x2Replace, 0).get(high).simd(simd.i64x2Replace, 1)
     f.v128(REVERSE).simd(simd.swizzle).mem(simd.store, at)
   }
-  f.get(src).i32(2 * node).op(op.i32add).set(src)
+  f.get(src)
+    .i32(2 * node)
+    .op(op.i32add)
+    .set(src)
   f.get(dst).i32(node).op(op.i32add).set(dst)
   f.get(i).i32(1).op(op.i32add).tee(i).get(pairs).op(op.i32ltU, op.brIf, 0, op.end)
   f.get(overflow)
@@ -362,7 +403,7 @@ export function subtreeModule(assets: number, levels: number): { bytes: Uint8Arr
     f.i32(stride)
     out()
     f.i32(node)
-      .i32(blocksOf(TAG + [64, node, 2 * node][table]!))
+      .i32((tables[table] as Uint8Array).length / 128)
       .i32(tableAt[table] as number)
       .op(op.call, 0)
   }

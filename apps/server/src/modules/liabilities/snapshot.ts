@@ -11,17 +11,7 @@ import { AppError } from '../../lib/app-error.ts'
 import type { Platform } from '../../platform.ts'
 import { listAssets } from '../assets/index.ts'
 import { owedRows } from './owed.ts'
-import {
-  addressBytes,
-  commitment,
-  emptyNode,
-  FORMAT,
-  leafNode,
-  nodeBytes,
-  nodeJson,
-  siblingPositions,
-  TreeBuilder,
-} from './tree.ts'
+import { emptyNode, FORMAT, nodeBytes, nodeJson, siblingPositions, TreeBuilder } from './tree.ts'
 
 /** Nodes per stored chunk of an inner level: 1024 nodes of two assets are 64 KiB. */
 export const CHUNK_NODES = 1024
@@ -147,37 +137,43 @@ async function buildTree(
     trx,
   )
   const tree = new TreeBuilder(assets.length, chunkNodes)
-  const storeChunks = async () => {
-    for (const { level, chunk, nodes } of tree.take())
-      await trx.insertInto('liability_nodes').values({ snapshot_id: id, level, chunk, nodes }).execute()
-  }
+  const node = nodeBytes(assets.length)
+  // The users fetched whose leaves are not stored yet (the last chunk of a batch waits for the next batch's users).
+  let users: string[] = []
   let index = 0
+  const store = async ({ leaves, nodes }: Awaited<ReturnType<TreeBuilder['take']>>) => {
+    const count = leaves.reduce((sum, chunk) => sum + chunk.count, 0)
+    if (count > 0) {
+      // Binary parameters: the users' ids, the users' 64 bytes (address ‖ salt) and the leaves, cut in SQL.
+      await sql`
+        insert into ${partition} (snapshot_id, leaf_index, user_id, salt, node)
+        select ${id}::bigint, ${index}::bigint + i - 1, u,
+          substring(${Buffer.concat(leaves.map((chunk) => chunk.users))}::bytea from (64 * i - 31)::int for 32),
+          substring(${Buffer.concat(leaves.map((chunk) => chunk.leaves))}::bytea from (${node}::int * (i - 1) + 1)::int for ${node}::int)
+        from unnest(${users.slice(0, count)}::bigint[]) with ordinality as l(u, i)`.execute(trx)
+      users = users.slice(count)
+      index += count
+    }
+    if (nodes.length > 0)
+      await trx
+        .insertInto('liability_nodes')
+        .values(nodes.map(({ level, chunk, nodes }) => ({ snapshot_id: id, level, chunk, nodes })))
+        .execute()
+  }
   for (;;) {
     const { rows } = await sql<{ user_id: string; address: string; amounts: string[] }>`
       fetch forward ${sql.lit(batchSize)} from pol_leaves`.execute(trx)
     if (rows.length === 0) break
-    const salts = randomBytes(32 * rows.length)
-    const leaves = { index: [] as string[], user: [] as string[], salt: [] as string[], node: [] as string[] }
-    for (const [i, row] of rows.entries()) {
-      const salt = salts.subarray(32 * i, 32 * i + 32)
-      const leaf = leafNode(commitment(addressBytes(row.address), salt), row.amounts.map(BigInt))
-      tree.push(leaf)
-      leaves.index.push(String(index++))
-      leaves.user.push(row.user_id)
-      leaves.salt.push(salt.toString('hex'))
-      leaves.node.push(leaf.toString('hex'))
+    for (const row of rows) {
+      users.push(row.user_id)
+      tree.push(row.address, row.amounts)
     }
-    await sql`
-      insert into ${partition} (snapshot_id, leaf_index, user_id, salt, node)
-      select ${id}::bigint, i, u, decode(s, 'hex'), decode(n, 'hex')
-      from unnest(${leaves.index}::bigint[], ${leaves.user}::bigint[], ${leaves.salt}::text[], ${leaves.node}::text[])
-        as l(i, u, s, n)`.execute(trx)
-    await storeChunks()
+    await store(await tree.take())
   }
   await sql`close pol_leaves`.execute(trx)
+  const root = await tree.finish()
+  await store(await tree.take())
   await sql`alter table liability_leaves attach partition ${partition} for values in (${sql.lit(id)})`.execute(trx)
-  const root = tree.finish()
-  await storeChunks()
   return root
 }
 
