@@ -54,14 +54,18 @@ function treeBytes(users: number) {
  * builder), once the hashing workers are started, and SHA-256 of as many bytes in one pass.
  */
 async function hashing(users: number) {
-  const addresses = randomBytes(32 * 1024)
+  const addresses = Array.from({ length: 1024 }, () => randomBytes(32))
   const amounts = Array.from({ length: 1024 }, (_, i) => [BigInt(i) * 1000n, BigInt(i)])
   const build = async (count: number) => {
     const tree = new TreeBuilder(ASSETS, 1024)
+    let hashing = tree.take()
     for (let i = 0; i < count; i++) {
-      const at = (i % 1024) * 32
-      tree.push(addresses.subarray(at, at + 32), amounts[i % 1024] as bigint[])
-      if (i % 65536 === 65535) await tree.take()
+      tree.push(addresses[i % 1024] as Buffer, amounts[i % 1024] as bigint[])
+      // As a snapshot does: the workers hash a batch while the next one is read.
+      if (i % 65536 === 65535) {
+        await hashing
+        hashing = tree.take()
+      }
     }
     await tree.finish()
     await tree.take()
@@ -98,6 +102,7 @@ const cluster = (await startPostgres()) as { url: string; stop: () => void }
 const localnet = await startLocalnet({ port: 0, slotMs: 100 })
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-bench-proof-'))
 const results: Record<string, unknown>[] = []
+const phases: Record<string, unknown>[] = []
 try {
   const config = loadConfig({
     SOLPLEDGE_LOCAL_CHAIN: '1',
@@ -147,7 +152,8 @@ try {
       const seedMs = performance.now() - seeded
 
       console.log('snapshot …')
-      const snapshot = await sampled(() => takeSnapshot(db, platform))
+      const timings: Record<string, number> = {}
+      const snapshot = await sampled(() => takeSnapshot(db, platform, { timings }))
       const id = snapshot.result as string
       const publishing = performance.now()
       let state = 'pending'
@@ -184,6 +190,8 @@ try {
         'stored MB': mb(Number(size.rows[0]?.bytes ?? 0)),
       })
       console.table([results.at(-1)])
+      console.table([Object.fromEntries(Object.entries(timings).map(([phase, ms]) => [phase, s(ms)]))])
+      phases.push({ users, ...Object.fromEntries(Object.entries(timings).map(([phase, ms]) => [`${phase} s`, s(ms)])) })
     } finally {
       await db.destroy()
     }
@@ -199,10 +207,11 @@ try {
     ratio: Math.round((h.treeMs / h.baselineMs) * 10) / 10,
   }
   console.table(results)
+  console.table(phases)
   console.table([hash])
   if (values.json) {
     fs.mkdirSync(path.dirname(values.json), { recursive: true })
-    fs.writeFileSync(values.json, JSON.stringify({ snapshots: results, hashing: hash }, null, 2))
+    fs.writeFileSync(values.json, JSON.stringify({ snapshots: results, phases, hashing: hash }, null, 2))
   }
 } finally {
   await localnet.close()

@@ -375,8 +375,10 @@ export function subtreeModule(assets: number, levels: number): { bytes: Uint8Arr
     padTable(encoder.encode(`${FORMAT_PREFIX}leaf`), TAG + node),
     padTable(encoder.encode(`${FORMAT_PREFIX}node`), TAG + 2 * node),
   ]
+  // The round constants at 0 (loaded where they are added: cheaper than a v128 constant), then the tables.
+  const constants = new Uint8Array(new Uint32Array(K).buffer)
   const tableAt: number[] = []
-  let end = 0
+  let end = constants.length
   for (const table of tables) {
     tableAt.push(end)
     end += table.length
@@ -442,7 +444,7 @@ export function subtreeModule(assets: number, levels: number): { bytes: Uint8Arr
   f.op(op.br, 0, op.end, op.end)
   f.get(overflow).i32(16).op(op.i32shl).get(k).op(op.i32or)
 
-  const data = tables.flatMap((table) => [...table])
+  const data = [constants, ...tables].flatMap((table) => [...table])
   const bytes = [
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(

@@ -25,6 +25,19 @@ export interface SnapshotOptions {
   trigger?: string | null
   batchSize?: number
   chunkNodes?: number
+  /** Filled with the milliseconds spent in each phase (bench/proof). */
+  timings?: Record<string, number>
+}
+
+/** Runs `work`, adding its time to `phase` of `timings` when there are timings to fill. */
+async function timed<T>(timings: Record<string, number> | undefined, phase: string, work: () => Promise<T> | T) {
+  if (!timings) return work()
+  const started = performance.now()
+  try {
+    return await work()
+  } finally {
+    timings[phase] = (timings[phase] ?? 0) + performance.now() - started
+  }
 }
 
 /** The address that signs the memo: the treasury when its key is here (TREASURY_KEY), otherwise the hot wallet. */
@@ -54,9 +67,9 @@ export async function takeSnapshot(db: Database, platform: Platform, options: Sn
             exists (select 1 from liability_snapshots where trigger = ${trigger}) as taken`.execute(trx)
         const { id, taken_at: takenAt, taken } = start.rows[0] as { id: string; taken_at: Date; taken: boolean }
         if (taken) return null
-        const reserves = await readReserves(platform, assets)
+        const reserves = await timed(options.timings, 'reserves', () => readReserves(platform, assets))
         const chunkNodes = options.chunkNodes ?? CHUNK_NODES
-        const root = await buildTree(trx, id, assets, batchSize, chunkNodes)
+        const root = await buildTree(trx, id, assets, batchSize, chunkNodes, options.timings)
         const json = nodeJson(root.root)
         const signer = memoSigner(platform).address
         await trx
@@ -116,6 +129,7 @@ async function buildTree(
   assets: { code: string }[],
   batchSize: number,
   chunkNodes: number,
+  timings?: Record<string, number>,
 ) {
   const order = randomBytes(32).toString('hex')
   const amounts = sql.join(
@@ -141,39 +155,55 @@ async function buildTree(
   // The users fetched whose leaves are not stored yet (the last chunk of a batch waits for the next batch's users).
   let users: string[] = []
   let index = 0
+  let fetches = 0
+  let hashing: ReturnType<TreeBuilder['take']> | null = null
   const store = async ({ leaves, nodes }: Awaited<ReturnType<TreeBuilder['take']>>) => {
     const count = leaves.reduce((sum, chunk) => sum + chunk.count, 0)
     if (count > 0) {
       // Binary parameters: the users' ids, the users' 64 bytes (address ‖ salt) and the leaves, cut in SQL.
-      await sql`
+      await timed(timings, 'store leaves', () =>
+        sql`
         insert into ${partition} (snapshot_id, leaf_index, user_id, salt, node)
         select ${id}::bigint, ${index}::bigint + i - 1, u,
           substring(${Buffer.concat(leaves.map((chunk) => chunk.users))}::bytea from (64 * i - 31)::int for 32),
           substring(${Buffer.concat(leaves.map((chunk) => chunk.leaves))}::bytea from (${node}::int * (i - 1) + 1)::int for ${node}::int)
-        from unnest(${users.slice(0, count)}::bigint[]) with ordinality as l(u, i)`.execute(trx)
+        from unnest(${users.slice(0, count)}::bigint[]) with ordinality as l(u, i)`.execute(trx),
+      )
       users = users.slice(count)
       index += count
     }
     if (nodes.length > 0)
-      await trx
-        .insertInto('liability_nodes')
-        .values(nodes.map(({ level, chunk, nodes }) => ({ snapshot_id: id, level, chunk, nodes })))
-        .execute()
+      await timed(timings, 'store nodes', () =>
+        trx
+          .insertInto('liability_nodes')
+          .values(nodes.map(({ level, chunk, nodes }) => ({ snapshot_id: id, level, chunk, nodes })))
+          .execute(),
+      )
   }
   for (;;) {
-    const { rows } = await sql<{ user_id: string; address: string; amounts: string[] }>`
-      fetch forward ${sql.lit(batchSize)} from pol_leaves`.execute(trx)
+    const { rows } = await timed(timings, fetches++ === 0 ? 'sort and first fetch' : 'fetch', () =>
+      sql<{ user_id: string; address: string; amounts: string[] }>`
+        fetch forward ${sql.lit(batchSize)} from pol_leaves`.execute(trx),
+    )
     if (rows.length === 0) break
-    for (const row of rows) {
-      users.push(row.user_id)
-      tree.push(row.address, row.amounts)
-    }
-    await store(await tree.take())
+    await timed(timings, 'leaf inputs', () => {
+      for (const row of rows) {
+        users.push(row.user_id)
+        tree.push(row.address, row.amounts)
+      }
+    })
+    // The workers hash this batch while the last one is stored and the next one fetched.
+    if (hashing) await store(await timed(timings, 'hashing (waited)', () => hashing))
+    hashing = tree.take()
+    hashing.catch(() => undefined)
   }
+  if (hashing) await store(await hashing)
   await sql`close pol_leaves`.execute(trx)
-  const root = await tree.finish()
+  const root = await timed(timings, 'hashing (waited)', () => tree.finish())
   await store(await tree.take())
-  await sql`alter table liability_leaves attach partition ${partition} for values in (${sql.lit(id)})`.execute(trx)
+  await timed(timings, 'attach (indexes)', () =>
+    sql`alter table liability_leaves attach partition ${partition} for values in (${sql.lit(id)})`.execute(trx),
+  )
   return root
 }
 

@@ -12,6 +12,7 @@ const TAG_NODE = Buffer.from(`${FORMAT}:node`)
 export const HASH_BYTES = 32
 export const SUM_BYTES = 16
 const MAX_SUM = (1n << 128n) - 1n
+const MAX_64 = (1n << 64n) - 1n
 
 /** Bytes of a node of a tree of `assets` assets: its hash and one sum per asset. */
 export const nodeBytes = (assets: number) => HASH_BYTES + SUM_BYTES * assets
@@ -37,29 +38,30 @@ export function parentNode(left: Buffer, right: Buffer): Buffer {
 
 export const emptyNode = (assets: number) => Buffer.alloc(nodeBytes(assets))
 
-export function writeSum(node: Buffer, at: number, amount: bigint) {
-  if (amount < 0n || amount > MAX_SUM) throw new Error('pol: an amount is outside 0 … 2^128 − 1')
-  node.writeBigUInt64BE(amount >> 64n, at)
-  node.writeBigUInt64BE(amount & 0xffffffffffffffffn, at + 8)
-}
-
-/** An amount (bigint or decimal text, as the database gives it) as 16 bytes; below 10^15 without a bigint. */
-export function writeAmount(node: Buffer, at: number, amount: bigint | string) {
-  let value = -1
-  if (typeof amount === 'bigint') {
-    if (amount >= 0n && amount < 1_000_000_000_000_000n) value = Number(amount)
-  } else if (amount.length > 0 && amount.length <= 15) {
-    value = 0
+/**
+ * An amount (bigint, or decimal text as the database gives it) as 16 bytes big-endian at `at`: without a bigint below
+ * 10^15, with one 64-bit write below 2^64. Throws outside 0 … 2^128 − 1.
+ */
+export function writeAmount(view: DataView, at: number, amount: bigint | string) {
+  if (typeof amount === 'string' && amount.length > 0 && amount.length <= 15) {
+    let value = 0
     for (let i = 0; i < amount.length && value >= 0; i++) {
       const digit = amount.charCodeAt(i) - 48
       value = digit >= 0 && digit <= 9 ? value * 10 + digit : -1
     }
+    if (value >= 0) {
+      view.setUint32(at, 0)
+      view.setUint32(at + 4, 0)
+      view.setUint32(at + 8, Math.floor(value / 0x100000000))
+      view.setUint32(at + 12, value >>> 0)
+      return
+    }
   }
-  if (value < 0) return writeSum(node, at, BigInt(amount))
-  node.writeUInt32BE(0, at)
-  node.writeUInt32BE(0, at + 4)
-  node.writeUInt32BE(Math.floor(value / 0x100000000), at + 8)
-  node.writeUInt32BE(value >>> 0, at + 12)
+  const value = BigInt(amount)
+  if (value < 0n || value > MAX_SUM) throw new Error('pol: an amount is outside 0 … 2^128 − 1')
+  const high = value > MAX_64
+  view.setBigUint64(at, high ? value >> 64n : 0n)
+  view.setBigUint64(at + 8, high ? BigInt.asUintN(64, value) : value)
 }
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
@@ -138,10 +140,13 @@ export class TreeBuilder {
   private readonly filling: { parts: Buffer[]; nodes: number; chunk: number }[] = []
   private ready: { level: number; chunk: number; nodes: Buffer }[] = []
   private hashed: LeafChunk[] = []
-  private readonly running: Promise<SubtreeResult>[] = []
+  private running: Promise<SubtreeResult>[] = []
+  /** The chunks sent so far, accepted in order (a take may be called before the last one returned). */
+  private accepted: Promise<void> = Promise.resolve()
   private chunks = 0
   private users: Buffer
   private leaves: Buffer
+  private view: DataView
   private count = 0
   private root: Buffer | null = null
 
@@ -153,6 +158,7 @@ export class TreeBuilder {
     this.node = nodeBytes(assets)
     this.hasher = subtreeHasher(assets, levels)
     this.users = this.leaves = Buffer.alloc(0)
+    this.view = new DataView(this.leaves.buffer)
     this.next()
   }
 
@@ -164,13 +170,21 @@ export class TreeBuilder {
     else if (address.length === 32) this.users.set(address, 64 * at)
     else throw new Error('pol: an address is 32 bytes')
     for (let i = 0; i < amounts.length; i++)
-      writeAmount(this.leaves, this.node * at + HASH_BYTES + SUM_BYTES * i, amounts[i] as bigint | string)
+      writeAmount(this.view, this.node * at + HASH_BYTES + SUM_BYTES * i, amounts[i] as bigint | string)
     if (++this.count === this.hasher.layout.leaves) this.submit()
   }
 
-  /** Waits for the chunks sent to the workers; returns the leaves hashed and the stored chunks completed meanwhile. */
+  /**
+   * Waits for the chunks sent to the workers so far; returns the leaves hashed and the stored chunks completed since
+   * the last call. Users may be pushed while it waits (their chunks are for the next call).
+   */
   async take(): Promise<{ leaves: LeafChunk[]; nodes: { level: number; chunk: number; nodes: Buffer }[] }> {
-    for (const result of await Promise.all(this.running.splice(0))) this.accept(result)
+    const running = this.running
+    this.running = []
+    this.accepted = this.accepted.then(async () => {
+      for (const result of await Promise.all(running)) this.accept(result)
+    })
+    await this.accepted
     const taken = { leaves: this.hashed, nodes: this.ready }
     this.hashed = []
     this.ready = []
@@ -180,7 +194,9 @@ export class TreeBuilder {
   /** Hashes the last users, pairs every last odd node with the empty node up to the root, and returns the root. */
   async finish(): Promise<{ root: Buffer; leaves: number }> {
     if (this.count > 0) this.submit()
-    for (const result of await Promise.all(this.running.splice(0))) this.accept(result)
+    const taken = await this.take()
+    this.hashed = taken.leaves
+    this.ready = taken.nodes
     const leaves = this.counts[0] ?? 0
     let root = this.root ?? emptyNode(this.assets)
     for (let level = this.levels; leaves > 0 && !this.root; level++) {
@@ -204,6 +220,7 @@ export class TreeBuilder {
     // Salts are the random second half of each user's 64 bytes; the first half is overwritten by the address.
     this.users = randomFillSync(Buffer.allocUnsafeSlow(64 * this.hasher.layout.leaves))
     this.leaves = Buffer.alloc(this.node * this.hasher.layout.leaves)
+    this.view = new DataView(this.leaves.buffer, this.leaves.byteOffset, this.leaves.byteLength)
     this.count = 0
   }
 
