@@ -140,6 +140,9 @@ export class TreeBuilder {
   private readonly filling: { parts: Buffer[]; nodes: number; chunk: number }[] = []
   private ready: { level: number; chunk: number; nodes: Buffer }[] = []
   private hashed: LeafChunk[] = []
+  /** The leaves returned by the last take, then their buffers for new chunks (a snapshot reuses a few, not 2000). */
+  private lent: LeafChunk[] = []
+  private spare: { users: Buffer; leaves: Buffer }[] = []
   private running: Promise<SubtreeResult>[] = []
   /** The chunks sent so far, accepted in order (a take may be called before the last one returned). */
   private accepted: Promise<void> = Promise.resolve()
@@ -176,27 +179,35 @@ export class TreeBuilder {
 
   /**
    * Waits for the chunks sent to the workers so far; returns the leaves hashed and the stored chunks completed since
-   * the last call. Users may be pushed while it waits (their chunks are for the next call).
+   * the last call. Users may be pushed while it waits (their chunks are for the next call). The leaves' buffers are
+   * used again for new users after the next call.
    */
   async take(): Promise<{ leaves: LeafChunk[]; nodes: { level: number; chunk: number; nodes: Buffer }[] }> {
+    for (const { users, leaves } of this.lent)
+      this.spare.push({ users: Buffer.from(users.buffer), leaves: Buffer.from(leaves.buffer) })
+    this.lent = []
+    await this.settle()
+    const taken = { leaves: this.hashed, nodes: this.ready }
+    this.lent = this.hashed
+    this.hashed = []
+    this.ready = []
+    return taken
+  }
+
+  /** Accepts, in order, the chunks sent to the workers so far. */
+  private async settle() {
     const running = this.running
     this.running = []
     this.accepted = this.accepted.then(async () => {
       for (const result of await Promise.all(running)) this.accept(result)
     })
     await this.accepted
-    const taken = { leaves: this.hashed, nodes: this.ready }
-    this.hashed = []
-    this.ready = []
-    return taken
   }
 
   /** Hashes the last users, pairs every last odd node with the empty node up to the root, and returns the root. */
   async finish(): Promise<{ root: Buffer; leaves: number }> {
     if (this.count > 0) this.submit()
-    const taken = await this.take()
-    this.hashed = taken.leaves
-    this.ready = taken.nodes
+    await this.settle()
     const leaves = this.counts[0] ?? 0
     let root = this.root ?? emptyNode(this.assets)
     for (let level = this.levels; leaves > 0 && !this.root; level++) {
@@ -218,8 +229,9 @@ export class TreeBuilder {
 
   private next() {
     // Salts are the random second half of each user's 64 bytes; the first half is overwritten by the address.
-    this.users = randomFillSync(Buffer.allocUnsafeSlow(64 * this.hasher.layout.leaves))
-    this.leaves = Buffer.alloc(this.node * this.hasher.layout.leaves)
+    const spare = this.spare.pop()
+    this.users = randomFillSync(spare?.users ?? Buffer.allocUnsafeSlow(64 * this.hasher.layout.leaves))
+    this.leaves = spare?.leaves ?? Buffer.alloc(this.node * this.hasher.layout.leaves)
     this.view = new DataView(this.leaves.buffer, this.leaves.byteOffset, this.leaves.byteLength)
     this.count = 0
   }
