@@ -139,7 +139,9 @@ describe('the v1 tree', () => {
         }
       }
       for (const input of inputs) {
-        tree.push(next() < 0.5 ? input.address : decoder.decode(input.address), input.amounts)
+        // Addresses as bytes or base58, amounts as bigints or decimal text (as the database gives them).
+        const amounts = next() < 0.5 ? input.amounts : input.amounts.map(String)
+        tree.push(next() < 0.5 ? input.address : decoder.decode(input.address), amounts)
         if (next() < 0.3) keep(await tree.take())
       }
       const built = await tree.finish()

@@ -4,7 +4,7 @@
 // most 4), and kept; they do not keep the process alive while idle.
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
-import { type SubtreeLayout, subtreeModule } from './sha256x4.ts'
+import { type SubtreeLayout, subtreeModule, type WasmModule, wasm } from './sha256x4.ts'
 
 /** A chunk of users to hash: `count` users (address ‖ salt, 64 bytes each) and their leaves' amounts (node-sized). */
 export interface SubtreeJob {
@@ -86,7 +86,7 @@ class HashWorker {
     this.worker.on('exit', (code) => fail(new Error(`pol: a hashing worker exited (${code})`)))
   }
 
-  run(key: string, module: WebAssembly.Module, layout: SubtreeLayout, job: SubtreeJob): Promise<SubtreeResult> {
+  run(key: string, module: WasmModule, layout: SubtreeLayout, job: SubtreeJob): Promise<SubtreeResult> {
     return new Promise((resolve, reject) => {
       if (this.queue.length === 0) this.worker.ref()
       this.queue.push({ resolve, reject })
@@ -102,7 +102,7 @@ class HashWorker {
 
 const WORKERS = Math.max(1, Math.min(4, availableParallelism()))
 let workers: HashWorker[] = []
-const modules = new Map<string, { module: WebAssembly.Module; layout: SubtreeLayout }>()
+const modules = new Map<string, { module: WasmModule; layout: SubtreeLayout }>()
 let turn = 0
 
 /** The hasher of subtrees of `levels` levels of a tree of `assets` assets: a function from a job to its result. */
@@ -111,7 +111,7 @@ export function subtreeHasher(assets: number, levels: number) {
   let compiled = modules.get(key)
   if (!compiled) {
     const { bytes, layout } = subtreeModule(assets, levels)
-    compiled = { module: new WebAssembly.Module(bytes), layout }
+    compiled = { module: new wasm.Module(bytes), layout }
     modules.set(key, compiled)
   }
   const { module, layout } = compiled

@@ -7,6 +7,17 @@
 // are read at (data − prefix length + offset) and masked, and a table of (mask, constant) per word puts the prefix,
 // the 0x80 byte and the bit length in place — no message is ever copied or padded in memory.
 
+/** The WebAssembly global, as far as it is used here (Node has it; the types of Node 20 do not declare it). */
+export type WasmModule = { readonly wasm: unique symbol }
+export const wasm = (
+  globalThis as unknown as {
+    WebAssembly: {
+      Module: new (bytes: Uint8Array) => WasmModule
+      Instance: new (module: WasmModule) => { exports: Record<string, unknown> }
+    }
+  }
+).WebAssembly
+
 const K = [
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
   0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,

@@ -160,13 +160,15 @@ async function buildTree(
   const store = async ({ leaves, nodes }: Awaited<ReturnType<TreeBuilder['take']>>) => {
     const count = leaves.reduce((sum, chunk) => sum + chunk.count, 0)
     if (count > 0) {
-      // Binary parameters: the users' ids, the users' 64 bytes (address ‖ salt) and the leaves, cut in SQL.
+      // Binary parameters: the users' ids, their 64 bytes (address ‖ salt) and their leaves, cut in SQL.
+      const userBytes = Buffer.concat(leaves.map((chunk) => chunk.users))
+      const leafBytes = Buffer.concat(leaves.map((chunk) => chunk.leaves))
       await timed(timings, 'store leaves', () =>
         sql`
         insert into ${partition} (snapshot_id, leaf_index, user_id, salt, node)
         select ${id}::bigint, ${index}::bigint + i - 1, u,
-          substring(${Buffer.concat(leaves.map((chunk) => chunk.users))}::bytea from (64 * i - 31)::int for 32),
-          substring(${Buffer.concat(leaves.map((chunk) => chunk.leaves))}::bytea from (${node}::int * (i - 1) + 1)::int for ${node}::int)
+          substring(${userBytes}::bytea from (64 * i - 31)::int for 32),
+          substring(${leafBytes}::bytea from (${node}::int * (i - 1) + 1)::int for ${node}::int)
         from unnest(${users.slice(0, count)}::bigint[]) with ordinality as l(u, i)`.execute(trx),
       )
       users = users.slice(count)
@@ -193,7 +195,8 @@ async function buildTree(
       }
     })
     // The workers hash this batch while the last one is stored and the next one fetched.
-    if (hashing) await store(await timed(timings, 'hashing (waited)', () => hashing))
+    const previous = hashing
+    if (previous) await store(await timed(timings, 'hashing (waited)', () => previous))
     hashing = tree.take()
     hashing.catch(() => undefined)
   }

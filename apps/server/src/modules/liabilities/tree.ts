@@ -39,10 +39,15 @@ export function parentNode(left: Buffer, right: Buffer): Buffer {
 export const emptyNode = (assets: number) => Buffer.alloc(nodeBytes(assets))
 
 /**
- * An amount (bigint, or decimal text as the database gives it) as 16 bytes big-endian at `at`: without a bigint below
- * 10^15, with one 64-bit write below 2^64. Throws outside 0 … 2^128 − 1.
+ * An amount (bigint, or decimal text as the database gives it) as 16 bytes big-endian at `at`: text of up to 15 digits
+ * without a bigint, a bigint below 2^64 in one 64-bit write. Throws outside 0 … 2^128 − 1.
  */
 export function writeAmount(view: DataView, at: number, amount: bigint | string) {
+  if (typeof amount === 'bigint' && amount >= 0n && amount <= MAX_64) {
+    view.setBigUint64(at, 0n)
+    view.setBigUint64(at + 8, amount)
+    return
+  }
   if (typeof amount === 'string' && amount.length > 0 && amount.length <= 15) {
     let value = 0
     for (let i = 0; i < amount.length && value >= 0; i++) {
@@ -59,9 +64,8 @@ export function writeAmount(view: DataView, at: number, amount: bigint | string)
   }
   const value = BigInt(amount)
   if (value < 0n || value > MAX_SUM) throw new Error('pol: an amount is outside 0 … 2^128 − 1')
-  const high = value > MAX_64
-  view.setBigUint64(at, high ? value >> 64n : 0n)
-  view.setBigUint64(at + 8, high ? BigInt.asUintN(64, value) : value)
+  view.setBigUint64(at, value >> 64n)
+  view.setBigUint64(at + 8, BigInt.asUintN(64, value))
 }
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
@@ -74,7 +78,7 @@ const limbs = new Uint32Array(8)
  * took 34 µs an address, this about 1). Throws unless the text is the canonical base58 of exactly 32 bytes. Writes
  * them at `offset` of `bytes` (a new buffer by default) and returns that buffer.
  */
-export function addressBytes(address: string, bytes = Buffer.alloc(32), offset = 0): Buffer {
+export function addressBytes(address: string, bytes: Buffer = Buffer.alloc(32), offset = 0): Buffer {
   limbs.fill(0)
   for (let i = 0; i < address.length; i++) {
     const code = address.charCodeAt(i)
@@ -257,7 +261,7 @@ export class TreeBuilder {
     }
     const top = result.counts.length === 0 ? leaves : levels.subarray(at - this.node, at)
     if (result.counts.length === this.levels) this.climb(this.levels, top)
-    else this.root = top
+    else this.root = Buffer.from(top)
   }
 
   /** Nodes of `level` following the ones stored so far, cut in chunks of `chunkNodes`. */
