@@ -141,7 +141,7 @@ export class TreeBuilder {
   private readonly hasher: ReturnType<typeof subtreeHasher>
   private readonly pending: (Buffer | null)[] = []
   private readonly counts: number[] = []
-  private readonly filling: { parts: Buffer[]; nodes: number; chunk: number }[] = []
+  private readonly filling: { bytes: Buffer; nodes: number; chunk: number }[] = []
   private ready: { level: number; chunk: number; nodes: Buffer }[] = []
   private hashed: LeafChunk[] = []
   /** The leaves returned by the last take, then their buffers for new chunks (a snapshot reuses a few, not 2000). */
@@ -260,20 +260,26 @@ export class TreeBuilder {
       at += size * this.node
     }
     const top = result.counts.length === 0 ? leaves : levels.subarray(at - this.node, at)
-    if (result.counts.length === this.levels) this.climb(this.levels, top)
+    if (result.counts.length === this.levels) this.climb(this.levels, Buffer.from(top))
     else this.root = Buffer.from(top)
   }
 
-  /** Nodes of `level` following the ones stored so far, cut in chunks of `chunkNodes`. */
+  /**
+   * Nodes of `level` following the ones stored so far, copied into the chunk being filled (a view would keep the
+   * worker's whole buffer until the chunk is full: 1,024 of them for the level of the subtrees' roots).
+   */
   private store(level: number, nodes: Buffer) {
     this.counts[level] = (this.counts[level] ?? 0) + nodes.length / this.node
     for (let at = 0; at < nodes.length; ) {
-      const filling = this.filling[level] ?? { parts: [], nodes: 0, chunk: 0 }
+      const filling = this.filling[level] ?? {
+        bytes: Buffer.allocUnsafe(this.chunkNodes * this.node),
+        nodes: 0,
+        chunk: 0,
+      }
       this.filling[level] = filling
-      const part = nodes.subarray(at, at + (this.chunkNodes - filling.nodes) * this.node)
-      filling.parts.push(part)
-      filling.nodes += part.length / this.node
-      at += part.length
+      const copied = nodes.copy(filling.bytes, filling.nodes * this.node, at)
+      filling.nodes += copied / this.node
+      at += copied
       if (filling.nodes === this.chunkNodes) this.flush(level)
     }
   }
@@ -281,8 +287,8 @@ export class TreeBuilder {
   private flush(level: number) {
     const filling = this.filling[level]
     if (!filling || filling.nodes === 0) return
-    this.ready.push({ level, chunk: filling.chunk, nodes: Buffer.concat(filling.parts) })
-    this.filling[level] = { parts: [], nodes: 0, chunk: filling.chunk + 1 }
+    this.ready.push({ level, chunk: filling.chunk, nodes: filling.bytes.subarray(0, filling.nodes * this.node) })
+    this.filling[level] = { bytes: Buffer.allocUnsafe(this.chunkNodes * this.node), nodes: 0, chunk: filling.chunk + 1 }
   }
 
   /** A node of `level` (stored already) pairs with the pending one, their parent with the next level's, … */
