@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { blocksOf, FORMAT_PREFIX, padTable, subtreeModule, wasm } from './sha256x4.ts'
+import { blocksOf, FORMAT, padTable, subtreeModule, wasm } from './sha256x4.ts'
 
 const sha256 = (...parts: Uint8Array[]) => {
   const hash = createHash('sha256')
@@ -43,7 +43,7 @@ describe('the multi-buffer SHA-256', () => {
         ['node', 2 * (32 + 16 * assets)],
       ]),
     ] as [string, number][]) {
-      const prefix = Buffer.from(`${FORMAT_PREFIX}${kind}`)
+      const prefix = Buffer.from(`${FORMAT}:${kind}`)
       for (const count of [1, 2, 3, 4, 5, 7, 8, 13]) {
         const messages = Array.from({ length: count }, () => randomBytes(data))
         const hashes = hashAll(prefix, messages, prefix.length + data, 40)

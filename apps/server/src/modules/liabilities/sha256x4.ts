@@ -355,8 +355,10 @@ function sumsFunction(node: number, assets: number): Body {
   return f
 }
 
-export const FORMAT_PREFIX = 'solpledge-pol-v1:'
-const TAG = 21
+/** Format v1's name, the start of its three domain strings (./tree.ts). */
+export const FORMAT = 'solpledge-pol-v1'
+/** Bytes of a domain string: `${FORMAT}:user`, `:leaf`, `:node`. */
+const TAG = FORMAT.length + 5
 const encoder = new TextEncoder()
 
 /** Where the subtree module keeps its inputs: the users (address ‖ salt, 64 bytes each) and the leaves. */
@@ -382,9 +384,9 @@ export function subtreeModule(assets: number, levels: number): { bytes: Uint8Arr
   const node = 32 + 16 * assets
   const leaves = 2 ** levels
   const tables = [
-    padTable(encoder.encode(`${FORMAT_PREFIX}user`), TAG + 64),
-    padTable(encoder.encode(`${FORMAT_PREFIX}leaf`), TAG + node),
-    padTable(encoder.encode(`${FORMAT_PREFIX}node`), TAG + 2 * node),
+    padTable(encoder.encode(`${FORMAT}:user`), TAG + 64),
+    padTable(encoder.encode(`${FORMAT}:leaf`), TAG + node),
+    padTable(encoder.encode(`${FORMAT}:node`), TAG + 2 * node),
   ]
   // The round constants at 0 (loaded where they are added: cheaper than a v128 constant), then the tables.
   const constants = new Uint8Array(new Uint32Array(K).buffer)

@@ -6,8 +6,10 @@
 // all sums zero). A node is kept as one buffer, its hash then its sums: the very bytes a parent hashes.
 import { hash, randomFillSync } from 'node:crypto'
 import { type SubtreeResult, subtreeHasher } from './hash-pool.ts'
+import { FORMAT } from './sha256x4.ts'
 
-export const FORMAT = 'solpledge-pol-v1'
+export { FORMAT }
+
 const TAG_NODE = Buffer.from(`${FORMAT}:node`)
 export const HASH_BYTES = 32
 export const SUM_BYTES = 16
