@@ -20,7 +20,7 @@ import type { DB } from '../../apps/server/src/db/schema.ts'
 import { seedAssets } from '../../apps/server/src/modules/assets/seed.ts'
 import { publishSnapshot } from '../../apps/server/src/modules/liabilities/publish.ts'
 import { inclusionProof, takeSnapshot } from '../../apps/server/src/modules/liabilities/snapshot.ts'
-import { commitment, leafNode, levelSizes, TreeBuilder } from '../../apps/server/src/modules/liabilities/tree.ts'
+import { levelSizes, TreeBuilder } from '../../apps/server/src/modules/liabilities/tree.ts'
 import { loadPlatform } from '../../apps/server/src/platform.ts'
 // @ts-expect-error plain ESM helper shared with the npm scripts
 import { startPostgres } from '../../scripts/postgres.mjs'
@@ -49,26 +49,35 @@ function treeBytes(users: number) {
   return users * (tag + 32 + 32) + users * (tag + 32 + 16 * ASSETS) + inner * (tag + 2 * node)
 }
 
-/** The tree of `users` users built in memory (random addresses, salts and amounts), and SHA-256 of as many bytes. */
-function hashing(users: number) {
-  const addresses = randomBytes(32 * 1024)
-  const salts = randomBytes(32 * users)
-  const tree = new TreeBuilder(ASSETS, 1024)
-  const started = performance.now()
-  return (async () => {
-    for (let i = 0; i < users; i++) {
-      const at = (i % 1024) * 32
-      const c = commitment(addresses.subarray(at, at + 32), salts.subarray(32 * i, 32 * i + 32))
-      tree.push(leafNode(c, [BigInt(i) * 1000n, BigInt(i)]))
-      tree.take()
+/**
+ * The tree of `users` users built in memory by the snapshot's code (random addresses and amounts, salts drawn by the
+ * builder), once the hashing workers are started, and SHA-256 of as many bytes in one pass.
+ */
+async function hashing(users: number) {
+  const addresses = Array.from({ length: 1024 }, () => randomBytes(32))
+  const amounts = Array.from({ length: 1024 }, (_, i) => [BigInt(i) * 1000n, BigInt(i)])
+  const build = async (count: number) => {
+    const tree = new TreeBuilder(ASSETS, 1024)
+    let hashing = tree.take()
+    for (let i = 0; i < count; i++) {
+      tree.push(addresses[i % 1024] as Buffer, amounts[i % 1024] as bigint[])
+      // As a snapshot does: the workers hash a batch while the next one is read.
+      if (i % 65536 === 65535) {
+        await hashing
+        hashing = tree.take()
+      }
     }
-    tree.finish()
-    const treeMs = performance.now() - started
-    const bytes = Buffer.alloc(treeBytes(users), 7)
-    const baseline = performance.now()
-    createHash('sha256').update(bytes).digest()
-    return { treeMs, baselineMs: performance.now() - baseline, bytes: bytes.length }
-  })()
+    await tree.finish()
+    await tree.take()
+  }
+  await build(16 * 1024)
+  const started = performance.now()
+  await build(users)
+  const treeMs = performance.now() - started
+  const bytes = Buffer.alloc(treeBytes(users), 7)
+  const baseline = performance.now()
+  createHash('sha256').update(bytes).digest()
+  return { treeMs, baselineMs: performance.now() - baseline, bytes: bytes.length }
 }
 
 /** Samples the process's resident set while `work` runs. */
@@ -93,6 +102,7 @@ const cluster = (await startPostgres()) as { url: string; stop: () => void }
 const localnet = await startLocalnet({ port: 0, slotMs: 100 })
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-bench-proof-'))
 const results: Record<string, unknown>[] = []
+const phases: Record<string, unknown>[] = []
 try {
   const config = loadConfig({
     SOLPLEDGE_LOCAL_CHAIN: '1',
@@ -142,7 +152,8 @@ try {
       const seedMs = performance.now() - seeded
 
       console.log('snapshot …')
-      const snapshot = await sampled(() => takeSnapshot(db, platform))
+      const timings: Record<string, number> = {}
+      const snapshot = await sampled(() => takeSnapshot(db, platform, { timings }))
       const id = snapshot.result as string
       const publishing = performance.now()
       let state = 'pending'
@@ -179,6 +190,8 @@ try {
         'stored MB': mb(Number(size.rows[0]?.bytes ?? 0)),
       })
       console.table([results.at(-1)])
+      console.table([Object.fromEntries(Object.entries(timings).map(([phase, ms]) => [phase, s(ms)]))])
+      phases.push({ users, ...Object.fromEntries(Object.entries(timings).map(([phase, ms]) => [`${phase} s`, s(ms)])) })
     } finally {
       await db.destroy()
     }
@@ -194,10 +207,11 @@ try {
     ratio: Math.round((h.treeMs / h.baselineMs) * 10) / 10,
   }
   console.table(results)
+  console.table(phases)
   console.table([hash])
   if (values.json) {
     fs.mkdirSync(path.dirname(values.json), { recursive: true })
-    fs.writeFileSync(values.json, JSON.stringify({ snapshots: results, hashing: hash }, null, 2))
+    fs.writeFileSync(values.json, JSON.stringify({ snapshots: results, phases, hashing: hash }, null, 2))
   }
 } finally {
   await localnet.close()

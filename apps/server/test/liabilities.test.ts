@@ -13,7 +13,7 @@ import { seedBusinessConfig } from '../src/modules/config/service.ts'
 import { balances } from '../src/modules/ledger/service.ts'
 import { liabilitiesJob, publishSnapshot, purgeOldSnapshots } from '../src/modules/liabilities/publish.ts'
 import { inclusionProof, takeSnapshot } from '../src/modules/liabilities/snapshot.ts'
-import { addressBytes, nodeBytes, TreeBuilder } from '../src/modules/liabilities/tree.ts'
+import { addressBytes, nodeBytes, SUBTREE_LEVELS, TreeBuilder } from '../src/modules/liabilities/tree.ts'
 import { settleDay, settleThrough } from '../src/modules/settlement/service.ts'
 import { signedInAdmin } from './admin.ts'
 import { addDeposit, addStake, addUser, prng } from './fixtures/settlement.ts'
@@ -85,6 +85,8 @@ function verifies(proof: LiabilityProof, address: string): boolean {
   return index === 0 && JSON.stringify(json(node)) === JSON.stringify(proof.root)
 }
 
+const decoder = getBase58Decoder()
+
 describe('the v1 tree', () => {
   it('reads an address as its 32 raw bytes, as a base58 decoder does, and refuses anything else', () => {
     const encoder = getBase58Encoder()
@@ -102,36 +104,49 @@ describe('the v1 tree', () => {
       expect(() => addressBytes(bad), bad).toThrow()
   })
 
-  it('matches the reference on random inputs: every root and every stored inner node', async () => {
+  it('matches the reference on random inputs: every leaf, every root and every stored inner node', async () => {
     const { next } = prng(16)
-    for (const n of [0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 33, 64, 100]) {
+    // Subtrees of 2 to 8 leaves hashed by the workers and the levels above them here, as 1024 are in a snapshot.
+    for (const n of [0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 33, 64, 100, 1500]) {
       const assets = 1 + Math.floor(next() * 3)
-      const leaves = Array.from({ length: n }, () =>
-        refLeaf(
-          randomBytes(32),
-          randomBytes(32),
-          Array.from(
-            { length: assets },
-            () => BigInt(Math.floor(next() * 1e15)) * 10n ** BigInt(Math.floor(next() * 20)),
-          ),
+      const subtreeLevels = n === 1500 ? SUBTREE_LEVELS : 1 + Math.floor(next() * 3)
+      const inputs = Array.from({ length: n }, () => ({
+        address: randomBytes(32),
+        amounts: Array.from(
+          { length: assets },
+          () => BigInt(Math.floor(next() * 1e15)) * 10n ** BigInt(Math.floor(next() * 20)),
         ),
-      )
+      }))
       const chunkNodes = 1 + Math.floor(next() * 4)
       const stored = new Map<number, Buffer[]>()
-      const tree = new TreeBuilder(assets, chunkNodes)
-      const keep = () => {
-        for (const { level, chunk, nodes } of tree.take()) {
-          const chunks = stored.get(level) ?? []
-          chunks[chunk] = nodes
-          stored.set(level, chunks)
+      const leaves: RefNode[] = []
+      const tree = new TreeBuilder(assets, chunkNodes, subtreeLevels)
+      const keep = ({ leaves: hashed, nodes: chunks }: Awaited<ReturnType<TreeBuilder['take']>>) => {
+        for (const chunk of hashed)
+          for (let i = 0; i < chunk.count; i++) {
+            const input = inputs[leaves.length] as (typeof inputs)[number]
+            const user = chunk.users.subarray(64 * i, 64 * i + 64)
+            expect(user.subarray(0, 32).equals(input.address)).toBe(true)
+            const leaf = refLeaf(input.address, user.subarray(32), input.amounts)
+            const node = chunk.leaves.subarray(nodeBytes(assets) * i, nodeBytes(assets) * (i + 1))
+            expect(node.equals(Buffer.concat([leaf.hash, ...leaf.sums.map(u128)]))).toBe(true)
+            leaves.push(leaf)
+          }
+        for (const { level, chunk, nodes } of chunks) {
+          const levelChunks = stored.get(level) ?? []
+          levelChunks[chunk] = nodes
+          stored.set(level, levelChunks)
         }
       }
-      for (const leaf of leaves) {
-        tree.push(Buffer.concat([leaf.hash, ...leaf.sums.map(u128)]))
-        if (next() < 0.3) keep()
+      for (const input of inputs) {
+        // Addresses as bytes or base58, amounts as bigints or decimal text (as the database gives them).
+        const amounts = next() < 0.5 ? input.amounts : input.amounts.map(String)
+        tree.push(next() < 0.5 ? input.address : decoder.decode(input.address), amounts)
+        if (next() < 0.3) keep(await tree.take())
       }
-      const built = tree.finish()
-      keep()
+      const built = await tree.finish()
+      keep(await tree.take())
+      expect(leaves.length).toBe(n)
       const { root, top } = refRoot(leaves, assets)
       expect(built.leaves).toBe(n)
       expect(built.root.toString('hex'), `${n} leaves`).toBe(
@@ -148,6 +163,18 @@ describe('the v1 tree', () => {
           ).toBe(true)
         }
       }
+    }
+  })
+
+  it('refuses an amount or a sum past 2^128 − 1', async () => {
+    const max = (1n << 128n) - 1n
+    const single = new TreeBuilder(1, 4, 1)
+    expect(() => single.push(randomBytes(32), [max + 1n])).toThrow()
+    for (const levels of [1, 3]) {
+      const tree = new TreeBuilder(2, 4, levels)
+      tree.push(randomBytes(32), [1n, max])
+      tree.push(randomBytes(32), [max, 1n])
+      await expect(tree.finish()).rejects.toThrow(/exceeds 128 bits/)
     }
   })
 })

@@ -11,17 +11,7 @@ import { AppError } from '../../lib/app-error.ts'
 import type { Platform } from '../../platform.ts'
 import { listAssets } from '../assets/index.ts'
 import { owedRows } from './owed.ts'
-import {
-  addressBytes,
-  commitment,
-  emptyNode,
-  FORMAT,
-  leafNode,
-  nodeBytes,
-  nodeJson,
-  siblingPositions,
-  TreeBuilder,
-} from './tree.ts'
+import { emptyNode, FORMAT, nodeBytes, nodeJson, siblingPositions, TreeBuilder } from './tree.ts'
 
 /** Nodes per stored chunk of an inner level: 1024 nodes of two assets are 64 KiB. */
 export const CHUNK_NODES = 1024
@@ -35,6 +25,19 @@ export interface SnapshotOptions {
   trigger?: string | null
   batchSize?: number
   chunkNodes?: number
+  /** Filled with the milliseconds spent in each phase (bench/proof). */
+  timings?: Record<string, number>
+}
+
+/** Runs `work`, adding its time to `phase` of `timings` when there are timings to fill. */
+async function timed<T>(timings: Record<string, number> | undefined, phase: string, work: () => Promise<T> | T) {
+  if (!timings) return work()
+  const started = performance.now()
+  try {
+    return await work()
+  } finally {
+    timings[phase] = (timings[phase] ?? 0) + performance.now() - started
+  }
 }
 
 /** The address that signs the memo: the treasury when its key is here (TREASURY_KEY), otherwise the hot wallet. */
@@ -64,9 +67,9 @@ export async function takeSnapshot(db: Database, platform: Platform, options: Sn
             exists (select 1 from liability_snapshots where trigger = ${trigger}) as taken`.execute(trx)
         const { id, taken_at: takenAt, taken } = start.rows[0] as { id: string; taken_at: Date; taken: boolean }
         if (taken) return null
-        const reserves = await readReserves(platform, assets)
+        const reserves = await timed(options.timings, 'reserves', () => readReserves(platform, assets))
         const chunkNodes = options.chunkNodes ?? CHUNK_NODES
-        const root = await buildTree(trx, id, assets, batchSize, chunkNodes)
+        const root = await buildTree(trx, id, assets, batchSize, chunkNodes, options.timings)
         const json = nodeJson(root.root)
         const signer = memoSigner(platform).address
         await trx
@@ -126,6 +129,7 @@ async function buildTree(
   assets: { code: string }[],
   batchSize: number,
   chunkNodes: number,
+  timings?: Record<string, number>,
 ) {
   const order = randomBytes(32).toString('hex')
   const amounts = sql.join(
@@ -147,37 +151,62 @@ async function buildTree(
     trx,
   )
   const tree = new TreeBuilder(assets.length, chunkNodes)
-  const storeChunks = async () => {
-    for (const { level, chunk, nodes } of tree.take())
-      await trx.insertInto('liability_nodes').values({ snapshot_id: id, level, chunk, nodes }).execute()
-  }
+  const node = nodeBytes(assets.length)
+  // The users fetched whose leaves are not stored yet (the last chunk of a batch waits for the next batch's users).
+  let users: string[] = []
   let index = 0
-  for (;;) {
-    const { rows } = await sql<{ user_id: string; address: string; amounts: string[] }>`
-      fetch forward ${sql.lit(batchSize)} from pol_leaves`.execute(trx)
-    if (rows.length === 0) break
-    const salts = randomBytes(32 * rows.length)
-    const leaves = { index: [] as string[], user: [] as string[], salt: [] as string[], node: [] as string[] }
-    for (const [i, row] of rows.entries()) {
-      const salt = salts.subarray(32 * i, 32 * i + 32)
-      const leaf = leafNode(commitment(addressBytes(row.address), salt), row.amounts.map(BigInt))
-      tree.push(leaf)
-      leaves.index.push(String(index++))
-      leaves.user.push(row.user_id)
-      leaves.salt.push(salt.toString('hex'))
-      leaves.node.push(leaf.toString('hex'))
+  let fetches = 0
+  let hashing: ReturnType<TreeBuilder['take']> | null = null
+  const store = async ({ leaves, nodes }: Awaited<ReturnType<TreeBuilder['take']>>) => {
+    const count = leaves.reduce((sum, chunk) => sum + chunk.count, 0)
+    if (count > 0) {
+      // Binary parameters: the users' ids, their 64 bytes (address ‖ salt) and their leaves, cut in SQL.
+      const userBytes = Buffer.concat(leaves.map((chunk) => chunk.users))
+      const leafBytes = Buffer.concat(leaves.map((chunk) => chunk.leaves))
+      await timed(timings, 'store leaves', () =>
+        sql`
+        insert into ${partition} (snapshot_id, leaf_index, user_id, salt, node)
+        select ${id}::bigint, ${index}::bigint + i - 1, u,
+          substring(${userBytes}::bytea from (64 * i - 31)::int for 32),
+          substring(${leafBytes}::bytea from (${node}::int * (i - 1) + 1)::int for ${node}::int)
+        from unnest(${users.slice(0, count)}::bigint[]) with ordinality as l(u, i)`.execute(trx),
+      )
+      users = users.slice(count)
+      index += count
     }
-    await sql`
-      insert into ${partition} (snapshot_id, leaf_index, user_id, salt, node)
-      select ${id}::bigint, i, u, decode(s, 'hex'), decode(n, 'hex')
-      from unnest(${leaves.index}::bigint[], ${leaves.user}::bigint[], ${leaves.salt}::text[], ${leaves.node}::text[])
-        as l(i, u, s, n)`.execute(trx)
-    await storeChunks()
+    if (nodes.length > 0)
+      await timed(timings, 'store nodes', () =>
+        trx
+          .insertInto('liability_nodes')
+          .values(nodes.map(({ level, chunk, nodes }) => ({ snapshot_id: id, level, chunk, nodes })))
+          .execute(),
+      )
   }
+  for (;;) {
+    const { rows } = await timed(timings, fetches++ === 0 ? 'sort and first fetch' : 'fetch', () =>
+      sql<{ user_id: string; address: string; amounts: string[] }>`
+        fetch forward ${sql.lit(batchSize)} from pol_leaves`.execute(trx),
+    )
+    if (rows.length === 0) break
+    await timed(timings, 'leaf inputs', () => {
+      for (const row of rows) {
+        users.push(row.user_id)
+        tree.push(row.address, row.amounts)
+      }
+    })
+    // The workers hash this batch while the last one is stored and the next one fetched.
+    const previous = hashing
+    if (previous) await store(await timed(timings, 'hashing (waited)', () => previous))
+    hashing = tree.take()
+    hashing.catch(() => undefined)
+  }
+  if (hashing) await store(await hashing)
   await sql`close pol_leaves`.execute(trx)
-  await sql`alter table liability_leaves attach partition ${partition} for values in (${sql.lit(id)})`.execute(trx)
-  const root = tree.finish()
-  await storeChunks()
+  const root = await timed(timings, 'hashing (waited)', () => tree.finish())
+  await store(await tree.take())
+  await timed(timings, 'attach (indexes)', () =>
+    sql`alter table liability_leaves attach partition ${partition} for values in (${sql.lit(id)})`.execute(trx),
+  )
   return root
 }
 

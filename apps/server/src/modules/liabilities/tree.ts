@@ -4,58 +4,24 @@
 //   node       = SHA-256("solpledge-pol-v1:node" ‖ left.hash ‖ left.sums ‖ right.hash ‖ right.sums), sums added
 // Amounts and sums are 16-byte big-endian unsigned integers; a missing right child is the empty node (32 zero bytes,
 // all sums zero). A node is kept as one buffer, its hash then its sums: the very bytes a parent hashes.
-import { hash } from 'node:crypto'
+import { hash, randomFillSync } from 'node:crypto'
+import { type SubtreeResult, subtreeHasher } from './hash-pool.ts'
+import { FORMAT } from './sha256x4.ts'
 
-export const FORMAT = 'solpledge-pol-v1'
-const TAG_USER = Buffer.from(`${FORMAT}:user`)
-const TAG_LEAF = Buffer.from(`${FORMAT}:leaf`)
+export { FORMAT }
+
 const TAG_NODE = Buffer.from(`${FORMAT}:node`)
 export const HASH_BYTES = 32
 export const SUM_BYTES = 16
 const MAX_SUM = (1n << 128n) - 1n
+const MAX_64 = (1n << 64n) - 1n
 
 /** Bytes of a node of a tree of `assets` assets: its hash and one sum per asset. */
 export const nodeBytes = (assets: number) => HASH_BYTES + SUM_BYTES * assets
 
 const sha256 = (data: Buffer) => hash('sha256', data, 'buffer') as unknown as Buffer
 
-// One scratch buffer per kind of hash input, filled in place: a snapshot hashes millions of small inputs, and
-// allocating each one cost more than hashing it.
-const userInput = Buffer.alloc(TAG_USER.length + 64)
-TAG_USER.copy(userInput)
-
-export function commitment(address: Uint8Array, salt: Uint8Array): Buffer {
-  if (address.length !== 32 || salt.length !== 32) throw new Error('pol: an address and a salt are 32 bytes')
-  userInput.set(address, TAG_USER.length)
-  userInput.set(salt, TAG_USER.length + 32)
-  return sha256(userInput)
-}
-
-const scratch = new Map<number, Buffer>()
-/** A scratch buffer of `length` bytes that starts with `tag`. */
-function input(tag: Buffer, length: number): Buffer {
-  const key = tag === TAG_LEAF ? -length : length
-  let buffer = scratch.get(key)
-  if (!buffer) {
-    buffer = Buffer.alloc(length)
-    tag.copy(buffer)
-    scratch.set(key, buffer)
-  }
-  return buffer
-}
-
-/** The leaf of a user: its hash and the amounts as its sums. */
-export function leafNode(userCommitment: Uint8Array, amounts: readonly bigint[]): Buffer {
-  const node = Buffer.alloc(nodeBytes(amounts.length))
-  for (const [i, amount] of amounts.entries()) writeSum(node, HASH_BYTES + i * SUM_BYTES, amount)
-  const data = input(TAG_LEAF, TAG_LEAF.length + node.length)
-  data.set(userCommitment, TAG_LEAF.length)
-  node.copy(data, TAG_LEAF.length + HASH_BYTES, HASH_BYTES)
-  sha256(data).copy(node, 0)
-  return node
-}
-
-/** The parent of two nodes of the same tree. */
+/** The parent of two nodes of the same tree (the levels above the workers' subtrees: a few nodes per 1024 users). */
 export function parentNode(left: Buffer, right: Buffer): Buffer {
   const node = Buffer.allocUnsafe(left.length)
   // Sums 32 bits at a time with the carry, from the last byte of each sum up: plain numbers, no bigint.
@@ -68,31 +34,54 @@ export function parentNode(left: Buffer, right: Buffer): Buffer {
     }
     if (carry) throw new Error('pol: a sum exceeds 128 bits')
   }
-  const data = input(TAG_NODE, TAG_NODE.length + 2 * left.length)
-  left.copy(data, TAG_NODE.length)
-  right.copy(data, TAG_NODE.length + left.length)
-  sha256(data).copy(node, 0)
+  sha256(Buffer.concat([TAG_NODE, left, right])).copy(node, 0)
   return node
 }
 
 export const emptyNode = (assets: number) => Buffer.alloc(nodeBytes(assets))
 
-export function writeSum(node: Buffer, at: number, amount: bigint) {
-  if (amount < 0n || amount > MAX_SUM) throw new Error('pol: an amount is outside 0 … 2^128 − 1')
-  node.writeBigUInt64BE(amount >> 64n, at)
-  node.writeBigUInt64BE(amount & 0xffffffffffffffffn, at + 8)
+/**
+ * An amount (bigint, or decimal text as the database gives it) as 16 bytes big-endian at `at`: text of up to 15 digits
+ * without a bigint, a bigint below 2^64 in one 64-bit write. Throws outside 0 … 2^128 − 1.
+ */
+export function writeAmount(view: DataView, at: number, amount: bigint | string) {
+  if (typeof amount === 'bigint' && amount >= 0n && amount <= MAX_64) {
+    view.setBigUint64(at, 0n)
+    view.setBigUint64(at + 8, amount)
+    return
+  }
+  if (typeof amount === 'string' && amount.length > 0 && amount.length <= 15) {
+    let value = 0
+    for (let i = 0; i < amount.length && value >= 0; i++) {
+      const digit = amount.charCodeAt(i) - 48
+      value = digit >= 0 && digit <= 9 ? value * 10 + digit : -1
+    }
+    if (value >= 0) {
+      view.setUint32(at, 0)
+      view.setUint32(at + 4, 0)
+      view.setUint32(at + 8, Math.floor(value / 0x100000000))
+      view.setUint32(at + 12, value >>> 0)
+      return
+    }
+  }
+  const value = BigInt(amount)
+  if (value < 0n || value > MAX_SUM) throw new Error('pol: an amount is outside 0 … 2^128 − 1')
+  view.setBigUint64(at, value >> 64n)
+  view.setBigUint64(at + 8, BigInt.asUintN(64, value))
 }
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
 const DIGIT = new Int8Array(128).fill(-1)
 for (let i = 0; i < BASE58.length; i++) DIGIT[BASE58.charCodeAt(i)] = i
+const limbs = new Uint32Array(8)
 
 /**
  * The 32 raw bytes of a base58 address: eight 32-bit limbs, multiply-and-add per character (a general base58 decoder
- * took 34 µs an address, this about 1). Throws unless the text is the canonical base58 of exactly 32 bytes.
+ * took 34 µs an address, this about 1). Throws unless the text is the canonical base58 of exactly 32 bytes. Writes
+ * them at `offset` of `bytes` (a new buffer by default) and returns that buffer.
  */
-export function addressBytes(address: string): Buffer {
-  const limbs = new Uint32Array(8)
+export function addressBytes(address: string, bytes: Buffer = Buffer.alloc(32), offset = 0): Buffer {
+  limbs.fill(0)
   for (let i = 0; i < address.length; i++) {
     const code = address.charCodeAt(i)
     let carry = code < 128 ? (DIGIT[code] as number) : -1
@@ -104,12 +93,11 @@ export function addressBytes(address: string): Buffer {
     }
     if (carry !== 0) throw new Error(`pol: ${address} is more than 32 bytes`)
   }
-  const bytes = Buffer.alloc(32)
-  for (let j = 0; j < 8; j++) bytes.writeUInt32BE(limbs[j] as number, 4 * j)
+  for (let j = 0; j < 8; j++) bytes.writeUInt32BE(limbs[j] as number, offset + 4 * j)
   let zeros = 0
   while (zeros < address.length && address[zeros] === '1') zeros++
   let zeroBytes = 0
-  while (zeroBytes < 32 && bytes[zeroBytes] === 0) zeroBytes++
+  while (zeroBytes < 32 && bytes[offset + zeroBytes] === 0) zeroBytes++
   if (zeros !== zeroBytes) throw new Error(`pol: ${address} is not the address of 32 bytes`)
   return bytes
 }
@@ -133,65 +121,102 @@ export function levelSizes(leaves: number): number[] {
   return sizes
 }
 
+/** Leaves per subtree hashed by one worker: 1024, ten levels (./hash-pool.ts). */
+export const SUBTREE_LEVELS = 10
+
+/** A hashed chunk of leaves, in order: each user's address and salt (64 bytes), and the leaves (hash ‖ amounts). */
+export interface LeafChunk {
+  count: number
+  users: Buffer
+  leaves: Buffer
+}
+
 /**
- * Builds the tree from its leaves given in order, holding one pending node per level and one chunk being filled per
- * level: memory is flat in the number of leaves. Full chunks of the levels above the leaves (level 1 = their parents)
- * wait in `ready` until the caller stores them (`take`); `finish` completes the last ones and returns the root.
+ * Builds the tree from its users given in order, memory flat in their number. Users are gathered in chunks of
+ * 2^SUBTREE_LEVELS; the worker threads hash a chunk's salted commitments, leaves and levels up to its root
+ * (./sha256x4.ts), and the levels above those roots, a few nodes, are hashed here as the roots come: one pending node
+ * per level. Every level above the leaves is cut in stored chunks of `chunkNodes` nodes (level 1 = the leaves'
+ * parents); `take` returns the leaves hashed and the stored chunks completed since the last call, `finish` the root.
  */
 export class TreeBuilder {
+  private readonly node: number
+  private readonly hasher: ReturnType<typeof subtreeHasher>
   private readonly pending: (Buffer | null)[] = []
   private readonly counts: number[] = []
-  private readonly chunks: Buffer[][] = []
+  private readonly filling: { bytes: Buffer; nodes: number; chunk: number }[] = []
   private ready: { level: number; chunk: number; nodes: Buffer }[] = []
+  private hashed: LeafChunk[] = []
+  /** The leaves returned by the last take, then their buffers for new chunks (a snapshot reuses a few, not 2000). */
+  private lent: LeafChunk[] = []
+  private spare: { users: Buffer; leaves: Buffer }[] = []
+  private running: Promise<SubtreeResult>[] = []
+  /** The chunks sent so far, accepted in order (a take may be called before the last one returned). */
+  private accepted: Promise<void> = Promise.resolve()
+  private chunks = 0
+  private users: Buffer
+  private leaves: Buffer
+  private view: DataView
+  private count = 0
+  private root: Buffer | null = null
 
   constructor(
     private readonly assets: number,
     private readonly chunkNodes: number,
-  ) {}
-
-  push(leaf: Buffer): void {
-    this.add(0, leaf)
+    private readonly levels = SUBTREE_LEVELS,
+  ) {
+    this.node = nodeBytes(assets)
+    this.hasher = subtreeHasher(assets, levels)
+    this.users = this.leaves = Buffer.alloc(0)
+    this.view = new DataView(this.leaves.buffer)
+    this.next()
   }
 
-  /** The chunks completed since the last call. */
-  take(): { level: number; chunk: number; nodes: Buffer }[] {
-    const ready = this.ready
+  /** The next user: their address (base58 or its 32 bytes) and amounts; their salt is drawn here. */
+  push(address: string | Uint8Array, amounts: readonly (bigint | string)[]): void {
+    if (amounts.length !== this.assets) throw new Error(`pol: ${amounts.length} amounts for ${this.assets} assets`)
+    const at = this.count
+    if (typeof address === 'string') addressBytes(address, this.users, 64 * at)
+    else if (address.length === 32) this.users.set(address, 64 * at)
+    else throw new Error('pol: an address is 32 bytes')
+    for (let i = 0; i < amounts.length; i++)
+      writeAmount(this.view, this.node * at + HASH_BYTES + SUM_BYTES * i, amounts[i] as bigint | string)
+    if (++this.count === this.hasher.layout.leaves) this.submit()
+  }
+
+  /**
+   * Waits for the chunks sent to the workers so far; returns the leaves hashed and the stored chunks completed since
+   * the last call. Users may be pushed while it waits (their chunks are for the next call). The leaves' buffers are
+   * used again for new users after the next call.
+   */
+  async take(): Promise<{ leaves: LeafChunk[]; nodes: { level: number; chunk: number; nodes: Buffer }[] }> {
+    for (const { users, leaves } of this.lent)
+      this.spare.push({ users: Buffer.from(users.buffer), leaves: Buffer.from(leaves.buffer) })
+    this.lent = []
+    await this.settle()
+    const taken = { leaves: this.hashed, nodes: this.ready }
+    this.lent = this.hashed
+    this.hashed = []
     this.ready = []
-    return ready
+    return taken
   }
 
-  private add(level: number, node: Buffer): void {
-    for (let at = level, current = node; ; at++) {
-      this.counts[at] = (this.counts[at] ?? 0) + 1
-      if (at > 0) {
-        const chunk = this.chunks[at] ?? []
-        this.chunks[at] = chunk
-        chunk.push(current)
-        if (chunk.length === this.chunkNodes) this.flush(at)
-      }
-      const left = this.pending[at] ?? null
-      if (left === null) {
-        this.pending[at] = current
-        return
-      }
-      this.pending[at] = null
-      current = parentNode(left, current)
-    }
+  /** Accepts, in order, the chunks sent to the workers so far. */
+  private async settle() {
+    const running = this.running
+    this.running = []
+    this.accepted = this.accepted.then(async () => {
+      for (const result of await Promise.all(running)) this.accept(result)
+    })
+    await this.accepted
   }
 
-  private flush(level: number) {
-    const chunk = this.chunks[level] ?? []
-    if (chunk.length === 0) return
-    this.chunks[level] = []
-    const index = Math.floor(((this.counts[level] ?? 0) - chunk.length) / this.chunkNodes)
-    this.ready.push({ level, chunk: index, nodes: Buffer.concat(chunk) })
-  }
-
-  /** Pairs every last odd node with the empty node up to the root, completes the last chunks, returns the root. */
-  finish(): { root: Buffer; leaves: number } {
+  /** Hashes the last users, pairs every last odd node with the empty node up to the root, and returns the root. */
+  async finish(): Promise<{ root: Buffer; leaves: number }> {
+    if (this.count > 0) this.submit()
+    await this.settle()
     const leaves = this.counts[0] ?? 0
-    let root: Buffer = emptyNode(this.assets)
-    for (let level = 0; leaves > 0; level++) {
+    let root = this.root ?? emptyNode(this.assets)
+    for (let level = this.levels; leaves > 0 && !this.root; level++) {
       const left = this.pending[level] ?? null
       if ((this.counts[level] ?? 0) === 1) {
         root = left as Buffer
@@ -199,11 +224,87 @@ export class TreeBuilder {
       }
       if (left !== null) {
         this.pending[level] = null
-        this.add(level + 1, parentNode(left, emptyNode(this.assets)))
+        const parent = parentNode(left, emptyNode(this.assets))
+        this.store(level + 1, parent)
+        this.climb(level + 1, parent)
       }
     }
-    for (let level = 1; level < this.chunks.length; level++) this.flush(level)
+    for (let level = 1; level < this.filling.length; level++) this.flush(level)
     return { root, leaves }
+  }
+
+  private next() {
+    // Salts are the random second half of each user's 64 bytes; the first half is overwritten by the address.
+    const spare = this.spare.pop()
+    this.users = randomFillSync(spare?.users ?? Buffer.allocUnsafeSlow(64 * this.hasher.layout.leaves))
+    this.leaves = spare?.leaves ?? Buffer.alloc(this.node * this.hasher.layout.leaves)
+    this.view = new DataView(this.leaves.buffer, this.leaves.byteOffset, this.leaves.byteLength)
+    this.count = 0
+  }
+
+  private submit() {
+    const job = { count: this.count, first: this.chunks++ === 0, users: this.users, leaves: this.leaves }
+    this.running.push(this.hasher.hash(job))
+    this.next()
+  }
+
+  /** A hashed chunk, in order: its leaves, its levels stored, its root climbing the levels above. */
+  private accept(result: SubtreeResult) {
+    if (result.overflow) throw new Error('pol: a sum exceeds 128 bits')
+    const { count } = result
+    const leaves = Buffer.from(result.leaves.buffer, 0, this.node * count)
+    this.counts[0] = (this.counts[0] ?? 0) + count
+    this.hashed.push({ count, users: Buffer.from(result.users.buffer, 0, 64 * count), leaves })
+    const levels = Buffer.from(result.levels.buffer, 0, result.levels.byteLength)
+    let at = 0
+    for (const [i, size] of result.counts.entries()) {
+      this.store(i + 1, levels.subarray(at, at + size * this.node))
+      at += size * this.node
+    }
+    const top = result.counts.length === 0 ? leaves : levels.subarray(at - this.node, at)
+    if (result.counts.length === this.levels) this.climb(this.levels, Buffer.from(top))
+    else this.root = Buffer.from(top)
+  }
+
+  /**
+   * Nodes of `level` following the ones stored so far, copied into the chunk being filled (a view would keep the
+   * worker's whole buffer until the chunk is full: 1,024 of them for the level of the subtrees' roots).
+   */
+  private store(level: number, nodes: Buffer) {
+    this.counts[level] = (this.counts[level] ?? 0) + nodes.length / this.node
+    for (let at = 0; at < nodes.length; ) {
+      const filling = this.filling[level] ?? {
+        bytes: Buffer.allocUnsafe(this.chunkNodes * this.node),
+        nodes: 0,
+        chunk: 0,
+      }
+      this.filling[level] = filling
+      const copied = nodes.copy(filling.bytes, filling.nodes * this.node, at)
+      filling.nodes += copied / this.node
+      at += copied
+      if (filling.nodes === this.chunkNodes) this.flush(level)
+    }
+  }
+
+  private flush(level: number) {
+    const filling = this.filling[level]
+    if (!filling || filling.nodes === 0) return
+    this.ready.push({ level, chunk: filling.chunk, nodes: filling.bytes.subarray(0, filling.nodes * this.node) })
+    this.filling[level] = { bytes: Buffer.allocUnsafe(this.chunkNodes * this.node), nodes: 0, chunk: filling.chunk + 1 }
+  }
+
+  /** A node of `level` (stored already) pairs with the pending one, their parent with the next level's, … */
+  private climb(level: number, node: Buffer) {
+    for (let at = level, current = node; ; at++) {
+      const left = this.pending[at] ?? null
+      if (left === null) {
+        this.pending[at] = current
+        return
+      }
+      this.pending[at] = null
+      current = parentNode(left, current)
+      this.store(at + 1, current)
+    }
   }
 }
 
