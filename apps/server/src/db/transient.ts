@@ -6,7 +6,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import {
-  type CompiledQuery,
+  CompiledQuery,
   type DatabaseConnection,
   type Driver,
   PostgresDialect,
@@ -135,15 +135,46 @@ class TrackingDriver implements Driver {
     }
   }
   async commitTransaction(connection: TrackedConnection) {
+    // The transaction's id, if it wrote anything (null: it did not), asked before the COMMIT: a connection that breaks
+    // here breaks before the COMMIT was sent, and the transaction is rolled back.
+    const { rows } = await connection.inner.executeQuery<{ xid: string | null }>(
+      CompiledQuery.raw('select txid_current_if_assigned()::text as xid'),
+    )
+    const xid = rows[0]?.xid ?? null
     try {
       await this.inner.commitTransaction(connection)
       noteCommitted()
     } catch (error) {
-      unknownOutcome(error)
+      // The connection broke around the COMMIT: ask the server, on another connection, what became of the transaction
+      // (txid_status, made for this). Committed: the work is done. Rolled back: it may run again. No answer: unknown.
+      const status = isConnectionError(error) ? (xid === null ? 'aborted' : await this.statusOf(xid)) : null
+      if (status === 'committed') return noteCommitted()
+      if (status !== 'aborted') unknownOutcome(error)
       throw error
     } finally {
       connection.inTransaction = false
     }
+  }
+  /** 'committed', 'aborted' or null (unknown: the server cannot be asked, or still ends the transaction after ~2 s). */
+  private async statusOf(xid: string): Promise<string | null> {
+    for (let attempt = 1; attempt <= 8; attempt++) {
+      try {
+        const connection = await this.inner.acquireConnection()
+        try {
+          const { rows } = await connection.executeQuery<{ status: string | null }>(
+            CompiledQuery.raw('select txid_status($1::bigint) as status', [xid]),
+          )
+          const status = rows[0]?.status ?? null
+          if (status === 'committed' || status === 'aborted') return status
+        } finally {
+          await this.inner.releaseConnection(connection)
+        }
+      } catch {
+        // the next try, on another connection
+      }
+      await backoff(attempt)
+    }
+    return null
   }
   async rollbackTransaction(connection: TrackedConnection) {
     try {
