@@ -177,6 +177,9 @@ class TrackingDriver implements Driver {
     return null
   }
   async rollbackTransaction(connection: TrackedConnection) {
+    // Also after a failed COMMIT (which ended the transaction for this tracker): a ROLLBACK commits nothing, and its
+    // failure must not count as a write of unknown outcome.
+    connection.inTransaction = true
     try {
       await this.inner.rollbackTransaction(connection)
     } finally {
