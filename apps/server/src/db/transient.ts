@@ -1,7 +1,8 @@
 // Database failures that pass: a lost connection (PostgreSQL restarted, a backend terminated, a proxy or failover in
 // between) or a conflict (deadlock, serialization failure). Work that failed that way committed nothing and may run
-// again, with one exception: a COMMIT (or a write outside a transaction) whose answer was lost may have committed, so
-// its error is marked as an unknown outcome and never retried. Which work committed something is tracked per retry
+// again, with one exception: a COMMIT whose answer was lost is asked after (txid_status) and a write outside a
+// transaction whose answer was lost may have committed: what is not known to have rolled back is marked as an unknown
+// outcome and never retried. Which work committed something is tracked per retry
 // scope (AsyncLocalStorage): a scope that committed anything is not run again either.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
