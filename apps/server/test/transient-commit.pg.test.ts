@@ -1,6 +1,8 @@
 // A transaction whose connection breaks during its COMMIT: the server is asked what became of it (txid_status, on
-// another connection) and work that was rolled back runs again (src/db/transient.ts). PostgreSQL only (a *.pg.test.ts
-// file): it ends a backend in the middle of a COMMIT, made slow by a deferred trigger that runs at commit time.
+// another connection); work that was rolled back runs again, work that committed answers its result
+// (src/db/transient.ts). PostgreSQL only (a *.pg.test.ts file): it ends a backend in the middle of a COMMIT, made slow
+// by a deferred trigger that runs at commit time, and loses a COMMIT's answer in a proxy on the way back.
+import net from 'node:net'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Database, openDatabase } from '../src/db/index.ts'
@@ -11,6 +13,10 @@ describe('a COMMIT cut off by a lost connection (postgres)', () => {
   let drop: () => Promise<void>
   let db: Database
   let other: Database
+  let lossy: Database
+  let proxy: net.Server
+  /** Set to lose the answer to the next COMMIT: the proxy passes the COMMIT on, then cuts the connection. */
+  let loseNextCommitAnswer = false
   beforeAll(async () => {
     const adminUrl = process.env.TEST_DATABASE_URL
     if (!adminUrl) throw new Error('TEST_DATABASE_URL must name a PostgreSQL cluster')
@@ -18,6 +24,34 @@ describe('a COMMIT cut off by a lost connection (postgres)', () => {
     drop = created.drop
     db = await openDatabase({ url: created.url })
     other = await openDatabase({ url: created.url })
+    // Between `lossy` and the server: passes everything on, except that after a COMMIT it was told to lose, the
+    // server's answer (the commit done) never reaches the client, whose connection is cut instead.
+    const target = new URL(created.url)
+    proxy = net.createServer((client) => {
+      const server = net.connect(Number(target.port), target.hostname)
+      let cutting = false
+      client.on('data', (chunk) => {
+        if (loseNextCommitAnswer && chunk.includes('commit\0')) {
+          loseNextCommitAnswer = false
+          cutting = true
+        }
+        server.write(chunk)
+      })
+      server.on('data', (chunk) => {
+        if (cutting) {
+          client.destroy()
+          server.destroy()
+        } else client.write(chunk)
+      })
+      client.on('error', () => server.destroy())
+      server.on('error', () => client.destroy())
+      client.on('close', () => server.destroy())
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    const viaProxy = new URL(created.url)
+    viaProxy.hostname = '127.0.0.1'
+    viaProxy.port = String((proxy.address() as net.AddressInfo).port)
+    lossy = await openDatabase({ url: viaProxy.toString() })
     await sql`create table notes (id serial primary key, text text not null)`.execute(db)
     // The COMMIT of a transaction that wrote a 'slow' note sleeps before it completes: time to end its backend.
     await sql`
@@ -33,6 +67,8 @@ describe('a COMMIT cut off by a lost connection (postgres)', () => {
   afterAll(async () => {
     await db.destroy()
     await other.destroy()
+    await lossy.destroy()
+    proxy.close()
     await drop()
   })
 
@@ -60,5 +96,24 @@ describe('a COMMIT cut off by a lost connection (postgres)', () => {
     expect(runs).toBe(2)
     const { rows } = await sql<{ text: string }>`select text from notes order by id`.execute(other)
     expect(rows.map((row) => row.text)).toEqual(['once'])
+  })
+
+  it('answers the result of the work when the server says it committed, though the answer to the COMMIT was lost', async () => {
+    let runs = 0
+    const result = await retryTransient(() =>
+      lossy.transaction().execute(async (trx) => {
+        runs++
+        await sql`insert into notes (text) values ('answer lost')`.execute(trx)
+        loseNextCommitAnswer = true
+        return 'done'
+      }),
+    )
+    expect(result).toBe('done')
+    expect(runs).toBe(1)
+    expect(loseNextCommitAnswer).toBe(false)
+    const { rows } = await sql<{ n: string }>`select count(*)::text as n from notes where text = 'answer lost'`.execute(
+      other,
+    )
+    expect(rows[0]?.n).toBe('1')
   })
 })
