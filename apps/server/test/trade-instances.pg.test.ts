@@ -80,7 +80,8 @@ describe('quick trade on two instances at once (postgres)', () => {
     for (let i = 0; i < 8; i++) users.push(await user(FUNDS))
     await Promise.all([stream(a, users, random(11), 300), stream(b, users, random(12), 300)])
     const [fromA, fromB] = await Promise.all([a.read(({ book }) => book.orders()), b.read(({ book }) => book.orders())])
-    expect(fromA.length).toBeGreaterThan(5)
+    // Something rests to compare; how much depends on how the two streams interleave (runs have left as few as 4).
+    expect(fromA.length).toBeGreaterThan(0)
     expect(fromB).toEqual(fromA)
     expect(await rebuilt(db())).toEqual(fromA)
     await expectSound(db())
