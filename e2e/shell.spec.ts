@@ -30,6 +30,49 @@ test.describe('web shell', () => {
     await expect(page).toHaveURL(/\/$/)
   })
 
+  test('a phone fetches the screen and its strings with the app, not once the app has run', async ({ page }) => {
+    // The app's libraries are held back: the screen's chunk and the strings can only be asked for meanwhile if the
+    // page itself names them (the server writes their preload links into it).
+    let release = () => {}
+    const held = new Promise<void>((done) => {
+      release = done
+    })
+    await page.route(/\/assets\/vendor-[\w-]+\.js$/, async (route) => {
+      await held
+      await route.continue()
+    })
+    const asked: string[] = []
+    page.on('request', (request) => asked.push(new URL(request.url()).pathname))
+    await page.goto('/pledge', { waitUntil: 'commit' })
+    const early = () =>
+      ['pledge-screen', 'en'].filter((name) => asked.some((path) => path.startsWith(`/assets/${name}-`)))
+    await expect.poll(early).toEqual(['pledge-screen', 'en'])
+    release()
+    await expect(page.getByTestId('page-title')).toHaveText('Staking')
+    // The runtime config comes with the page too.
+    expect(asked).not.toContain('/api/config')
+  })
+
+  test('a new page starts at the top and back returns to where the page was', async ({ page }) => {
+    await newUser(page)
+    // A short screen: both pages are taller than it, so nothing but the app brings the next one to the top.
+    await page.setViewportSize({ width: 390, height: 320 })
+    // Team's chunk loaded first: it renders at once, in place of a 'loading' line that would end the page at the top.
+    await page.goto('/team')
+    await expect(page.getByTestId('page-title')).toHaveText('Team')
+    await page.getByTestId('bottom-nav').getByRole('link', { name: 'Home' }).click()
+    await expect(page.getByTestId('page-title')).toHaveText('solpledge')
+    const scrollY = () => page.evaluate(() => window.scrollY)
+    await page.evaluate(() => window.scrollTo(0, 200))
+    await expect.poll(scrollY).toBe(200)
+    await page.getByTestId('bottom-nav').getByRole('link', { name: 'Team' }).click()
+    await expect(page.getByTestId('page-title')).toHaveText('Team')
+    expect(await scrollY()).toBe(0)
+    await page.goBack()
+    await expect(page.getByTestId('page-title')).toHaveText('solpledge')
+    await expect.poll(scrollY).toBe(200)
+  })
+
   const routes: [string, string][] = [
     ['/', 'solpledge'],
     ['/rank', 'Ranking'],

@@ -3,7 +3,9 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import react from '@vitejs/plugin-react'
+import type { OutputChunk } from 'rolldown'
 import { defineConfig, type Plugin } from 'vite'
+import { CONSOLE, SCREENS } from './src/app/screens.ts'
 
 // In development (`vite` on its own port) the API and the uploaded images (notice bodies link /uploads/…) come from
 // the server.
@@ -60,6 +62,60 @@ function inlineEntryCss(): Plugin {
   }
 }
 
+/** Where the build writes what each screen and each language needs (read by the server, never served). */
+const PRELOADS_FILE = '.vite/preloads.json'
+
+/**
+ * Writes, for each screen (src/app/screens.ts) and each language's strings, the chunks and stylesheets it needs
+ * beyond the entry's: the server names the ones of the page's path and of the browser's language in the page
+ * (apps/server/src/plugins/web-app.ts), so a phone fetches them together with the entry instead of after it has run.
+ */
+function screenPreloads(): Plugin {
+  let root = ''
+  return {
+    name: 'solpledge:screen-preloads',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root
+    },
+    generateBundle(_, bundle) {
+      const chunks = Object.values(bundle).filter((item): item is OutputChunk => item.type === 'chunk')
+      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]))
+      const closure = (chunk: OutputChunk, seen = new Set<string>()) => {
+        if (seen.has(chunk.fileName)) return seen
+        seen.add(chunk.fileName)
+        for (const file of chunk.imports) {
+          const imported = byFile.get(file)
+          if (imported) closure(imported, seen)
+        }
+        return seen
+      }
+      const entry = chunks.find((chunk) => chunk.isEntry)
+      if (!entry) throw new Error('The build has no entry chunk')
+      const upFront = closure(entry)
+      const needs = (chunk: OutputChunk) => {
+        const scripts = [...closure(chunk)].filter((file) => !upFront.has(file))
+        const styles = scripts.flatMap((file) => [...(byFile.get(file)?.viteMetadata?.importedCss ?? [])])
+        return { scripts, styles }
+      }
+      const ofModule = (module: string) => {
+        const chunk = chunks.find((item) => item.facadeModuleId === path.join(root, 'src', module))
+        if (!chunk) throw new Error(`No chunk for ${module}`)
+        return needs(chunk)
+      }
+      const languages = chunks.flatMap((chunk) => {
+        const language = /[\\/]src[\\/]i18n[\\/]bundles[\\/](\w+)\.ts$/.exec(chunk.facadeModuleId ?? '')?.[1]
+        return language ? [[language, needs(chunk)] as const] : []
+      })
+      const preloads = {
+        screens: [CONSOLE, ...SCREENS].map(({ path: pattern, module }) => ({ path: pattern, ...ofModule(module) })),
+        languages: Object.fromEntries(languages),
+      }
+      this.emitFile({ type: 'asset', fileName: PRELOADS_FILE, source: `${JSON.stringify(preloads, null, 2)}\n` })
+    },
+  }
+}
+
 // React's API from Preact (preact/compat, ≈11 kB gzip where react-dom is ≈57 kB): the whole app and its libraries
 // (React Router, TanStack Query, motion, the wallet adapter) run on it; the sources keep React's imports and types.
 const preactCompat = [
@@ -77,7 +133,7 @@ const srcAlias = { find: /^@\//, replacement: fileURLToPath(new URL('./src/', im
 // (src/app/bootstrap.tsx), so they land in lazily loaded chunks and the first screen stays small (ENVIRONMENT.md);
 // src/app/entry-chunk.test.ts holds the entry chunk to its budget.
 export default defineConfig({
-  plugins: [react(), inlineEntryCss(), precompress()],
+  plugins: [react(), inlineEntryCss(), screenPreloads(), precompress()],
   resolve: { alias: [srcAlias, ...preactCompat] },
   build: {
     rolldownOptions: {
@@ -91,10 +147,18 @@ export default defineConfig({
               test: /node_modules[\\/](preact|@tanstack[\\/](query-core|react-query)|react-router|i18next|react-i18next)[\\/]/,
             },
             {
-              // The shell's own small modules shared by the screens (not the motion-animated modal frame, not the
-              // chain balances: they would bring the animation or chain library with them).
+              // Everything of the app the entry imports (the shell, the start-up code, the query options of the
+              // screens' public data it asks for at once): one file, not a dozen small ones.
               name: 'shell',
-              test: /apps[\\/]web[\\/]src[\\/](components[\\/](?!modal-frame)|lib[\\/](?!chain-balances)[^\\/]+$)/,
+              tags: ['$initial'],
+              test: /apps[\\/]web[\\/]src[\\/]/,
+            },
+            {
+              // The small modules the lazy screens share, the payment hook's light part among them (not the
+              // motion-animated modal frame, not the chain balances or the payment's run: they would bring the
+              // animation or chain library with them).
+              name: 'shared',
+              test: /apps[\\/]web[\\/]src[\\/](components[\\/](?!modal-frame)|lib[\\/]((?!chain-balances)[^\\/]+|payment[\\/](use-payment|payment-outcome|payment-error)\.ts)$)/,
             },
           ],
         },

@@ -2,7 +2,6 @@ import fs from 'node:fs'
 import path from 'node:path'
 import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
-import fastifyStatic from '@fastify/static'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { API_BASE, MAX_BODY_BYTES } from '@solpledge/contract'
@@ -24,7 +23,7 @@ import { pledgeRoutes } from './modules/pledge/routes.ts'
 import { rankRoutes } from './modules/rank/routes.ts'
 import { settlementRoutes } from './modules/settlement/routes.ts'
 import { createMetrics, type Metrics } from './modules/system/metrics.ts'
-import { systemRoutes } from './modules/system/routes.ts'
+import { clientConfigOf, systemRoutes } from './modules/system/routes.ts'
 import { teamRoutes } from './modules/team/routes.ts'
 import { TradeMarket } from './modules/trade/market.ts'
 import { cacheValuations } from './modules/trade/price.ts'
@@ -34,6 +33,7 @@ import { withdrawalRoutes } from './modules/withdrawals/routes.ts'
 import type { Platform } from './platform.ts'
 import { envelopePlugin, frameworkErrors } from './plugins/envelope.ts'
 import { securityHeaders } from './plugins/security-headers.ts'
+import { webApp } from './plugins/web-app.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -142,31 +142,9 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   })
 
   const webDist = config.webDist && path.resolve(config.webDist)
-  if (webDist && fs.existsSync(path.join(webDist, 'index.html'))) {
-    await app.register(fastifyStatic, {
-      root: webDist,
-      wildcard: false,
-      // '/' is served by the client-route handler below: the plugin's own index route misses the .br copy.
-      index: false,
-      // The build writes a .br and a .gz beside every compressible file (apps/web/vite.config.ts): the best one the
-      // browser accepts is sent, with Vary: Accept-Encoding. ETags and Last-Modified stay on for revalidation.
-      preCompressed: true,
-      cacheControl: false,
-      setHeaders: (reply, file) => reply.header('cache-control', webCacheControl(webDist, file)),
-    })
-    // '/' and the client-side routes (/pledge, /notice/detail/1, …) all load the single page.
-    app.get('/*', (_request, reply) => reply.sendFile('index.html'))
-  }
+  if (webDist && fs.existsSync(path.join(webDist, 'index.html')))
+    await webApp(app, { webDist, clientConfig: clientConfigOf(config) })
   return app
-}
-
-/**
- * Vite's content-hashed output under assets/ never changes under its name: cached for a year without revalidation.
- * Everything else (index.html, robots.txt, banners) is revalidated on each use, so a deploy shows at once.
- */
-export function webCacheControl(webDist: string, file: string) {
-  const relative = path.relative(webDist, file).split(path.sep).join('/')
-  return relative.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>

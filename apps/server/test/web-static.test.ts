@@ -13,12 +13,23 @@ function writeWebDist() {
     'index.html': `<!doctype html><html><head><title>solpledge</title></head><body>${'<div></div>'.repeat(200)}</body></html>`,
     'assets/index-AbC123.js': `console.log(${JSON.stringify('x'.repeat(4000))})`,
     'robots.txt': 'User-agent: *\nAllow: /\n',
+    // What the build writes for the server (apps/web/vite.config.ts, screenPreloads): never served itself.
+    '.vite/preloads.json': JSON.stringify({
+      screens: [
+        { path: '/admin/*', scripts: ['assets/admin-app-1.js'], styles: ['assets/admin-app-1.css'] },
+        { path: '/', scripts: ['assets/home-1.js', 'assets/shared-1.js'], styles: ['assets/home-1.css'] },
+        { path: '/pledge', scripts: ['assets/pledge-screen-1.js', 'assets/shared-1.js'], styles: [] },
+        { path: '/notice/detail/:id', scripts: ['assets/notice-detail-1.js'], styles: [] },
+        { path: '*', scripts: ['assets/not-found-1.js'], styles: [] },
+      ],
+      languages: { en: { scripts: ['assets/en-1.js'], styles: [] }, zh: { scripts: ['assets/zh-1.js'], styles: [] } },
+    }),
   }
   for (const [name, text] of Object.entries(files)) {
     const file = path.join(dir, name)
     fs.mkdirSync(path.dirname(file), { recursive: true })
     fs.writeFileSync(file, text)
-    if (name === 'robots.txt') continue
+    if (name === 'robots.txt' || name.startsWith('.vite/')) continue
     fs.writeFileSync(`${file}.br`, brotliCompressSync(text))
     fs.writeFileSync(`${file}.gz`, gzipSync(text))
   }
@@ -59,7 +70,7 @@ describe(`serving the web app (${dbKind})`, () => {
   it('caches hashed assets for a year and revalidates the page, client routes and other files', async () => {
     const asset = await get('/assets/index-AbC123.js', { 'accept-encoding': 'br' })
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable')
-    for (const url of ['/', '/pledge', '/notice/detail/1', '/robots.txt']) {
+    for (const url of ['/', '/pledge', '/notice/detail/1', '/assets/detail?coin=USDT', '/robots.txt']) {
       const res = await get(url, { 'accept-encoding': 'br' })
       expect(res.statusCode, url).toBe(200)
       expect(res.headers['cache-control'], url).toBe('no-cache')
@@ -76,6 +87,58 @@ describe(`serving the web app (${dbKind})`, () => {
     const again = await get('/', { 'accept-encoding': 'br', 'if-none-match': String(etag) })
     expect(again.statusCode).toBe(304)
     expect(again.payload).toBe('')
+  })
+
+  it('writes the runtime config into the page, as GET /api/config gives it', async () => {
+    const config = JSON.parse((await get(`${API_BASE}/config`)).payload).data
+    const page = (await get('/pledge')).payload
+    const json = /<script id="client-config" type="application\/json">(.*?)<\/script>/.exec(page)?.[1]
+    expect(JSON.parse(json ?? 'null')).toEqual(config)
+    // Before </head>, where the app reads it before its first render.
+    expect(page.indexOf('client-config')).toBeLessThan(page.indexOf('</head>'))
+  })
+
+  it("names the requested screen's files and the browser language's strings in the page", async () => {
+    const preloaded = async (url: string, language?: string) => {
+      const res = await get(url, language ? { 'accept-language': language } : {})
+      expect(res.statusCode, url).toBe(200)
+      return [...res.payload.matchAll(/<link rel="(modulepreload|preload)"[^>]* href="\/([^"]+)">/g)].map(
+        ([, rel, file]) => `${rel} ${file}`,
+      )
+    }
+    expect(await preloaded('/pledge', 'en')).toEqual([
+      'modulepreload assets/pledge-screen-1.js',
+      'modulepreload assets/shared-1.js',
+      'modulepreload assets/en-1.js',
+    ])
+    // The language as the app picks it with none stored: the browser's first supported one, else en.
+    expect(await preloaded('/', 'zh-CN,zh;q=0.9,en;q=0.8')).toEqual([
+      'modulepreload assets/home-1.js',
+      'modulepreload assets/shared-1.js',
+      'preload assets/home-1.css',
+      'modulepreload assets/zh-1.js',
+    ])
+    expect(await preloaded('/', 'de-DE')).toContain('modulepreload assets/en-1.js')
+    expect(await preloaded('/', 'de-DE')).not.toContain('modulepreload assets/zh-1.js')
+    // Patterns as React Router matches them: a :name segment, case and a trailing slash ignored, the console, the rest.
+    expect(await preloaded('/Notice/detail/42/', 'en')).toContain('modulepreload assets/notice-detail-1.js')
+    expect(await preloaded('/admin/withdrawals', 'en')).toContain('modulepreload assets/admin-app-1.js')
+    expect(await preloaded('/no/such/page', 'en')).toContain('modulepreload assets/not-found-1.js')
+    // Each variant has its own ETag; caches keep them apart by language.
+    const [pledge, home] = await Promise.all([get('/pledge'), get('/')])
+    expect(pledge.headers.etag).not.toBe(home.headers.etag)
+    expect(pledge.headers.vary).toMatch(/accept-language/i)
+  })
+
+  it('answers 404, not the page, for a file the build does not have', async () => {
+    const res = await get('/assets/index-Old999.js', { 'accept-encoding': 'br' })
+    expect(res.statusCode).toBe(404)
+    expect(res.headers['content-type']).not.toMatch(/text\/html/)
+  })
+
+  it('never serves what the build wrote for the server', async () => {
+    const res = await get('/.vite/preloads.json')
+    expect(res.payload).not.toContain('languages')
   })
 
   it('does not let the runtime config be cached without revalidation', async () => {

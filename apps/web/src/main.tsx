@@ -13,20 +13,26 @@ import '@/app/styles.css'
 blockPinchZoom()
 // Start-up (SPEC §4): the stored session is cleared; the wallet reconnects and the login runs again.
 clearSession()
-const inviteCode = new URLSearchParams(window.location.search).get('code') ?? ''
+const { pathname, search } = window.location
+const inviteCode = new URLSearchParams(search).get('code') ?? ''
 
 const element = document.getElementById('root')
 if (!element) throw new Error('The page has no #root element')
 const root = createRoot(element)
 
-preloadScreen(window.location.pathname)
-// index.html shows the loading overlay until the language's strings and the runtime config are here (in parallel);
-// the screen's public data is on its way meanwhile (the language is chosen as soon as initI18n starts).
+// index.html shows the loading overlay until the language's strings and the runtime config are here, and the screen's
+// public data for at most SCREEN_DATA_WAIT_MS (then the screen paints its skeletons). The screen's chunk, its strings
+// and its data are asked for at once, in parallel (the language is chosen as soon as initI18n starts; the config is
+// in the page, so the data waits for no request; the server named the chunks in the page too).
+const SCREEN_DATA_WAIT_MS = 1_000
+preloadScreen(pathname)
 const loadingStrings = initI18n()
-prefetchScreenData(window.location.pathname, i18next.language)
-const [strings, config] = await Promise.allSettled([loadingStrings, getConfig()])
+const loadingConfig = getConfig()
+const loadingData = loadingConfig.then((config) => prefetchScreenData(pathname, i18next.language, config))
+const [strings, config] = await Promise.allSettled([loadingStrings, loadingConfig])
 if (strings.status === 'rejected') console.error(strings.reason)
 if (config.status === 'rejected') console.error(config.reason)
+await Promise.race([loadingData.catch(() => undefined), new Promise((done) => setTimeout(done, SCREEN_DATA_WAIT_MS))])
 root.render(
   <StrictMode>
     {config.status === 'fulfilled' ? <App config={config.value} inviteCode={inviteCode} /> : <StartupError />}

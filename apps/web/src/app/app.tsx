@@ -1,29 +1,21 @@
 import type { ClientConfig } from '@solpledge/contract/client'
 import { QueryClientProvider } from '@tanstack/react-query'
-import { type ComponentType, useEffect, useState, useSyncExternalStore } from 'react'
+import { type ComponentType, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { RouterProvider } from 'react-router/dom'
+import { BrowserRouter, useLocation, useNavigate } from 'react-router'
 import { PrimaryButton } from '@/components/primary-button.tsx'
 import { Toaster } from '@/components/toaster.tsx'
 import { ClientConfigContext } from '@/lib/client-config.ts'
 import { useWalletModal, WalletModalProvider } from '@/lib/wallet/wallet-modal.tsx'
 import { loadWalletLayer, useScreenShown, walletAtStartup } from './bootstrap.tsx'
 import { queryClient } from './query-client.ts'
-import { isConsolePath, router } from './router.tsx'
+import { isConsolePath, Screens } from './router.tsx'
 import type { WalletLayerProps } from './wallet-layer.tsx'
 
 interface AppProps {
   config: ClientConfig
   inviteCode: string
 }
-
-const goHome = () => {
-  router.navigate('/').catch(console.error)
-}
-
-const subscribeToRouter = (listener: () => void) => router.subscribe(listener)
-/** Whether the router shows the operator console, which has its own login. */
-const useOnConsole = () => useSyncExternalStore(subscribeToRouter, () => isConsolePath(router.state.location.pathname))
 
 /**
  * The shell: the screens paint from public data at once; the wallet layer joins beside them when it has loaded
@@ -34,10 +26,12 @@ export function App({ config, inviteCode }: AppProps) {
     <>
       <ClientConfigContext value={config}>
         <QueryClientProvider client={queryClient}>
-          <WalletModalProvider>
-            <RouterProvider router={router} />
-            <Wallet config={config} inviteCode={inviteCode} />
-          </WalletModalProvider>
+          <BrowserRouter>
+            <WalletModalProvider>
+              <Screens />
+              <Wallet config={config} inviteCode={inviteCode} />
+            </WalletModalProvider>
+          </BrowserRouter>
         </QueryClientProvider>
       </ClientConfigContext>
       <Toaster />
@@ -46,7 +40,13 @@ export function App({ config, inviteCode }: AppProps) {
 }
 
 function Wallet({ config, inviteCode }: AppProps) {
-  const onConsole = useOnConsole()
+  // The operator console has its own login.
+  const onConsole = isConsolePath(useLocation().pathname)
+  // One function for the layer's lifetime (useNavigate's changes with each location).
+  const navigate = useNavigate()
+  const latestNavigate = useRef(navigate)
+  latestNavigate.current = navigate
+  const goHome = useCallback(() => void latestNavigate.current('/'), [])
   const { visible } = useWalletModal()
   const [Layer, setLayer] = useState<ComponentType<WalletLayerProps> | null>(null)
   const shown = useScreenShown()
@@ -66,7 +66,11 @@ function Wallet({ config, inviteCode }: AppProps) {
       clearTimeout(timer)
     }
   }, [visible, later, config])
-  return Layer && <Layer config={config} inviteCode={inviteCode} onReset={goHome} userLogin={!onConsole} />
+  // The same element while its props stay: a navigation re-renders this component, not the wallet layer.
+  return useMemo(
+    () => Layer && <Layer config={config} inviteCode={inviteCode} onReset={goHome} userLogin={!onConsole} />,
+    [Layer, config, inviteCode, goHome, onConsole],
+  )
 }
 
 /** The runtime config could not be loaded: say so, with a way to try again. */

@@ -1,16 +1,34 @@
+import type { ClientConfig } from '@solpledge/contract/client'
+import { liabilitiesRootQueryOptions } from '@/features/assets/api/get-liabilities.ts'
+import { solvencyQueryOptions } from '@/features/assets/api/get-solvency.ts'
 import { priceQueryOptions } from '@/features/home/api/get-price.ts'
 import { bannersQueryOptions } from '@/features/notice/api/get-banners.ts'
 import { noticesQueryOptions } from '@/features/notice/api/get-notices.ts'
+import { pledgeConfigQueryOptions } from '@/features/pledge/api/get-pledge-config.ts'
 import { queryClient } from './query-client.ts'
 
 /**
- * Asks for the public data of the screen the page opens on together with the strings and the config, instead of once
- * its first render has asked: the home screen then paints with its banners, notices and price in one go, without a
- * skeleton that collapses (no banners) or renders that follow one by one.
+ * Asks for the public data of the screen the page opens on together with its chunk and the strings, instead of once
+ * its first render has asked; resolves when it is here (or has failed). main.tsx waits for it, for a while, so the
+ * screen paints with its data in one go: no skeleton that collapses (a home without banners) and no renders that
+ * follow one by one, each moving what is below.
  */
-export function prefetchScreenData(pathname: string, language: string) {
-  if (pathname !== '/') return
-  void queryClient.prefetchQuery(bannersQueryOptions(language))
-  void queryClient.prefetchInfiniteQuery(noticesQueryOptions(language))
-  void queryClient.prefetchQuery(priceQueryOptions())
+export function prefetchScreenData(pathname: string, language: string, config: ClientConfig): Promise<unknown> {
+  switch (pathname) {
+    case '/':
+      return Promise.all([
+        queryClient.prefetchQuery(bannersQueryOptions(language)),
+        queryClient.prefetchInfiniteQuery(noticesQueryOptions(language)),
+        queryClient.prefetchQuery(priceQueryOptions()),
+      ])
+    case '/pledge':
+      return queryClient.prefetchQuery(pledgeConfigQueryOptions(config.productSymbol))
+    case '/assets':
+      return Promise.all([
+        queryClient.prefetchQuery(solvencyQueryOptions()),
+        queryClient.prefetchQuery(liabilitiesRootQueryOptions()),
+      ])
+    default:
+      return Promise.resolve()
+  }
 }

@@ -1,100 +1,58 @@
-import { type ComponentType, isValidElement, lazy, Suspense } from 'react'
-import { createBrowserRouter, matchRoutes } from 'react-router'
+import { type ComponentType, lazy, Suspense } from 'react'
+import { matchRoutes, type RouteObject, useRoutes } from 'react-router'
 import { LoadingOverlay } from '@/components/loading-overlay.tsx'
 import { ScreenShown } from './bootstrap.tsx'
 import { Layout } from './layout.tsx'
+import { CONSOLE, SCREENS, type Screen } from './screens.ts'
 
 type Load = () => Promise<{ default: ComponentType }>
 
+/**
+ * The screens' modules (SCREENS and CONSOLE name them), each a chunk of its own that loads when asked for. The home feature's
+ * screen is not one: the app's home route composes it with the notices (routes/home.tsx).
+ */
+const screenModules = import.meta.glob<Record<string, ComponentType>>([
+  '/src/admin/app/admin-app.tsx',
+  '/src/app/routes/*.tsx',
+  '/src/features/*/components/*-screen.tsx',
+  '!/src/features/home/components/home-screen.tsx',
+])
+
 /** A lazily loaded screen whose chunk can be asked for before React renders it (preloadScreen). */
-function lazyScreen(load: Load) {
+function lazyScreen({ module, name }: Screen) {
+  const load = screenModules[`/src/${module}`]
+  if (!load) throw new Error(`No screen module ${module}`)
   // One import for both: React's lazy() asking again would walk the chunk's preload list a second time.
   let loading: ReturnType<Load> | undefined
   const once = () => {
-    loading ??= load().catch((error: unknown) => {
-      loading = undefined // a failed fetch is asked for again next time
-      throw error
-    })
+    loading ??= load().then(
+      (exports) => ({ default: exports[name] as ComponentType }),
+      (error: unknown) => {
+        loading = undefined // a failed fetch is asked for again next time
+        throw error
+      },
+    )
     return loading
   }
   return Object.assign(lazy(once), { preload: once })
 }
 
-const HomeScreen = lazyScreen(() => import('./routes/home.tsx'))
-const AssetsScreen = lazyScreen(() =>
-  import('@/features/assets/components/assets-screen.tsx').then((module) => ({ default: module.AssetsScreen })),
-)
-const AssetDetailScreen = lazyScreen(() =>
-  import('@/features/assets/components/asset-detail-screen.tsx').then((module) => ({
-    default: module.AssetDetailScreen,
-  })),
-)
-const NodeScreen = lazyScreen(() =>
-  import('@/features/node/components/node-screen.tsx').then((module) => ({ default: module.NodeScreen })),
-)
-const NoticeListScreen = lazyScreen(() =>
-  import('@/features/notice/components/notice-list-screen.tsx').then((module) => ({
-    default: module.NoticeListScreen,
-  })),
-)
-const NoticeDetailScreen = lazyScreen(() =>
-  import('@/features/notice/components/notice-detail-screen.tsx').then((module) => ({
-    default: module.NoticeDetailScreen,
-  })),
-)
-const PledgeScreen = lazyScreen(() =>
-  import('@/features/pledge/components/pledge-screen.tsx').then((module) => ({ default: module.PledgeScreen })),
-)
-const StakeOrderScreen = lazyScreen(() =>
-  import('@/features/pledge/components/stake-order-screen.tsx').then((module) => ({
-    default: module.StakeOrderScreen,
-  })),
-)
-const StakeOutputScreen = lazyScreen(() =>
-  import('@/features/pledge/components/stake-output-screen.tsx').then((module) => ({
-    default: module.StakeOutputScreen,
-  })),
-)
-const FinanceScreen = lazyScreen(() =>
-  import('@/features/finance/components/finance-screen.tsx').then((module) => ({ default: module.FinanceScreen })),
-)
-const DepositDetailScreen = lazyScreen(() =>
-  import('@/features/finance/components/deposit-detail-screen.tsx').then((module) => ({
-    default: module.DepositDetailScreen,
-  })),
-)
-const TeamScreen = lazyScreen(() =>
-  import('@/features/team/components/team-screen.tsx').then((module) => ({ default: module.TeamScreen })),
-)
-const RankScreen = lazyScreen(() =>
-  import('@/features/rank/components/rank-screen.tsx').then((module) => ({ default: module.RankScreen })),
-)
-const QuickTradeScreen = lazyScreen(() =>
-  import('@/features/trade/components/quick-trade-screen.tsx').then((module) => ({
-    default: module.QuickTradeScreen,
-  })),
-)
-const OrderDetailScreen = lazyScreen(() =>
-  import('@/features/trade/components/order-detail-screen.tsx').then((module) => ({
-    default: module.OrderDetailScreen,
-  })),
-)
-const SwapScreen = lazyScreen(() =>
-  import('@/features/trade/components/swap-screen.tsx').then((module) => ({ default: module.SwapScreen })),
-)
-const NotFoundScreen = lazyScreen(() => import('./routes/not-found.tsx'))
+/** The operator console: never loaded by users' screens. */
+const AdminApp = lazyScreen(CONSOLE)
 
-/** The operator console (issue 7): its own chunk, never loaded by users' screens. */
-const AdminApp = lazy(() => import('@/admin/app/admin-app.tsx'))
-
-/** Where the operator console lives: /admin and everything below it. */
-export const CONSOLE_PATH = '/admin'
+/** Whether a path is the operator console's (CONSOLE: /admin and everything below it). */
+const consolePath = CONSOLE.path.slice(0, -'/*'.length)
 export const isConsolePath = (pathname: string) =>
-  pathname.toLowerCase() === CONSOLE_PATH || pathname.toLowerCase().startsWith(`${CONSOLE_PATH}/`)
+  pathname.toLowerCase() === consolePath || pathname.toLowerCase().startsWith(`${consolePath}/`)
 
-export const router = createBrowserRouter([
+/**
+ * The screens by path, for React Router's declarative mode (<BrowserRouter> in app.tsx): the app loads no data through
+ * the router, and its data router (loaders, actions, fetchers) would more than double the router's share of the entry.
+ */
+const routes: RouteObject[] = [
   {
-    path: `${CONSOLE_PATH}/*`,
+    path: CONSOLE.path,
+    handle: { preload: AdminApp.preload },
     element: (
       <Suspense fallback={<LoadingOverlay />}>
         <AdminApp />
@@ -104,34 +62,21 @@ export const router = createBrowserRouter([
   },
   {
     element: <Layout />,
-    children: [
-      { index: true, element: <HomeScreen /> },
-      { path: '/assets', element: <AssetsScreen /> },
-      { path: '/assets/detail', element: <AssetDetailScreen /> },
-      { path: '/node', element: <NodeScreen /> },
-      { path: '/pledge', element: <PledgeScreen /> },
-      { path: '/pledge/orderDetail', element: <StakeOrderScreen /> },
-      { path: '/pledge/detail', element: <StakeOutputScreen /> },
-      { path: '/finance', element: <FinanceScreen /> },
-      { path: '/finance/detail', element: <DepositDetailScreen /> },
-      { path: '/notice', element: <NoticeListScreen /> },
-      { path: '/notice/detail/:id', element: <NoticeDetailScreen /> },
-      { path: '/team', element: <TeamScreen /> },
-      { path: '/rank', element: <RankScreen /> },
-      { path: '/swap', element: <SwapScreen /> },
-      { path: '/quick-trade/:type', element: <QuickTradeScreen /> },
-      { path: '/quick-trade/detail/:id', element: <OrderDetailScreen /> },
-      { path: '*', element: <NotFoundScreen /> },
-    ],
+    children: SCREENS.map((screen) => {
+      const Screen = lazyScreen(screen)
+      return { path: screen.path, element: <Screen />, handle: { preload: Screen.preload } }
+    }),
   },
-])
+]
+
+/** The screen at the current location. */
+export const Screens = () => useRoutes(routes)
 
 /**
  * Starts loading the chunk of the screen at `pathname` at once, in parallel with the language and the config, instead
  * of after them when the router first renders it.
  */
 export function preloadScreen(pathname: string) {
-  const leaf = matchRoutes(router.routes, pathname)?.at(-1)?.route.element
-  if (isValidElement(leaf) && typeof leaf.type === 'object' && leaf.type !== null && 'preload' in leaf.type)
-    (leaf.type as { preload: Load }).preload().catch(console.error)
+  const handle = matchRoutes(routes, pathname)?.at(-1)?.route.handle as { preload?: Load } | undefined
+  handle?.preload?.().catch(console.error)
 }

@@ -1,20 +1,10 @@
 import type { Connection, PublicKey } from '@solana/web3.js'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
-import { chainBalanceRoot } from './query-keys.ts'
+import { chainBalanceKeys } from './query-keys.ts'
 import { useChainConnection, useWalletState } from './wallet/wallet-state.ts'
 
 /** How often on-chain balances refresh by themselves while a screen that shows them is visible. */
 export const BALANCE_POLL_MS = 5_000
-
-/**
- * Query keys of the connected wallet's on-chain balances, per RPC endpoint and owner. Under the assets domain's key,
- * so its refreshes after a top-up or the faucet include them (query-keys.ts).
- */
-export const chainBalanceKeys = {
-  sol: (endpoint: string, owner: string) => [...chainBalanceRoot, endpoint, owner, 'SOL'] as const,
-  tokens: (endpoint: string, owner: string, mints: readonly string[]) =>
-    [...chainBalanceRoot, endpoint, owner, 'tokens', ...mints] as const,
-}
 
 /** Base units held per mint; null when the wallet has no token account for that mint. */
 export type TokenBalances = Readonly<Record<string, bigint | null>>

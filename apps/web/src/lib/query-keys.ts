@@ -20,6 +20,15 @@ export const domainKeys = {
 export const userWalletKeys = [...domainKeys.assets, 'wallet'] as const
 /** The connected wallet's on-chain balances (lib/chain-balances.ts). */
 export const chainBalanceRoot = [...domainKeys.assets, 'chain'] as const
+/**
+ * Query keys of the connected wallet's on-chain balances, per RPC endpoint and owner. Under the assets domain's key,
+ * so its refreshes after a top-up or the faucet include them.
+ */
+export const chainBalanceKeys = {
+  sol: (endpoint: string, owner: string) => [...chainBalanceRoot, endpoint, owner, 'SOL'] as const,
+  tokens: (endpoint: string, owner: string, mints: readonly string[]) =>
+    [...chainBalanceRoot, endpoint, owner, 'tokens', ...mints] as const,
+}
 
 /**
  * The one map of what each money action makes stale: when it has settled (done or refused), the queries under these

@@ -1,5 +1,6 @@
 import { API_BASE, ClientConfig, Code, envelope, HEALTH_PATHS, HealthLive, HealthReport } from '@solpledge/contract'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Config } from '../../config.ts'
 import { sendEnvelope } from '../../plugins/envelope.ts'
 import { readiness } from './health.ts'
 
@@ -41,15 +42,7 @@ export async function systemRoutes(app: FastifyInstance) {
       },
       ready,
     )
-  // Browsers get the public RPC endpoints only: the server's own may carry a provider's API key.
-  const clientConfig: ClientConfig = {
-    cluster: app.config.cluster,
-    testnet: app.config.cluster !== 'mainnet-beta',
-    rpcUrl: app.config.publicRpcUrl,
-    wsUrl: app.config.publicWsUrl,
-    demoWallet: app.config.localChain,
-    productSymbol: app.config.productSymbol,
-  }
+  const clientConfig = clientConfigOf(app.config)
   app.get(
     `${API_BASE}/config`,
     {
@@ -59,8 +52,22 @@ export async function systemRoutes(app: FastifyInstance) {
         response: { 200: envelope(ClientConfig) },
       },
     },
-    // Read by every page load before the wallet layer starts: always revalidated, so a changed cluster shows at once.
+    // The page carries the same config (plugins/web-app.ts); this is for other clients and the development server.
+    // Always revalidated, so a changed cluster shows at once.
     async (request, reply) =>
       sendEnvelope(request, reply.header('cache-control', 'no-cache'), Code.OK, 'common.success', clientConfig),
   )
+}
+
+/** What browsers are told (GET /api/config, and the page): the public RPC endpoints only, never the server's own, which
+ * may carry a provider's API key. */
+export function clientConfigOf(config: Config): ClientConfig {
+  return {
+    cluster: config.cluster,
+    testnet: config.cluster !== 'mainnet-beta',
+    rpcUrl: config.publicRpcUrl,
+    wsUrl: config.publicWsUrl,
+    demoWallet: config.localChain,
+    productSymbol: config.productSymbol,
+  }
 }

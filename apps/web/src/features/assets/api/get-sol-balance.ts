@@ -1,7 +1,8 @@
 import type { Connection, PublicKey } from '@solana/web3.js'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
+import { BALANCE_POLL_MS } from '@/lib/chain-balances.ts'
 import { useChainConnection, useWalletState } from '@/lib/wallet/wallet-state.ts'
-import { assetsKeys, BALANCE_POLL_MS } from './keys.ts'
+import { assetsKeys } from './keys.ts'
 
 /** Decimals of SOL: lamports per SOL is 10^9. */
 export const SOL_DECIMALS = 9

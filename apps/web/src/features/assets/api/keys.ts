@@ -1,9 +1,5 @@
-import { BALANCE_POLL_MS, chainBalanceKeys } from '@/lib/chain-balances.ts'
-import { domainKeys } from '@/lib/query-keys.ts'
+import { chainBalanceKeys, domainKeys } from '@/lib/query-keys.ts'
 import { userWalletKey } from '@/lib/user-wallet.ts'
-
-/** How often balances refresh by themselves while the assets screen is visible. */
-export { BALANCE_POLL_MS }
 
 /** How often the withdrawals refresh by themselves while one is still on its way and the screen is visible. */
 export const WITHDRAWAL_POLL_MS = 3_000
