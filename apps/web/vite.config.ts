@@ -72,13 +72,16 @@ const PRELOADS_FILE = '.vite/preloads.json'
  */
 function screenPreloads(): Plugin {
   let root = ''
+  let outDir = ''
   return {
     name: 'solpledge:screen-preloads',
     apply: 'build',
     configResolved(config) {
       root = config.root
+      outDir = path.resolve(config.root, config.build.outDir)
     },
-    generateBundle(_, bundle) {
+    // The written bundle: Vite drops the chunks that only carried a stylesheet after generateBundle.
+    writeBundle(_, bundle) {
       const chunks = Object.values(bundle).filter((item): item is OutputChunk => item.type === 'chunk')
       const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]))
       const closure = (chunk: OutputChunk, seen = new Set<string>()) => {
@@ -111,7 +114,8 @@ function screenPreloads(): Plugin {
         screens: [CONSOLE, ...SCREENS].map(({ path: pattern, module }) => ({ path: pattern, ...ofModule(module) })),
         languages: Object.fromEntries(languages),
       }
-      this.emitFile({ type: 'asset', fileName: PRELOADS_FILE, source: `${JSON.stringify(preloads, null, 2)}\n` })
+      fs.mkdirSync(path.dirname(path.join(outDir, PRELOADS_FILE)), { recursive: true })
+      fs.writeFileSync(path.join(outDir, PRELOADS_FILE), `${JSON.stringify(preloads, null, 2)}\n`)
     },
   }
 }

@@ -7,6 +7,7 @@ import { LANGUAGES } from '@solpledge/contract'
 import { adminApi } from '@solpledge/contract/admin'
 import { build, type Manifest } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CONSOLE, SCREENS } from './screens.ts'
 
 const webRoot = fileURLToPath(new URL('../..', import.meta.url))
 const CONSOLE_APP = 'src/admin/app/admin-app.tsx'
@@ -110,6 +111,40 @@ describe("the users' entry chunk", () => {
       expect(fs.existsSync(path.join(outDir, `${file}.br`)), file).toBe(true)
       expect(fs.existsSync(path.join(outDir, `${file}.gz`)), file).toBe(true)
     }
+  })
+})
+
+/** What the build writes for the server to name in the page (vite.config.ts, screenPreloads). */
+describe("the screens' preload list", () => {
+  const preloads = () =>
+    JSON.parse(fs.readFileSync(path.join(outDir, '.vite/preloads.json'), 'utf8')) as {
+      screens: { path: string; scripts: string[]; styles: string[] }[]
+      languages: Record<string, { scripts: string[] }>
+    }
+
+  it('names, for every screen and the console, its own chunk and what it imports beyond the entry', () => {
+    const { screens } = preloads()
+    expect(screens.map((screen) => screen.path)).toEqual([CONSOLE, ...SCREENS].map((screen) => screen.path))
+    const upFront = new Set(upFrontFiles())
+    for (const [index, screen] of [CONSOLE, ...SCREENS].entries()) {
+      const own = manifest[`src/${screen.module}`]?.file
+      const listed = screens[index]
+      expect(listed?.scripts[0], screen.path).toBe(own)
+      expect(new Set(listed?.scripts), screen.path).toEqual(
+        new Set(closureFiles(`src/${screen.module}`).filter((file) => !upFront.has(file))),
+      )
+    }
+  })
+
+  it('names one chunk per language, and only files the build wrote', () => {
+    const { screens, languages } = preloads()
+    expect(Object.keys(languages).sort()).toEqual([...LANGUAGES].sort())
+    for (const language of LANGUAGES) expect(languages[language]?.scripts).toHaveLength(1)
+    const named = [
+      ...screens.flatMap((screen) => [...screen.scripts, ...screen.styles]),
+      ...Object.values(languages).flatMap((needs) => needs.scripts),
+    ]
+    for (const file of named) expect(fs.existsSync(path.join(outDir, file)), file).toBe(true)
   })
 })
 
