@@ -29,7 +29,8 @@ function precompress(): Plugin {
     },
     closeBundle() {
       for (const entry of fs.readdirSync(outDir, { recursive: true, withFileTypes: true })) {
-        if (!entry.isFile() || !COMPRESSIBLE.test(entry.name)) continue
+        // .vite/ holds what the build writes for the server, never served.
+        if (!entry.isFile() || !COMPRESSIBLE.test(entry.name) || entry.parentPath.includes(`${path.sep}.vite`)) continue
         const file = path.join(entry.parentPath, entry.name)
         const text = fs.readFileSync(file)
         const br = brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })
