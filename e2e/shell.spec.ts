@@ -53,6 +53,37 @@ test.describe('web shell', () => {
     expect(asked).not.toContain('/api/config')
   })
 
+  test('the first screen waits for its public data, so it shows no placeholder that then moves what is below', async ({
+    page,
+  }) => {
+    await page.addInitScript(() => {
+      const seen = { skeleton: false }
+      Object.assign(window, { seen })
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid="banner-skeleton"]')) seen.skeleton = true
+      }).observe(document, { childList: true, subtree: true })
+    })
+    // The banners are held back until the strings and the home screen's chunk are here: without the wait, the home
+    // would render then, with the banners' placeholder.
+    const loaded = new Set<string>()
+    let release = () => {}
+    const ready = new Promise<void>((done) => {
+      release = done
+    })
+    page.on('requestfinished', (request) => {
+      const file = /\/assets\/(en|home)-[\w-]+\.js$/.exec(new URL(request.url()).pathname)?.[1]
+      if (file) loaded.add(file)
+      if (loaded.size === 2) release()
+    })
+    await page.route('**/api/home/banner/index', async (route) => {
+      await ready
+      await route.continue()
+    })
+    await page.goto('/')
+    await expect(page.getByTestId('page-title')).toHaveText('solpledge')
+    expect(await page.evaluate(() => (window as unknown as { seen: { skeleton: boolean } }).seen.skeleton)).toBe(false)
+  })
+
   test('a new page starts at the top and back returns to where the page was', async ({ page }) => {
     await newUser(page)
     // A short screen: both pages are taller than it, so nothing but the app brings the next one to the top.
