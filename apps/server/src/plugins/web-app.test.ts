@@ -67,7 +67,8 @@ describe('appPage', () => {
     expect(page).toContain('\\u003c/script>')
   })
 
-  it('refuses a page without a head', () => {
-    expect(() => appPage('<html><body></body></html>', config)).toThrow(/<\/head>/)
+  it('puts them at the end of a page without a head', () => {
+    const page = appPage('<p>app</p>', config).bodies.identity.toString()
+    expect(page).toMatch(/^<p>app<\/p><script id="client-config" type="application\/json">.*<\/script>$/)
   })
 })

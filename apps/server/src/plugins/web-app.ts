@@ -87,9 +87,9 @@ export function appPage(html: string, clientConfig: ClientConfig, needs: (Needs 
     // crossorigin as the app's loader adds the stylesheet, so the preloaded response is the one it uses.
     ...(item?.styles ?? []).map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`),
   ])
-  const head = `<script id="${CLIENT_CONFIG_ELEMENT}" type="application/json">${json}</script>${links.join('')}</head>`
-  if (!html.includes('</head>')) throw new Error('index.html has no </head> to put the runtime config before')
-  const identity = Buffer.from(html.replace('</head>', head))
+  const added = `<script id="${CLIENT_CONFIG_ELEMENT}" type="application/json">${json}</script>${links.join('')}`
+  // A page without a head (not one Vite writes) gets them at its end: the app's module runs after the whole page.
+  const identity = Buffer.from(html.includes('</head>') ? html.replace('</head>', `${added}</head>`) : html + added)
   return {
     etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
     bodies: {
