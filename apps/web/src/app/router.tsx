@@ -8,8 +8,8 @@ import { CONSOLE, SCREENS, type Screen } from './screens.ts'
 type Load = () => Promise<{ default: ComponentType }>
 
 /**
- * The screens' modules (SCREENS and CONSOLE name them), each a chunk of its own that loads when asked for. The home feature's
- * screen is not one: the app's home route composes it with the notices (routes/home.tsx).
+ * The screens' modules (SCREENS and CONSOLE name them), each a chunk of its own that loads when asked for. The home
+ * feature's screen is not one: the app's home route composes it with the notices (routes/home.tsx).
  */
 const screenModules = import.meta.glob<Record<string, ComponentType>>([
   '/src/admin/app/admin-app.tsx',
