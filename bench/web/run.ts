@@ -74,7 +74,7 @@ async function assetBytes(url: string) {
   return result
 }
 
-function lighthouse(url: string, attempts = 2) {
+function lighthouse(url: string, attempts = 4) {
   const out = path.join(os.tmpdir(), `solpledge-lh-${Date.now()}.json`)
   try {
     execFileSync(
