@@ -7,14 +7,14 @@ import { type ClientConfig, DEFAULT_UI_LANGUAGE, pickLanguage } from '@solpledge
 import type { FastifyInstance } from 'fastify'
 
 /** The id of the element in index.html that carries the runtime config (apps/web/src/lib/config.ts reads it). */
-export const CLIENT_CONFIG_ELEMENT = 'client-config'
+const CLIENT_CONFIG_ELEMENT = 'client-config'
 
 /** What a screen or a language's strings needs beyond the entry (written by the build: apps/web/vite.config.ts). */
 interface Needs {
   scripts: string[]
   styles: string[]
 }
-export interface Preloads {
+interface Preloads {
   /** Each screen by React Router's pattern ('/notice/detail/:id', '*'), in the app's order. */
   screens: (Needs & { path: string })[]
   languages: Record<string, Needs>
