@@ -3,8 +3,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import react from '@vitejs/plugin-react'
-import type { OutputChunk } from 'rolldown'
-import { defineConfig, type Plugin } from 'vite'
+import { defineConfig, type Plugin, type Rolldown } from 'vite'
 import { CONSOLE, SCREENS } from './src/app/screens.ts'
 
 // In development (`vite` on its own port) the API and the uploaded images (notice bodies link /uploads/…) come from
@@ -83,9 +82,9 @@ function screenPreloads(): Plugin {
     },
     // The written bundle: Vite drops the chunks that only carried a stylesheet after generateBundle.
     writeBundle(_, bundle) {
-      const chunks = Object.values(bundle).filter((item): item is OutputChunk => item.type === 'chunk')
+      const chunks = Object.values(bundle).filter((item): item is Rolldown.OutputChunk => item.type === 'chunk')
       const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]))
-      const closure = (chunk: OutputChunk, seen = new Set<string>()) => {
+      const closure = (chunk: Rolldown.OutputChunk, seen = new Set<string>()) => {
         if (seen.has(chunk.fileName)) return seen
         seen.add(chunk.fileName)
         for (const file of chunk.imports) {
@@ -97,7 +96,7 @@ function screenPreloads(): Plugin {
       const entry = chunks.find((chunk) => chunk.isEntry)
       if (!entry) throw new Error('The build has no entry chunk')
       const upFront = closure(entry)
-      const needs = (chunk: OutputChunk) => {
+      const needs = (chunk: Rolldown.OutputChunk) => {
         const scripts = [...closure(chunk)].filter((file) => !upFront.has(file))
         const styles = scripts.flatMap((file) => [...(byFile.get(file)?.viteMetadata?.importedCss ?? [])])
         return { scripts, styles }
