@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin, type Rolldown } from 'vite'
+// The contract's plain constants by path: Vite loads this file with Node, which runs no TypeScript from packages.
+import { WEB_PRELOADS_FILE, type WebPreloads } from '../../packages/contract/src/constants.ts'
 import { CONSOLE, SCREENS } from './src/app/screens.ts'
 
 // In development (`vite` on its own port) the API and the uploaded images (notice bodies link /uploads/…) come from
@@ -62,9 +64,6 @@ function inlineEntryCss(): Plugin {
   }
 }
 
-/** Where the build writes what each screen and each language needs (read by the server, never served). */
-const PRELOADS_FILE = '.vite/preloads.json'
-
 /**
  * Writes, for each screen (src/app/screens.ts) and each language's strings, the chunks and stylesheets it needs
  * beyond the entry's: the server names the ones of the page's path and of the browser's language in the page
@@ -110,12 +109,13 @@ function screenPreloads(): Plugin {
         const language = /[\\/]src[\\/]i18n[\\/]bundles[\\/](\w+)\.ts$/.exec(chunk.facadeModuleId ?? '')?.[1]
         return language ? [[language, needs(chunk)] as const] : []
       })
-      const preloads = {
+      const preloads: WebPreloads = {
         screens: [CONSOLE, ...SCREENS].map(({ path: pattern, module }) => ({ path: pattern, ...ofModule(module) })),
         languages: Object.fromEntries(languages),
       }
-      fs.mkdirSync(path.dirname(path.join(outDir, PRELOADS_FILE)), { recursive: true })
-      fs.writeFileSync(path.join(outDir, PRELOADS_FILE), `${JSON.stringify(preloads, null, 2)}\n`)
+      const file = path.join(outDir, WEB_PRELOADS_FILE)
+      fs.mkdirSync(path.dirname(file), { recursive: true })
+      fs.writeFileSync(file, `${JSON.stringify(preloads, null, 2)}\n`)
     },
   }
 }

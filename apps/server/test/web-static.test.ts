@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib'
-import { API_BASE } from '@solpledge/contract'
+import { API_BASE, WEB_PRELOADS_FILE } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, dbKind, type TestContext } from './helpers.ts'
 
@@ -14,7 +14,7 @@ function writeWebDist() {
     'assets/index-AbC123.js': `console.log(${JSON.stringify('x'.repeat(4000))})`,
     'robots.txt': 'User-agent: *\nAllow: /\n',
     // What the build writes for the server (apps/web/vite.config.ts, screenPreloads): never served itself.
-    '.vite/preloads.json': JSON.stringify({
+    [WEB_PRELOADS_FILE]: JSON.stringify({
       screens: [
         { path: '/admin/*', scripts: ['assets/admin-app-1.js'], styles: ['assets/admin-app-1.css'] },
         { path: '/', scripts: ['assets/home-1.js', 'assets/shared-1.js'], styles: ['assets/home-1.css'] },
@@ -137,7 +137,7 @@ describe(`serving the web app (${dbKind})`, () => {
   })
 
   it('never serves what the build wrote for the server', async () => {
-    const res = await get('/.vite/preloads.json')
+    const res = await get(`/${WEB_PRELOADS_FILE}`)
     expect(res.payload).not.toContain('languages')
   })
 

@@ -25,10 +25,10 @@ const root = createRoot(element)
 // and its data are asked for at once, in parallel (the language is chosen as soon as initI18n starts; the config is
 // in the page, so the data waits for no request; the server named the chunks in the page too).
 const SCREEN_DATA_WAIT_MS = 1_000
-preloadScreen(pathname)
+const screen = preloadScreen(pathname)
 const loadingStrings = initI18n()
 const loadingConfig = getConfig()
-const loadingData = loadingConfig.then((config) => prefetchScreenData(pathname, i18next.language, config))
+const loadingData = loadingConfig.then((config) => prefetchScreenData(screen, i18next.language, config))
 const [strings, config] = await Promise.allSettled([loadingStrings, loadingConfig])
 if (strings.status === 'rejected') console.error(strings.reason)
 if (config.status === 'rejected') console.error(config.reason)

@@ -15,6 +15,27 @@ export const MAX_BODY_BYTES = 64 * 1024
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key'
 /** Set ('true') on an answer replayed from an earlier request with the same Idempotency-Key. */
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed'
+/**
+ * The page's element the server writes the ClientConfig into, as JSON (apps/server/src/plugins/web-app.ts); the web
+ * app reads it before it would ask GET /api/config.
+ */
+export const CLIENT_CONFIG_ELEMENT = 'client-config'
+/**
+ * Where the web build (apps/web/vite.config.ts) writes, below its output folder, which files each screen and each
+ * language's strings need beyond the entry (WebPreloads); the server names them in the page. Never served.
+ */
+export const WEB_PRELOADS_FILE = '.vite/preloads.json'
+/** Chunks and stylesheets, as paths in the web build ('assets/pledge-screen-….js'). */
+export interface WebFiles {
+  scripts: string[]
+  styles: string[]
+}
+export interface WebPreloads {
+  /** Each screen by React Router's pattern ('/notice/detail/:id', '/admin/*', '*'), in the app's order. */
+  screens: (WebFiles & { path: string })[]
+  /** Each language's strings. */
+  languages: Record<string, WebFiles>
+}
 /** Token icons the web app ships (apps/web/public/tokens): USDT and SOL, and one mark for the platform's own tokens. */
 const TOKEN_ICONS: Readonly<Record<string, string>> = { USDT: '/tokens/usdt.svg', SOL: '/tokens/sol.svg' }
 /** A token's icon, a path of this site (the Content-Security-Policy allows no other image source). */

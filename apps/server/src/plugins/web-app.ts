@@ -3,23 +3,16 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import fastifyStatic from '@fastify/static'
-import { type ClientConfig, DEFAULT_UI_LANGUAGE, pickLanguage } from '@solpledge/contract'
+import {
+  CLIENT_CONFIG_ELEMENT,
+  type ClientConfig,
+  DEFAULT_UI_LANGUAGE,
+  pickLanguage,
+  WEB_PRELOADS_FILE,
+  type WebFiles,
+  type WebPreloads,
+} from '@solpledge/contract'
 import type { FastifyInstance } from 'fastify'
-
-/** The id of the element in index.html that carries the runtime config (apps/web/src/lib/config.ts reads it). */
-const CLIENT_CONFIG_ELEMENT = 'client-config'
-
-/** What a screen or a language's strings needs beyond the entry (written by the build: apps/web/vite.config.ts). */
-interface Needs {
-  scripts: string[]
-  styles: string[]
-}
-interface Preloads {
-  /** Each screen by React Router's pattern ('/notice/detail/:id', '*'), in the app's order. */
-  screens: (Needs & { path: string })[]
-  languages: Record<string, Needs>
-}
-const PRELOADS_FILE = '.vite/preloads.json'
 
 /**
  * The built web app (apps/web/dist): its files, and the single page for '/' and every client-side route.
@@ -46,9 +39,9 @@ export async function webApp(app: FastifyInstance, options: { webDist: string; c
     setHeaders: (reply, file) => reply.header('cache-control', webCacheControl(webDist, file)),
   })
   const html = fs.readFileSync(path.join(webDist, 'index.html'), 'utf8')
-  const preloadsFile = path.join(webDist, PRELOADS_FILE)
-  const preloads: Preloads = fs.existsSync(preloadsFile)
-    ? (JSON.parse(fs.readFileSync(preloadsFile, 'utf8')) as Preloads)
+  const preloadsFile = path.join(webDist, WEB_PRELOADS_FILE)
+  const preloads: WebPreloads = fs.existsSync(preloadsFile)
+    ? (JSON.parse(fs.readFileSync(preloadsFile, 'utf8')) as WebPreloads)
     : { screens: [], languages: {} }
   const pages = new Map<string, ReturnType<typeof appPage>>()
   app.get('/*', (request, reply) => {
@@ -80,7 +73,7 @@ export async function webApp(app: FastifyInstance, options: { webDist: string; c
  * index.html with the config as JSON ('<' escaped, so no value can close the element) and the preload links of what
  * `needs` names, before </head>; compressed.
  */
-export function appPage(html: string, clientConfig: ClientConfig, needs: (Needs | undefined)[] = []) {
+export function appPage(html: string, clientConfig: ClientConfig, needs: (WebFiles | undefined)[] = []) {
   const json = JSON.stringify(clientConfig).replaceAll('<', '\\u003c')
   const links = needs.flatMap((item) => [
     ...(item?.scripts ?? []).map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),

@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { LANGUAGES } from '@solpledge/contract'
+import { LANGUAGES, WEB_PRELOADS_FILE, type WebPreloads } from '@solpledge/contract'
 import { adminApi } from '@solpledge/contract/admin'
 import { build, type Manifest } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -116,11 +116,7 @@ describe("the users' entry chunk", () => {
 
 /** What the build writes for the server to name in the page (vite.config.ts, screenPreloads). */
 describe("the screens' preload list", () => {
-  const preloads = () =>
-    JSON.parse(fs.readFileSync(path.join(outDir, '.vite/preloads.json'), 'utf8')) as {
-      screens: { path: string; scripts: string[]; styles: string[] }[]
-      languages: Record<string, { scripts: string[] }>
-    }
+  const preloads = () => JSON.parse(fs.readFileSync(path.join(outDir, WEB_PRELOADS_FILE), 'utf8')) as WebPreloads
 
   it('names, for every screen and the console, its own chunk and what it imports beyond the entry', () => {
     const { screens } = preloads()

@@ -8,13 +8,17 @@ import { pledgeConfigQueryOptions } from '@/features/pledge/api/get-pledge-confi
 import { queryClient } from './query-client.ts'
 
 /**
- * Asks for the public data of the screen the page opens on together with its chunk and the strings, instead of once
- * its first render has asked; resolves when it is here (or has failed). main.tsx waits for it, for a while, so the
- * screen paints with its data in one go: no skeleton that collapses (a home without banners) and no renders that
- * follow one by one, each moving what is below.
+ * Asks for the public data of the screen the page opens on (its route's pattern, from preloadScreen) together with its
+ * chunk and the strings, instead of once its first render has asked; resolves when it is here (or has failed). main.tsx
+ * waits for it, for a while, so the screen paints with its data in one go: no skeleton that collapses (a home without
+ * banners) and no renders that follow one by one, each moving what is below.
  */
-export function prefetchScreenData(pathname: string, language: string, config: ClientConfig): Promise<unknown> {
-  switch (pathname) {
+export function prefetchScreenData(
+  screen: string | undefined,
+  language: string,
+  config: ClientConfig,
+): Promise<unknown> {
+  switch (screen) {
     case '/':
       return Promise.all([
         queryClient.prefetchQuery(bannersQueryOptions(language)),

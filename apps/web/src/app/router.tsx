@@ -74,9 +74,11 @@ export const Screens = () => useRoutes(routes)
 
 /**
  * Starts loading the chunk of the screen at `pathname` at once, in parallel with the language and the config, instead
- * of after them when the router first renders it.
+ * of after them when the router first renders it; gives the route's pattern ('/pledge', '/notice/detail/:id').
  */
-export function preloadScreen(pathname: string) {
-  const handle = matchRoutes(routes, pathname)?.at(-1)?.route.handle as { preload?: Load } | undefined
+export function preloadScreen(pathname: string): string | undefined {
+  const route = matchRoutes(routes, pathname)?.at(-1)?.route
+  const handle = route?.handle as { preload?: Load } | undefined
   handle?.preload?.().catch(console.error)
+  return route?.path
 }

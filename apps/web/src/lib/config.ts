@@ -1,10 +1,7 @@
-import type { ClientConfig } from '@solpledge/contract/client'
+import { CLIENT_CONFIG_ELEMENT, type ClientConfig } from '@solpledge/contract/client'
 import { get } from './api-client.ts'
 
 export const APP_NAME = 'solpledge'
-
-/** The element the server writes the runtime config into when it serves the page (server: plugins/web-app.ts). */
-const CONFIG_ELEMENT = 'client-config'
 
 /**
  * Runtime configuration from the server (cluster, RPC endpoints, demo wallet flag, the product's symbol): from the
@@ -12,6 +9,6 @@ const CONFIG_ELEMENT = 'client-config'
  * serves index.html as it is) from GET /api/config.
  */
 export function getConfig(): Promise<ClientConfig> {
-  const inPage = document.getElementById(CONFIG_ELEMENT)?.textContent
+  const inPage = document.getElementById(CLIENT_CONFIG_ELEMENT)?.textContent
   return inPage ? Promise.resolve(JSON.parse(inPage) as ClientConfig) : get<ClientConfig>('/config')
 }
