@@ -6,7 +6,11 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { bin, ensureDependencies, log, root, run } from './lib.mjs'
+import { runOnSupportedNode } from './node.mjs'
 import { startPostgres } from './postgres.mjs'
+
+// On a Node older than 22.12 this runs again under Node 22 from the npm registry (scripts/node.mjs), before npm ci.
+await runOnSupportedNode()
 
 const reports = path.join(root, '.tmp', 'reports')
 fs.rmSync(reports, { recursive: true, force: true })
