@@ -22,6 +22,7 @@ import * as fourEyes from './migrations/0016-four-eyes.ts'
 import * as fixedSettings from './migrations/0018-fixed-settings.ts'
 import * as liabilities from './migrations/0019-liabilities.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
+import { type OutageLog, Reachability } from '../lib/reachability.ts'
 import type { DB } from './schema.ts'
 import { TrackingPostgresDialect } from './transient.ts'
 
@@ -58,10 +59,24 @@ export async function openDatabase(options: {
   url?: string
   dir?: string
   onConnectionError?: (error: Error) => void
+  /** Where the database's outage and recovery are logged (lib/reachability.ts): a new connection failing, then one opening. */
+  log?: OutageLog
 }): Promise<Database> {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10, types: { getTypeParser } })
     const report = options.onConnectionError ?? (() => {})
+    const reach = new Reachability(options.log, 'database', { host: URL.parse(options.url)?.host ?? '' })
+    const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>
+    pool.connect = (async () => {
+      try {
+        const client = await connect()
+        reach.answered()
+        return client
+      } catch (error) {
+        reach.failed(error)
+        throw error
+      }
+    }) as typeof pool.connect
     // Without these listeners node-postgres throws the error of a connection that broke while idle in the pool (or
     // checked out between two queries) as an uncaught exception, which ends the process.
     pool.on('error', () => {}) // an idle client's error: reported by its own listener
@@ -83,9 +98,16 @@ const getTypeParser = ((oid: number, format?: 'text' | 'binary') =>
  * Brings the schema up to date (or to the migration named `to`, for upgrade tests); safe when several instances start
  * at once (Kysely takes a lock).
  */
-export async function migrate(db: Database, to?: string): Promise<void> {
+export async function migrate(
+  db: Database,
+  to?: string,
+  log?: { info: (fields: object, message: string) => void },
+): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } })
   const { error, results } = await (to ? migrator.migrateTo(to) : migrator.migrateToLatest())
+  // One line per migration this start applied (none when the schema was up to date): docs/operations.md "Logs".
+  for (const result of results ?? [])
+    if (result.status === 'Success') log?.info({ migration: result.migrationName }, 'migration applied')
   const failed = results?.find((r) => r.status === 'Error')
   if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`)
 }
