@@ -13,7 +13,9 @@ const env = envWithNode(node24)
 const reports = path.join(root, '.tmp', 'reports-node24')
 fs.rmSync(reports, { recursive: true, force: true })
 fs.mkdirSync(reports, { recursive: true })
-log(`the unit and API tiers on Node ${spawnSync(path.join(node24, 'node'), ['--version'], { encoding: 'utf8' }).stdout.trim()}`)
+log(
+  `the unit and API tiers on Node ${spawnSync(path.join(node24, 'node'), ['--version'], { encoding: 'utf8' }).stdout.trim()}`,
+)
 const totals = { passed: 0, failed: 0, skipped: 0 }
 let ok = true
 for (const project of ['unit', 'api']) {

@@ -143,7 +143,8 @@ await stage('deploy files (systemd-analyze verify)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-units-'))
   try {
     const units = fs.readdirSync(path.join(root, 'deploy')).filter((f) => /\.(service|timer)$/.test(f))
-    for (const unit of units) fs.copyFileSync(path.join(root, 'deploy', unit), path.join(dir, unit.replace('@.', '@a.')))
+    for (const unit of units)
+      fs.copyFileSync(path.join(root, 'deploy', unit), path.join(dir, unit.replace('@.', '@a.')))
     const files = units.map((unit) => path.join(dir, unit.replace('@.', '@a.')))
     const result = spawnSync(analyze, ['verify', '--man=no', ...files], { cwd: dir, encoding: 'utf8' })
     process.stdout.write(result.stdout + result.stderr)

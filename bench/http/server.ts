@@ -16,7 +16,8 @@ const { db, drop } = await freshDatabase()
 const config = testConfig({
   dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-bench-')),
   // SESSION_CACHE_MS as the server reads it, on the local chain's configuration (the bench runs no real cluster).
-  sessionCacheMs: loadConfig({ SOLPLEDGE_LOCAL_CHAIN: '1', SESSION_CACHE_MS: process.env.SESSION_CACHE_MS }).sessionCacheMs,
+  sessionCacheMs: loadConfig({ SOLPLEDGE_LOCAL_CHAIN: '1', SESSION_CACHE_MS: process.env.SESSION_CACHE_MS })
+    .sessionCacheMs,
 })
 // BENCH_LOG=1: the request log as in production (one JSON line per request at info), written to /dev/null.
 const logger = process.env.BENCH_LOG === '1' ? { level: 'info', file: '/dev/null' } : false

@@ -5,7 +5,7 @@ import rateLimit from '@fastify/rate-limit'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { API_BASE, MAX_BODY_BYTES } from '@solpledge/contract'
-import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, LogController } from 'fastify'
 import { buildInfo } from './build-info.ts'
 import type { Config } from './config.ts'
 import type { Database } from './db/index.ts'
@@ -72,7 +72,7 @@ export async function buildApp({ db, config, platform, logger = false, loggerIns
     ...(loggerInstance ? { loggerInstance } : { logger }),
     // One line per request, written by plugins/request-log.ts, with an id of ours: a client's X-Request-Id is not
     // trusted (it could collide or forge another request's id).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => uuidv7(),
     requestIdHeader: false,
     bodyLimit: MAX_BODY_BYTES,

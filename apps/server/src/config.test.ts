@@ -375,6 +375,9 @@ describe('deploy/env.example', () => {
         `${names.join(' or ')} is marked required`,
       ).toBe(true)
     }
-    expect([...marked].filter((name) => !required.includes(name)), 'marked required, but not required').toEqual([])
+    expect(
+      [...marked].filter((name) => !required.includes(name)),
+      'marked required, but not required',
+    ).toEqual([])
   })
 })

@@ -19,7 +19,9 @@ const Check = {
 /** The release an instance runs: package.json's version and the git commit it was built from (CHANGELOG.md). */
 const Build = {
   version: Type.String({ description: 'The release (semantic versioning; CHANGELOG.md)' }),
-  commit: Type.String({ description: 'The git commit it was built from (`-dirty`: with uncommitted changes; unknown)' }),
+  commit: Type.String({
+    description: 'The git commit it was built from (`-dirty`: with uncommitted changes; unknown)',
+  }),
 }
 
 export const HealthLive = Type.Object({

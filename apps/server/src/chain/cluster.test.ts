@@ -39,7 +39,9 @@ describe('the RPC endpoints serve the cluster SOLANA_CLUSTER names (genesis hash
         `SOLANA_RPC_URL ${host(devnet.rpcUrl)} serves devnet (genesis hash ${GENESIS_HASHES.devnet}), but ` +
           `SOLANA_CLUSTER is mainnet-beta (genesis hash ${GENESIS_HASHES['mainnet-beta']})`,
         expect.stringMatching(
-          new RegExp(`^SOLANA_RPC_URL ${host(own.rpcUrl)} serves another chain \\(genesis hash \\w+\\), but SOLANA_CLUSTER is mainnet-beta`),
+          new RegExp(
+            `^SOLANA_RPC_URL ${host(own.rpcUrl)} serves another chain \\(genesis hash \\w+\\), but SOLANA_CLUSTER is mainnet-beta`,
+          ),
         ),
       ].sort(),
     )

@@ -25,7 +25,10 @@ export class Reachability {
   failed(error: unknown, now = Date.now()) {
     if (this.downSince !== null) return
     this.downSince = now
-    this.log?.warn({ ...this.fields, err: error instanceof Error ? error.message : String(error) }, `${this.what} unreachable`)
+    this.log?.warn(
+      { ...this.fields, err: error instanceof Error ? error.message : String(error) },
+      `${this.what} unreachable`,
+    )
   }
 
   /** A call succeeded: logs the recovery, with the outage's length, when there was one. */
@@ -33,6 +36,9 @@ export class Reachability {
     if (this.downSince === null) return
     const downMs = now - this.downSince
     this.downSince = null
-    this.log?.info({ ...this.fields, down_ms: downMs }, `${this.what} reachable again after ${Math.round(downMs / 1000)} s`)
+    this.log?.info(
+      { ...this.fields, down_ms: downMs },
+      `${this.what} reachable again after ${Math.round(downMs / 1000)} s`,
+    )
   }
 }

@@ -5,10 +5,11 @@
 // operator commands run from the compiled build, the log is what an operator reads (one JSON line per request, every
 // start line JSON, no secret), and a start against another cluster is refused. Also: the lockfile is in step with
 // every package.json, so `npm ci` works on a fresh clone. Run `npm run build` first.
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { getBase58Decoder } from '@solana/kit'
 import { API_BASE, api, HEALTH_PATHS, LOGIN_TYPE, type RouteDef } from '@solpledge/contract'
 import { type Localnet, startLocalnet } from '@solpledge/localnet'
 import { toProofFile } from '@solpledge/proof'
@@ -20,7 +21,7 @@ import { startPostgres } from '../../../../scripts/postgres.mjs'
 import { GENESIS_HASHES } from '../../src/chain/cluster.ts'
 import { loadConfig } from '../../src/config.ts'
 import { openDatabase } from '../../src/db/index.ts'
-import { createPostgresDatabase, productionEnv, TestWallet } from '../helpers.ts'
+import { createPostgresDatabase, creditAvailable, productionEnv, TestWallet } from '../helpers.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..')
 const WEB_DIST = path.join(ROOT, 'apps/web/dist')
@@ -50,9 +51,15 @@ const NOT_INSTALLED = [
  */
 function productionInstall(dir: string) {
   const root = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] }
-  for (const file of ['package.json', 'package-lock.json', '.npmrc', ...root.workspaces.map((w) => `${w}/package.json`)])
+  for (const file of [
+    'package.json',
+    'package-lock.json',
+    '.npmrc',
+    ...root.workspaces.map((w) => `${w}/package.json`),
+  ])
     fs.cpSync(path.join(ROOT, file), path.join(dir, file))
-  for (const built of [...BUILT, 'scripts']) fs.cpSync(path.join(ROOT, built), path.join(dir, built), { recursive: true })
+  for (const built of [...BUILT, 'scripts'])
+    fs.cpSync(path.join(ROOT, built), path.join(dir, built), { recursive: true })
   const npm = spawnSync(
     'npm',
     ['ci', '--omit=dev', '--workspace', 'apps/server', '--prefer-offline', '--no-audit', '--no-fund'],
@@ -65,14 +72,26 @@ function productionInstall(dir: string) {
 /** The environment a service manager gives: Node's directory and the system's, nothing of the development install. */
 const servicePath = `${path.dirname(process.execPath)}:/usr/bin:/bin`
 
-/** A command of the install (`npm run --silent <script> -- …`), to completion. */
+/**
+ * A command of the install (`npm run --silent <script> -- …`), to completion. Asynchronous, so that the server's output
+ * keeps being read meanwhile.
+ */
 function npmRun(dir: string, env: Record<string, string>, script: string, ...args: string[]) {
-  const result = spawnSync('npm', ['run', '--silent', script, '--', ...args], {
-    cwd: dir,
-    env: { PATH: servicePath, HOME: os.homedir(), ...env },
-    encoding: 'utf8',
+  return new Promise<{ status: number | null; output: string }>((resolve) => {
+    const child = spawn('npm', ['run', '--silent', script, '--', ...args], {
+      cwd: dir,
+      env: { PATH: servicePath, HOME: os.homedir(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk) => {
+      output += chunk
+    })
+    child.stderr.on('data', (chunk) => {
+      output += chunk
+    })
+    child.on('close', (status) => resolve({ status, output }))
   })
-  return { status: result.status, output: `${result.stdout}${result.stderr}` }
 }
 
 /** `npm run serve` in `dir`; resolves with the ready line (JSON) once the server says it is ready. */
@@ -146,9 +165,12 @@ describe('the production install, started as npm run serve starts it', () => {
   const token = (symbol: string) => localnet.tokens.find((t) => t.symbol === symbol)?.mint as string
   const envOf = async (overrides: Record<string, string> = {}) => {
     const port: number = await freePort()
+    // A password in the URL, to look for in the log (the throwaway cluster trusts loopback and never asks for it).
+    const databaseUrl = new URL(database.url)
+    databaseUrl.password = `pw-${Buffer.from(crypto.getRandomValues(new Uint8Array(9))).toString('hex')}`
     return productionEnv({
       DATA_DIR: path.join(dir, 'data'),
-      DATABASE_URL: database.url,
+      DATABASE_URL: databaseUrl.toString(),
       PORT: String(port),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       SOLANA_RPC_URL: localnet.rpcUrl,
@@ -214,17 +236,38 @@ describe('the production install, started as npm run serve starts it', () => {
         message,
       })
       expect(login.body.code, login.body.msg).toBe(1)
-      sessionToken = (login.body.data as { token: string }).token
+      const { token: userToken, id: userId } = login.body.data as { token: string; id: string }
+      sessionToken = userToken
       const auth = { 'user-token': sessionToken, 'user-address': wallet.address }
       const me = await post(api.userIndex, {}, auth)
       expect(me.body.code).toBe(1)
 
+      // The user is owed something (as a deposit would credit it): the snapshot counts only users owed more than 0.
+      const books = await openDatabase({ url: database.url })
+      try {
+        await creditAvailable(books, userId, 'USDT', 12_500_000n)
+      } finally {
+        await books.destroy()
+      }
+
       // The operator commands, from the compiled build (no tsx in this install).
       await localnet.faucet(loadConfig(env).hotWalletKey?.address as string, { sol: 2_000_000_000n })
-      const settle = npmRun(dir, env, 'settle', '--day', new Date(Date.now() - 86_400_000).toISOString().slice(0, 10))
+      const settle = await npmRun(
+        dir,
+        env,
+        'settle',
+        '--day',
+        new Date(Date.now() - 86_400_000).toISOString().slice(0, 10),
+      )
       expect(settle.status, settle.output).toBe(0)
-      const snapshot = npmRun(dir, env, 'snapshot-liabilities')
-      expect(snapshot.status, snapshot.output).toBe(0)
+      const snapshot = await npmRun(dir, env, 'snapshot-liabilities')
+      const errors = () =>
+        server
+          .output()
+          .split('\n')
+          .filter((line) => /"level":[456]\d/.test(line))
+          .join('\n')
+      expect(snapshot.status, `${snapshot.output}\n${errors()}`).toBe(0)
       expect(snapshot.output).toMatch(/^snapshot #\d+/)
       // Its memo lands on the server's next pass; then the user's proof verifies against the chain.
       let proof: { response: Response; body: { code: number; msg: string; data: never } } | undefined
@@ -236,20 +279,19 @@ describe('the production install, started as npm run serve starts it', () => {
       }, 'the snapshot published and the proof served')
       const proofFile = path.join(dir, 'proof.json')
       fs.writeFileSync(proofFile, JSON.stringify(toProofFile(proof?.body.data as never, wallet.address)))
-      const verified = npmRun(dir, env, 'verify-proof', proofFile, '--rpc', localnet.rpcUrl)
+      const verified = await npmRun(dir, env, 'verify-proof', proofFile, '--rpc', localnet.rpcUrl)
       expect(verified.status, verified.output).toBe(0)
 
       const backups = path.join(dir, 'backups')
-      const backup = npmRun(dir, env, 'backup', '--out', backups)
+      const backup = await npmRun(dir, env, 'backup', '--out', backups)
       expect(backup.status, backup.output).toBe(0)
-      const [taken] = fs.readdirSync(backups)
       const restored = await createPostgresDatabase(cluster)
       try {
-        const restore = npmRun(
+        const restore = await npmRun(
           dir,
           { ...env, DATABASE_URL: restored.url, DATA_DIR: path.join(dir, 'restored') },
           'restore',
-          path.join(backups, taken as string),
+          backups,
         )
         expect(restore.status, restore.output).toBe(0)
         const db = await openDatabase({ url: restored.url })
@@ -268,7 +310,12 @@ describe('the production install, started as npm run serve starts it', () => {
       try {
         const versions = await db.selectFrom('config_versions').select('value').execute()
         expect(versions).toHaveLength(1)
-        expect(versions[0]?.value).toMatchObject({ nodeLevels: [], finance: [], referralRewards: [], nodePoolDaily: '0' })
+        expect(versions[0]?.value).toMatchObject({
+          nodeLevels: [],
+          finance: [],
+          referralRewards: [],
+          nodePoolDaily: '0',
+        })
       } finally {
         await db.destroy()
       }
@@ -295,7 +342,10 @@ describe('the production install, started as npm run serve starts it', () => {
       .split('\n')
       .filter((line) => line.trim())
     // Every line JSON, the start lines too (NODE_ENV=production).
-    expect(lines.filter((line) => !line.startsWith('{')), 'lines that are not JSON').toEqual([])
+    expect(
+      lines.filter((line) => !line.startsWith('{')),
+      'lines that are not JSON',
+    ).toEqual([])
     const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
     const requests = entries.filter((e) => e.msg === 'request')
     const me = requests.filter((e) => e.route === API_BASE + api.userIndex.path)
@@ -328,17 +378,23 @@ describe('the production install, started as npm run serve starts it', () => {
       key.slice(0, 8).join(','),
       Buffer.from(key).toString('hex'),
       Buffer.from(key).toString('base64'),
+      getBase58Decoder().decode(Uint8Array.from(key)),
       sessionToken,
-      new URL(database.url).password,
-    ])
-      expect(secret && log.includes(secret as string), `a secret in the log: ${String(secret).slice(0, 6)}…`).toBe(false)
+      new URL(env.DATABASE_URL as string).password,
+    ] as string[]) {
+      expect(secret.length).toBeGreaterThan(8)
+      expect(log.includes(secret), `a secret in the log: ${secret.slice(0, 6)}…`).toBe(false)
+    }
   })
 
   it('refuses to start against another cluster than SOLANA_CLUSTER (genesis hash), in a JSON line naming it', async () => {
     const env = await envOf({ SOLANA_CLUSTER: 'mainnet-beta', PUBLIC_URL: 'https://app.example.com' })
     const server = serve(dir, env)
     await expect(server.ready).rejects.toThrow(/exited \(1\)/)
-    const fatal = JSON.parse(server.output().trim().split('\n').at(-1) as string) as { level: number; problems: string[] }
+    const fatal = JSON.parse(server.output().trim().split('\n').at(-1) as string) as {
+      level: number
+      problems: string[]
+    }
     expect(fatal.level).toBe(60)
     expect(fatal.problems).toEqual([
       `SOLANA_RPC_URL ${new URL(localnet.rpcUrl).host} serves devnet (genesis hash ${GENESIS_HASHES.devnet}), but ` +

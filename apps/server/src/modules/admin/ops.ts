@@ -120,7 +120,11 @@ export async function opsHistory(db: Database, now = new Date()): Promise<OpsHis
       .where('day', '>=', first)
       .groupBy(['asset', 'day'])
       .execute(),
-    db.selectFrom('users').select(sql<string>`count(*)`.as('n')).where('created_at', '<', since).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('users')
+      .select(sql<string>`count(*)`.as('n'))
+      .where('created_at', '<', since)
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom('users')
       .select([dayOf('created_at').as('day'), sql<string>`count(*)`.as('n')])

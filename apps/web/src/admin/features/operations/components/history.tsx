@@ -32,14 +32,18 @@ export function History() {
             values={data.users.map(String)}
             show={(value) => formatUnits(value, 0)}
           />
-          {data.assets.flatMap((asset) => charts(asset, data.days, t))}
+          {data.assets.map((asset) => (
+            <AssetCharts key={asset.coin} asset={asset} days={data.days} />
+          ))}
         </div>
       )}
     </Panel>
   )
 }
 
-function charts(asset: OpsHistory['assets'][number], days: string[], t: (key: string) => string) {
+/** An asset's four charts: what came in, what went out, what the settlement paid, and the solvency ratio. */
+function AssetCharts({ asset, days }: { asset: OpsHistory['assets'][number]; days: string[] }) {
+  const { t } = useTranslation('admin')
   const amount = (value: string) => formatUnits(value, asset.decimals, asset.coin)
   return [
     <Chart
@@ -114,7 +118,9 @@ function Chart({ id, title, days, values, decimals = 0, show, bars = false, scal
   const height = (v: bigint) => (max === 0n ? 0 : Number((v * 1000n) / max) / 1000) * (HEIGHT - 4)
   const step = WIDTH / Math.max(1, values.length)
   const latest = [...values].reverse().find((v) => v !== null) ?? null
-  const maxText = scaled ? `${max / 10n ** BigInt(decimals)}.${String(max % 10n ** BigInt(decimals)).padStart(decimals, '0')}` : String(max)
+  const maxText = scaled
+    ? `${max / 10n ** BigInt(decimals)}.${String(max % 10n ** BigInt(decimals)).padStart(decimals, '0')}`
+    : String(max)
   const points = units
     .map((v, i) => (v === null ? null : `${(i + 0.5) * step},${HEIGHT - 2 - height(v)}`))
     .filter((p) => p !== null)
