@@ -310,7 +310,10 @@ describe(`operator console: withdrawal review and adjustments (${dbKind})`, () =
     expect(history.days).toHaveLength(30)
     expect(history.days.at(-1)).toBe(today)
     expect(history.days[0]).toBe(new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10))
-    const users = await ctx.db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()
+    const users = await ctx.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow()
     expect(history.users.at(-1)).toBe(Number(users.n))
     expect(history.users.every((n, i) => i === 0 || n >= (history.users[i - 1] as number))).toBe(true)
     const usdt = history.assets.find((a) => a.coin === 'USDT') as OpsHistory['assets'][number]

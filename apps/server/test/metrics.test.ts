@@ -195,10 +195,16 @@ describe(`metrics (${dbKind})`, () => {
       for (const target of panel.targets ?? [])
         for (const name of target.expr.match(/\b(solpledge|nodejs|process)_[a-z0-9_]+/g) ?? [])
           queried.set(name, panel.title)
-    expect([...queried].filter(([name]) => !exported.has(name)), 'queried, not exported (panel)').toEqual([])
+    expect(
+      [...queried].filter(([name]) => !exported.has(name)),
+      'queried, not exported (panel)',
+    ).toEqual([])
     const shown = new Set([...queried.keys()].map((name) => name.replace(/_(bucket|sum|count)$/, '')))
     const ours = families.filter((name) => name.startsWith('solpledge_'))
     expect(ours.length).toBeGreaterThan(20)
-    expect(ours.filter((name) => !shown.has(name) && !queried.has(name)), 'exported, on no panel').toEqual([])
+    expect(
+      ours.filter((name) => !shown.has(name) && !queried.has(name)),
+      'exported, on no panel',
+    ).toEqual([])
   })
 })
