@@ -4,30 +4,32 @@
 // header, body or query string: those carry session tokens, signatures and keys. Each request's id is a UUIDv7 (time
 // ordered, unique across instances and restarts), echoed in the X-Request-Id response header so a user's report can be
 // found in the log.
-import { randomBytes } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { API_BASE, HEALTH_PATHS } from '@solpledge/contract'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 
 export const REQUEST_ID_HEADER = 'x-request-id'
 
-/** A UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then 74 random bits. */
+/**
+ * A UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, the version 7, then 74 random bits — those of a random UUID
+ * (crypto.randomUUID draws from a cached pool: about 0.7 µs a call here, against 6 µs for randomBytes(16) per call).
+ */
 export function uuidv7(now = Date.now()): string {
-  const bytes = randomBytes(16)
-  bytes.writeUIntBE(now, 0, 6)
-  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x70
-  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80
-  const hex = bytes.toString('hex')
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+  const time = now.toString(16).padStart(12, '0')
+  // randomUUID(): xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx, its variant (y) already RFC 9562's; the version becomes 7.
+  return `${time.slice(0, 8)}-${time.slice(8)}-7${randomUUID().slice(15)}`
 }
 
 const QUIET = new Set(Object.values(HEALTH_PATHS).map((path) => (API_BASE + path).toLowerCase()))
 
+// Callback hooks, not async ones: on every request, a promise less each (measured: docs/benchmarks.md, bench/http).
 export const requestLog = fp(async (app: FastifyInstance) => {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id)
+    done()
   })
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url
     const line = {
       method: request.method,
@@ -40,5 +42,6 @@ export const requestLog = fp(async (app: FastifyInstance) => {
     }
     if (route && QUIET.has(route.toLowerCase())) request.log.debug(line, 'request')
     else request.log.info(line, 'request')
+    done()
   })
 })
