@@ -66,16 +66,21 @@ export async function openDatabase(options: {
     const pool = new pg.Pool({ connectionString: options.url, max: 10, types: { getTypeParser } })
     const report = options.onConnectionError ?? (() => {})
     const reach = new Reachability(options.log, 'database', { host: URL.parse(options.url)?.host ?? '' })
-    const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>
-    pool.connect = (async () => {
-      try {
-        const client = await connect()
-        reach.answered()
-        return client
-      } catch (error) {
-        reach.failed(error)
-        throw error
-      }
+    // Every new connection (Kysely asks with connect()) tells whether the server answers: an outage is one warning,
+    // its end one info line. The callback form (pool.query's) is passed through untouched.
+    const connect = pool.connect.bind(pool)
+    pool.connect = ((callback?: Parameters<typeof pool.connect>[0]) => {
+      if (callback) return connect(callback)
+      return connect().then(
+        (client) => {
+          reach.answered()
+          return client
+        },
+        (error: unknown) => {
+          reach.failed(error)
+          throw error
+        },
+      )
     }) as typeof pool.connect
     // Without these listeners node-postgres throws the error of a connection that broke while idle in the pool (or
     // checked out between two queries) as an uncaught exception, which ends the process.
