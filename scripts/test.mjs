@@ -1,7 +1,9 @@
 // `npm test`: everything a fresh clone needs, then every tier of tests, ending with one summary line of counts.
-// Stages: install → typecheck → lint → alerting rules (promtool) → deploy/ units (systemd-analyze) → unit → API on PGlite → API on PostgreSQL (throwaway
-// cluster) → several instances under faults → production build (server and web) → the compiled server started on
-// production dependencies → e2e in Debian's Chromium. A failing stage does not stop the later ones; the exit code says whether all passed.
+// Stages: install → typecheck → lint → alerting rules (promtool) → deploy/ units (systemd-analyze) → unit → API on
+// PGlite → API on PostgreSQL (throwaway cluster) → several instances under faults → production build (server and web)
+// → a server-only production install started and its operator commands run → e2e in Debian's Chromium. A failing stage
+// does not stop the later ones; the exit code says whether all passed. On a Node older than 22.12 it first runs itself
+// again under Node 22 (scripts/node.mjs).
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -167,10 +169,11 @@ await stage('API tests on PostgreSQL', async () => {
 // Two server processes on one PostgreSQL behind a proxy, under load: one SIGKILLed and restarted, every database
 // connection terminated (apps/server/test/faults; a throwaway cluster of its own unless TEST_DATABASE_URL is set).
 await stage('several instances under faults', () => vitest('faults', 'faults'))
-// `npm run build`: the contract and the server compiled to JavaScript, and the web app; then the compiled server is
-// started as `npm run serve` starts it (apps/server/test/production).
+// `npm run build`: the packages and the server compiled to JavaScript, and the web app; then a server-only production
+// install (`npm ci --omit=dev --workspace apps/server`) where the server starts through `npm run serve` and every
+// operator command runs from the build (apps/server/test/production).
 await stage('production build', () => run('npm', ['run', '--silent', 'build']) === 0)
-await stage('production start', () => vitest('production', 'production'))
+await stage('production install and start', () => vitest('production', 'production'))
 await stage('e2e journeys in Chromium', () => {
   ensureChromium()
   return playwright()
