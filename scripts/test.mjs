@@ -21,6 +21,15 @@ fs.mkdirSync(reports, { recursive: true })
 
 const totals = { passed: 0, failed: 0, skipped: 0 }
 const stages = []
+/** Each failing test with the first line of its error, repeated in the summary: a CI log often shows only its end. */
+const failures = []
+const firstLine = (text = '') =>
+  text
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .find((line) => line.trim())
+    ?.trim()
+    .slice(0, 300) ?? ''
 
 async function stage(name, fn) {
   const started = Date.now()
@@ -49,6 +58,12 @@ function vitest(name, project, env = {}) {
     totals.passed += result.numPassedTests
     totals.failed += result.numFailedTests
     totals.skipped += result.numPendingTests + result.numTodoTests
+    for (const file of result.testResults)
+      for (const test of file.assertionResults)
+        if (test.status === 'failed')
+          failures.push(
+            `${name}: ${path.relative(root, file.name)} › ${test.fullName}\n      ${firstLine(test.failureMessages[0])}`,
+          )
   }
   return code === 0 && result !== null && result.numTotalTests > 0
 }
@@ -121,6 +136,16 @@ function playwright() {
     totals.passed += s.expected + s.flaky
     totals.failed += s.unexpected
     totals.skipped += s.skipped
+    const walk = (suite, titles) => {
+      for (const spec of suite.specs ?? [])
+        for (const test of spec.tests)
+          if (test.status === 'unexpected') {
+            const error = test.results.at(-1)?.error?.message
+            failures.push(`e2e: ${[...titles, spec.title].join(' › ')}\n      ${firstLine(error)}`)
+          }
+      for (const child of suite.suites ?? []) walk(child, [...titles, child.title])
+    }
+    for (const suite of result.suites) walk(suite, [suite.title])
   }
   return code === 0 && result !== null && result.stats.expected > 0
 }
@@ -180,6 +205,7 @@ await stage('e2e journeys in Chromium', () => {
 })
 
 console.log('')
+if (failures.length > 0) console.log(`failed:\n${failures.map((f) => `  ${f}`).join('\n')}\n`)
 for (const s of stages) console.log(`${s.ok ? 'ok  ' : 'FAIL'}  ${s.name} (${s.seconds}s)`)
 const allOk = stages.every((s) => s.ok)
 console.log(`total time ${Math.round((Date.now() - started) / 1000)}s`)
