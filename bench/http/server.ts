@@ -14,7 +14,9 @@ import { freshDatabase, login, seedRoot, TestWallet, testConfig } from '../../ap
 const { db, drop } = await freshDatabase()
 const config = testConfig({
   dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-bench-')),
-  sessionCacheMs: loadConfig(process.env).sessionCacheMs,
+  // Only SESSION_CACHE_MS is read from the environment: the rest is the local chain's test configuration.
+  sessionCacheMs: loadConfig({ SOLPLEDGE_LOCAL_CHAIN: '1', SESSION_CACHE_MS: process.env.SESSION_CACHE_MS })
+    .sessionCacheMs,
 })
 const app = await buildApp({ db, config, platform: await loadPlatform(config) })
 const root = await seedRoot(db)
