@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { bin, ensureDependencies, log, root, run } from './lib.mjs'
+import { bin, debianTool, ensureDependencies, log, root, run } from './lib.mjs'
 import { startPostgres } from './postgres.mjs'
 
 const reports = path.join(root, '.tmp', 'reports')
@@ -72,17 +72,10 @@ function ensureChromium() {
  * its path, or null with a notice when it cannot be had: then only the promtool check is left out.
  */
 function ensurePromtool() {
-  const promtool = '/usr/bin/promtool'
-  if (fs.existsSync(promtool)) return promtool
-  if (process.getuid?.() === 0) {
-    log('installing prometheus for promtool (apt-get)')
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
-    spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'prometheus'], { stdio: 'inherit', env })
-    if (fs.existsSync(promtool)) return promtool
-  }
-  log('NOTICE: promtool is not installed and could not be (apt-get install prometheus): alerting rules not checked')
-  return null
+  const promtool = debianTool('/usr/bin/promtool', 'prometheus')
+  if (!promtool)
+    log('NOTICE: promtool is not installed and could not be (apt-get install prometheus): alerting rules not checked')
+  return promtool
 }
 
 function playwright() {
