@@ -121,8 +121,9 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
           'client address and minute), 405 for a method the path does not take (code -406, with Allow), 404 for an ' +
           'unknown path (code -406), 408 for a request whose headers and body did not arrive in time (code -406, ' +
           'the connection is closed), 500 for a fault of the server (code 0). Calls that move money or money state ' +
-          'take an optional Idempotency-Key header (IETF httpapi draft): the same key from the same caller with the same body answers the first answer again, byte ' +
-          'for byte, with Idempotent-Replayed: true, and does nothing twice, also when the repeats arrive at once; ' +
+          'take an optional Idempotency-Key header (IETF httpapi draft): the same key from the same caller with the ' +
+          'same body answers the first answer again, byte for byte, with Idempotent-Replayed: true, and does nothing ' +
+          'twice, also when the repeats arrive at once; ' +
           'the key with another body is refused (code -1), as is a key that is not 1–255 visible ASCII characters. ' +
           'Keys are per caller and kept at least 24 h (docs/money.md).',
       },
