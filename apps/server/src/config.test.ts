@@ -28,7 +28,7 @@ describe('ADMIN_ADDRESSES', () => {
 })
 
 describe('TRUST_PROXY', () => {
-  it('takes no proxy, a hop count, or the proxies\' addresses and CIDRs', () => {
+  it("takes no proxy, a hop count, or the proxies' addresses and CIDRs", () => {
     expect(loadConfig(local).trustProxy).toBe(false)
     expect(loadConfig({ ...local, TRUST_PROXY: '0' }).trustProxy).toBe(false)
     expect(loadConfig({ ...local, TRUST_PROXY: '1' }).trustProxy).toBe(1)
