@@ -1,5 +1,6 @@
 import { API_BASE, ClientConfig, Code, envelope, HEALTH_PATHS, HealthLive, HealthReport } from '@solpledge/contract'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { buildInfo } from '../../build-info.ts'
 import type { Config } from '../../config.ts'
 import { singleFlight } from '../../lib/single-flight.ts'
 import { sendEnvelope } from '../../plugins/envelope.ts'
@@ -21,6 +22,7 @@ export async function systemRoutes(app: FastifyInstance) {
       sendEnvelope(request, reply, Code.OK, 'common.success', {
         status: 'ok',
         uptime_seconds: Math.floor((Date.now() - started) / 1000),
+        ...buildInfo(),
       }),
   )
   // Public (proxies check it every few seconds): one check of the database and the RPC per second at most.
