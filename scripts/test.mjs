@@ -92,7 +92,9 @@ function ensurePromtool() {
 function ensureSystemdAnalyze() {
   const analyze = debianTool('/usr/bin/systemd-analyze', 'systemd')
   if (!analyze)
-    log('NOTICE: systemd-analyze is not installed and could not be (apt-get install systemd): deploy/ units not verified')
+    log(
+      'NOTICE: systemd-analyze is not installed and could not be (apt-get install systemd): deploy/ units not verified',
+    )
   return analyze
 }
 
