@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { bin, ensureDependencies, log, root, run } from './lib.mjs'
+import { bin, debianTool, ensureDependencies, log, root, run } from './lib.mjs'
 import { runOnSupportedNode } from './node.mjs'
 import { startPostgres } from './postgres.mjs'
 
@@ -94,17 +94,10 @@ function ensureChromium() {
  * its path, or null with a notice when it cannot be had: then only the promtool check is left out.
  */
 function ensurePromtool() {
-  const promtool = '/usr/bin/promtool'
-  if (fs.existsSync(promtool)) return promtool
-  if (process.getuid?.() === 0) {
-    log('installing prometheus for promtool (apt-get)')
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
-    spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'prometheus'], { stdio: 'inherit', env })
-    if (fs.existsSync(promtool)) return promtool
-  }
-  log('NOTICE: promtool is not installed and could not be (apt-get install prometheus): alerting rules not checked')
-  return null
+  const promtool = debianTool('/usr/bin/promtool', 'prometheus')
+  if (!promtool)
+    log('NOTICE: promtool is not installed and could not be (apt-get install prometheus): alerting rules not checked')
+  return promtool
 }
 
 /**
@@ -112,17 +105,12 @@ function ensurePromtool() {
  * and root, as promtool: the deploy/ units are then checked on every machine that runs the tests as root.
  */
 function ensureSystemdAnalyze() {
-  const analyze = '/usr/bin/systemd-analyze'
-  if (fs.existsSync(analyze)) return analyze
-  if (process.getuid?.() === 0) {
-    log('installing systemd for systemd-analyze (apt-get)')
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
-    spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'systemd'], { stdio: 'inherit', env })
-    if (fs.existsSync(analyze)) return analyze
-  }
-  log('NOTICE: systemd-analyze is not installed and could not be (apt-get install systemd): deploy/ units not verified')
-  return null
+  const analyze = debianTool('/usr/bin/systemd-analyze', 'systemd')
+  if (!analyze)
+    log(
+      'NOTICE: systemd-analyze is not installed and could not be (apt-get install systemd): deploy/ units not verified',
+    )
+  return analyze
 }
 
 function playwright() {

@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import { ed25519 } from '@noble/curves/ed25519'
 import { getBase58Encoder } from '@solana/kit'
@@ -62,8 +63,17 @@ export interface Config {
    * minimum and the home price within this time (docs/trade.md "Valuation price").
    */
   valuationCacheMs: number
-  /** Login calls allowed per client IP per minute. */
+  /** Login calls allowed per client IP per minute and route, counted over all instances (in the database). */
   loginRateLimit: number
+  /** Calls of each public read allowed per client IP per minute, counted by each instance (0 = no limit). */
+  publicRateLimit: number
+  /**
+   * Which proxies are trusted to name the client in X-Forwarded-For (TRUST_PROXY): false (none: the client is the
+   * connection's peer), a hop count, or the proxies' addresses and CIDRs. Never "every sender".
+   */
+  trustProxy: TrustProxy
+  /** The whole request (headers and body) must arrive within this many ms, or it is answered 408 and closed. */
+  requestTimeoutMs: number
   /** Built web app to serve, if present. */
   webDist: string | undefined
   productSymbol: string
@@ -102,8 +112,6 @@ export interface Config {
   logLevel: string
   /** NODE_ENV=production: every line the server writes is JSON, its start lines too (docs/operations.md "Logs"). */
   production: boolean
-  /** TRUST_PROXY=1: the client IP is taken from X-Forwarded-For (behind a load balancer). */
-  trustProxy: boolean
 }
 
 /** ADMIN_ADDRESSES: comma-separated `address:role` entries, role one of viewer, operator, admin. */
@@ -118,6 +126,52 @@ export function parseAdminAddresses(value: string | undefined): { address: strin
       throw new Error(`ADMIN_ADDRESSES: "${entry}" must be <wallet address>:<${ADMIN_ROLES.join('|')}>`)
     return { address, role: role as AdminRole }
   })
+}
+
+/** TRUST_PROXY as Fastify's `trustProxy` takes it: none, a hop count, or addresses and CIDRs. */
+export type TrustProxy = false | number | string[]
+
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
+const TRUST_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal']
+
+/**
+ * TRUST_PROXY: unset or 0 → no proxy (the client is the connection's peer); a positive integer → that many proxies in
+ * front, the client is the address the outermost one saw (X-Forwarded-For read from the right); otherwise a
+ * comma-separated list of the proxies' addresses, CIDRs or proxy-addr's ranges (loopback, linklocal, uniquelocal).
+ * Anything that trusts every sender (true, *, 0.0.0.0/0, ::/0) is refused: any client could then choose its address.
+ * Throws the problem's message.
+ */
+export function parseTrustProxy(text: string | undefined): TrustProxy {
+  const value = text?.trim() ?? ''
+  if (value === '' || value === '0') return false
+  if (/^\d+$/.test(value)) return Number(value)
+  const why =
+    'must be the number of proxies in front of the server (1 for one) or a comma-separated list of their ' +
+    `addresses or CIDRs (e.g. 127.0.0.1,10.0.0.0/8), got "${value}"`
+  if (/^(true|yes|on|all|\*)$/i.test(value))
+    throw new Error(
+      `TRUST_PROXY=${value} would believe any sender's X-Forwarded-For, so any client could choose its address: it ${why}`,
+    )
+  const entries = value.split(',').map((entry) => entry.trim())
+  for (const entry of entries) {
+    if (TRUST_PROXY_RANGES.includes(entry)) continue
+    const [ip = '', prefix, ...rest] = entry.split('/')
+    const family = net.isIP(ip)
+    const bits = family === 4 ? 32 : 128
+    if (family === 0 || rest.length > 0 || (prefix !== undefined && !(/^\d+$/.test(prefix) && Number(prefix) <= bits)))
+      throw new Error(`TRUST_PROXY ${why}`)
+    if (prefix !== undefined && Number(prefix) === 0)
+      throw new Error(`TRUST_PROXY: "${entry}" trusts every address, so any client could choose its own: it ${why}`)
+  }
+  return entries
+}
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy` option: a hop count becomes "the nearest `hops` senders are proxies" (Fastify
+ * itself takes a number as trusting none), a list is given as it is (proxy-addr compiles it).
+ */
+export function trustProxyOption(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust
 }
 
 /** A configuration the server refuses to start with; `problems` names every missing or contradictory setting. */
@@ -326,6 +380,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         `(${priorityFee.max}): raise the ceiling or lower the price`,
     )
 
+  let trustProxy: TrustProxy = false
+  try {
+    trustProxy = parseTrustProxy(value('TRUST_PROXY'))
+  } catch (error) {
+    problems.push((error as Error).message)
+  }
+  const requestTimeoutMs = int('REQUEST_TIMEOUT_MS', 20_000)
+  if (requestTimeoutMs < 1000)
+    problems.push(`REQUEST_TIMEOUT_MS must be at least 1000 (a request's headers and body must arrive within it)`)
   const logLevel = value('LOG_LEVEL') ?? 'info'
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
@@ -359,6 +422,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionCacheMs: int('SESSION_CACHE_MS', 2000),
     valuationCacheMs: int('VALUATION_CACHE_MS', 5000),
     loginRateLimit: int('LOGIN_RATE_LIMIT', 60),
+    publicRateLimit: int('PUBLIC_RATE_LIMIT', 1200),
+    trustProxy,
+    requestTimeoutMs,
     webDist: value('WEB_DIST'),
     productSymbol: value('PRODUCT_SYMBOL') ?? 'PLG',
     productMint,
@@ -376,7 +442,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsHost: value('METRICS_HOST') ?? '127.0.0.1',
     logLevel,
     production: value('NODE_ENV') === 'production',
-    trustProxy: value('TRUST_PROXY') === '1',
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config

@@ -16,6 +16,7 @@ import { retryTransient } from '../db/transient.ts'
 import { sendEnvelope } from '../plugins/envelope.ts'
 import { AppError } from './app-error.ts'
 import { claim, finish, parseKey, release, requestHash } from './idempotency.ts'
+import type { RateLimit } from './rate-limit.ts'
 
 /** The request carries the operator secret (compared in constant time). */
 function isOperator(request: FastifyRequest, token: string): boolean {
@@ -46,6 +47,19 @@ const idempotencyHeaders = Type.Object({
   ),
 })
 
+/** The answer past a route's rate limit, as OpenAPI describes it. */
+const rateLimited = {
+  ...envelope(Type.Null()),
+  description:
+    'Rate limited: too many calls from this client address in the current minute (code -102, key error.rateLimited)',
+  headers: {
+    'retry-after': Type.Integer({ description: 'Seconds until the limit allows calls again' }),
+    'x-ratelimit-limit': Type.Integer({ description: 'Calls allowed per minute' }),
+    'x-ratelimit-remaining': Type.Integer(),
+    'x-ratelimit-reset': Type.Integer({ description: 'Seconds until the window ends' }),
+  },
+}
+
 /** Names of the `:param` segments of a contract path. */
 const pathParams = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1] as string)
 
@@ -61,8 +75,11 @@ export interface RouteContext<R extends RouteDef> {
 export interface RouteOptions<R extends RouteDef = RouteDef> {
   /** The success message (default 'common.success'), or a function choosing it from the answer's data. */
   successKey?: MessageKey | ((data: DataOf<R>) => MessageKey)
-  /** Per-IP rate limit for this route, calls per minute. */
-  rateLimitPerMinute?: number
+  /**
+   * The route's rate limit per client address (lib/rate-limit.ts). Without one, a public route (no session, admin or
+   * operator) gets the public-read limit (PUBLIC_RATE_LIMIT), counted by each instance.
+   */
+  rateLimit?: RateLimit
 }
 
 /** A multipart route's body as OpenAPI describes it: one file field. Fastify does not validate it (see below). */
@@ -80,6 +97,8 @@ export function defineRoute<R extends RouteDef>(
   options: RouteOptions<R>,
   handler: (ctx: RouteContext<R>) => Promise<DataOf<R>>,
 ) {
+  const isPublic = !def.auth && !def.admin && !def.operator
+  const limit = options.rateLimit ?? (isPublic ? { perMinute: app.config.publicRateLimit, shared: false } : undefined)
   app.post(
     API_BASE + def.path,
     {
@@ -108,6 +127,7 @@ export function defineRoute<R extends RouteDef>(
                 },
               }
             : envelope(def.data),
+          ...(limit?.perMinute ? { 429: rateLimited } : {}),
         },
         ...(def.auth ? { security: [{ userToken: [], userAddress: [] }] } : {}),
         ...(def.operator ? { security: [{ operatorToken: [] }] } : {}),
@@ -136,7 +156,7 @@ export function defineRoute<R extends RouteDef>(
         : {}),
       config: {
         contract: def,
-        ...(options.rateLimitPerMinute ? { rateLimit: { max: options.rateLimitPerMinute, timeWindow: 60_000 } } : {}),
+        ...(limit?.perMinute ? { rateLimit: { max: limit.perMinute }, rateLimitShared: limit.shared } : {}),
       },
     },
     async (request, reply) => {

@@ -33,7 +33,8 @@ export async function adminRoutes(
   opts: { login: AdminLoginSettings; rateLimitPerMinute: number },
 ) {
   const db = app.db
-  const limited = { rateLimitPerMinute: opts.rateLimitPerMinute }
+  // Counted over all instances: a client gets the limit once, however many instances answer it.
+  const limited = { rateLimit: { perMinute: opts.rateLimitPerMinute, shared: true } }
   const saved = { successKey: 'admin.saved' } as const
 
   defineRoute(app, api.adminNonce, limited, ({ body, request }) =>
