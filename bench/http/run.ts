@@ -61,6 +61,8 @@ async function measure(
     duration,
     headers: { 'content-type': 'application/json', ...headers },
     body,
+    // A money call on PGlite (one session for all) can queue for seconds under 50 connections on a busy machine.
+    timeout: 60,
     ...(setupRequest ? { requests: [{ setupRequest }] } : {}),
   })
   if (result.non2xx > 0 || result.errors > 0)
