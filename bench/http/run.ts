@@ -52,7 +52,7 @@ async function measure(
   url: string,
   headers: Record<string, string>,
   body = '{}',
-  setupRequest?: (request: { headers: Record<string, string> }) => { headers: Record<string, string> },
+  setupRequest?: (request: autocannon.Request) => autocannon.Request,
 ) {
   const result = await autocannon({
     url,

@@ -3,6 +3,7 @@ import { buildApp } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { migrate, openDatabase } from './db/index.ts'
 import { startJobs } from './jobs/runner.ts'
+import { faults } from './lib/idempotency.ts'
 import { isEmptyAllowList } from './modules/admin/session.ts'
 import { memoSigner } from './modules/liabilities/index.ts'
 import { FixedSettingsChanged } from './modules/system/fixed-settings.ts'
@@ -13,6 +14,12 @@ import { loadPlatform } from './platform.ts'
 /** Starts the API (and the built web app) from the environment; see README.md for the variables. */
 async function main() {
   const config = loadConfig()
+  // CRASH_AT=committed is for the crash tests only: die abruptly right after a money call with an Idempotency-Key
+  // committed, before its answer is sent, as a power cut would (apps/server/test/idempotency-crash.test.ts).
+  if (config.crashAt === 'committed')
+    faults.afterCommit = ({ key }) => {
+      if (key !== undefined) process.kill(process.pid, 'SIGKILL')
+    }
   // A broken database connection is logged (with the app's logger once there is one) and replaced, never fatal.
   let onConnectionError = (error: Error) => console.error(`database connection lost: ${error.message}`)
   const db = await openDatabase({

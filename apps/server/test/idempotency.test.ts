@@ -13,7 +13,15 @@ import {
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.ts'
-import { claim, finish, purgeIdempotencyKeys, RETAIN_HOURS, requestHash, TAKEOVER_MS } from '../src/lib/idempotency.ts'
+import {
+  claim,
+  faults,
+  finish,
+  purgeIdempotencyKeys,
+  RETAIN_HOURS,
+  requestHash,
+  TAKEOVER_MS,
+} from '../src/lib/idempotency.ts'
 import { seedBusinessConfig } from '../src/modules/config/service.ts'
 import { checkInvariants } from '../src/modules/ledger/service.ts'
 import { allowAdmin, signedInAdmin, type TestAdmin } from './admin.ts'
@@ -481,10 +489,75 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
       expect(resB.headers[IDEMPOTENT_REPLAYED_HEADER.toLowerCase()]).toBeUndefined()
       expect(delta(beforeB, await snap(b))).toEqual(effect)
 
+      // (7) The process dies right after the call committed, before its answer leaves (the fault-injection point
+      // after the commit): the work is done once, and the retry replays the answer stored with it, byte for byte.
+      await next()
+      const crashKey = randomUUID()
+      const crashBody = await c.body(a)
+      const beforeCrash = await snap(a)
+      const lost = await crashAfterCommit(crashKey, () => keyed(crashBody, a, crashKey))
+      expect(lost.statusCode).toBe(500)
+      expect(delta(beforeCrash, await snap(a))).toEqual(effect)
+      const retried = await keyed(crashBody, a, crashKey)
+      expect(retried.json().code, retried.json().msg).toBe(Code.OK)
+      expect(retried.headers[IDEMPOTENT_REPLAYED_HEADER.toLowerCase()]).toBe('true')
+      expect((await keyed(crashBody, a, crashKey)).body).toBe(retried.body)
+      expect(delta(beforeCrash, await snap(a))).toEqual(effect)
+
       expect(await checkInvariants(ctx.db)).toEqual([])
     },
     60_000,
   )
+
+  /**
+   * Runs `request` as if the process died right after its call committed: the fault-injection point throws for `key`,
+   * so the answer never leaves (the client sees a fault) and nothing after the commit runs for it.
+   */
+  async function crashAfterCommit<T>(key: string, request: () => Promise<T>): Promise<T> {
+    let reached = false
+    faults.afterCommit = (call) => {
+      if (call.key !== key) return
+      reached = true
+      throw new Error('the process died here')
+    }
+    try {
+      return await request()
+    } finally {
+      faults.afterCommit = undefined
+      expect(reached, 'the call reached the point after its commit').toBe(true)
+    }
+  }
+
+  it('a refusal that keeps what its transaction wrote is stored with it: a stale change, after a crash', async () => {
+    const [first, second] = await adminPair()
+    const id = await pendingChange()
+    const change = await ctx.db
+      .selectFrom('admin_changes')
+      .select('target')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    // Meanwhile the operator the change would add was added another way: the change is stale.
+    await ctx.db
+      .insertInto('admins')
+      .values({ address: change.target.replace(/^admin:/, ''), role: 'viewer', source: 'console', added_by: 'test' })
+      .execute()
+    const key = randomUUID()
+    const approve = (who: Caller) => send(api.adminChangeApprove, { id }, who, { [IDEMPOTENCY_HEADER]: key })
+    expect((await crashAfterCommit(key, () => approve(first as Caller))).statusCode).toBe(500)
+    const closed = await ctx.db
+      .selectFrom('admin_changes')
+      .select('status')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    expect(closed.status).toBe('stale')
+    const retried = await approve(first as Caller)
+    expect(retried.json()).toMatchObject({ code: Code.FAIL, key: 'admin.changeStale' })
+    expect(retried.headers[IDEMPOTENT_REPLAYED_HEADER.toLowerCase()]).toBe('true')
+    // Without the key it is another request: the change is closed.
+    expect((await send(api.adminChangeApprove, { id }, second as Caller)).json()).toMatchObject({
+      key: 'admin.changeNotPending',
+    })
+  })
 
   /** A withdrawal request with a key: the way a user's double tap arrives. */
   const withdrawBody = { coin: 'USDT', amount: String(20n * USDT) }
@@ -496,10 +569,12 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
     const caller = `user:${who.id}`
     const key = randomUUID()
     // Another instance claimed the key and is still working on it.
-    expect(await claim(ctx.db, caller, key, requestHash(api.withdraw.path, {}, withdrawBody))).toEqual({ run: true })
+    const claimed = await claim(ctx.db, caller, key, requestHash(api.withdraw.path, {}, withdrawBody))
+    expect(claimed).toMatchObject({ run: true, caller, key })
     const repeat = send(api.withdraw, withdrawBody, who, { [IDEMPOTENCY_HEADER]: key })
     const stored = JSON.stringify({ code: Code.OK, msg: 'stored answer', data: null })
-    await finish(ctx.db, caller, key, 200, stored)
+    if (!claimed.run) throw new Error('not claimed')
+    await finish(ctx.db, claimed, 200, stored)
     const res = await repeat
     expect(res.body).toBe(stored)
     expect(res.headers[IDEMPOTENT_REPLAYED_HEADER.toLowerCase()]).toBe('true')

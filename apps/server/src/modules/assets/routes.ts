@@ -8,8 +8,10 @@ export async function assetsRoutes(app: FastifyInstance) {
     list: await userWallet(app.db, user.id, app.config.productSymbol),
   }))
   defineRoute(app, api.moneyLog, {}, ({ user, body }) => moneyLog(app.db, user.id, body))
-  defineRoute(app, api.faucet, { successKey: 'assets.faucetSuccess' }, async ({ user }) => ({
-    signatures: await faucet(app.db, app.platform, user.address),
-  }))
+  // The local chain's faucet pays on chain, outside any transaction: only its answer is committed (docs/money.md).
+  defineRoute(app, api.faucet, { successKey: 'assets.faucetSuccess' }, async ({ user, commit }) => {
+    const signatures = await faucet(app.db, app.platform, user.address)
+    return commit(async () => ({ signatures }))
+  })
   defineRoute(app, api.solvency, {}, () => solvency(app.db, app.platform))
 }
