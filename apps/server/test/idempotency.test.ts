@@ -10,16 +10,21 @@ import {
   IDEMPOTENT_REPLAYED_HEADER,
   type RouteDef,
 } from '@solpledge/contract'
-import { sql } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.ts'
+import type { DB } from '../src/db/schema.ts'
+import { refuse } from '../src/lib/app-error.ts'
+import { runCommit } from '../src/lib/commit.ts'
 import {
   claim,
   faults,
   finish,
   purgeIdempotencyKeys,
   RETAIN_HOURS,
+  release,
   requestHash,
+  storeAnswer,
   TAKEOVER_MS,
 } from '../src/lib/idempotency.ts'
 import { seedBusinessConfig } from '../src/modules/config/service.ts'
@@ -597,6 +602,50 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
     expect(x?.json().code).toBe(Code.OK)
     expect(y?.body).toBe(x?.body)
     expect(await withdrawals(who)).toBe(1)
+  })
+
+  it('an attempt outlived by a takeover cannot store its answer: its effects roll back, also in a trade batch', async () => {
+    const who = await user()
+    const caller = `user:${who.id}`
+    const key = randomUUID()
+    const hash = requestHash(api.withdraw.path, {}, withdrawBody)
+    const first = await claim(ctx.db, caller, key, hash)
+    // The first attempt runs longer than TAKEOVER_MS: a repeat takes the key over.
+    await ctx.db
+      .updateTable('idempotency_keys')
+      .set({ created_at: new Date(Date.now() - TAKEOVER_MS - 5000) })
+      .where('key', '=', key)
+      .execute()
+    const second = await claim(ctx.db, caller, key, hash)
+    if (!first.run || !second.run) throw new Error('both attempts should have run')
+    // The first attempt's work and answer, in one transaction: refused, its withdrawal not stored.
+    const work = (trx: Transaction<DB>) =>
+      trx
+        .insertInto('withdrawals')
+        .values({ user_id: who.id, asset: 'USDT', amount: '20', fee: '0', to_address: who.address, status: 'review' })
+        .execute()
+    const late = runCommit(ctx.db, work, (trx) => storeAnswer(trx, first, 200, 'the late answer'))
+    await expect(late).rejects.toMatchObject({ key: 'error.idempotencyInProgress' })
+    // Nor can it answer or free the key outside a transaction.
+    await finish(ctx.db, first, 200, 'the late answer')
+    await release(ctx.db, first)
+    expect(await withdrawals(who)).toBe(0)
+    await runCommit(ctx.db, work, (trx) => storeAnswer(trx, second, 200, 'the answer'))
+    const row = await ctx.db.selectFrom('idempotency_keys').selectAll().where('key', '=', key).executeTakeFirst()
+    expect(row).toMatchObject({ state: 'done', response: 'the answer' })
+    expect(await withdrawals(who)).toBe(1)
+
+    // In a trade batch, the command whose answer cannot be stored is refused alone; the others commit.
+    const seller = await user()
+    const sell = (price: bigint) => ({ userId: BigInt(seller.id), side: 'sell' as const, price, amount: PLG })
+    const [refused, placed] = await Promise.allSettled([
+      ctx.app.trade.placeLimit(sell(900_000n), () => Promise.reject(refuse('error.idempotencyInProgress'))),
+      ctx.app.trade.placeLimit(sell(900_100n), async (_trx, order) => order),
+    ])
+    expect(refused).toMatchObject({ status: 'rejected', reason: { key: 'error.idempotencyInProgress' } })
+    expect(placed).toMatchObject({ status: 'fulfilled', value: { price: 900_100n } })
+    const orders = await ctx.db.selectFrom('trade_orders').select('price').where('user_id', '=', seller.id).execute()
+    expect(orders).toEqual([{ price: '900100' }])
   })
 
   it('an unexpected fault (5xx) frees the key: the retry runs again', async () => {
