@@ -138,7 +138,7 @@ async function computeValuation(db: Database, symbol: string, config: BusinessCo
   const { rows } = await sql<{ interval: number; maker: string; taker: string; price_quote: string; quote: string }>`
     select least(greatest(floor(date_part('epoch', now() - created_at) * ${VALUATION_INTERVALS}::float8
         / ${windowSeconds}::float8)::int, 0), ${VALUATION_INTERVALS - 1}::int) as interval,
-      maker_user_id::text as maker, taker_user_id::text as taker, sum(price * quote) as price_quote,
+      maker_user_id as maker, taker_user_id as taker, sum(price * quote) as price_quote,
       sum(quote) as quote
     from trade_fills
     where symbol = ${symbol} and created_at > now() - ${windowSeconds}::float8 * interval '1 second'
