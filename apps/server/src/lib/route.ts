@@ -32,7 +32,7 @@ declare module 'fastify' {
   }
 }
 
-/** What a request of an idempotent route claimed, and what became of its answer (read by onSend). */
+/** What a request claimed (an idempotent route's Idempotency-Key) and what became of its answer (read by onSend). */
 interface Call {
   /** The Idempotency-Key this request owns. */
   claimed?: Claimed
@@ -149,8 +149,9 @@ export function defineRoute<R extends RouteDef>(
       ...(def.idempotent
         ? {
             onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-              const claimed = calls.get(request)?.claimed
-              if (!claimed || calls.get(request)?.stored !== undefined) return payload
+              const call = calls.get(request)
+              const claimed = call?.claimed
+              if (!claimed || call?.stored !== undefined) return payload
               calls.delete(request)
               try {
                 if (reply.statusCode >= 500) await release(app.db, claimed)

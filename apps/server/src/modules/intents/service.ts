@@ -157,36 +157,34 @@ export async function fulfilIntent<T>(
   then: (trx: Transaction<DB>, fulfilled: boolean) => Promise<T>,
 ): Promise<T> {
   try {
-    return await commit(async (trx) => then(trx, await fulfil(trx, intent, signature)))
+    return await commit(async (trx) => {
+      const updated = await trx
+        .updateTable('payment_intents')
+        .set({ status: 'fulfilled', signature, fulfilled_at: new Date() })
+        .where('id', '=', intent.id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst()
+      if (updated.numUpdatedRows !== 1n) return then(trx, false)
+      const from = await systemAccount(trx, intent.asset, 'chain')
+      const to = await userAccount(trx, intent.user_id, intent.asset, 'available')
+      await transfer(trx, {
+        debit: from,
+        credit: to,
+        asset: intent.asset,
+        amount: BigInt(intent.amount),
+        type: 'deposit',
+        key: `intent:${intent.id}`,
+        reference: `intent:${intent.id}`,
+      })
+      const handler = purposeHandler(intent.purpose)
+      const outcome = handler && (await handler.fulfil(trx, intent, intent.details))
+      if (outcome) await trx.updateTable('payment_intents').set({ outcome }).where('id', '=', intent.id).execute()
+      return then(trx, true)
+    })
   } catch (error) {
     if (isUniqueViolation(error)) throw refuse('intent.signatureUsed')
     throw error
   }
-}
-
-async function fulfil(trx: Transaction<DB>, intent: IntentRow, signature: string): Promise<boolean> {
-  const updated = await trx
-    .updateTable('payment_intents')
-    .set({ status: 'fulfilled', signature, fulfilled_at: new Date() })
-    .where('id', '=', intent.id)
-    .where('status', '=', 'pending')
-    .executeTakeFirst()
-  if (updated.numUpdatedRows !== 1n) return false
-  const from = await systemAccount(trx, intent.asset, 'chain')
-  const to = await userAccount(trx, intent.user_id, intent.asset, 'available')
-  await transfer(trx, {
-    debit: from,
-    credit: to,
-    asset: intent.asset,
-    amount: BigInt(intent.amount),
-    type: 'deposit',
-    key: `intent:${intent.id}`,
-    reference: `intent:${intent.id}`,
-  })
-  const handler = purposeHandler(intent.purpose)
-  const outcome = handler && (await handler.fulfil(trx, intent, intent.details))
-  if (outcome) await trx.updateTable('payment_intents').set({ outcome }).where('id', '=', intent.id).execute()
-  return true
 }
 
 /** Checks on chain that `signature` pays exactly this intent from the user's own wallet. */
