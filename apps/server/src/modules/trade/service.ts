@@ -62,7 +62,7 @@ const answering =
   }
 
 /** POST sell / buy: a limit order; it matches at once what it can and rests the rest. */
-export function placeOrder(
+export async function placeOrder(
   market: TradeMarket,
   userId: string,
   side: Side,
@@ -82,7 +82,7 @@ export function placeOrder(
 }
 
 /** POST cancelOrder: only the user's own pending order; anything else is 'Failed to withdraw order.'. */
-export function cancelOrder(
+export async function cancelOrder(
   market: TradeMarket,
   userId: string,
   id: string,
@@ -99,7 +99,7 @@ function swapSide(market: TradeMarket, from: string): Side {
 }
 
 /** POST swap: at once at the book's prices, refused with nothing changed below `min_received`. */
-export function swap(
+export async function swap(
   market: TradeMarket,
   userId: string,
   body: { from: string; amount: string; min_received: string; client_order_id?: string | undefined },
