@@ -564,6 +564,27 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
     })
   })
 
+  it('20 concurrent repeats of a withdrawal, a stake and a sell: one effect each, one answer', async () => {
+    const who = await user()
+    for (const [route, body, table] of [
+      [api.withdraw, { coin: 'USDT', amount: String(20n * USDT) }, 'withdrawals'],
+      [api.pledgeStake, { amount: String(300n * PLG), days: 30 }, 'stakes'],
+      [api.tradeSell, { price: '900000', amount: String(PLG) }, 'trade_orders'],
+    ] as const) {
+      const count = async () =>
+        (await ctx.db.selectFrom(table).select('id').where('user_id', '=', who.id).execute()).length
+      const before = await count()
+      const key = randomUUID()
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => send(route, body, who, { [IDEMPOTENCY_HEADER]: key })),
+      )
+      expect(answers[0]?.json().code, route.path).toBe(Code.OK)
+      expect(new Set(answers.map((r) => r.body)).size, route.path).toBe(1)
+      expect(await count(), route.path).toBe(before + 1)
+    }
+    expect(await checkInvariants(ctx.db)).toEqual([])
+  })
+
   /** A withdrawal request with a key: the way a user's double tap arrives. */
   const withdrawBody = { coin: 'USDT', amount: String(20n * USDT) }
   const withdrawals = async (who: Caller) =>
