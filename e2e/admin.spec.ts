@@ -22,7 +22,8 @@ import {
  */
 test.use({ ownServer: 'admin' })
 const operator = adminWallet()
-test.describe.configure({ mode: 'serial' })
+// Each journey signs in to the console and drives a second phone: on CI's two cores that takes more than a minute.
+test.describe.configure({ mode: 'serial', timeout: 120_000 })
 
 /** Opens the console and signs in with the page's demo wallet (the operator's). */
 /**

@@ -94,8 +94,9 @@ export interface Config {
   rankIntervalMs: number
   /**
    * Tests only (withdrawals-crash.test.ts): 'stored', 'sent' or 'confirmed' makes the server kill itself with SIGKILL
-   * right after that step of the withdrawal sender, to prove that a crash there never pays twice. Never set it in
-   * production.
+   * right after that step of the withdrawal sender, to prove that a crash there never pays twice; 'committed'
+   * (idempotency-crash.test.ts) right after a money call with an Idempotency-Key committed, before its answer is sent.
+   * Never set it in production.
    */
   crashAt: string | undefined
   /** Root user's wallet address (required off the local chain); on the local chain a key is generated under dataDir. */

@@ -6,6 +6,7 @@ import { checkGenesis } from './chain/cluster.ts'
 import { type Config, ConfigError, loadConfig } from './config.ts'
 import { type Database, migrate, openDatabase } from './db/index.ts'
 import { startJobs } from './jobs/runner.ts'
+import { faults } from './lib/idempotency.ts'
 import { isEmptyAllowList } from './modules/admin/session.ts'
 import { memoSigner } from './modules/liabilities/index.ts'
 import { FixedSettingsChanged } from './modules/system/fixed-settings.ts'
@@ -34,6 +35,12 @@ async function main() {
   log.level = config.logLevel
   const { version, commit } = buildInfo()
   say(config, { version, commit, node: process.versions.node }, `solpledge ${version} (${commit}) starting`)
+  // CRASH_AT=committed is for the crash tests only: die abruptly right after a money call with an Idempotency-Key
+  // committed, before its answer is sent, as a power cut would (apps/server/test/idempotency-crash.test.ts).
+  if (config.crashAt === 'committed')
+    faults.afterCommit = ({ key }) => {
+      if (key !== undefined) process.kill(process.pid, 'SIGKILL')
+    }
   // A broken database connection is logged and replaced, never fatal.
   const db = await openDatabase({
     url: config.databaseUrl,

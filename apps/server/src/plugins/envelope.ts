@@ -20,6 +20,15 @@ declare module 'fastify' {
   }
 }
 
+/** The envelope of an answer in the request's language: what sendEnvelope sends and an idempotent call stores. */
+export const envelopeBody = (
+  request: FastifyRequest,
+  code: number,
+  key: MessageKey,
+  data: unknown = null,
+  params?: Record<string, string | number>,
+) => ({ code, msg: translate(request.lang, key, params), key, data })
+
 export function sendEnvelope(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -29,7 +38,7 @@ export function sendEnvelope(
   params?: Record<string, string | number>,
   status = 200,
 ) {
-  const body = { code, msg: translate(request.lang, key, params), key, data }
+  const body = envelopeBody(request, code, key, data, params)
   // Success bodies go through the route's response schema; failures (data null) are plain JSON.
   if (code !== Code.OK) reply.serializer(JSON.stringify).type('application/json; charset=utf-8')
   return reply.status(status).send(body)
