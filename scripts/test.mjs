@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
 import { bin, debianTool, ensureDependencies, log, root, run } from './lib.mjs'
 import { runOnSupportedNode } from './node.mjs'
 import { startPostgres } from './postgres.mjs'
@@ -24,8 +25,7 @@ const stages = []
 /** Each failing test with the first line of its error, repeated in the summary: a CI log often shows only its end. */
 const failures = []
 const firstLine = (text = '') =>
-  text
-    .replace(/\x1b\[[0-9;]*m/g, '')
+  stripVTControlCharacters(text)
     .split('\n')
     .find((line) => line.trim())
     ?.trim()
