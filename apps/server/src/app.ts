@@ -8,6 +8,7 @@ import { API_BASE, MAX_BODY_BYTES } from '@solpledge/contract'
 import Fastify, { type FastifyServerOptions } from 'fastify'
 import type { Config } from './config.ts'
 import type { Database } from './db/index.ts'
+import { settleOptions } from './jobs/settlement.ts'
 import { adminPlugin } from './modules/admin/plugin.ts'
 import { adminRoutes } from './modules/admin/routes.ts'
 import { assetsRoutes } from './modules/assets/routes.ts'
@@ -132,13 +133,14 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   await app.register(homeRoutes)
   await app.register(intentRoutes)
   await app.register(withdrawalRoutes)
-  await app.register(settlementRoutes)
+  await app.register(settlementRoutes, { settle: settleOptions(db, config, platform) })
   await app.register(liabilitiesRoutes)
   await app.register(tradeRoutes)
   await app.register(systemRoutes)
   await app.register(adminRoutes, {
     login: { ...login, adminSessionTtlHours: config.adminSessionTtlHours, localBootstrap: platform.localChain },
     rateLimitPerMinute: config.loginRateLimit,
+    noticeHours: config.economicsNoticeHours,
   })
 
   const webDist = config.webDist && path.resolve(config.webDist)

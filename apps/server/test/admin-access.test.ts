@@ -6,6 +6,7 @@ import {
   api,
   Code,
   type ConfigVersion,
+  formatAmount,
   type RouteDef,
   roleAtLeast,
 } from '@solpledge/contract'
@@ -167,10 +168,11 @@ describe(`operator console access (${dbKind})`, () => {
         base_version: usdt.version,
         is_user_recharge: true,
         withdraw_enabled: true,
-        min_withdraw: usdt.min_atm_money,
-        withdraw_fee: usdt.withdraw_fee,
-        review_threshold: usdt.review_threshold,
-        dual_review_threshold: usdt.dual_review_threshold,
+        // In USDT, as the console types it.
+        min_withdraw: formatAmount(usdt.min_atm_money, usdt.decimals),
+        withdraw_fee: formatAmount(usdt.withdraw_fee, usdt.decimals),
+        review_threshold: usdt.review_threshold && formatAmount(usdt.review_threshold, usdt.decimals),
+        dual_review_threshold: usdt.dual_review_threshold && formatAmount(usdt.dual_review_threshold, usdt.decimals),
       },
       adminAssetHistory: { coin: 'USDT' },
       adminNoticeSave: {
@@ -200,7 +202,7 @@ describe(`operator console access (${dbKind})`, () => {
       adminUserOrders: { address: user.address, status: 'pending' },
       adminUserRevoke: { address: user.address, reason },
       adminAdjustments: { status: 'pending' },
-      adminAdjust: { address: user.address, coin: 'USDT', amount: (5n * USDT).toString(), reason },
+      adminAdjust: { address: user.address, coin: 'USDT', amount: '5', reason },
       adminAdjustApprove: { id: fixture.pendingAdjustment },
       adminAdjustReject: { id: fixture.pendingAdjustment2, reason },
       adminChangeApprove: { id: fixture.pendingChange },

@@ -43,5 +43,6 @@ export const adminRouteTable = {
   adminSolvency: { path: '/admin/ops/solvency', auth: false, admin: 'viewer' },
   adminPolSnapshot: { path: '/admin/ops/liabilities/snapshot', auth: false, admin: 'operator', idempotent: true },
   adminJobs: { path: '/admin/ops/jobs', auth: false, admin: 'viewer' },
+  adminSettlementRelease: { path: '/admin/settlement/release', auth: false, admin: 'admin', idempotent: true },
   adminAudit: { path: '/admin/audit/list', auth: false, admin: 'viewer' },
 } as const

@@ -58,9 +58,18 @@ export interface RouteContext<R extends RouteDef> {
   admin: [NonNullable<R['admin']>] extends [never] ? null : NonNullable<FastifyRequest['admin']>
 }
 
+/** A success message with values for its placeholders. */
+export interface SuccessMessage {
+  key: MessageKey
+  params: Record<string, string | number>
+}
+
 export interface RouteOptions<R extends RouteDef = RouteDef> {
-  /** The success message (default 'common.success'), or a function choosing it from the answer's data. */
-  successKey?: MessageKey | ((data: DataOf<R>) => MessageKey)
+  /**
+   * The success message (default 'common.success'), or a function choosing it (and its placeholders' values) from the
+   * answer's data.
+   */
+  successKey?: MessageKey | ((data: DataOf<R>) => MessageKey | SuccessMessage)
   /** Per-IP rate limit for this route, calls per minute. */
   rateLimitPerMinute?: number
 }
@@ -160,8 +169,9 @@ export function defineRoute<R extends RouteDef>(
       const data = await retryTransient(() =>
         handler({ body: request.body, request, user, admin } as unknown as RouteContext<R>),
       )
-      const key = typeof options.successKey === 'function' ? options.successKey(data) : options.successKey
-      return sendEnvelope(request, reply, Code.OK, key ?? 'common.success', data)
+      const chosen = typeof options.successKey === 'function' ? options.successKey(data) : options.successKey
+      const message = typeof chosen === 'object' ? chosen : { key: chosen ?? 'common.success', params: undefined }
+      return sendEnvelope(request, reply, Code.OK, message.key, data, message.params)
     },
   )
 }
