@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 import { Page, type RouteDef, route } from './common.ts'
 import { Id } from './fields.ts'
 
@@ -32,6 +32,7 @@ export const EconomicNotice = Type.Object({
     }),
   ),
 })
+export type EconomicNotice = Static<typeof EconomicNotice>
 
 export const noticeRoutes = {
   noticeList: route({
