@@ -35,9 +35,11 @@ export function AssetSettingsForm({ asset }: { asset: AdminAsset }) {
   const [draft, setDraft] = useState(() => assetDraft(asset))
   const [errors, setErrors] = useState<Partial<Record<string, FieldError>>>({})
   const [pending, setPending] = useState<{ value: AssetSettings; changes: Change[]; raises: boolean } | null>(null)
+  // A proposal or a scheduled change leaves the settings in force as they are: the form shows them again.
   const save = useSaveAsset(() => {
     setErrors({})
     setPending(null)
+    setDraft(assetDraft(asset))
   })
   const disabled = !canSave || save.isPending
 

@@ -84,7 +84,12 @@ export function BusinessForm({ version, units }: { version: ConfigVersion; units
   const [pending, setPending] = useState<{ changes: Change[]; value: ConfigVersion['value']; raises: boolean } | null>(
     null,
   )
-  const save = useSaveConfig(() => setPending(null))
+  // A proposal or a scheduled change leaves the configuration in force as it is: the form shows it again (an applied
+  // save makes a new version, and the form is made anew for it).
+  const save = useSaveConfig(() => {
+    setPending(null)
+    setDraft(initial)
+  })
 
   const onChange = (path: Path, value: Draft) => {
     setDraft((current) => setAt(current, path, value))
