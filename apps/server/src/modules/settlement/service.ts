@@ -2,9 +2,9 @@
 // stake and active finance deposit, the node pool's dividends by weight and the referral rewards by level, expires the
 // positions whose last day it is, checks the day's payout against the circuit breaker (a day paying far more than its
 // trailing week, or too much of the reserves, is held until an admin releases it), and then pays each user the day's
-// sum of their records, per asset, in one ledger transfer. Set-based SQL in batches by id cursor: memory stays flat whatever the number of positions, and every batch
-// commits its writes together with the run's progress, so a day is settled exactly once even when two instances run
-// it at the same time or a process dies half-way.
+// sum of their records, per asset, in one ledger transfer. Set-based SQL in batches by id cursor: memory stays flat
+// whatever the number of positions, and every batch commits its writes together with the run's progress, so a day is
+// settled exactly once even when two instances run it at the same time or a process dies half-way.
 import type { BusinessConfig, HoldReason, OutputType, SettlementDay } from '@solpledge/contract'
 import { type RawBuilder, sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
@@ -153,7 +153,7 @@ export async function settleDay(db: Database, day: string, options: SettleOption
   for (;;) {
     // The check reads the reserves on chain before its transaction, never while it holds the run's row (and, on
     // PGlite, the one database session).
-    const reserves = (await phaseOf(db, day)) === 'check' ? await readReserves(db, day, options.reserves) : undefined
+    const reserves = (await phaseOf(db, day)) === 'check' ? await readReserves(db, options.reserves) : undefined
     const phase = await retryOnConflict(() => db.transaction().execute((trx) => step(trx, day, options, reserves)))
     if (phase === null) return
     options.onBatch?.({ day, phase })
@@ -163,11 +163,11 @@ export async function settleDay(db: Database, day: string, options: SettleOption
 const phaseOf = async (db: Database, day: string) =>
   (await db.selectFrom('settlement_runs').select('phase').where('day', '=', day).executeTakeFirst())?.phase
 
-/** The reserves of every asset the day pays in (null for one the provider cannot read, or without a provider). */
-async function readReserves(db: Database, day: string, reserves: Reserves | undefined) {
-  const assets = await db.selectFrom('output_records').select('asset').distinct().where('day', '=', day).execute()
+/** The reserves of every asset (a handful; null for one the provider cannot say, or without a provider). */
+async function readReserves(db: Database, reserves: Reserves | undefined) {
   const read = new Map<string, bigint | null>()
-  for (const { asset } of assets) read.set(asset, reserves ? await reserves(asset) : null)
+  for (const { code } of await db.selectFrom('assets').select('code').execute())
+    read.set(code, reserves ? await reserves(code) : null)
   return read
 }
 
@@ -303,7 +303,7 @@ async function dayTotals(trx: Transaction<DB>, day: string): Promise<Record<stri
 }
 
 /** How many settled days before a day make its trailing average. */
-export const BREAKER_WINDOW_DAYS = 7
+const BREAKER_WINDOW_DAYS = 7
 
 /**
  * Why the circuit breaker holds day D, per asset (none: it is paid): its payout is more than `averageMultipleBps` of
