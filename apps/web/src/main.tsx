@@ -11,7 +11,7 @@ import { clearSession } from '@/lib/session.ts'
 import '@/app/styles.css'
 
 blockPinchZoom()
-// Start-up (SPEC §4): the stored session is cleared; the wallet reconnects and the login runs again.
+// Start-up (docs/product.md#start-up): the stored session is cleared; the wallet reconnects and the login runs again.
 clearSession()
 const { pathname, search } = window.location
 const inviteCode = new URLSearchParams(search).get('code') ?? ''

@@ -14,7 +14,8 @@ export function ScreenShown() {
 
 /**
  * Whether the wallet layer loads right after the first paint: a Phantom-type wallet is injected (it may connect by
- * itself, SPEC §4), or the demo wallet will be (local chain). For anyone else it loads when they open the wallet picker.
+ * itself: docs/product.md#start-up), or the demo wallet will be (local chain). For anyone else it loads when they open
+ * the wallet picker.
  */
 export function walletAtStartup(config: ClientConfig) {
   const injected = window as { phantom?: { solana?: unknown }; solana?: unknown }

@@ -1,9 +1,9 @@
 /**
- * The browser's back button closes the topmost open modal instead of leaving the page (issue 14), as in a native
- * wallet app. Each open modal that can be closed owns one history entry, pushed when it opens (same URL, the router's
- * state kept); back pops that entry and closes the modal on top. A modal closed by its own button, the mask, Escape
- * or its form takes its entry back, unless the page has navigated meanwhile (then the entry is left behind, a
- * harmless step back to the same page). Escape closes the topmost modal only.
+ * The browser's back button closes the topmost open modal instead of leaving the page (docs/architecture.md#web-app),
+ * as in a native wallet app. Each open modal that can be closed owns one history entry, pushed when it opens (same URL,
+ * the router's state kept); back pops that entry and closes the modal on top. A modal closed by its own button, the
+ * mask, Escape or its form takes its entry back, unless the page has navigated meanwhile (then the entry is left
+ * behind, a harmless step back to the same page). Escape closes the topmost modal only.
  */
 
 interface Entry {

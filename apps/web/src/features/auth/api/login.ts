@@ -6,8 +6,9 @@ import { toHex } from '@/lib/format.ts'
 export const isRegistered = async (address: string) => (await call(api.isReg, { address })).is_reg === 1
 
 /**
- * Signs in (SPEC §4): a single-use sign-in message from the server, its UTF-8 bytes signed by the wallet, the hex
+ * Signs in: a single-use sign-in message from the server, its UTF-8 bytes signed by the wallet, the hex
  * signature sent with the invite code. Resolves the envelope: the user info with the token, and the server's msg.
+ * See docs/product.md#login.
  */
 export async function signIn(
   address: string,

@@ -10,10 +10,13 @@ import { phantomBrowseUrl } from '@/lib/wallet/phantom.ts'
 import { useWalletModal } from '@/lib/wallet/wallet-modal.tsx'
 import './wallet-modal.css'
 
-/** Seconds the 'More options' list takes to expand or collapse (SPEC §2: 250 ms). */
+/** Seconds the 'More options' list takes to expand or collapse (docs/product.md#shared-elements: 250 ms). */
 const EXPAND_S = 0.25
 
-/** Our own wallet picker (SPEC §2): detected wallets first, the rest behind 'More options'. Only Phantom connects. */
+/**
+ * Our own wallet picker (docs/product.md#shared-elements): detected wallets first, the rest behind 'More options'. Only
+ * Phantom connects.
+ */
 export function WalletModal() {
   const { t } = useTranslation(['ui', 'msg'])
   const { visible, setVisible } = useWalletModal()

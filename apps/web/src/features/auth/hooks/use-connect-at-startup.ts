@@ -4,9 +4,9 @@ import { useWallet } from '@solana/wallet-adapter-react'
 import { useEffect, useRef } from 'react'
 
 /**
- * Start-up (SPEC §4): the wallet connects by itself. Only Phantom is accepted, so when it is installed and nothing
- * is selected yet it is selected once per page load and the provider's autoConnect connects it. After the user
- * disconnects it stays disconnected until they connect again.
+ * Start-up (docs/product.md#start-up): the wallet connects by itself. Only Phantom is accepted, so when it is installed
+ * and nothing is selected yet it is selected once per page load and the provider's autoConnect connects it. After the
+ * user disconnects it stays disconnected until they connect again.
  */
 export function useConnectAtStartup() {
   const { wallet, wallets, select } = useWallet()

@@ -7,7 +7,7 @@ import { clearSession, markUnbound, saveLogin, setWalletAddress, useSession } fr
 import { showMessage, toast } from '@/lib/toast.ts'
 import { isRegistered, signIn } from '../api/login.ts'
 
-/** Login error (SPEC §4, §8): server refusals show their msg, anything else 'Signature failed.'. */
+/** Login error (docs/product.md#login): server refusals show their msg, anything else 'Signature failed.'. */
 function reportLoginError(error: unknown) {
   console.error(error)
   if (!(error instanceof ApiError)) {
@@ -22,9 +22,9 @@ function reportLoginError(error: unknown) {
 }
 
 /**
- * The login state machine (SPEC §4). When a wallet connects: is it registered? yes → sign in; no → the bind dialog.
- * When the account changes or the wallet disconnects: clear the session, go home (onReset), and sign in again as the
- * new account. Results that arrive for an account that is no longer connected are dropped.
+ * The login state machine (docs/product.md#login). When a wallet connects: is it registered? yes → sign in; no → the
+ * bind dialog. When the account changes or the wallet disconnects: clear the session, go home (onReset), and sign in
+ * again as the new account. Results that arrive for an account that is no longer connected are dropped.
  */
 export function useLogin(onReset: () => void) {
   const { publicKey, signMessage } = useWallet()
