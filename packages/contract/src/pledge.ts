@@ -27,7 +27,7 @@ export const PledgeConfig = Type.Object({
 })
 export type PledgeConfig = Static<typeof PledgeConfig>
 
-/** A stake's status; spec clients send it as a number too (1 mining, 2 expired). */
+/** A stake's status; spec clients send it as a number too (1 mining, 2 expired: docs/product.md#records). */
 export const STAKE_STATUSES = ['mining', 'expired'] as const
 export const StakeStatus = Type.Union([Type.Literal('mining'), Type.Literal('expired')])
 /** A stake (docs/product.md#records): amounts in {product} base units, value and power in USDT base units. */
