@@ -23,7 +23,7 @@ import * as fixedSettings from './migrations/0018-fixed-settings.ts'
 import * as liabilities from './migrations/0019-liabilities.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
-import { TrackingPostgresDialect } from './transient.ts'
+import { type DbFaultHook, TrackingPostgresDialect } from './transient.ts'
 
 export type Database = Kysely<DB>
 
@@ -58,6 +58,8 @@ export async function openDatabase(options: {
   url?: string
   dir?: string
   onConnectionError?: (error: Error) => void
+  /** PostgreSQL only: the simulator's faults (db/transient.ts); never given by the server. */
+  faults?: DbFaultHook
 }): Promise<Database> {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10, types: { getTypeParser } })
@@ -66,7 +68,7 @@ export async function openDatabase(options: {
     // checked out between two queries) as an uncaught exception, which ends the process.
     pool.on('error', () => {}) // an idle client's error: reported by its own listener
     pool.on('connect', (client) => client.on('error', report))
-    return new Kysely<DB>({ dialect: new TrackingPostgresDialect({ pool }) })
+    return new Kysely<DB>({ dialect: new TrackingPostgresDialect({ pool, faults: options.faults }) })
   }
   if (options.dir) await fs.mkdir(path.dirname(options.dir), { recursive: true })
   const client = new PGlite(options.dir)
