@@ -162,11 +162,13 @@ class TrackingDriver implements Driver {
   async acquireConnection() {
     return new TrackedConnection(await this.inner.acquireConnection(), this.faults)
   }
-  // BEGIN, COMMIT and ROLLBACK run as statements of a transaction: only COMMIT's outcome can be unknown.
+  // BEGIN, COMMIT and ROLLBACK run on the inner connection, as the transaction's own statements: only COMMIT's outcome
+  // can be unknown, and only COMMIT is given to the faults (a ROLLBACK is what the server does anyway when it loses the
+  // connection).
   async beginTransaction(connection: TrackedConnection, settings: TransactionSettings) {
     connection.inTransaction = true
     try {
-      await this.inner.beginTransaction(connection, settings)
+      await this.inner.beginTransaction(connection.inner, settings)
     } catch (error) {
       connection.inTransaction = false
       throw error
@@ -181,8 +183,8 @@ class TrackingDriver implements Driver {
     const xid = rows[0]?.xid ?? null
     try {
       await (this.faults
-        ? this.faults.execute('commit', connection.faultState(), () => this.inner.commitTransaction(connection))
-        : this.inner.commitTransaction(connection))
+        ? this.faults.execute('commit', connection.faultState(), () => this.inner.commitTransaction(connection.inner))
+        : this.inner.commitTransaction(connection.inner))
       noteCommitted()
     } catch (error) {
       // The connection broke around the COMMIT: ask the server, on another connection, what became of the transaction
@@ -223,7 +225,7 @@ class TrackingDriver implements Driver {
     // failure must not count as a write of unknown outcome.
     connection.inTransaction = true
     try {
-      await this.inner.rollbackTransaction(connection)
+      await this.inner.rollbackTransaction(connection.inner)
     } finally {
       connection.inTransaction = false
     }
