@@ -1,7 +1,7 @@
 // `npm test`: everything a fresh clone needs, then every tier of tests, ending with one summary line of counts.
-// Stages: install → typecheck → lint → alerting rules (promtool) → unit → API on PGlite → API on PostgreSQL (throwaway
-// cluster) → several instances under faults → production build (server and web) → the compiled server started on
-// production dependencies → e2e in Debian's Chromium. A failing stage does not stop the later ones; the exit code says whether all passed.
+// Stages: install → typecheck → lint → alerting rules (promtool) → unit → API on PGlite → the simulator's seeds → API on
+// PostgreSQL (throwaway cluster) → several instances under faults → production build (server and web) → the compiled
+// server started on production dependencies → e2e in Debian's Chromium. A failing stage does not stop the later ones; the exit code says whether all passed.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -85,6 +85,18 @@ function ensurePromtool() {
   return null
 }
 
+/** The simulator's fixed seeds and a few fresh ones (printed), each run's counted as a test (docs/simulator.md). */
+function simulator() {
+  const file = path.join(reports, 'sim.json')
+  const code = run(bin('tsx'), ['apps/server/sim/cli.ts', '--ci', '--report', file])
+  const result = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null
+  if (result) {
+    totals.passed += result.passed
+    totals.failed += result.failed
+  }
+  return code === 0 && result !== null && result.passed > 0
+}
+
 function playwright() {
   const file = path.join(reports, 'e2e.json')
   const code = run(bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {
@@ -114,6 +126,9 @@ await stage('alerting rules (promtool)', () => {
 })
 await stage('unit tests', () => vitest('unit', 'unit'))
 await stage('API tests on PGlite', () => vitest('api-pglite', 'api'))
+// Seeded runs of the whole money system under database, RPC and crash faults, every invariant checked after every step
+// (apps/server/sim): the fixed seeds, then two fresh ones whose numbers it prints.
+await stage('simulator (seeded runs under faults)', simulator)
 await stage('API tests on PostgreSQL', async () => {
   const pg = await startPostgres()
   try {

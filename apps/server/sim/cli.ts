@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { dropTemplates } from './engine.ts'
+import { FaultInjector } from './faults.ts'
 import { type RunOptions, type RunResult, replay, runSeed } from './run.ts'
 import { Trace } from './trace.ts'
 
@@ -30,12 +31,15 @@ const { values } = parseArgs({
     'shrink-seconds': { type: 'string', default: '120' },
     report: { type: 'string' },
     verbose: { type: 'boolean', default: false },
+    sql: { type: 'boolean', default: false },
   },
 })
 
-if (values.verbose) {
+if (values.verbose || values.sql) {
   const started = performance.now()
-  Trace.echo = (text) => console.log(`${((performance.now() - started) / 1000).toFixed(2).padStart(8)} ${text}`)
+  const echo = (text: string) => console.log(`${((performance.now() - started) / 1000).toFixed(2).padStart(8)} ${text}`)
+  Trace.echo = echo
+  if (values.sql) FaultInjector.echo = (text) => echo(`      ${text}`)
 }
 
 const failures = path.resolve('.tmp/sim')

@@ -57,7 +57,15 @@ export interface Action {
   answers: string[]
   /** Tries that got no final answer (a crash, a 500). */
   unanswered: number
+  /** When it was first sent (simulated ms). */
+  sentAt: number
 }
+
+/**
+ * How long a client may send an action again with its key: the server keeps a key at least 24 h (docs/money.md); a
+ * repeat after that is a new request, so a client gives the action up.
+ */
+export const RETRY_WINDOW_MS = 24 * 3_600_000
 
 export const isFinal = (action: Action) => action.answers.length > 0
 export const succeeded = (action: Action) =>
@@ -72,6 +80,11 @@ export class Clients {
     private readonly world: World,
     private readonly trace: Trace,
   ) {}
+
+  /** Whether the client may still send `action` again (within RETRY_WINDOW_MS of its first try). */
+  retryable(action: Action) {
+    return this.world.now - action.sentAt < RETRY_WINDOW_MS
+  }
 
   /** The caller string the server files an actor's keys under (lib/route.ts). */
   caller(actor: Actor) {
@@ -102,6 +115,7 @@ export class Clients {
       },
       answers: [],
       unanswered: 0,
+      sentAt: this.world.now,
     }
     this.actions.push(action)
     return action

@@ -57,6 +57,8 @@ const user = fc.nat(63)
 const coin = fc.constantFrom<Coin>('USDT', 'PLG')
 const pay = fc.constantFrom<Pay>('report', 'report', 'report', 'unreported', 'twice', 'wrong', 'none')
 const admin = fc.nat(5)
+/** A staking period of the configuration (0–2), now and then one that is not (3). */
+const period = fc.oneof({ arbitrary: fc.nat(2), weight: 7 }, { arbitrary: fc.constant(3), weight: 1 })
 const pick = fc.nat(63)
 const HOUR = 3_600_000
 
@@ -79,7 +81,7 @@ const kinds: [number, fc.Arbitrary<Omit<Spec, 'faults'>>][] = [
       kind: fc.constant('stakeChain' as const),
       user,
       cents: fc.integer({ min: 10_000, max: 2_000_000 }),
-      period: fc.nat(3),
+      period,
       pay,
     }),
   ],
@@ -94,7 +96,7 @@ const kinds: [number, fc.Arbitrary<Omit<Spec, 'faults'>>][] = [
       kind: fc.constant('stake' as const),
       user,
       cents: fc.integer({ min: 10_000, max: 2_000_000 }),
-      period: fc.nat(3),
+      period,
     }),
   ],
   [2, fc.record({ kind: fc.constant('node' as const), user, level: fc.nat(3) })],
@@ -339,8 +341,9 @@ export async function execute(s: Spec, { world, clients, trace }: StepContext): 
       )
       return
     case 'retry': {
-      const open = clients.actions.filter((a) => !isFinal(a))
-      const pool = s.open && open.length > 0 ? open : clients.actions
+      const recent = clients.actions.filter((a) => clients.retryable(a))
+      const open = recent.filter((a) => !isFinal(a))
+      const pool = s.open && open.length > 0 ? open : recent
       if (pool.length === 0) return trace.event('nothing to retry')
       const action = pool[s.pick % pool.length] as Action
       trace.event(`retry #${action.n} ${action.name}`)

@@ -122,6 +122,8 @@ const urlOf = (adminUrl: string, name: string) => {
 async function postgresEngine(adminUrl: string): Promise<Engine> {
   const name = `sim_${randomBytes(6).toString('hex')}`
   await admin(adminUrl, `create database ${name} template ${await postgresTemplate(adminUrl)}`)
+  // A database's settings are not copied from its template.
+  await admin(adminUrl, `alter database ${name} set search_path = ${SEARCH_PATH}`)
   const url = urlOf(adminUrl, name)
   const client = new pg.Client({ connectionString: url })
   await client.connect()

@@ -1,7 +1,7 @@
 // One seeded run: fast-check draws the steps (commands and their faults) from the seed and runs them as a model-based
 // run against a fresh world, checking the invariants after every step; a failure is shrunk to a short command list.
 import fc from 'fast-check'
-import { Clients } from './client.ts'
+import { Clients, isFinal } from './client.ts'
 import { execute, type Spec, spec as specArbitrary } from './commands.ts'
 import { PROFILES } from './faults.ts'
 import { checkAll, checkExactlyOnce, Violation } from './invariants.ts'
@@ -80,10 +80,10 @@ class Run {
   }
 
   /** Runs one command with its faults, restarts a crashed process, lets 2 s pass, checks every invariant. */
-  async step(n: number, s: Spec) {
+  step(n: number, s: Spec) {
     const { faults, ...command } = s
     this.trace.begin(n, JSON.stringify(command))
-    try {
+    return this.guarded(n, async () => {
       // A double tap's copies run at once: faults would strike them in whatever order they interleave.
       this.world.beginStep(s.kind === 'double' ? {} : faults)
       await execute(s, { world: this.world, clients: this.clients, trace: this.trace })
@@ -96,42 +96,55 @@ class Run {
       }
       await this.world.advance(2000)
       await checkAll(this.world, this.clients)
-    } catch (error) {
-      throw new StepFailure(asViolation(error), n, [...this.trace.recent])
-    }
+    })
   }
 
   /**
-   * After the last step, without faults: every action without an answer is sent again until it has one, the jobs run
-   * until every payment is credited or expired and every withdrawal settled; then everything is checked once more,
-   * now that each action's effect must be there exactly once.
+   * After the last step, without faults: every action without an answer (that its client has not given up, see
+   * RETRY_WINDOW_MS) is sent again until it has one, the jobs run until every withdrawal is settled and every paid
+   * intent credited or expired; then everything is checked once more, now that each action's effect must be there
+   * exactly once.
    */
-  async finish(n: number) {
+  finish(n: number) {
     this.trace.begin(n, 'drain')
-    try {
+    return this.guarded(n, async () => {
       this.world.beginStep({})
-      for (let round = 0; round < 3; round++)
-        for (const action of this.clients.actions.filter((a) => a.answers.length === 0)) await this.clients.send(action)
+      const open = () => this.clients.actions.filter((a) => !isFinal(a) && this.clients.retryable(a))
+      for (let round = 0; round < 3; round++) for (const action of open()) await this.clients.send(action)
       for (let round = 0; round < 40; round++) {
         await this.world.job('withdrawal-sender')
         await this.world.job('intent-watcher')
-        const open = await this.world.engine.observer
+        const unsettled = await this.world.engine.observer
           .selectFrom('withdrawals')
           .select('id')
           .where('status', 'in', ['pending', 'sent'])
           .execute()
-        if (open.length === 0 && round > 0) break
+        if (unsettled.length === 0 && round > 0) break
         await this.world.advance(60_000)
       }
       await this.world.advance(31 * 60_000)
       await this.world.job('intent-watcher')
       await checkAll(this.world, this.clients)
       await checkExactlyOnce(this.world, this.clients, true)
-      const unanswered = this.clients.actions.filter((a) => a.answers.length === 0)
-      if (unanswered.length > 0)
-        throw new Violation('every call is answered', `${unanswered.length} actions never got an answer`)
+      if (open().length > 0) throw new Violation('every call is answered', `${open().length} actions got no answer`)
+    })
+  }
+
+  /** `work` as step `n`: any failure, or STEP_LIMIT_MS of wall clock without an end, fails the step. */
+  private async guarded(n: number, work: () => Promise<void>) {
+    let timer: NodeJS.Timeout | undefined
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Violation('every step ends', `still running after ${STEP_LIMIT_MS / 1000} s`)),
+        STEP_LIMIT_MS,
+      )
+    })
+    try {
+      await Promise.race([work(), limit])
     } catch (error) {
       throw new StepFailure(asViolation(error), n, [...this.trace.recent])
+    } finally {
+      clearTimeout(timer)
     }
   }
 
@@ -139,6 +152,9 @@ class Run {
     return this.world.close()
   }
 }
+
+/** A step that takes longer than this (wall clock) is stuck: a call that never answers, a loop that never ends. */
+const STEP_LIMIT_MS = 180_000
 
 const asViolation = (error: unknown) =>
   error instanceof Violation ? error : new Violation('simulator error', (error as Error)?.stack ?? String(error))
