@@ -36,7 +36,7 @@ export type Spec = (
   | { kind: 'cancel'; user: number; pick: number }
   | { kind: 'swap'; user: number; from: Coin; cents: number }
   | { kind: 'retry'; pick: number; open: boolean }
-  | { kind: 'double'; user: number; copies: number; cents: number }
+  | { kind: 'double'; user: number; copies: number; what: 'deposit' | 'stake' | 'withdraw' | 'report'; cents: number }
   | { kind: 'review'; pick: number; approve: boolean; admin: number }
   | { kind: 'adjust'; user: number; coin: Coin; cents: number; admin: number }
   | { kind: 'adjustDecide'; pick: number; approve: boolean; admin: number }
@@ -137,6 +137,7 @@ const kinds: [number, fc.Arbitrary<Omit<Spec, 'faults'>>][] = [
       kind: fc.constant('double' as const),
       user,
       copies: fc.integer({ min: 2, max: 4 }),
+      what: fc.constantFrom('deposit' as const, 'stake' as const, 'withdraw' as const, 'report' as const),
       cents: fc.integer({ min: 100, max: 100_000 }),
     }),
   ],
@@ -279,6 +280,7 @@ export async function execute(s: Spec, { world, clients, trace }: StepContext): 
     case 'node':
       await act({ user: userAt(s.user) }, 'nodeBuy', api.nodeBuy, {
         level: ['junior', 'senior', 'super', 'none'][s.level],
+        pay: 'balance',
       })
       return
     case 'deposit': {
@@ -351,15 +353,46 @@ export async function execute(s: Spec, { world, clients, trace }: StepContext): 
       return
     }
     case 'double': {
-      const action = clients.action(
-        { user: userAt(s.user) },
-        'financeDeposit',
-        api.financeDeposit,
-        { days: 7, amount: units('USDT', s.cents).toString() },
-        'deposits',
-      )
+      // A double tap: copies of one action (one key) at once. Or one payment reported by several tabs at once (a key
+      // each).
+      if (s.what === 'report') {
+        const payment = clients.payments[s.user % Math.max(1, clients.payments.length)]
+        if (!payment) return trace.event('no payment to report')
+        const body = { id: payment.intent, signature: payment.signature }
+        const actions = Array.from({ length: s.copies }, () =>
+          clients.action({ user: payment.user }, 'intentSubmit', api.intentSubmit, body),
+        )
+        trace.event(`intent ${payment.intent} reported ${s.copies} times at once`)
+        await clients.sendTogether(actions)
+        return
+      }
+      const u = userAt(s.user)
+      const action =
+        s.what === 'deposit'
+          ? clients.action(
+              { user: u },
+              'financeDeposit',
+              api.financeDeposit,
+              { days: 7, amount: units('USDT', s.cents).toString() },
+              'deposits',
+            )
+          : s.what === 'stake'
+            ? clients.action(
+                { user: u },
+                'stake',
+                api.pledgeStake,
+                { amount: units('PLG', s.cents * 10).toString(), days: 30 },
+                'stakes',
+              )
+            : clients.action(
+                { user: u },
+                'withdraw',
+                api.withdraw,
+                { coin: 'USDT', amount: units('USDT', s.cents).toString() },
+                'withdrawals',
+              )
       trace.event(`${s.copies} copies at once`)
-      await clients.sendTogether(action, s.copies)
+      await clients.sendTogether(Array.from({ length: s.copies }, () => action))
       return
     }
     case 'review': {
@@ -505,6 +538,7 @@ export async function execute(s: Spec, { world, clients, trace }: StepContext): 
       )
     }
     trace.event(`intent ${intent.id} paid${how === 'wrong' ? ' with a wrong amount' : ''}`)
+    if (how !== 'wrong') clients.payments.push({ user: u, intent: intent.id, signature })
     if (how === 'unreported') return
     for (let report = 0; report < (how === 'twice' ? 2 : 1); report++)
       await act({ user: u }, 'intentSubmit', api.intentSubmit, { id: intent.id, signature })

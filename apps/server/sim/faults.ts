@@ -72,39 +72,39 @@ export interface StepFaults {
   crash?: CrashFault | undefined
 }
 
-const at = fc.integer({ min: 0, max: 20 })
+const at = fc.integer({ min: 0, max: 10 })
 
 const dbFault: fc.Arbitrary<DbFault> = fc.oneof(
   fc.record({ kind: fc.constant('conflict' as const), at, code: fc.constantFrom('40001' as const, '40P01' as const) }),
   fc.record({ kind: fc.constant('reset' as const), at }),
   fc.record({ kind: fc.constant('lost' as const), at }),
-  fc.record({ kind: fc.constant('commitReset' as const), at: fc.integer({ min: 0, max: 3 }) }),
-  fc.record({ kind: fc.constant('commitLost' as const), at: fc.integer({ min: 0, max: 3 }) }),
-  fc.record({ kind: fc.constant('commitUnknown' as const), at: fc.integer({ min: 0, max: 3 }) }),
+  fc.record({ kind: fc.constant('commitReset' as const), at: fc.integer({ min: 0, max: 2 }) }),
+  fc.record({ kind: fc.constant('commitLost' as const), at: fc.integer({ min: 0, max: 2 }) }),
+  fc.record({ kind: fc.constant('commitUnknown' as const), at: fc.integer({ min: 0, max: 2 }) }),
 )
 
 const rpcFault: fc.Arbitrary<RpcFault> = fc.record({
   kind: fc.constantFrom('drop', 'lost', 'dup', 'slow', 'stale', 'blockhash', 'http503', 'late'),
-  at: fc.integer({ min: 0, max: 8 }),
+  at: fc.integer({ min: 0, max: 6 }),
   slots: fc.integer({ min: 1, max: 200 }),
 })
 
 const crashFault: fc.Arbitrary<CrashFault> = fc.oneof(
   fc.record({ kind: fc.constant('statement' as const), at, after: fc.boolean() }),
-  fc.record({ kind: fc.constant('rpc' as const), at: fc.integer({ min: 0, max: 8 }), after: fc.boolean() }),
+  fc.record({ kind: fc.constant('rpc' as const), at: fc.integer({ min: 0, max: 6 }), after: fc.boolean() }),
   fc.constant({ kind: 'payoutSigned' as const }),
   fc.constant({ kind: 'payoutStored' as const }),
   fc.constant({ kind: 'answer' as const }),
 )
 
 /**
- * A step carries a database fault one time in three, an RPC fault one in four, a crash one in sixteen (each strikes
- * only if the step reaches its statement, call or point).
+ * A step carries a database fault one time in two, an RPC fault one in three, a crash one in ten (each strikes only if
+ * the step reaches its statement, call or point).
  */
 export const stepFaults: fc.Arbitrary<StepFaults> = fc.record({
-  db: fc.oneof({ arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: dbFault, weight: 1 }),
-  rpc: fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: rpcFault, weight: 1 }),
-  crash: fc.oneof({ arbitrary: fc.constant(undefined), weight: 15 }, { arbitrary: crashFault, weight: 1 }),
+  db: fc.oneof({ arbitrary: fc.constant(undefined), weight: 1 }, { arbitrary: dbFault, weight: 1 }),
+  rpc: fc.oneof({ arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: rpcFault, weight: 1 }),
+  crash: fc.oneof({ arbitrary: fc.constant(undefined), weight: 9 }, { arbitrary: crashFault, weight: 1 }),
 })
 
 /** What the simulated process dying looks like to the code that was running in it. */

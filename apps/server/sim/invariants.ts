@@ -25,12 +25,22 @@ const fail = (invariant: string, problems: string[]) => {
 
 /** A landed transaction's change of `owner`'s balance of `mint` (its token accounts, before and after). */
 function delta(record: TransactionRecord, owner: string, mint: string): bigint {
-  const sum = (list: TransactionRecord['preTokenBalances']) =>
-    list
-      .filter((b) => b.owner === owner && b.mint === mint)
-      .reduce((total, b) => total + BigInt(b.uiTokenAmount.amount), 0n)
-  return sum(record.postTokenBalances) - sum(record.preTokenBalances)
+  const key = `${owner} ${mint}`
+  let known = deltas.get(record)
+  if (!known) deltas.set(record, (known = new Map()))
+  let change = known.get(key)
+  if (change === undefined) {
+    const sum = (list: TransactionRecord['preTokenBalances']) =>
+      list
+        .filter((b) => b.owner === owner && b.mint === mint)
+        .reduce((total, b) => total + BigInt(b.uiTokenAmount.amount), 0n)
+    change = sum(record.postTokenBalances) - sum(record.preTokenBalances)
+    known.set(key, change)
+  }
+  return change
 }
+/** What `delta` found, per transaction (it never changes once landed). */
+const deltas = new WeakMap<TransactionRecord, Map<string, bigint>>()
 
 /** The withdrawal a landed payout pays (its memo `withdraw:<id>`), or null. */
 const payoutOf = (record: TransactionRecord): string | null =>
@@ -201,16 +211,16 @@ export async function checkAll(world: World, clients: Clients) {
   await checkExactlyOnce(world, clients, false)
 }
 
-const COUNTS: Record<Counter, string> = {
-  intents: 'select user_id::text as owner, count(*) as n from payment_intents group by 1',
-  stakes: 'select user_id::text as owner, count(*) as n from stakes where intent_id is null group by 1',
-  deposits: 'select user_id::text as owner, count(*) as n from finance_deposits group by 1',
-  withdrawals: 'select user_id::text as owner, count(*) as n from withdrawals group by 1',
-  orders: 'select user_id::text as owner, count(*) as n from trade_orders group by 1',
-  adjustments: 'select requested_by as owner, count(*) as n from adjustments group by 1',
-  changes: 'select proposed_by as owner, count(*) as n from admin_changes group by 1',
-  configs: "select changed_by as owner, count(*) as n from config_versions where changed_by <> 'seed' group by 1",
-}
+/** What each counter counts, per owner: one query for all (kind, owner, n). */
+const COUNTS = sql<{ kind: Counter; owner: string; n: string }>`
+  select 'intents' as kind, user_id::text as owner, count(*) as n from payment_intents group by 2
+  union all select 'stakes', user_id::text, count(*) from stakes where intent_id is null group by 2
+  union all select 'deposits', user_id::text, count(*) from finance_deposits group by 2
+  union all select 'withdrawals', user_id::text, count(*) from withdrawals group by 2
+  union all select 'orders', user_id::text, count(*) from trade_orders group by 2
+  union all select 'adjustments', requested_by, count(*) from adjustments group by 2
+  union all select 'changes', proposed_by, count(*) from admin_changes group by 2
+  union all select 'configs', changed_by, count(*) from config_versions where changed_by <> 'seed' group by 2`
 
 /**
  * Every action that made something made it once: per owner, at least the successes and at most the successes plus the
@@ -218,23 +228,22 @@ const COUNTS: Record<Counter, string> = {
  */
 export async function checkExactlyOnce(world: World, clients: Clients, settled: boolean) {
   const problems: string[] = []
-  for (const [kind, query] of Object.entries(COUNTS) as [Counter, string][]) {
-    const rows = (await sql.raw<{ owner: string; n: string }>(query).execute(world.engine.observer)).rows
-    const made = new Map(rows.map((r) => [r.owner, Number(r.n)]))
-    const expected = new Map<string, { ok: number; open: number }>()
-    for (const action of clients.actions) {
-      if (action.counter?.kind !== kind) continue
-      const entry = expected.get(action.counter.owner) ?? { ok: 0, open: 0 }
-      if (succeeded(action)) entry.ok++
-      else if (!isFinal(action)) entry.open++
-      expected.set(action.counter.owner, entry)
-    }
-    for (const owner of new Set([...made.keys(), ...expected.keys()])) {
-      const n = made.get(owner) ?? 0
-      const { ok, open } = expected.get(owner) ?? { ok: 0, open: 0 }
-      if (n < ok || n > ok + open)
-        problems.push(`${kind} of ${owner}: ${n} made, ${ok} answered success${open ? `, ${open} unanswered` : ''}`)
-    }
+  const { rows } = await COUNTS.execute(world.engine.observer)
+  const made = new Map(rows.map((r) => [`${r.kind} of ${r.owner}`, Number(r.n)]))
+  const expected = new Map<string, { ok: number; open: number }>()
+  for (const action of clients.actions) {
+    if (!action.counter) continue
+    const counted = `${action.counter.kind} of ${action.counter.owner}`
+    const entry = expected.get(counted) ?? { ok: 0, open: 0 }
+    if (succeeded(action)) entry.ok++
+    else if (!isFinal(action)) entry.open++
+    expected.set(counted, entry)
+  }
+  for (const counted of new Set([...made.keys(), ...expected.keys()])) {
+    const n = made.get(counted) ?? 0
+    const { ok, open } = expected.get(counted) ?? { ok: 0, open: 0 }
+    if (n < ok || n > ok + open)
+      problems.push(`${counted}: ${n} made, ${ok} answered success${open ? `, ${open} unanswered` : ''}`)
   }
   fail(settled ? 'each action took effect exactly once' : 'each action takes effect at most once', problems)
 }

@@ -81,8 +81,8 @@ class Run {
 
   /** Runs one command with its faults, restarts a crashed process, lets 2 s pass, checks every invariant. */
   step(n: number, s: Spec) {
-    const { faults, ...command } = s
-    this.trace.begin(n, JSON.stringify(command))
+    const { faults } = s
+    this.trace.begin(n, JSON.stringify(s))
     return this.guarded(n, async () => {
       // A double tap's copies run at once: faults would strike them in whatever order they interleave.
       this.world.beginStep(s.kind === 'double' ? {} : faults)
