@@ -67,8 +67,8 @@ export type CrashFault =
   | { kind: 'answer' }
 
 export interface StepFaults {
-  db?: DbFault | undefined
-  rpc?: RpcFault | undefined
+  db?: DbFault[] | undefined
+  rpc?: RpcFault[] | undefined
   crash?: CrashFault | undefined
 }
 
@@ -98,12 +98,12 @@ const crashFault: fc.Arbitrary<CrashFault> = fc.oneof(
 )
 
 /**
- * A step carries a database fault one time in two, an RPC fault one in three, a crash one in ten (each strikes only if
- * the step reaches its statement, call or point).
+ * A step carries up to three database faults and two RPC faults, and a crash one time in ten; each strikes only if the
+ * step reaches its statement, call or point.
  */
 export const stepFaults: fc.Arbitrary<StepFaults> = fc.record({
-  db: fc.oneof({ arbitrary: fc.constant(undefined), weight: 1 }, { arbitrary: dbFault, weight: 1 }),
-  rpc: fc.oneof({ arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: rpcFault, weight: 1 }),
+  db: fc.array(dbFault, { maxLength: 3 }),
+  rpc: fc.array(rpcFault, { maxLength: 2 }),
   crash: fc.oneof({ arbitrary: fc.constant(undefined), weight: 9 }, { arbitrary: crashFault, weight: 1 }),
 })
 
@@ -207,11 +207,9 @@ export class FaultInjector {
           if (crash.kind === 'answer' && FINISH.test(sql) && this.allowed('answer'))
             this.crash(process, 'after a money call committed, before its answer was stored')
         }
-        const fault = this.plan.db
+        const fault = this.plan.db?.find((f) => f.at === n && commit === f.kind.startsWith('commit'))
         const strikes =
           fault !== undefined &&
-          commit === fault.kind.startsWith('commit') &&
-          fault.at === n &&
           this.allowed('db') &&
           // A lost answer of a write outside a transaction (other than the claim) leaves its outcome unknown: the
           // call answers 500 and the retry runs it again, like an unknown COMMIT.
@@ -273,9 +271,9 @@ export class FaultInjector {
         if (crash.kind === 'payoutStored' && method === 'sendTransaction' && this.context === 'job')
           this.crash(process, 'after a payout was stored, before it was sent')
       }
-      const fault = this.plan.rpc
+      const fault = this.plan.rpc?.find((f) => f.at === n)
       let answer: unknown
-      if (fault && fault.at === n && this.allowed('rpc')) {
+      if (fault && this.allowed('rpc')) {
         this.fired.push(`rpc ${fault.kind} at call ${n} (${method})`)
         switch (fault.kind) {
           case 'drop':
