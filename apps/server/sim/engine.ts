@@ -1,5 +1,6 @@
-// The simulator's database: one per run, copied from a template migrated once per process (the simulated clock of
-// clock.ts installed before the migrations), on PGlite in this process or on a PostgreSQL cluster (--database-url).
+// The simulator's database of one run, as the migrations left it (the simulated clock of clock.ts installed before
+// them): PGlite in this process, migrated once and emptied for each run, or a copy of a template database on a
+// PostgreSQL cluster (--database-url).
 // Three ways in: `open(faults)` gives each incarnation of the server its own connections with the faults injected
 // (db/transient.ts), `observer` reads for the invariants without faults, and `raw` runs the simulator's own statements
 // (the clock, the commit-status answers) beside everything.
@@ -28,38 +29,55 @@ export interface Engine {
   close(): Promise<void>
 }
 
-let pgliteTemplate: Promise<Blob> | undefined
+/** The tables a run writes: every table of the schema but the migrations' own. */
+const TABLES = `select string_agg(quote_ident(tablename), ', ') as list from pg_tables
+  where schemaname = 'public' and tablename not like 'kysely_migration%'`
 
-/** The migrated PGlite data directory every run starts from (made once per process). */
-function template(): Promise<Blob> {
-  pgliteTemplate ??= (async () => {
-    const client = new PGlite()
-    for (const statement of CLOCK_SQL(START_MS)) await client.exec(statement)
-    await client.exec(`alter database postgres set search_path = ${SEARCH_PATH}`)
-    await client.exec(`set search_path = ${SEARCH_PATH}`)
-    const db = new Kysely<DB>({ dialect: new PGliteDialect(client) })
-    await migrate(db)
-    const dump = await client.dumpDataDir('none')
-    await db.destroy()
-    return dump
-  })()
-  return pgliteTemplate
+/** The process's PGlite database, migrated once, and whether a run holds it. */
+let shared: { client: PGlite; tables: string; busy: boolean } | undefined
+
+/**
+ * A clean PGlite database: the process's one, emptied (every table truncated, every id sequence restarted — the
+ * migrations write no rows, so this is the state they left), or a new one migrated with the simulated clock when there
+ * is none yet or a run never gave it back (a stuck step).
+ */
+async function cleanPGlite() {
+  if (shared && !shared.busy) {
+    shared.busy = true
+    await shared.client.exec(`truncate table ${shared.tables} restart identity cascade`)
+    return shared
+  }
+  const client = new PGlite()
+  for (const statement of CLOCK_SQL(START_MS)) await client.exec(statement)
+  await client.exec(`set search_path = ${SEARCH_PATH}`)
+  await migrate(new Kysely<DB>({ dialect: new PGliteDialect(client) }))
+  const [row] = (await client.query<{ list: string }>(TABLES)).rows
+  const tables = row?.list as string
+  const written = (
+    await client.query<{ n: number }>(
+      `select count(*)::int as n from (select 1 from ${tables.split(', ').join(' union all select 1 from ')}) t`,
+    )
+  ).rows[0]?.n
+  if (written)
+    throw new Error('a migration writes rows: the simulator would have to keep them when it empties the database')
+  shared = { client, tables, busy: true }
+  return shared
 }
 
 async function pgliteEngine(): Promise<Engine> {
-  const client = new PGlite({ loadDataDir: await template() })
-  await client.waitReady
+  const held = await cleanPGlite()
+  const { client } = held
   const raw = async (sql: string, params: unknown[] = []) =>
     (await client.query<Record<string, unknown>>(sql, params)).rows
   const update = clockUpdate()
   await raw(update.sql, update.params)
+  // Kyselys over PGlite are only dropped, never destroyed: that would close the one session.
   const observer = new Kysely<DB>({ dialect: new PGliteDialect(client) })
   return {
     kind: 'pglite',
     raw,
     // PGlite is one session: the incarnation's driver queues its transactions on it, as the server's does.
     open: async (faults) => new Kysely<DB>({ dialect: trackingDialect(new PGliteDialect(client), faults) }),
-    // Destroying a Kysely over PGlite would close the one session: a crashed incarnation's is only dropped.
     release: async () => {},
     observer,
     syncClock: async () => {
@@ -67,7 +85,7 @@ async function pgliteEngine(): Promise<Engine> {
       await raw(sql, params)
     },
     close: async () => {
-      await observer.destroy()
+      held.busy = false
     },
   }
 }
