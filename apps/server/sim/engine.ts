@@ -37,13 +37,22 @@ const TABLES = `select string_agg(quote_ident(tablename), ', ') as list from pg_
 let shared: { client: PGlite; tables: string; busy: boolean } | undefined
 
 /**
- * A clean PGlite database: the process's one, emptied (every table truncated, every id sequence restarted — the
- * migrations write no rows, so this is the state they left), or a new one migrated with the simulated clock when there
- * is none yet or a run never gave it back (a stuck step).
+ * A clean PGlite database: the process's one, emptied (the tables a run made dropped — a snapshot's partition of
+ * leaves —, every other table truncated and its id sequence restarted: the migrations write no rows, so this is the
+ * state they left), or a new one migrated with the simulated clock when there is none yet or a run never gave it back
+ * (a stuck step).
  */
 async function cleanPGlite() {
   if (shared && !shared.busy) {
     shared.busy = true
+    const { rows } = await shared.client.query<{ list: string | null }>(
+      `
+      select string_agg(quote_ident(tablename), ', ') as list from pg_tables
+      where schemaname = 'public' and quote_ident(tablename) <> all ($1::text[])
+        and tablename not like 'kysely_migration%'`,
+      [shared.tables.split(', ')],
+    )
+    if (rows[0]?.list) await shared.client.exec(`drop table ${rows[0].list} cascade`)
     await shared.client.exec(`truncate table ${shared.tables} restart identity cascade`)
     return shared
   }
