@@ -10,13 +10,13 @@ import type { DbFaultHook } from '../src/db/transient.ts'
 export type FaultClass = 'db' | 'rpc' | 'crash' | 'answer'
 
 /**
- * The profiles. `answer` is the window between a money call's commit and the storing of its answer: a fault there
- * makes the client's retry run the call again (docs/money.md), so it is left out of `standard` (what CI runs) until
- * the answer is stored in the call's own transaction; `all` includes it.
+ * The profiles. `answer` is the window after a money call's transaction (its effects and its answer, docs/money.md)
+ * committed and before the answer reaches the client: a crash there, any fault after it in the same request. `standard`
+ * (what CI runs) and `all` are every class.
  */
 export const PROFILES: Record<string, FaultClass[]> = {
   none: [],
-  standard: ['db', 'rpc', 'crash'],
+  standard: ['db', 'rpc', 'crash', 'answer'],
   all: ['db', 'rpc', 'crash', 'answer'],
   db: ['db'],
   rpc: ['rpc'],
@@ -63,7 +63,7 @@ export type CrashFault =
   | { kind: 'payoutSigned' }
   /** After a payout is recorded, before it is sent. */
   | { kind: 'payoutStored' }
-  /** After a money call commits, before its answer is stored (the `answer` class). */
+  /** After a money call's transaction (its effects and its answer) commits, before the answer is sent (`answer`). */
   | { kind: 'answer' }
 
 export interface StepFaults {
@@ -127,7 +127,7 @@ export interface Process {
 export type Context = 'request' | 'job' | 'none'
 
 const READ = /^\s*select\b/i
-/** The idempotency claim (an insert before the handler runs) and the storing of the answer after it. */
+/** The idempotency claim (an insert before the handler runs) and the storing of an answer (or of a refusal, after it). */
 const CLAIM = /^insert into "idempotency_keys"/
 const FINISH = /^update "idempotency_keys" set "state"/
 /** The sender storing a signed payout (a first one, or a replacement). */
@@ -156,7 +156,7 @@ export class FaultInjector {
   private statements = 0
   private commits = 0
   private calls = 0
-  /** A request of this step committed what it did: from here until its answer is stored is the `answer` window. */
+  /** A request of this step committed what it did: from here until its answer is sent is the `answer` window. */
   private effects = false
   /** What txid_status answers about the COMMIT whose answer the last fault lost (undefined: ask the database). */
   private status: string | null | undefined
@@ -204,8 +204,6 @@ export class FaultInjector {
           if (crash.kind === 'statement' && !crash.after && !commit && crash.at === n)
             this.crash(process, `before statement ${n}`)
           if (crash.kind === 'payoutSigned' && STORE_PAYOUT.test(sql)) this.crash(process, 'after a payout was signed')
-          if (crash.kind === 'answer' && FINISH.test(sql) && this.allowed('answer'))
-            this.crash(process, 'after a money call committed, before its answer was stored')
         }
         const fault = this.plan.db?.find((f) => f.at === n && commit === f.kind.startsWith('commit'))
         const strikes =
@@ -252,6 +250,17 @@ export class FaultInjector {
         return status === null ? null : this.askStatus(xid)
       },
     }
+  }
+
+  /**
+   * A money call's transaction — its effects and its answer — committed, and the answer is not sent yet: the point
+   * lib/idempotency.ts offers (`faults.afterCommit`), where an `answer` crash strikes.
+   */
+  afterCommit(process: Process, call: { key: string | undefined }) {
+    if (process.dead) throw new SimCrash()
+    this.effects = true
+    if (call.key !== undefined && this.plan.crash?.kind === 'answer' && this.allowed('crash') && this.allowed('answer'))
+      this.crash(process, 'after a money call committed, before its answer was sent')
   }
 
   private noteEffects(sql: string, inTransaction: boolean) {

@@ -22,6 +22,7 @@ import { type Config, loadConfig } from '../src/config.ts'
 import type { Database } from '../src/db/index.ts'
 import { jobPasses } from '../src/jobs/runner.ts'
 import type { JobName } from '../src/jobs/schedule.ts'
+import { faults as idempotencyFaults } from '../src/lib/idempotency.ts'
 import { addressOf, type StoredKeypair } from '../src/lib/keys.ts'
 import { seed as seedPlatform } from '../src/modules/system/seed.ts'
 import { newHotWalletStatus } from '../src/modules/withdrawals/hot-wallet.ts'
@@ -134,6 +135,8 @@ export class World {
     const world = new World(options.seed, engine, local)
     local.chain.onTransaction.on((record) => world.landed.push(record))
     ;(world as { faults: FaultInjector }).faults = new FaultInjector(options.classes, (xid) => world.commitStatus(xid))
+    // The point after a money call's commit, before its answer is sent, that the route offers (lib/idempotency.ts).
+    idempotencyFaults.afterCommit = (call) => world.faults.afterCommit(world.incarnation, call)
     await world.start()
     return world
   }
@@ -346,6 +349,7 @@ export class World {
   }
 
   async close() {
+    idempotencyFaults.afterCommit = undefined
     await this.incarnation.app.close()
     await this.engine.close()
   }
