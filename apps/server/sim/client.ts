@@ -34,15 +34,7 @@ export interface SimAdmin {
 export type Actor = { user: SimUser } | { admin: SimAdmin } | { operator: true }
 
 /** What a successful call of this action makes, counted per owner to check it was made exactly once. */
-export type Counter =
-  | 'intents'
-  | 'stakes'
-  | 'deposits'
-  | 'withdrawals'
-  | 'orders'
-  | 'adjustments'
-  | 'changes'
-  | 'configs'
+export type Counter = 'intents' | 'stakes' | 'deposits' | 'withdrawals' | 'orders' | 'adjustments' | 'changes'
 
 /** One user action: one Idempotency-Key, however many times it is sent. */
 export interface Action {

@@ -172,6 +172,7 @@ const kinds: [number, fc.Arbitrary<Omit<Spec, 'faults'>>][] = [
   [1, fc.constant({ kind: 'job' as const, name: 'liabilities-snapshot' as const })],
   [1, fc.constant({ kind: 'job' as const, name: 'rank-snapshots' as const })],
   [1, fc.constant({ kind: 'job' as const, name: 'nonce-purge' as const })],
+  [2, fc.constant({ kind: 'job' as const, name: 'scheduled-changes' as const })],
   // The clock: seconds, minutes, across the settlement hour, across a day, across a deposit's term.
   [
     5,
@@ -459,10 +460,10 @@ export async function execute(s: Spec, { world, clients, trace }: StepContext): 
       const pending = await world.engine.observer
         .selectFrom('admin_changes')
         .select('id')
-        .where('status', '=', 'pending')
+        .where('status', 'in', ['pending', 'scheduled'])
         .orderBy('id')
         .execute()
-      if (pending.length === 0) return trace.event('no change pending')
+      if (pending.length === 0) return trace.event('no change pending or scheduled')
       const id = ids(pending)[s.pick % pending.length]
       const who = { admin: topAdmin(s.admin) }
       if (s.approve) await act(who, 'changeApprove', api.adminChangeApprove, { id })
@@ -479,7 +480,7 @@ export async function execute(s: Spec, { world, clients, trace }: StepContext): 
         settlementHourUtc: s.hour,
         referralRewards: value.referralRewards.map((r) => (r.level === 1 ? { ...r, rateBps: s.referralBps } : r)),
       }
-      await act(who, 'configSave', api.adminConfigSave, { base_version: current.id, value: next }, 'configs')
+      await act(who, 'configSave', api.adminConfigSave, { base_version: current.id, value: next }, 'changes')
       return
     }
     case 'snapshot': {

@@ -27,7 +27,10 @@ const fail = (invariant: string, problems: string[]) => {
 function delta(record: TransactionRecord, owner: string, mint: string): bigint {
   const key = `${owner} ${mint}`
   let known = deltas.get(record)
-  if (!known) deltas.set(record, (known = new Map()))
+  if (!known) {
+    known = new Map()
+    deltas.set(record, known)
+  }
   let change = known.get(key)
   if (change === undefined) {
     const sum = (list: TransactionRecord['preTokenBalances']) =>
@@ -225,8 +228,7 @@ const COUNTS = sql<{ kind: Counter; owner: string; n: string }>`
   union all select 'withdrawals', user_id::text, count(*) from withdrawals group by 2
   union all select 'orders', user_id::text, count(*) from trade_orders group by 2
   union all select 'adjustments', requested_by, count(*) from adjustments group by 2
-  union all select 'changes', proposed_by, count(*) from admin_changes group by 2
-  union all select 'configs', changed_by, count(*) from config_versions where changed_by <> 'seed' group by 2`
+  union all select 'changes', proposed_by, count(*) from admin_changes group by 2`
 
 /**
  * Every action that made something made it once: per owner, at least the successes and at most the successes plus the
