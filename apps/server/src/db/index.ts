@@ -26,7 +26,7 @@ import * as economics from './migrations/0020-economics.ts'
 import * as rateLimits from './migrations/0021-rate-limits.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
-import { TrackingPostgresDialect } from './transient.ts'
+import { type DbFaultHook, TrackingPostgresDialect } from './transient.ts'
 
 export type Database = Kysely<DB>
 
@@ -65,6 +65,8 @@ export async function openDatabase(options: {
   onConnectionError?: (error: Error) => void
   /** Where the database's outage and recovery are logged (lib/reachability.ts): a new connection failing, then one opening. */
   log?: OutageLog
+  /** PostgreSQL only: the simulator's faults (db/transient.ts); never given by the server. */
+  faults?: DbFaultHook
 }): Promise<Database> {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10, types: { getTypeParser } })
@@ -90,7 +92,7 @@ export async function openDatabase(options: {
     // checked out between two queries) as an uncaught exception, which ends the process.
     pool.on('error', () => {}) // an idle client's error: reported by its own listener
     pool.on('connect', (client) => client.on('error', report))
-    return new Kysely<DB>({ dialect: new TrackingPostgresDialect({ pool }) })
+    return new Kysely<DB>({ dialect: new TrackingPostgresDialect({ pool, faults: options.faults }) })
   }
   if (options.dir) await fs.mkdir(path.dirname(options.dir), { recursive: true })
   const client = new PGlite(options.dir)
