@@ -60,10 +60,12 @@ export interface BuildOptions {
   config: Config
   platform: Platform
   logger?: FastifyServerOptions['logger']
+  /** The clock user sessions are opened, idle and expired by, in ms since the epoch (default Date.now). */
+  now?: () => number
 }
 
 /** Builds the whole API (and the web app when built) without listening: tests drive it with app.inject. */
-export async function buildApp({ db, config, platform, logger = false }: BuildOptions) {
+export async function buildApp({ db, config, platform, logger = false, now = Date.now }: BuildOptions) {
   const app = Fastify({
     logger,
     bodyLimit: MAX_BODY_BYTES,
@@ -85,7 +87,11 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   await app.register(envelopePlugin)
   await app.register(rateLimit, { global: false })
   // The caller checks the contract asks for (request.user, request.admin).
-  await app.register(sessionPlugin, { cacheMs: config.sessionCacheMs })
+  await app.register(sessionPlugin, {
+    cacheMs: config.sessionCacheMs,
+    idleMs: config.sessionIdleHours * 3_600_000,
+    now,
+  })
   await app.register(adminPlugin)
   await app.register(swagger, {
     openapi: {
@@ -119,6 +125,7 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
     domains: config.publicUrls.map((url) => new URL(url).host),
     chainId: SIWS_CHAIN_IDS[config.cluster] ?? config.cluster,
     sessionTtlHours: config.sessionTtlHours,
+    now,
   }
   await app.register(authRoutes, { login, rateLimitPerMinute: config.loginRateLimit })
   await app.register(userRoutes)

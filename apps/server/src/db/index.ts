@@ -21,6 +21,7 @@ import * as idempotency from './migrations/0015-idempotency.ts'
 import * as fourEyes from './migrations/0016-four-eyes.ts'
 import * as fixedSettings from './migrations/0018-fixed-settings.ts'
 import * as liabilities from './migrations/0019-liabilities.ts'
+import * as sessionIdle from './migrations/0023-session-idle.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 import { TrackingPostgresDialect } from './transient.ts'
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0016-four-eyes': fourEyes,
   '0018-fixed-settings': fixedSettings,
   '0019-liabilities': liabilities,
+  '0023-session-idle': sessionIdle,
 }
 
 /**
