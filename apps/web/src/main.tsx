@@ -7,12 +7,11 @@ import { preloadScreen } from '@/app/router.tsx'
 import { blockPinchZoom } from '@/lib/block-pinch-zoom.ts'
 import { getConfig } from '@/lib/config.ts'
 import { initI18n } from '@/lib/i18n.ts'
-import { clearSession } from '@/lib/session.ts'
 import '@/app/styles.css'
 
 blockPinchZoom()
-// Start-up (SPEC §4): the stored session is cleared; the wallet reconnects and the login runs again.
-clearSession()
+// Start-up (SPEC §4): the wallet reconnects and the login runs again, or restores the stored session silently when the
+// server still accepts it (features/auth/hooks/use-login.ts); until then nobody is signed in.
 const { pathname, search } = window.location
 const inviteCode = new URLSearchParams(search).get('code') ?? ''
 
