@@ -11,11 +11,15 @@ const CHECK_EVERY_MS = 60 * 60_000
  */
 export function registerServiceWorker() {
   if (!('serviceWorker' in navigator)) return
+  let registered: ServiceWorkerRegistration | undefined
   const update = registerSW({
     immediate: true,
-    onNeedRefresh: () => offerUpdate(() => void update(true)),
+    // A waiting worker is activated, then the page reloads onto it; a page the old worker did not control (the first
+    // visit) had the new one activated at once: it only reloads.
+    onNeedRefresh: () => offerUpdate(() => (registered?.waiting ? void update(true) : window.location.reload())),
     onRegisteredSW: (_url, registration) => {
       if (!registration) return
+      registered = registration
       const check = () => {
         if (document.visibilityState === 'visible') registration.update().catch(() => {})
       }
