@@ -1,12 +1,20 @@
 // `npm test`: everything a fresh clone needs, then every tier of tests, ending with one summary line of counts.
-// Stages: install → typecheck → lint → alerting rules (promtool) → unit → API on PGlite → API on PostgreSQL (throwaway
-// cluster) → several instances under faults → production build (server and web) → the compiled server started on
-// production dependencies → e2e in Debian's Chromium. A failing stage does not stop the later ones; the exit code says whether all passed.
+// Stages: install → typecheck → lint → alerting rules (promtool) → deploy/ units (systemd-analyze) → unit → API on
+// PGlite → API on PostgreSQL (throwaway cluster) → several instances under faults → production build (server and web)
+// → a server-only production install started and its operator commands run → e2e in Debian's Chromium. A failing stage
+// does not stop the later ones; the exit code says whether all passed. On a Node older than 22.12 it first runs itself
+// again under Node 22 (scripts/node.mjs).
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
-import { bin, ensureDependencies, log, root, run } from './lib.mjs'
+import { stripVTControlCharacters } from 'node:util'
+import { bin, debianTool, ensureDependencies, log, root, run } from './lib.mjs'
+import { runOnSupportedNode } from './node.mjs'
 import { startPostgres } from './postgres.mjs'
+
+// On a Node older than 22.12 this runs again under Node 22 from the npm registry (scripts/node.mjs), before npm ci.
+await runOnSupportedNode()
 
 const reports = path.join(root, '.tmp', 'reports')
 fs.rmSync(reports, { recursive: true, force: true })
@@ -14,6 +22,14 @@ fs.mkdirSync(reports, { recursive: true })
 
 const totals = { passed: 0, failed: 0, skipped: 0 }
 const stages = []
+/** Each failing test with the first line of its error, repeated in the summary: a CI log often shows only its end. */
+const failures = []
+const firstLine = (text = '') =>
+  stripVTControlCharacters(text)
+    .split('\n')
+    .find((line) => line.trim())
+    ?.trim()
+    .slice(0, 300) ?? ''
 
 async function stage(name, fn) {
   const started = Date.now()
@@ -42,6 +58,12 @@ function vitest(name, project, env = {}) {
     totals.passed += result.numPassedTests
     totals.failed += result.numFailedTests
     totals.skipped += result.numPendingTests + result.numTodoTests
+    for (const file of result.testResults)
+      for (const test of file.assertionResults)
+        if (test.status === 'failed')
+          failures.push(
+            `${name}: ${path.relative(root, file.name)} › ${test.fullName}\n      ${firstLine(test.failureMessages[0])}`,
+          )
   }
   return code === 0 && result !== null && result.numTotalTests > 0
 }
@@ -72,17 +94,23 @@ function ensureChromium() {
  * its path, or null with a notice when it cannot be had: then only the promtool check is left out.
  */
 function ensurePromtool() {
-  const promtool = '/usr/bin/promtool'
-  if (fs.existsSync(promtool)) return promtool
-  if (process.getuid?.() === 0) {
-    log('installing prometheus for promtool (apt-get)')
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
-    spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'prometheus'], { stdio: 'inherit', env })
-    if (fs.existsSync(promtool)) return promtool
-  }
-  log('NOTICE: promtool is not installed and could not be (apt-get install prometheus): alerting rules not checked')
-  return null
+  const promtool = debianTool('/usr/bin/promtool', 'prometheus')
+  if (!promtool)
+    log('NOTICE: promtool is not installed and could not be (apt-get install prometheus): alerting rules not checked')
+  return promtool
+}
+
+/**
+ * Debian's systemd-analyze (package systemd; it verifies unit files without a running systemd), installed when missing
+ * and root, as promtool: the deploy/ units are then checked on every machine that runs the tests as root.
+ */
+function ensureSystemdAnalyze() {
+  const analyze = debianTool('/usr/bin/systemd-analyze', 'systemd')
+  if (!analyze)
+    log(
+      'NOTICE: systemd-analyze is not installed and could not be (apt-get install systemd): deploy/ units not verified',
+    )
+  return analyze
 }
 
 function playwright() {
@@ -96,6 +124,16 @@ function playwright() {
     totals.passed += s.expected + s.flaky
     totals.failed += s.unexpected
     totals.skipped += s.skipped
+    const walk = (suite, titles) => {
+      for (const spec of suite.specs ?? [])
+        for (const test of spec.tests)
+          if (test.status === 'unexpected') {
+            const error = test.results.at(-1)?.error?.message
+            failures.push(`e2e: ${[...titles, spec.title].join(' › ')}\n      ${firstLine(error)}`)
+          }
+      for (const child of suite.suites ?? []) walk(child, [...titles, child.title])
+    }
+    for (const suite of result.suites) walk(suite, [suite.title])
   }
   return code === 0 && result !== null && result.stats.expected > 0
 }
@@ -112,6 +150,25 @@ await stage('alerting rules (promtool)', () => {
     run(promtool, ['test', 'rules', 'docs/operations/alerts.test.yml']) === 0
   )
 })
+// The deploy/ units as systemd reads them (`systemd-analyze verify`: directives, values, the executable), each template
+// as an instance of it. Without systemd-analyze (and no root to install it) only this check is left out, as promtool.
+await stage('deploy files (systemd-analyze verify)', () => {
+  const analyze = ensureSystemdAnalyze()
+  if (!analyze) return true
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-units-'))
+  try {
+    const units = fs.readdirSync(path.join(root, 'deploy')).filter((f) => /\.(service|timer)$/.test(f))
+    for (const unit of units)
+      fs.copyFileSync(path.join(root, 'deploy', unit), path.join(dir, unit.replace('@.', '@a.')))
+    const files = units.map((unit) => path.join(dir, unit.replace('@.', '@a.')))
+    const result = spawnSync(analyze, ['verify', '--man=no', ...files], { cwd: dir, encoding: 'utf8' })
+    process.stdout.write(result.stdout + result.stderr)
+    // A wrong value is only a warning for systemd (it ignores the line): any output fails the check.
+    return result.status === 0 && `${result.stdout}${result.stderr}`.trim() === '' && units.length >= 3
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
 await stage('unit tests', () => vitest('unit', 'unit'))
 await stage('API tests on PGlite', () => vitest('api-pglite', 'api'))
 await stage('API tests on PostgreSQL', async () => {
@@ -125,16 +182,18 @@ await stage('API tests on PostgreSQL', async () => {
 // Two server processes on one PostgreSQL behind a proxy, under load: one SIGKILLed and restarted, every database
 // connection terminated (apps/server/test/faults; a throwaway cluster of its own unless TEST_DATABASE_URL is set).
 await stage('several instances under faults', () => vitest('faults', 'faults'))
-// `npm run build`: the contract and the server compiled to JavaScript, and the web app; then the compiled server is
-// started as `npm run serve` starts it (apps/server/test/production).
+// `npm run build`: the packages and the server compiled to JavaScript, and the web app; then a server-only production
+// install (`npm ci --omit=dev --workspace apps/server`) where the server starts through `npm run serve` and every
+// operator command runs from the build (apps/server/test/production).
 await stage('production build', () => run('npm', ['run', '--silent', 'build']) === 0)
-await stage('production start', () => vitest('production', 'production'))
+await stage('production install and start', () => vitest('production', 'production'))
 await stage('e2e journeys in Chromium', () => {
   ensureChromium()
   return playwright()
 })
 
 console.log('')
+if (failures.length > 0) console.log(`failed:\n${failures.map((f) => `  ${f}`).join('\n')}\n`)
 for (const s of stages) console.log(`${s.ok ? 'ok  ' : 'FAIL'}  ${s.name} (${s.seconds}s)`)
 const allOk = stages.every((s) => s.ok)
 console.log(`total time ${Math.round((Date.now() - started) / 1000)}s`)

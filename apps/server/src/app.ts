@@ -5,9 +5,11 @@ import rateLimit from '@fastify/rate-limit'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { API_BASE, MAX_BODY_BYTES } from '@solpledge/contract'
-import Fastify, { type FastifyServerOptions } from 'fastify'
-import type { Config } from './config.ts'
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, LogController } from 'fastify'
+import { buildInfo } from './build-info.ts'
+import { type Config, trustProxyOption } from './config.ts'
 import type { Database } from './db/index.ts'
+import { RATE_LIMIT_WINDOW_MS, rateLimitError, rateLimitStore } from './lib/rate-limit.ts'
 import { adminPlugin } from './modules/admin/plugin.ts'
 import { adminRoutes } from './modules/admin/routes.ts'
 import { assetsRoutes } from './modules/assets/routes.ts'
@@ -31,7 +33,8 @@ import { tradeRoutes } from './modules/trade/routes.ts'
 import { userRoutes } from './modules/user/routes.ts'
 import { withdrawalRoutes } from './modules/withdrawals/routes.ts'
 import type { Platform } from './platform.ts'
-import { envelopePlugin, frameworkErrors } from './plugins/envelope.ts'
+import { clientErrorHandler, envelopePlugin, frameworkErrors } from './plugins/envelope.ts'
+import { requestLog, uuidv7 } from './plugins/request-log.ts'
 import { securityHeaders } from './plugins/security-headers.ts'
 import { webApp } from './plugins/web-app.ts'
 
@@ -60,18 +63,35 @@ export interface BuildOptions {
   config: Config
   platform: Platform
   logger?: FastifyServerOptions['logger']
+  /** The process's logger (server.ts), instead of `logger`: its start lines and the requests' in one stream. */
+  loggerInstance?: FastifyBaseLogger
   /** The clock user sessions are opened, idle and expired by, in ms since the epoch (default Date.now). */
   now?: () => number
 }
 
 /** Builds the whole API (and the web app when built) without listening: tests drive it with app.inject. */
-export async function buildApp({ db, config, platform, logger = false, now = Date.now }: BuildOptions) {
+export async function buildApp({ db, config, platform, logger = false, loggerInstance, now = Date.now }: BuildOptions) {
   const app = Fastify({
-    logger,
+    ...(loggerInstance ? { loggerInstance } : { logger }),
+    // One line per request, written by plugins/request-log.ts, with an id of ours: a client's X-Request-Id is not
+    // trusted (it could collide or forge another request's id).
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => uuidv7(),
+    requestIdHeader: false,
     bodyLimit: MAX_BODY_BYTES,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false } },
-    trustProxy: process.env.TRUST_PROXY === '1',
+    // TRUST_PROXY: the proxies whose X-Forwarded-For names the client (request.ip: rate limits, the audit log).
+    trustProxy: trustProxyOption(config.trustProxy),
+    // A request's headers must arrive within 10 s and the whole request within REQUEST_TIMEOUT_MS, or it is answered
+    // 408 and closed (clientErrorHandler); Node looks for late requests every second.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: Math.min(10_000, config.requestTimeoutMs),
+      connectionsCheckingInterval: 1000,
+    },
+    clientErrorHandler,
     frameworkErrors,
   })
   app.decorate('db', db)
@@ -79,13 +99,22 @@ export async function buildApp({ db, config, platform, logger = false, now = Dat
   app.decorate('platform', platform)
   app.decorate('trade', new TradeMarket(db, config.productSymbol))
   cacheValuations(db, config.valuationCacheMs)
-  // Before the routes, so that every request is counted.
+  // Before the routes, so that every request is counted and logged.
   app.decorate('metrics', createMetrics(app))
+  await app.register(requestLog)
 
   // First, so that every answer carries the security headers: API, web app, console, docs, uploads and 404s.
   await app.register(helmet, securityHeaders(config))
   await app.register(envelopePlugin)
-  await app.register(rateLimit, { global: false })
+  // Limits are set per route by defineRoute (lib/route.ts): the login calls' shared by all instances, public reads'.
+  await app.register(rateLimit, {
+    global: false,
+    timeWindow: RATE_LIMIT_WINDOW_MS,
+    store: rateLimitStore(db),
+    errorResponseBuilder: rateLimitError,
+    // A database that cannot count does not refuse the call (the call itself then fails on its own terms).
+    skipOnError: true,
+  })
   // The caller checks the contract asks for (request.user, request.admin).
   await app.register(sessionPlugin, {
     cacheMs: config.sessionCacheMs,
@@ -98,14 +127,19 @@ export async function buildApp({ db, config, platform, logger = false, now = Dat
       openapi: '3.1.0',
       info: {
         title: 'solpledge API',
-        version: '0.1.0',
+        version: buildInfo().version,
         description:
-          'Every call is POST under /api with a JSON body and answers HTTP 200 with {code, msg, data}: code 1 is ' +
-          'success, 0 a refusal, 2 not bound, -1 invalid input, -2 not found, -102 rate limited, -406 unreadable ' +
+          'Every call is POST under /api with a JSON body and answers HTTP 200 with {code, msg, key, data}: code 1 ' +
+          'is success, 0 a refusal, 2 not bound, -1 invalid input, -2 not found, -102 rate limited, -406 unreadable ' +
           'request, -403 session invalid. msg is in the accept-language of the request (default zh). Paths match ' +
-          'case-insensitively. Calls that move money or money state take an optional Idempotency-Key header (IETF ' +
-          'httpapi draft): the same key from the same caller with the same body answers the first answer again, byte ' +
-          'for byte, with Idempotent-Replayed: true, and does nothing twice, also when the repeats arrive at once; ' +
+          'case-insensitively. Every path under /api answers this envelope, also with another HTTP status: 429 for ' +
+          'a call past its rate limit (code -102, with Retry-After: login calls and public reads are limited per ' +
+          'client address and minute), 405 for a method the path does not take (code -406, with Allow), 404 for an ' +
+          'unknown path (code -406), 408 for a request whose headers and body did not arrive in time (code -406, ' +
+          'the connection is closed), 500 for a fault of the server (code 0). Calls that move money or money state ' +
+          'take an optional Idempotency-Key header (IETF httpapi draft): the same key from the same caller with the ' +
+          'same body answers the first answer again, byte for byte, with Idempotent-Replayed: true, and does nothing ' +
+          'twice, also when the repeats arrive at once; ' +
           'the key with another body is refused (code -1), as is a key that is not 1–255 visible ASCII characters. ' +
           'Keys are per caller and kept at least 24 h (docs/money.md).',
       },

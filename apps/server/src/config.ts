@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import { ed25519 } from '@noble/curves/ed25519'
 import { getBase58Encoder } from '@solana/kit'
@@ -65,8 +66,17 @@ export interface Config {
    * minimum and the home price within this time (docs/trade.md "Valuation price").
    */
   valuationCacheMs: number
-  /** Login calls allowed per client IP per minute. */
+  /** Login calls allowed per client IP per minute and route, counted over all instances (in the database). */
   loginRateLimit: number
+  /** Calls of each public read allowed per client IP per minute, counted by each instance (0 = no limit). */
+  publicRateLimit: number
+  /**
+   * Which proxies are trusted to name the client in X-Forwarded-For (TRUST_PROXY): false (none: the client is the
+   * connection's peer), a hop count, or the proxies' addresses and CIDRs. Never "every sender".
+   */
+  trustProxy: TrustProxy
+  /** The whole request (headers and body) must arrive within this many ms, or it is answered 408 and closed. */
+  requestTimeoutMs: number
   /** Built web app to serve, if present. */
   webDist: string | undefined
   productSymbol: string
@@ -87,8 +97,9 @@ export interface Config {
   rankIntervalMs: number
   /**
    * Tests only (withdrawals-crash.test.ts): 'stored', 'sent' or 'confirmed' makes the server kill itself with SIGKILL
-   * right after that step of the withdrawal sender, to prove that a crash there never pays twice. Never set it in
-   * production.
+   * right after that step of the withdrawal sender, to prove that a crash there never pays twice; 'committed'
+   * (idempotency-crash.test.ts) right after a money call with an Idempotency-Key committed, before its answer is sent.
+   * Never set it in production.
    */
   crashAt: string | undefined
   /** Root user's wallet address (required off the local chain); on the local chain a key is generated under dataDir. */
@@ -103,6 +114,8 @@ export interface Config {
   metricsPort: number
   metricsHost: string
   logLevel: string
+  /** NODE_ENV=production: every line the server writes is JSON, its start lines too (docs/operations.md "Logs"). */
+  production: boolean
 }
 
 /** ADMIN_ADDRESSES: comma-separated `address:role` entries, role one of viewer, operator, admin. */
@@ -119,6 +132,52 @@ export function parseAdminAddresses(value: string | undefined): { address: strin
   })
 }
 
+/** TRUST_PROXY as Fastify's `trustProxy` takes it: none, a hop count, or addresses and CIDRs. */
+export type TrustProxy = false | number | string[]
+
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
+const TRUST_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal']
+
+/**
+ * TRUST_PROXY: unset or 0 → no proxy (the client is the connection's peer); a positive integer → that many proxies in
+ * front, the client is the address the outermost one saw (X-Forwarded-For read from the right); otherwise a
+ * comma-separated list of the proxies' addresses, CIDRs or proxy-addr's ranges (loopback, linklocal, uniquelocal).
+ * Anything that trusts every sender (true, *, 0.0.0.0/0, ::/0) is refused: any client could then choose its address.
+ * Throws the problem's message.
+ */
+export function parseTrustProxy(text: string | undefined): TrustProxy {
+  const value = text?.trim() ?? ''
+  if (value === '' || value === '0') return false
+  if (/^\d+$/.test(value)) return Number(value)
+  const why =
+    'must be the number of proxies in front of the server (1 for one) or a comma-separated list of their ' +
+    `addresses or CIDRs (e.g. 127.0.0.1,10.0.0.0/8), got "${value}"`
+  if (/^(true|yes|on|all|\*)$/i.test(value))
+    throw new Error(
+      `TRUST_PROXY=${value} would believe any sender's X-Forwarded-For, so any client could choose its address: it ${why}`,
+    )
+  const entries = value.split(',').map((entry) => entry.trim())
+  for (const entry of entries) {
+    if (TRUST_PROXY_RANGES.includes(entry)) continue
+    const [ip = '', prefix, ...rest] = entry.split('/')
+    const family = net.isIP(ip)
+    const bits = family === 4 ? 32 : 128
+    if (family === 0 || rest.length > 0 || (prefix !== undefined && !(/^\d+$/.test(prefix) && Number(prefix) <= bits)))
+      throw new Error(`TRUST_PROXY ${why}`)
+    if (prefix !== undefined && Number(prefix) === 0)
+      throw new Error(`TRUST_PROXY: "${entry}" trusts every address, so any client could choose its own: it ${why}`)
+  }
+  return entries
+}
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy` option: a hop count becomes "the nearest `hops` senders are proxies" (Fastify
+ * itself takes a number as trusting none), a list is given as it is (proxy-addr compiles it).
+ */
+export function trustProxyOption(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust
+}
+
 /** A configuration the server refuses to start with; `problems` names every missing or contradictory setting. */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -131,6 +190,7 @@ export class ConfigError extends Error {
 }
 
 const REAL_CLUSTERS = ['mainnet-beta', 'devnet', 'testnet'] as const
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]'])
 
 /** The WebSocket endpoint beside an RPC URL: same host, ws(s), and the next port when the URL names one. */
@@ -217,6 +277,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     .map((u) => u.trim())
     .filter(Boolean)
   for (const entry of publicUrls) url('PUBLIC_URL', entry, ['http:', 'https:'])
+  if (cluster === 'mainnet-beta')
+    for (const entry of publicUrls.filter((u) => URL.parse(u)?.protocol === 'http:'))
+      problems.push(
+        `PUBLIC_URL ${entry} is plain http on mainnet-beta: session tokens and signed messages would cross the network ` +
+          'unencrypted; use https (behind the TLS proxy, docs/operations.md)',
+      )
   const cspConnectSrc = (value('CSP_CONNECT_SRC') ?? '')
     .split(',')
     .map((u) => u.trim())
@@ -239,6 +305,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (key && keyFile) problems.push(`${name} and ${name}FILE are both set: give the ${what} key once`)
     else if (key || keyFile) {
       try {
+        // As ssh refuses a private key others can read: the file must be its owner's alone (chmod 0400 or 0600).
+        const mode = keyFile ? fs.statSync(keyFile).mode & 0o777 : 0
+        if (mode & 0o077) {
+          problems.push(
+            `${name}FILE ${keyFile} is open to its group or others (mode 0${mode.toString(8)}): ` +
+              `chmod 0400 it and chown it to the server's user (docs/operations.md, "Keys")`,
+          )
+          return undefined
+        }
         return parseSecretKey(key ?? fs.readFileSync(keyFile as string, 'utf8'))
       } catch (error) {
         const reason = (error as NodeJS.ErrnoException).code ? `cannot be read (${(error as Error).message})` : ''
@@ -309,6 +384,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         `(${priorityFee.max}): raise the ceiling or lower the price`,
     )
 
+  let trustProxy: TrustProxy = false
+  try {
+    trustProxy = parseTrustProxy(value('TRUST_PROXY'))
+  } catch (error) {
+    problems.push((error as Error).message)
+  }
+  const requestTimeoutMs = int('REQUEST_TIMEOUT_MS', 20_000)
+  if (requestTimeoutMs < 1000)
+    problems.push(`REQUEST_TIMEOUT_MS must be at least 1000 (a request's headers and body must arrive within it)`)
+  const logLevel = value('LOG_LEVEL') ?? 'info'
+  if (!LOG_LEVELS.includes(logLevel))
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
   for (const name of ['SESSION_TTL_HOURS', 'SESSION_IDLE_HOURS'])
     if (value(name) === '0') problems.push(`${name} must be at least 1: a session of 0 hours ends as it starts`)
 
@@ -342,6 +429,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionCacheMs: int('SESSION_CACHE_MS', 2000),
     valuationCacheMs: int('VALUATION_CACHE_MS', 5000),
     loginRateLimit: int('LOGIN_RATE_LIMIT', 60),
+    publicRateLimit: int('PUBLIC_RATE_LIMIT', 1200),
+    trustProxy,
+    requestTimeoutMs,
     webDist: value('WEB_DIST'),
     productSymbol: value('PRODUCT_SYMBOL') ?? 'PLG',
     productMint,
@@ -357,7 +447,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminSessionTtlHours: int('ADMIN_SESSION_TTL_HOURS', 12),
     metricsPort,
     metricsHost: value('METRICS_HOST') ?? '127.0.0.1',
-    logLevel: value('LOG_LEVEL') ?? 'info',
+    logLevel,
+    production: value('NODE_ENV') === 'production',
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config

@@ -102,8 +102,9 @@ export const BusinessConfig = Type.Object(
     /**
      * The valuation price (docs/trade.md "Valuation price"), which the staking minimum, a new stake's USDT value and
      * power and the home price use instead of the last trade: the mean of 24 equal intervals of the window, each the
-     * volume-weighted price of its fills within the band (the reference price for an interval without such fills),
-     * or the reference price while the window's in-band USDT volume is below the minimum.
+     * volume-weighted price of its fills within the band (completed with the reference price up to a 24th of the
+     * minimum volume), each account counting at most a 25th of the minimum volume; or the reference price while the
+     * window's counted USDT volume is below the minimum.
      */
     valuation: Type.Object(
       {
@@ -111,7 +112,10 @@ export const BusinessConfig = Type.Object(
         windowSeconds: Type.Integer({ minimum: 600, maximum: 30 * 86_400 }),
         /** Fills further than this from the reference price are ignored: 2000 = ±20 %. 1 % to 90 %. */
         bandBps: Type.Integer({ minimum: 100, maximum: 9000 }),
-        /** Below this USDT volume (base units) of in-band fills in the window the reference price is used. */
+        /**
+         * Below this USDT volume (base units) of in-band fills in the window, each account counting at most a 25th of
+         * it, the reference price is used.
+         */
         minQuoteVolume: Units,
       },
       { additionalProperties: false },

@@ -511,6 +511,13 @@ export interface TradeFillsTable {
   created_at: Timestamp
 }
 
+/** Login rate-limit counters shared by the instances (lib/rate-limit.ts); unlogged. */
+export interface RateLimitHitsTable {
+  key: string
+  hits: number
+  reset_at: Timestamp
+}
+
 export interface DB {
   payment_intents: PaymentIntentsTable
   users: UsersTable
@@ -550,6 +557,7 @@ export interface DB {
   liability_snapshots: LiabilitySnapshotsTable
   liability_leaves: LiabilityLeavesTable
   liability_nodes: LiabilityNodesTable
+  rate_limit_hits: RateLimitHitsTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -10,6 +10,8 @@ export const en = {
   'error.bodyTooLarge': 'The request body is too large',
   'error.unsupportedMediaType': 'The request must be sent as JSON',
   'error.routeNotFound': 'Unknown API path',
+  'error.methodNotAllowed': 'This API path does not take {{method}} requests',
+  'error.requestTimeout': 'The request did not arrive in time, please try again',
   'error.badRequest': 'The request could not be read',
   'error.rateLimited': 'Too many requests, please try again in a moment',
   'error.internal': 'Something went wrong, please try again',

@@ -7,6 +7,8 @@ export const ja: Catalogue = {
   'error.bodyTooLarge': 'リクエスト本文が大きすぎます',
   'error.unsupportedMediaType': 'リクエストは JSON で送信してください',
   'error.routeNotFound': '不明な API パスです',
+  'error.methodNotAllowed': 'この API パスは {{method}} リクエストを受け付けません',
+  'error.requestTimeout': 'リクエストが時間内に届きませんでした。もう一度お試しください',
   'error.badRequest': 'リクエストを読み取れません',
   'error.rateLimited': 'リクエストが多すぎます。しばらくしてから再試行してください',
   'error.internal': '問題が発生しました。もう一度お試しください',

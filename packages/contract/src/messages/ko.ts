@@ -7,6 +7,8 @@ export const ko: Catalogue = {
   'error.bodyTooLarge': '요청 본문이 너무 큽니다',
   'error.unsupportedMediaType': '요청은 JSON으로 보내야 합니다',
   'error.routeNotFound': '알 수 없는 API 경로입니다',
+  'error.methodNotAllowed': '이 API 경로는 {{method}} 요청을 받지 않습니다',
+  'error.requestTimeout': '요청이 제시간에 도착하지 않았습니다. 다시 시도하세요',
   'error.badRequest': '요청을 읽을 수 없습니다',
   'error.rateLimited': '요청이 너무 많습니다. 잠시 후 다시 시도하세요',
   'error.internal': '문제가 발생했습니다. 다시 시도하세요',

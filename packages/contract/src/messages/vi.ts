@@ -7,6 +7,8 @@ export const vi: Catalogue = {
   'error.bodyTooLarge': 'Nội dung yêu cầu quá lớn',
   'error.unsupportedMediaType': 'Yêu cầu phải được gửi dưới dạng JSON',
   'error.routeNotFound': 'Đường dẫn API không xác định',
+  'error.methodNotAllowed': 'Đường dẫn API này không nhận yêu cầu {{method}}',
+  'error.requestTimeout': 'Yêu cầu không đến kịp thời, vui lòng thử lại',
   'error.badRequest': 'Không thể đọc yêu cầu',
   'error.rateLimited': 'Quá nhiều yêu cầu, vui lòng thử lại sau giây lát',
   'error.internal': 'Đã xảy ra lỗi, vui lòng thử lại',

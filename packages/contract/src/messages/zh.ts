@@ -7,6 +7,8 @@ export const zh: Catalogue = {
   'error.bodyTooLarge': '请求内容过大',
   'error.unsupportedMediaType': '请求必须以 JSON 格式发送',
   'error.routeNotFound': '未知的接口路径',
+  'error.methodNotAllowed': '该接口路径不支持 {{method}} 请求',
+  'error.requestTimeout': '请求未能及时送达，请重试',
   'error.badRequest': '无法读取该请求',
   'error.rateLimited': '请求过于频繁，请稍后再试',
   'error.internal': '出了点问题，请重试',

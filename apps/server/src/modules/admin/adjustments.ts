@@ -7,6 +7,7 @@ import type { Selectable, Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { AdjustmentStatus, AdjustmentsTable, DB } from '../../db/schema.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
+import type { Commit } from '../../lib/commit.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { requireAsset } from '../assets/index.ts'
 import { balances, systemAccount, transfer, userAccount } from '../ledger/index.ts'
@@ -84,6 +85,7 @@ export async function listAdjustments(
  */
 export async function createAdjustment(
   db: Database,
+  commit: Commit<Adjustment>,
   caller: AdminCaller,
   input: { address: string; coin: string; amount: string; reason: string },
 ): Promise<Adjustment> {
@@ -93,7 +95,7 @@ export async function createAdjustment(
   // A debit the balance cannot cover now is refused at once rather than left for the second admin to find out.
   if (amount < 0n && ((await balances(db, user.id))[asset.code]?.available ?? 0n) < -amount)
     throw refuse('common.insufficientBalance')
-  return db.transaction().execute(async (trx) => {
+  return commit(async (trx) => {
     const needed = (await activeAdmins(trx)) >= 2 ? 2 : 1
     const row = await trx
       .insertInto('adjustments')
@@ -136,8 +138,12 @@ async function lockPending(trx: Transaction<DB>, id: string) {
 }
 
 /** The second admin applies a pending adjustment; the requester cannot. */
-export async function approveAdjustment(db: Database, caller: AdminCaller, id: string): Promise<Adjustment> {
-  return db.transaction().execute(async (trx) => {
+export async function approveAdjustment(
+  commit: Commit<Adjustment>,
+  caller: AdminCaller,
+  id: string,
+): Promise<Adjustment> {
+  return commit(async (trx) => {
     const row = await lockPending(trx, id)
     if (row.requested_by === caller.address) throw refuse('admin.ownAdjustment')
     const transferId = await apply(trx, row)
@@ -159,13 +165,13 @@ export async function approveAdjustment(db: Database, caller: AdminCaller, id: s
 
 /** Rejects a pending adjustment (any admin, the requester too, e.g. to withdraw a mistake); nothing moves. */
 export async function rejectAdjustment(
-  db: Database,
+  commit: Commit<Adjustment>,
   caller: AdminCaller,
   id: string,
   reason: string,
 ): Promise<Adjustment> {
   const text = reasonText(reason)
-  return db.transaction().execute(async (trx) => {
+  return commit(async (trx) => {
     const row = await lockPending(trx, id)
     await trx
       .updateTable('adjustments')

@@ -7,6 +7,7 @@ import type { Selectable, Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { AdminChangeKind, AdminChangeStatus, AdminChangesTable, DB } from '../../db/schema.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
+import { type Commit, RefusalAfterCommit } from '../../lib/commit.ts'
 import { diff } from '../../lib/diff.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { adminRemove, adminSave } from './admins.ts'
@@ -71,12 +72,12 @@ function present(row: Row): AdminChange {
  * proposals store nothing.
  */
 export async function submitChange<P, S>(
-  db: Database,
+  commit: Commit<AdminChange>,
   caller: AdminCaller,
   kind: ChangeKind<P, S>,
   payload: P,
 ): Promise<AdminChange> {
-  return db.transaction().execute(async (trx) => {
+  return commit(async (trx) => {
     await lockAllowList(trx)
     const state = await kind.state(trx, caller, payload, true)
     const admins = await activeAdmins(trx)
@@ -110,8 +111,12 @@ async function lockPending(trx: Transaction<DB>, id: string): Promise<Row> {
 }
 
 /** A different admin applies a pending change; when its target changed meanwhile it becomes stale instead. */
-export async function approveChange(db: Database, caller: AdminCaller, id: string): Promise<AdminChange> {
-  const result = await db.transaction().execute(async (trx) => {
+export async function approveChange(
+  commit: Commit<AdminChange>,
+  caller: AdminCaller,
+  id: string,
+): Promise<AdminChange> {
+  return commit(async (trx) => {
     await lockAllowList(trx)
     const row = await lockPending(trx, id)
     if (row.proposed_by === caller.address) throw refuse('admin.ownChange')
@@ -121,27 +126,27 @@ export async function approveChange(db: Database, caller: AdminCaller, id: strin
     // The applied change's own audit entry (admin.save, asset.save, …) names the change and its proposer.
     if (stale) await audit(trx, caller, 'change.stale', row.target, { change: row.id, kind: row.kind })
     else await kind.apply(trx, caller, row.payload, state, { change: row.id, proposed_by: row.proposed_by })
-    return trx
+    const result = await trx
       .updateTable('admin_changes')
       .set({ status: stale ? 'stale' : 'applied', decided_by: caller.address, decided_at: new Date() })
       .where('id', '=', row.id)
       .returningAll()
       .executeTakeFirstOrThrow()
+    // The stale mark is kept (the change is closed) and the caller told that nothing was applied.
+    if (result.status === 'stale') throw new RefusalAfterCommit(refuse('admin.changeStale'))
+    return present(result)
   })
-  // The stale mark is kept (the change is closed) and the caller told that nothing was applied.
-  if (result.status === 'stale') throw refuse('admin.changeStale')
-  return present(result)
 }
 
 /** Rejects a pending change (any admin; the proposer may withdraw their own); nothing changes. */
 export async function rejectChange(
-  db: Database,
+  commit: Commit<AdminChange>,
   caller: AdminCaller,
   id: string,
   reason: string,
 ): Promise<AdminChange> {
   const text = reasonText(reason)
-  return db.transaction().execute(async (trx) => {
+  return commit(async (trx) => {
     const row = await lockPending(trx, id)
     const updated = await trx
       .updateTable('admin_changes')

@@ -14,7 +14,7 @@ import { adminRemove, adminSave, listAdmins } from './admins.ts'
 import { audit, listAudit } from './audit.ts'
 import { approveChange, listChanges, rejectChange, submitChange } from './changes.ts'
 import { adminBanners, adminNotices, publishBanner, publishNotice, saveBanner, saveNotice } from './content.ts'
-import { jobStatus } from './ops.ts'
+import { jobStatus, opsHistory } from './ops.ts'
 import { type AdminLoginSettings, adminLogin, adminLogout, adminMe, adminNonce } from './session.ts'
 import { adminAssets, assetHistory, assetSave, configHistory, currentConfig, saveConfig } from './settings.ts'
 import { serveUploads, storeUpload } from './upload.ts'
@@ -33,7 +33,8 @@ export async function adminRoutes(
   opts: { login: AdminLoginSettings; rateLimitPerMinute: number },
 ) {
   const db = app.db
-  const limited = { rateLimitPerMinute: opts.rateLimitPerMinute }
+  // Counted over all instances: a client gets the limit once, however many instances answer it.
+  const limited = { rateLimit: { perMinute: opts.rateLimitPerMinute, shared: true } }
   const saved = { successKey: 'admin.saved' } as const
 
   defineRoute(app, api.adminNonce, limited, ({ body, request }) =>
@@ -50,21 +51,27 @@ export async function adminRoutes(
     successKey: (data: AdminChange) => (data.status === 'pending' ? 'admin.changeProposed' : 'admin.saved'),
   } as const
   defineRoute(app, api.adminAdmins, {}, () => listAdmins(db))
-  defineRoute(app, api.adminAdminSave, change, ({ admin, body }) => submitChange(db, admin, adminSave, body))
-  defineRoute(app, api.adminAdminRemove, change, ({ admin, body }) => submitChange(db, admin, adminRemove, body))
-  defineRoute(app, api.adminChanges, {}, ({ body }) => listChanges(db, { status: body.status, ...paged(body) }))
-  defineRoute(app, api.adminChangeApprove, { successKey: 'admin.changeApplied' }, ({ admin, body }) =>
-    approveChange(db, admin, body.id),
+  defineRoute(app, api.adminAdminSave, change, ({ admin, body, commit }) =>
+    submitChange(commit, admin, adminSave, body),
   )
-  defineRoute(app, api.adminChangeReject, { successKey: 'admin.changeRejected' }, ({ admin, body }) =>
-    rejectChange(db, admin, body.id, body.reason),
+  defineRoute(app, api.adminAdminRemove, change, ({ admin, body, commit }) =>
+    submitChange(commit, admin, adminRemove, body),
+  )
+  defineRoute(app, api.adminChanges, {}, ({ body }) => listChanges(db, { status: body.status, ...paged(body) }))
+  defineRoute(app, api.adminChangeApprove, { successKey: 'admin.changeApplied' }, ({ admin, body, commit }) =>
+    approveChange(commit, admin, body.id),
+  )
+  defineRoute(app, api.adminChangeReject, { successKey: 'admin.changeRejected' }, ({ admin, body, commit }) =>
+    rejectChange(commit, admin, body.id, body.reason),
   )
 
   defineRoute(app, api.adminConfig, {}, () => currentConfig(db))
-  defineRoute(app, api.adminConfigSave, saved, ({ admin, body }) => saveConfig(db, admin, body))
+  defineRoute(app, api.adminConfigSave, saved, ({ admin, body, commit }) => saveConfig(commit, admin, body))
   defineRoute(app, api.adminConfigHistory, {}, ({ body }) => configHistory(db, paged(body)))
   defineRoute(app, api.adminAssets, {}, () => adminAssets(db))
-  defineRoute(app, api.adminAssetSave, change, ({ admin, body }) => submitChange(db, admin, assetSave, body))
+  defineRoute(app, api.adminAssetSave, change, ({ admin, body, commit }) =>
+    submitChange(commit, admin, assetSave, body),
+  )
   defineRoute(app, api.adminAssetHistory, {}, ({ body }) => assetHistory(db, { coin: body.coin, ...paged(body) }))
 
   defineRoute(app, api.adminNotices, {}, ({ body }) => adminNotices(db, paged(body)))
@@ -90,10 +97,10 @@ export async function adminRoutes(
     app,
     api.adminWithdrawalApprove,
     { successKey: (data) => (data.status === 'pending' ? 'admin.withdrawalApproved' : 'admin.approvalRecorded') },
-    ({ admin, body }) => approve(db, admin, body.id),
+    ({ admin, body, commit }) => approve(commit, admin, body.id),
   )
-  defineRoute(app, api.adminWithdrawalReject, { successKey: 'admin.withdrawalRejected' }, ({ admin, body }) =>
-    reject(db, admin, body.id, body.reason),
+  defineRoute(app, api.adminWithdrawalReject, { successKey: 'admin.withdrawalRejected' }, ({ admin, body, commit }) =>
+    reject(commit, admin, body.id, body.reason),
   )
 
   defineRoute(app, api.adminUsers, {}, ({ body }) => listUsers(db, { q: body.q, ...paged(body) }))
@@ -127,28 +134,30 @@ export async function adminRoutes(
     app,
     api.adminAdjust,
     { successKey: (data) => (data.status === 'applied' ? 'admin.adjustmentApplied' : 'admin.adjustmentPending') },
-    ({ admin, body }) => createAdjustment(db, admin, body),
+    ({ admin, body, commit }) => createAdjustment(db, commit, admin, body),
   )
-  defineRoute(app, api.adminAdjustApprove, { successKey: 'admin.adjustmentApplied' }, ({ admin, body }) =>
-    approveAdjustment(db, admin, body.id),
+  defineRoute(app, api.adminAdjustApprove, { successKey: 'admin.adjustmentApplied' }, ({ admin, body, commit }) =>
+    approveAdjustment(commit, admin, body.id),
   )
-  defineRoute(app, api.adminAdjustReject, { successKey: 'admin.adjustmentRejected' }, ({ admin, body }) =>
-    rejectAdjustment(db, admin, body.id, body.reason),
+  defineRoute(app, api.adminAdjustReject, { successKey: 'admin.adjustmentRejected' }, ({ admin, body, commit }) =>
+    rejectAdjustment(commit, admin, body.id, body.reason),
   )
 
   defineRoute(app, api.adminSolvency, {}, () => solvency(db, app.platform))
-  // A proof-of-liabilities snapshot now (retries with the same Idempotency-Key replay the first answer), audited.
-  defineRoute(app, api.adminPolSnapshot, {}, async ({ admin }) => {
+  // A proof-of-liabilities snapshot now (retries with the same Idempotency-Key replay the first answer), audited in the
+  // transaction of the answer; the snapshot itself is taken and published before (docs/money.md).
+  defineRoute(app, api.adminPolSnapshot, {}, async ({ admin, commit }) => {
     const root = await snapshotNow(db, app.platform)
-    await db.transaction().execute((trx) =>
-      audit(trx, admin, 'liabilities.snapshot', `snapshot:${root.snapshot_id}`, {
+    return commit(async (trx) => {
+      await audit(trx, admin, 'liabilities.snapshot', `snapshot:${root.snapshot_id}`, {
         root: root.root,
         signature: root.signature,
-      }),
-    )
-    return root
+      })
+      return root
+    })
   })
   defineRoute(app, api.adminJobs, {}, () => jobStatus(db, hotWalletState(app.platform)))
+  defineRoute(app, api.adminHistory, {}, () => opsHistory(db))
   defineRoute(app, api.adminAudit, {}, ({ body }) =>
     listAudit(db, {
       action: body.action,

@@ -14,6 +14,7 @@ import { type Selectable, sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { AssetsTable } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
+import type { Commit } from '../../lib/commit.ts'
 import { diff } from '../../lib/diff.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { setBusinessConfig, withDefaults } from '../config/index.ts'
@@ -67,11 +68,11 @@ export async function configHistory(db: Database, query: { page: number; limit: 
 
 /** Stores a new configuration version made from `base_version`; refused when another save came first. */
 export async function saveConfig(
-  db: Database,
+  commit: Commit<ConfigVersion>,
   caller: AdminCaller,
   input: { base_version: string; value: BusinessConfig },
 ): Promise<ConfigVersion> {
-  const id = await db.transaction().execute(async (trx) => {
+  return commit(async (trx) => {
     await sql`select pg_advisory_xact_lock(${CONFIG_LOCK})`.execute(trx)
     const [latest] = await versions(trx).limit(1).execute()
     if (!latest || latest.id !== input.base_version) throw refuse('admin.staleVersion', { version: latest?.id ?? '0' })
@@ -80,9 +81,8 @@ export async function saveConfig(
       base_version: latest.id,
       changes: diff(withDefaults(latest.value), input.value),
     })
-    return id
+    return currentConfig(trx, id)
   })
-  return currentConfig(db, id)
 }
 
 type AssetRow = Selectable<AssetsTable>

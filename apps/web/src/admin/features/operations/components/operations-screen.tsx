@@ -8,13 +8,15 @@ import { adminCall } from '@/admin/lib/api-client.ts'
 import { adminKeys } from '@/admin/lib/query-keys.ts'
 import { formatUnits } from '@/admin/lib/units.ts'
 import { Facts } from '@/components/facts.tsx'
+import { History } from './history.tsx'
 
 /** The figures move by themselves (deposits, the sender, the jobs): refreshed this often while visible. */
 const OPERATIONS_POLL_MS = 15_000
 
 /**
- * Operations (issue 7): the solvency report (what users are owed against what the platform holds on chain) and the
- * jobs: the last settled day, the deposit watcher's lag and the withdrawal sender's queue.
+ * Operations: the release the server runs, the solvency report (what users are owed against what the platform holds on
+ * chain), the jobs (the last settled day, the deposit watcher's lag and the withdrawal sender's queue) and the last 30
+ * days in small charts.
  */
 export function OperationsScreen() {
   const { t } = useTranslation('admin')
@@ -31,6 +33,11 @@ export function OperationsScreen() {
 
   return (
     <AdminPage title={t('sections.operations')}>
+      {jobs.data && (
+        <p className="muted-note" data-testid="admin-release">
+          {t('operations.release', { ...jobs.data.release, commit: jobs.data.release.commit.slice(0, 12) })}
+        </p>
+      )}
       <Panel
         title={t('operations.solvency')}
         testId="admin-solvency"
@@ -79,6 +86,7 @@ export function OperationsScreen() {
       </Panel>
       {jobs.data && <FourEyes status={jobs.data.four_eyes} />}
       {!jobs.data ? <ListState query={jobs} empty={false} /> : <Jobs status={jobs.data} />}
+      <History />
     </AdminPage>
   )
 }
