@@ -16,6 +16,16 @@ test.use({ serviceWorkers: 'allow' })
 const workerActive = (page: Page) =>
   page.waitForFunction(async () => (await navigator.serviceWorker.ready).active?.state === 'activated')
 
+/**
+ * Resolves once the page loading now has loaded what it loads after its first paint: the service worker's
+ * registration and the wallet layer (the demo wallet's badge). A deploy restarts the server: a lazy chunk asked for
+ * meanwhile would fail and reload the page into the offline screen.
+ */
+async function loadedAfterPaint(page: Page) {
+  await page.waitForResponse(/\/assets\/service-worker-[\w-]+\.js$/)
+  await expect(page.getByTestId('demo-wallet-toggle')).toBeVisible()
+}
+
 /** A visitor who signed out before: nothing connects by itself (no demo wallet login, no bind dialog). */
 const signedOutVisitor = (page: Page) => page.addInitScript(() => localStorage.setItem('signedOut', '1'))
 
@@ -119,8 +129,10 @@ test.describe('the installable app', () => {
       await page.goto(`${server.url}/`)
       await workerActive(page)
       // A returning visitor: the worker controls the page.
+      let loaded = loadedAfterPaint(page)
       await page.reload()
       await expect(page.getByTestId('page-title')).toBeVisible()
+      await loaded
       expect(await page.evaluate(() => navigator.serviceWorker.controller?.state)).toBe('activated')
 
       await deploy(second)
@@ -132,12 +144,14 @@ test.describe('the installable app', () => {
       await snap(page, testInfo, 'update prompt')
       // Reload: the new worker takes over and the page is the new version.
       const reloaded = page.waitForEvent('load')
+      loaded = loadedAfterPaint(page)
       await page.getByTestId('update-reload').click()
       await reloaded
       expect(await waiting()).toBeNull()
       await expect(page.getByTestId('update-prompt')).toHaveCount(0)
       await expect.poll(async () => fs.existsSync(path.join(second, (await entryOf()) ?? 'none'))).toBe(true)
       expect(await page.evaluate(() => navigator.serviceWorker.controller?.state)).toBe('activated')
+      await loaded
 
       // Another deploy removes this version's Staking chunk: opening Staking reloads once, onto the new version.
       await deploy(third)
