@@ -9,6 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, LogControll
 import { buildInfo } from './build-info.ts'
 import { type Config, trustProxyOption } from './config.ts'
 import type { Database } from './db/index.ts'
+import { settleOptions } from './jobs/settlement.ts'
 import { RATE_LIMIT_WINDOW_MS, rateLimitError, rateLimitStore } from './lib/rate-limit.ts'
 import { adminPlugin } from './modules/admin/plugin.ts'
 import { adminRoutes } from './modules/admin/routes.ts'
@@ -173,13 +174,14 @@ export async function buildApp({ db, config, platform, logger = false, loggerIns
   await app.register(homeRoutes)
   await app.register(intentRoutes)
   await app.register(withdrawalRoutes)
-  await app.register(settlementRoutes)
+  await app.register(settlementRoutes, { settle: settleOptions(db, config, platform) })
   await app.register(liabilitiesRoutes)
   await app.register(tradeRoutes)
   await app.register(systemRoutes)
   await app.register(adminRoutes, {
     login: { ...login, adminSessionTtlHours: config.adminSessionTtlHours, localBootstrap: platform.localChain },
     rateLimitPerMinute: config.loginRateLimit,
+    noticeHours: config.economicsNoticeHours,
   })
 
   const webDist = config.webDist && path.resolve(config.webDist)

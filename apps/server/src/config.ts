@@ -110,6 +110,11 @@ export interface Config {
   adminAddresses: { address: string; role: AdminRole }[]
   /** How long an operator console session lasts. */
   adminSessionTtlHours: number
+  /**
+   * The notice period of a change that raises what the platform pays or lowers what it takes (docs/economics.md):
+   * announced to users when decided, in force this many hours later (ECONOMICS_NOTICE_HOURS, default 24).
+   */
+  economicsNoticeHours: number
   /** Prometheus metrics listener (GET /metrics), apart from the public port: METRICS_PORT (0 = off), METRICS_HOST. */
   metricsPort: number
   metricsHost: string
@@ -445,6 +450,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorToken: value('OPERATOR_TOKEN'),
     adminAddresses,
     adminSessionTtlHours: int('ADMIN_SESSION_TTL_HOURS', 12),
+    economicsNoticeHours: int('ECONOMICS_NOTICE_HOURS', 24),
     metricsPort,
     metricsHost: value('METRICS_HOST') ?? '127.0.0.1',
     logLevel,

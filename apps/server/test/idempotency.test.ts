@@ -181,13 +181,33 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
     return { id }
   }
   const pendingAdjustment = async () => {
-    const body = { address: maker.address, coin: 'USDT', amount: String(2000n * USDT), reason: 'goodwill credit' }
+    const body = { address: maker.address, coin: 'USDT', amount: '2000', reason: 'goodwill credit' }
     const { id } = await ok(api.adminAdjust, body, asCaller(requester))
     return id
   }
   /** A change of the allow-list proposed by the requester, waiting for a second admin (there are several admins). */
   const pendingChange = async () =>
     (await ok(api.adminAdminSave, { address: new TestWallet().address, role: 'viewer' }, asCaller(requester))).id
+  /** A settlement day the circuit breaker holds (a new one each time), for its release. */
+  let heldDays = 0
+  const heldDay = async () => {
+    const day = `2024-01-${String(++heldDays).padStart(2, '0')}`
+    await ctx.db
+      .insertInto('settlement_runs')
+      .values({
+        day,
+        status: 'held',
+        phase: 'pay',
+        summary: JSON.stringify({
+          pool: '0',
+          referral: [],
+          expired: { stakes: 0, finance: 0 },
+          hold: { at: '2025-01-02T00:00:00.000Z', reasons: [] },
+        }),
+      })
+      .execute()
+    return { day }
+  }
   const paidIntent = async (who: Caller) => {
     const auth = { token: who.headers['user-token'] as string, address: who.address }
     const intent = await createIntent(ctx, auth, 'USDT', USDT)
@@ -217,7 +237,8 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
       ...settings
     } = list.find((a) => a.coin === 'PLG') as AdminAsset
     fee += 1n
-    return { ...settings, base_version: version, withdraw_fee: String(fee * PLG) }
+    // In PLG, as the console types it.
+    return { ...settings, base_version: version, withdraw_fee: String(fee) }
   }
   const adminPair = async (): Promise<[Caller, Caller]> => [
     asCaller(admins[0] as TestAdmin),
@@ -347,10 +368,10 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
     },
     adminAdjust: {
       callers: adminPair,
-      body: async () => ({ address: maker.address, coin: 'USDT', amount: String(5n * USDT), reason: 'goodwill' }),
+      body: async () => ({ address: maker.address, coin: 'USDT', amount: '5', reason: 'goodwill' }),
       other: async () => ({
         route: api.adminAdjust,
-        body: { address: maker.address, coin: 'USDT', amount: String(-5n * USDT), reason: 'goodwill' },
+        body: { address: maker.address, coin: 'USDT', amount: '-5', reason: 'goodwill' },
       }),
       repeatable: true,
     },
@@ -380,6 +401,13 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
       body: async () => ({}),
       other: async () => ({ route: api.adminAssetSave, body: await assetBody() }),
       // An operator may take another snapshot whenever they like.
+      repeatable: true,
+    },
+    adminSettlementRelease: {
+      callers: adminPair,
+      body: heldDay,
+      other: async () => ({ route: api.adminSettlementRelease, body: await heldDay() }),
+      // With several admins, a release is a proposal for a second admin: the same proposal again is another one.
       repeatable: true,
     },
     adminAdjustReject: {

@@ -101,9 +101,18 @@ export interface RouteContext<R extends RouteDef> {
   answerIn: AnswerIn<DataOf<R>>
 }
 
+/** A success message with values for its placeholders. */
+export interface SuccessMessage {
+  key: MessageKey
+  params: Record<string, string | number>
+}
+
 export interface RouteOptions<R extends RouteDef = RouteDef> {
-  /** The success message (default 'common.success'), or a function choosing it from the answer's data. */
-  successKey?: MessageKey | ((data: DataOf<R>) => MessageKey)
+  /**
+   * The success message (default 'common.success'), or a function choosing it (and its placeholders' values) from the
+   * answer's data.
+   */
+  successKey?: MessageKey | ((data: DataOf<R>) => MessageKey | SuccessMessage)
   /**
    * The route's rate limit per client address (lib/rate-limit.ts). Without one, a public route (no session, admin or
    * operator) gets the public-read limit (PUBLIC_RATE_LIMIT), counted by each instance.
@@ -205,15 +214,19 @@ export function defineRoute<R extends RouteDef>(
         call.claimed = first
         calls.set(request, call)
       }
-      const successKey = (data: DataOf<R>) =>
-        (typeof options.successKey === 'function' ? options.successKey(data) : options.successKey) ?? 'common.success'
+      const successOf = (data: DataOf<R>): { key: MessageKey; params?: SuccessMessage['params'] } => {
+        const chosen = typeof options.successKey === 'function' ? options.successKey(data) : options.successKey
+        return typeof chosen === 'object' ? chosen : { key: chosen ?? 'common.success' }
+      }
       /** The answer's bytes as they are sent: success through the route's response schema, refusals as plain JSON. */
-      const payloadOf = (outcome: Outcome<DataOf<R>>): string =>
-        'refusal' in outcome
-          ? JSON.stringify(
-              envelopeBody(request, outcome.refusal.code, outcome.refusal.key, null, outcome.refusal.params),
-            )
-          : String(reply.serialize(envelopeBody(request, Code.OK, successKey(outcome.data), outcome.data)))
+      const payloadOf = (outcome: Outcome<DataOf<R>>): string => {
+        if ('refusal' in outcome)
+          return JSON.stringify(
+            envelopeBody(request, outcome.refusal.code, outcome.refusal.key, null, outcome.refusal.params),
+          )
+        const message = successOf(outcome.data)
+        return String(reply.serialize(envelopeBody(request, Code.OK, message.key, outcome.data, message.params)))
+      }
       const commit: Commit<DataOf<R>> = async (work) => {
         let payload: string | undefined
         const outcome = await runCommit(app.db, work, async (trx, outcome) => {
@@ -244,7 +257,8 @@ export function defineRoute<R extends RouteDef>(
       if (call.stored !== undefined) return sendStored(reply, call.stored)
       if ('error' in result) throw result.error
       if (call.claimed) request.log.error({ route: def.path }, 'idempotent call answered outside its transaction')
-      return sendEnvelope(request, reply, Code.OK, successKey(result.data), result.data)
+      const message = successOf(result.data)
+      return sendEnvelope(request, reply, Code.OK, message.key, result.data, message.params)
     },
   )
 }

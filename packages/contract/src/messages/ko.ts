@@ -152,4 +152,13 @@ export const ko: Catalogue = {
   'admin.ownChange': '이 변경을 제안한 관리자는 승인할 수 없습니다. 다른 관리자가 승인해야 합니다',
   'admin.changeNotFound': '이 변경은 존재하지 않습니다',
   'admin.changeStale': '제안 이후 설정이 바뀌었습니다. 아무것도 적용되지 않았으니 다시 제안하세요',
+  'admin.tooSmall': '{{field}} 값은 {{min}}보다 작을 수 없습니다',
+  'admin.dailyYieldTooHigh': '{{field}} 항목은 원금 외에 하루 {{value}}를 지급합니다. 하루 최대 {{max}}까지 허용됩니다',
+  'admin.referralTotal': '추천 보상 비율의 합계({{total}})는 {{max}}보다 클 수 없습니다',
+  'admin.amountDecimals': '{{field}} 값은 소수점 {{decimals}}자리까지의 {{coin}} 금액이어야 합니다',
+  'admin.changeScheduled': '예약됨: 이 변경은 공지 기간이 지난 {{at}}에 적용되며, 사용자에게 지금 알립니다',
+  'admin.changeCancelled': '변경이 취소되었습니다. 아무것도 바뀌지 않았습니다',
+  'admin.changeWaiting': '이 설정에는 {{at}}에 적용될 변경이 있습니다. 먼저 취소하거나 적용될 때까지 기다리세요',
+  'settlement.notHeld': '{{day}} 정산은 보류 상태가 아닙니다',
+  'settlement.released': '해제됨: 보류된 날은 다음 정산에서 지급됩니다',
 }

@@ -152,4 +152,13 @@ export const zh: Catalogue = {
   'admin.ownChange': '提议该变更的管理员不能批准它，须由另一位管理员批准',
   'admin.changeNotFound': '该变更不存在',
   'admin.changeStale': '提议之后该设置已被修改，未应用任何更改，请重新提议',
+  'admin.tooSmall': '{{field}} 不能小于 {{min}}',
+  'admin.dailyYieldTooHigh': '{{field}} 每天在本金之外支付 {{value}}；每天最多允许 {{max}}',
+  'admin.referralTotal': '各级推荐奖励比例合计（{{total}}）不能超过 {{max}}',
+  'admin.amountDecimals': '{{field}} 必须是 {{coin}} 的数额，最多 {{decimals}} 位小数',
+  'admin.changeScheduled': '已排期：此更改在公示期结束后于 {{at}} 生效；已通知用户',
+  'admin.changeCancelled': '更改已取消，未做任何更改',
+  'admin.changeWaiting': '此设置有一项更改将于 {{at}} 生效：请先取消它，或等待其生效',
+  'settlement.notHeld': '{{day}}的结算未被暂停',
+  'settlement.released': '已放行：暂停的那一天将在下一次结算时支付',
 }

@@ -2,11 +2,11 @@
 // made as one ledger transfer against the system account 'adjustments' of the asset (so the books stay balanced and
 // the solvency report shows it). Once two admins exist, every adjustment waits for a second admin, who cannot be the
 // requester (checked here and by a CHECK constraint): no amount is small enough for one admin to mint alone.
-import { type Adjustment, Code } from '@solpledge/contract'
+import { type Adjustment, Code, parseAmount } from '@solpledge/contract'
 import type { Selectable, Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { AdjustmentStatus, AdjustmentsTable, DB } from '../../db/schema.ts'
-import { AppError, refuse } from '../../lib/app-error.ts'
+import { AppError, invalid, refuse } from '../../lib/app-error.ts'
 import type { Commit } from '../../lib/commit.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { requireAsset } from '../assets/index.ts'
@@ -91,7 +91,12 @@ export async function createAdjustment(
 ): Promise<Adjustment> {
   const reason = reasonText(input.reason)
   const [user, asset] = await Promise.all([requireUser(db, input.address), requireAsset(db, input.coin)])
-  const amount = BigInt(input.amount)
+  // Typed in the coin's units ('-2.5'), kept in base units; more decimals than the coin has, or 0, are refused.
+  const negative = input.amount.startsWith('-')
+  const parsed = parseAmount(negative ? input.amount.slice(1) : input.amount, asset.decimals)
+  if (!parsed.ok || parsed.value === 0n)
+    throw invalid('admin.amountDecimals', { field: 'amount', coin: asset.code, decimals: asset.decimals })
+  const amount = negative ? -parsed.value : parsed.value
   // A debit the balance cannot cover now is refused at once rather than left for the second admin to find out.
   if (amount < 0n && ((await balances(db, user.id))[asset.code]?.available ?? 0n) < -amount)
     throw refuse('common.insufficientBalance')

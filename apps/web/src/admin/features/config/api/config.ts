@@ -34,9 +34,19 @@ export const useSaveOperator = (onDone: () => void) => useAdminAction(adminApi.a
 export const useRemoveOperator = () => useAdminAction(adminApi.adminAdminRemove)
 
 export type ChangeStatus = AdminChange['status']
-export const CHANGE_STATUSES: readonly ChangeStatus[] = ['pending', 'applied', 'rejected', 'stale']
+export const CHANGE_STATUSES: readonly ChangeStatus[] = [
+  'pending',
+  'scheduled',
+  'applied',
+  'rejected',
+  'cancelled',
+  'stale',
+]
 
-/** Changes of the allow-list and the asset settings of a status ('pending': waiting for a second admin). */
+/**
+ * Changes of the allow-list, the asset settings and the configuration of a status ('pending': waiting for a second
+ * admin; 'scheduled': waiting for the end of the notice period).
+ */
 export const useChanges = (status: ChangeStatus) =>
   useAdminPages(adminKeys.changes({ status }), (page) => adminCall(adminApi.adminChanges, { status, ...page }))
 
