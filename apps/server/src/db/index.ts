@@ -24,6 +24,7 @@ import * as fixedSettings from './migrations/0018-fixed-settings.ts'
 import * as liabilities from './migrations/0019-liabilities.ts'
 import * as economics from './migrations/0020-economics.ts'
 import * as rateLimits from './migrations/0021-rate-limits.ts'
+import * as sessionIdle from './migrations/0023-session-idle.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 import { type DbFaultHook, TrackingPostgresDialect } from './transient.ts'
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0019-liabilities': liabilities,
   '0020-economics': economics,
   '0021-rate-limits': rateLimits,
+  '0023-session-idle': sessionIdle,
 }
 
 /**
