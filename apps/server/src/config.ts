@@ -2,12 +2,25 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { ed25519 } from '@noble/curves/ed25519'
 import { getBase58Encoder } from '@solana/kit'
-import { ADMIN_ROLES, type AdminRole } from '@solpledge/contract'
+import { ADMIN_ROLES, type AdminRole, LIVE_HEARTBEAT_MS } from '@solpledge/contract'
 import { DEFAULT_PRIORITY_FEE, type PriorityFee } from './chain/rpc.ts'
 import { addressOf, type StoredKeypair } from './lib/keys.ts'
 import { isWalletAddress } from './modules/auth/crypto.ts'
 
 /** Server configuration, read once from the environment (README.md lists every variable). */
+export interface LiveSettings {
+  /** Open connections per client address (LIVE_MAX_PER_IP); more are refused with HTTP 429 before the upgrade. */
+  maxPerIp: number
+  /** Connections one session (or admin session) may authenticate (LIVE_MAX_PER_SESSION). */
+  maxPerSession: number
+  /** Unsent bytes a connection may hold before it is cut as too slow (LIVE_MAX_BUFFER_BYTES). */
+  maxBufferBytes: number
+  /** How long the outbox keeps events for clients that resume (LIVE_RETENTION_MINUTES). */
+  retentionMinutes: number
+  /** Interval of the pings (tests shorten it). */
+  heartbeatMs: number
+}
+
 export interface Config {
   host: string
   port: number
@@ -64,6 +77,8 @@ export interface Config {
   valuationCacheMs: number
   /** Login calls allowed per client IP per minute. */
   loginRateLimit: number
+  /** The live channel's limits (docs/operations.md "Live updates"). */
+  live: LiveSettings
   /** Built web app to serve, if present. */
   webDist: string | undefined
   productSymbol: string
@@ -335,6 +350,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionCacheMs: int('SESSION_CACHE_MS', 2000),
     valuationCacheMs: int('VALUATION_CACHE_MS', 5000),
     loginRateLimit: int('LOGIN_RATE_LIMIT', 60),
+    live: {
+      maxPerIp: int('LIVE_MAX_PER_IP', 200),
+      maxPerSession: int('LIVE_MAX_PER_SESSION', 8),
+      maxBufferBytes: int('LIVE_MAX_BUFFER_BYTES', 1024 * 1024),
+      retentionMinutes: int('LIVE_RETENTION_MINUTES', 60),
+      heartbeatMs: LIVE_HEARTBEAT_MS,
+    },
     webDist: value('WEB_DIST'),
     productSymbol: value('PRODUCT_SYMBOL') ?? 'PLG',
     productMint,

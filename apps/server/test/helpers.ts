@@ -75,6 +75,8 @@ export interface TestContext {
   app: App
   db: Database
   platform: Platform
+  /** The database's URL on PostgreSQL (another instance opens it too); undefined on PGlite. */
+  url?: string | undefined
   close: () => Promise<void>
 }
 
@@ -84,7 +86,7 @@ export interface TestContext {
  */
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-api-'))
-  const { db, drop } = await freshDatabase()
+  const { db, drop, url } = await freshDatabase()
   const config = testConfig({ dataDir, ...overrides })
   const platform = await loadPlatform(config)
   const app = await buildApp({ db, config, platform })
@@ -93,6 +95,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     app,
     db,
     platform,
+    url,
     close: async () => {
       await app.close()
       await drop()

@@ -16,6 +16,8 @@ export * from './constants.ts'
 export * from './envelope.ts'
 export * from './i18n.ts'
 export * from './ids.ts'
+export type * from './live.ts'
+export * from './live-protocol.ts'
 export type { Catalogue, MessageKey } from './messages/en.ts'
 export type * from './system.ts'
 

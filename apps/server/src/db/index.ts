@@ -21,6 +21,8 @@ import * as idempotency from './migrations/0015-idempotency.ts'
 import * as fourEyes from './migrations/0016-four-eyes.ts'
 import * as fixedSettings from './migrations/0018-fixed-settings.ts'
 import * as liabilities from './migrations/0019-liabilities.ts'
+import * as live from './migrations/0024-live.ts'
+import { type NotifySource, notifySources } from './notify.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 import { TrackingPostgresDialect } from './transient.ts'
@@ -46,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0016-four-eyes': fourEyes,
   '0018-fixed-settings': fixedSettings,
   '0019-liabilities': liabilities,
+  '0024-live': live,
 }
 
 /**
@@ -66,12 +69,22 @@ export async function openDatabase(options: {
     // checked out between two queries) as an uncaught exception, which ends the process.
     pool.on('error', () => {}) // an idle client's error: reported by its own listener
     pool.on('connect', (client) => client.on('error', report))
-    return new Kysely<DB>({ dialect: new TrackingPostgresDialect({ pool }) })
+    return withNotifySource(new Kysely<DB>({ dialect: new TrackingPostgresDialect({ pool }) }), { url: options.url })
   }
   if (options.dir) await fs.mkdir(path.dirname(options.dir), { recursive: true })
   const client = new PGlite(options.dir)
   await client.waitReady
-  return new Kysely<DB>({ dialect: new PGliteDialect(client) })
+  return pgliteDatabase(client)
+}
+
+/** The Kysely database of an open PGlite instance. */
+export function pgliteDatabase(client: PGlite): Database {
+  return withNotifySource(new Kysely<DB>({ dialect: new PGliteDialect(client) }), { pglite: client })
+}
+
+function withNotifySource(db: Database, source: NotifySource): Database {
+  notifySources.set(db, source)
+  return db
 }
 
 const DATE_OID = 1082

@@ -74,9 +74,17 @@ export class SessionCache {
 }
 
 /** The user of a valid session whose address is the request's User-Address; otherwise -403. */
-export async function requireSession(db: Database, request: FastifyRequest, cache: SessionCache): Promise<SessionUser> {
-  const token = header(request, 'user-token')
-  const address = header(request, 'user-address')
+export function requireSession(db: Database, request: FastifyRequest, cache: SessionCache): Promise<SessionUser> {
+  return sessionUser(db, header(request, 'user-token'), header(request, 'user-address'), cache)
+}
+
+/** The user of the session `token` when it is live and bound to `address`; otherwise -403. */
+export async function sessionUser(
+  db: Database,
+  token: string | undefined,
+  address: string | undefined,
+  cache: SessionCache,
+): Promise<SessionUser> {
   if (!token || !address) throw new AppError(Code.SESSION_INVALID, 'error.sessionInvalid')
   const tokenHash = hashToken(token)
   const now = Date.now()

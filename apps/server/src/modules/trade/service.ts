@@ -25,7 +25,7 @@ import { marketRules } from './rules.ts'
 /** The largest id PostgreSQL's bigint holds: a larger one names no order. */
 const MAX_ID = 2n ** 63n - 1n
 
-function presentOrder(order: OrderState, baseDecimals: number): TradeOrder {
+export function presentOrder(order: OrderState, baseDecimals: number): TradeOrder {
   return {
     id: order.id.toString(),
     order_sn: order.orderSn,
@@ -194,7 +194,7 @@ export async function orderDetail(
  * The market's rules, price and figures of the last 24 hours (a rolling window ending now). Its price is the last
  * trade (the reference price before the first): the valuation price is for everything but the quick trade.
  */
-async function marketInfo(market: TradeMarket): Promise<MarketInfo> {
+export async function marketInfo(market: TradeMarket): Promise<MarketInfo> {
   const { db, symbol } = market
   const [config, last, assets, day] = await Promise.all([
     getBusinessConfig(db),
