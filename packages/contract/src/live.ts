@@ -1,9 +1,9 @@
-import { type Static, Type } from 'typebox'
+import { type Static, type TLiteral, Type } from 'typebox'
 import { IntentPurpose, IntentStatus } from './assets.ts'
 import { BaseUnits, Coin } from './common.ts'
 import { Id } from './fields.ts'
 import { homeRoutes } from './home.ts'
-import { LIVE_TOPICS } from './live-protocol.ts'
+import { LIVE_TOPICS, type LiveTopic } from './live-protocol.ts'
 import { BookLevel, MarketInfo, TradeOrder, TradeSide } from './trade.ts'
 import { WithdrawalStatus } from './withdrawals.ts'
 
@@ -12,7 +12,9 @@ import { WithdrawalStatus } from './withdrawals.ts'
 // instance; a client that sees a gap, or reconnects, takes a snapshot from the topic's REST calls (or resumes with
 // `since`) and applies what arrives after it.
 
-export const LiveTopicName = Type.Union(LIVE_TOPICS.map((topic) => Type.Literal(topic)))
+export const LiveTopicName = Type.Union(
+  LIVE_TOPICS.map((topic) => Type.Literal(topic)) as unknown as [TLiteral<LiveTopic>],
+)
 /** A topic's sequence number. */
 const Seq = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })
 
@@ -55,6 +57,8 @@ export const LiveTrade = Type.Object({
   id: Type.String({ pattern: '^[0-9]+-[0-9]+$' }),
   price: BaseUnits,
   amount: BaseUnits,
+  /** USDT base units exchanged. */
+  quote: BaseUnits,
   /** The side of the order that took liquidity. */
   side: TradeSide,
   /** Unix milliseconds. */

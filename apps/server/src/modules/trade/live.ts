@@ -26,6 +26,7 @@ export async function publishBatch(trx: Transaction<DB>, batch: Batch, baseDecim
           id: `${fill.maker.id}-${fill.taker.id}`,
           price: fill.price.toString(),
           amount: fill.amount.toString(),
+          quote: fill.quote.toString(),
           side: fill.taker.side,
           time: batch.time.getTime(),
         })),

@@ -2,6 +2,7 @@
 // swaps at the book's prices, the user's orders with their fills, the market figures and the candles.
 import {
   type api,
+  CANDLE_SECONDS,
   type Candle,
   type CandleInterval,
   Code,
@@ -265,14 +266,7 @@ export async function tradeHome(market: TradeMarket, depth: number): Promise<Dat
   return { market: info, ...book }
 }
 
-const CANDLE_INTERVALS: Record<CandleInterval, number> = {
-  '1m': 60,
-  '5m': 300,
-  '15m': 900,
-  '1h': 3600,
-  '4h': 14_400,
-  '1d': 86_400,
-}
+const CANDLE_INTERVALS: Record<CandleInterval, number> = CANDLE_SECONDS
 
 /** Candles of `seconds` from the fills in [from, to) (either bound may be open), newest first, at most `limit`. */
 async function candlesBetween(

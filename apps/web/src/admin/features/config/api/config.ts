@@ -3,6 +3,7 @@ import type { AdminChange } from '@solpledge/contract/client'
 import { useQuery } from '@tanstack/react-query'
 import { adminCall } from '@/admin/lib/api-client.ts'
 import { findAdminAsset, useAdminAssets } from '@/admin/lib/assets.ts'
+import { useConsoleRefresh } from '@/admin/lib/live.ts'
 import { adminKeys } from '@/admin/lib/query-keys.ts'
 import { useAdminAction } from '@/admin/lib/use-admin-action.ts'
 import { useAdminPages } from '@/admin/lib/use-admin-pages.ts'
@@ -36,9 +37,14 @@ export const useRemoveOperator = () => useAdminAction(adminApi.adminAdminRemove)
 export type ChangeStatus = AdminChange['status']
 export const CHANGE_STATUSES: readonly ChangeStatus[] = ['pending', 'applied', 'rejected', 'stale']
 
-/** Changes of the allow-list and the asset settings of a status ('pending': waiting for a second admin). */
-export const useChanges = (status: ChangeStatus) =>
-  useAdminPages(adminKeys.changes({ status }), (page) => adminCall(adminApi.adminChanges, { status, ...page }))
+/**
+ * Changes of the allow-list and the asset settings of a status ('pending': waiting for a second admin), read again
+ * when one is proposed or decided (the console topic).
+ */
+export function useChanges(status: ChangeStatus) {
+  useConsoleRefresh(adminKeys.changes({ status }), (event) => event.kind === 'change')
+  return useAdminPages(adminKeys.changes({ status }), (page) => adminCall(adminApi.adminChanges, { status, ...page }))
+}
 
 export const useApproveChange = (onDone: () => void) => useAdminAction(adminApi.adminChangeApprove, onDone)
 
