@@ -67,6 +67,13 @@ test('an operator edits the pledge minimum and a user sees the new minimum', asy
     await expect(page.getByTestId('admin-hot-wallet')).toHaveText('Paying')
     // The only admin: the four-eyes rules cannot apply, and the operations screen says so.
     await expect(page.locator('[data-testid="admin-four-eyes-warning"][data-kind="admins"]')).toBeVisible()
+    // The release the server runs, and the last 30 days in small charts: users, then four per asset.
+    await expect(page.getByTestId('admin-release')).toHaveText(/^Release \d+\.\d+\.\d+ \(\w+\) on Node 2\d\./)
+    const charts = page.getByTestId('admin-history').getByTestId('admin-chart')
+    await expect(charts.first()).toHaveAttribute('data-chart', 'users')
+    await expect(page.locator('[data-chart="USDT-deposits"]')).toBeVisible()
+    await expect(page.locator('[data-chart="USDT-solvency"]')).toBeVisible()
+    await expect(page.locator('[data-chart="users"] [data-testid="admin-chart-latest"]')).toHaveText(/^[1-9][\d,]*$/)
     await snap(page, testInfo, 'operations')
   })
 

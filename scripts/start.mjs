@@ -9,7 +9,10 @@
 // (README.md, "Configuration for production").
 import path from 'node:path'
 import { bin, ensureDependencies, ensureWebBuild, log, root, startService, stopChild } from './lib.mjs'
+import { runOnSupportedNode } from './node.mjs'
 
+// On a Node older than 22.12 this runs again under Node 22 from the npm registry (scripts/node.mjs), before npm ci.
+await runOnSupportedNode()
 ensureDependencies()
 ensureWebBuild()
 

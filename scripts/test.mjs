@@ -1,12 +1,19 @@
 // `npm test`: everything a fresh clone needs, then every tier of tests, ending with one summary line of counts.
-// Stages: install → typecheck → lint → alerting rules (promtool) → unit → API on PGlite → API on PostgreSQL (throwaway
-// cluster) → several instances under faults → production build (server and web) → the compiled server started on
-// production dependencies → e2e in Debian's Chromium. A failing stage does not stop the later ones; the exit code says whether all passed.
+// Stages: install → typecheck → lint → alerting rules (promtool) → deploy/ units (systemd-analyze) → unit → API on
+// PGlite → API on PostgreSQL (throwaway cluster) → several instances under faults → production build (server and web)
+// → a server-only production install started and its operator commands run → e2e in Debian's Chromium. A failing stage
+// does not stop the later ones; the exit code says whether all passed. On a Node older than 22.12 it first runs itself
+// again under Node 22 (scripts/node.mjs).
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { bin, ensureDependencies, log, root, run } from './lib.mjs'
+import { runOnSupportedNode } from './node.mjs'
 import { startPostgres } from './postgres.mjs'
+
+// On a Node older than 22.12 this runs again under Node 22 from the npm registry (scripts/node.mjs), before npm ci.
+await runOnSupportedNode()
 
 const reports = path.join(root, '.tmp', 'reports')
 fs.rmSync(reports, { recursive: true, force: true })
@@ -85,6 +92,24 @@ function ensurePromtool() {
   return null
 }
 
+/**
+ * Debian's systemd-analyze (package systemd; it verifies unit files without a running systemd), installed when missing
+ * and root, as promtool: the deploy/ units are then checked on every machine that runs the tests as root.
+ */
+function ensureSystemdAnalyze() {
+  const analyze = '/usr/bin/systemd-analyze'
+  if (fs.existsSync(analyze)) return analyze
+  if (process.getuid?.() === 0) {
+    log('installing systemd for systemd-analyze (apt-get)')
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
+    spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'systemd'], { stdio: 'inherit', env })
+    if (fs.existsSync(analyze)) return analyze
+  }
+  log('NOTICE: systemd-analyze is not installed and could not be (apt-get install systemd): deploy/ units not verified')
+  return null
+}
+
 function playwright() {
   const file = path.join(reports, 'e2e.json')
   const code = run(bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {
@@ -112,6 +137,25 @@ await stage('alerting rules (promtool)', () => {
     run(promtool, ['test', 'rules', 'docs/operations/alerts.test.yml']) === 0
   )
 })
+// The deploy/ units as systemd reads them (`systemd-analyze verify`: directives, values, the executable), each template
+// as an instance of it. Without systemd-analyze (and no root to install it) only this check is left out, as promtool.
+await stage('deploy files (systemd-analyze verify)', () => {
+  const analyze = ensureSystemdAnalyze()
+  if (!analyze) return true
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-units-'))
+  try {
+    const units = fs.readdirSync(path.join(root, 'deploy')).filter((f) => /\.(service|timer)$/.test(f))
+    for (const unit of units)
+      fs.copyFileSync(path.join(root, 'deploy', unit), path.join(dir, unit.replace('@.', '@a.')))
+    const files = units.map((unit) => path.join(dir, unit.replace('@.', '@a.')))
+    const result = spawnSync(analyze, ['verify', '--man=no', ...files], { cwd: dir, encoding: 'utf8' })
+    process.stdout.write(result.stdout + result.stderr)
+    // A wrong value is only a warning for systemd (it ignores the line): any output fails the check.
+    return result.status === 0 && `${result.stdout}${result.stderr}`.trim() === '' && units.length >= 3
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
 await stage('unit tests', () => vitest('unit', 'unit'))
 await stage('API tests on PGlite', () => vitest('api-pglite', 'api'))
 await stage('API tests on PostgreSQL', async () => {
@@ -125,10 +169,11 @@ await stage('API tests on PostgreSQL', async () => {
 // Two server processes on one PostgreSQL behind a proxy, under load: one SIGKILLed and restarted, every database
 // connection terminated (apps/server/test/faults; a throwaway cluster of its own unless TEST_DATABASE_URL is set).
 await stage('several instances under faults', () => vitest('faults', 'faults'))
-// `npm run build`: the contract and the server compiled to JavaScript, and the web app; then the compiled server is
-// started as `npm run serve` starts it (apps/server/test/production).
+// `npm run build`: the packages and the server compiled to JavaScript, and the web app; then a server-only production
+// install (`npm ci --omit=dev --workspace apps/server`) where the server starts through `npm run serve` and every
+// operator command runs from the build (apps/server/test/production).
 await stage('production build', () => run('npm', ['run', '--silent', 'build']) === 0)
-await stage('production start', () => vitest('production', 'production'))
+await stage('production install and start', () => vitest('production', 'production'))
 await stage('e2e journeys in Chromium', () => {
   ensureChromium()
   return playwright()

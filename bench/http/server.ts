@@ -1,6 +1,7 @@
 // Child process of bench/http/run.ts: the real app (authenticated /api/user/user/index: the session check, one database
 // read unless the session cache answers) and a bare Fastify route answering a constant envelope, on two loopback ports
-// of the same process. SESSION_CACHE_MS as in production (default 2000; 0 = read the session on every call).
+// of the same process. SESSION_CACHE_MS as in production (default 2000; 0 = read the session on every call); BENCH_LOG=1
+// logs each request as production does.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -14,9 +15,13 @@ import { freshDatabase, login, seedRoot, TestWallet, testConfig } from '../../ap
 const { db, drop } = await freshDatabase()
 const config = testConfig({
   dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-bench-')),
-  sessionCacheMs: loadConfig(process.env).sessionCacheMs,
+  // SESSION_CACHE_MS as the server reads it, on the local chain's configuration (the bench runs no real cluster).
+  sessionCacheMs: loadConfig({ SOLPLEDGE_LOCAL_CHAIN: '1', SESSION_CACHE_MS: process.env.SESSION_CACHE_MS })
+    .sessionCacheMs,
 })
-const app = await buildApp({ db, config, platform: await loadPlatform(config) })
+// BENCH_LOG=1: the request log as in production (one JSON line per request at info), written to /dev/null.
+const logger = process.env.BENCH_LOG === '1' ? { level: 'info', file: '/dev/null' } : false
+const app = await buildApp({ db, config, platform: await loadPlatform(config), logger })
 const root = await seedRoot(db)
 const wallet = new TestWallet()
 const session = await login(app, wallet, root.address)

@@ -5,7 +5,8 @@ import rateLimit from '@fastify/rate-limit'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { API_BASE, MAX_BODY_BYTES } from '@solpledge/contract'
-import Fastify, { type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, LogController } from 'fastify'
+import { buildInfo } from './build-info.ts'
 import type { Config } from './config.ts'
 import type { Database } from './db/index.ts'
 import { adminPlugin } from './modules/admin/plugin.ts'
@@ -34,6 +35,7 @@ import { userRoutes } from './modules/user/routes.ts'
 import { withdrawalRoutes } from './modules/withdrawals/routes.ts'
 import type { Platform } from './platform.ts'
 import { envelopePlugin, frameworkErrors } from './plugins/envelope.ts'
+import { requestLog, uuidv7 } from './plugins/request-log.ts'
 import { securityHeaders } from './plugins/security-headers.ts'
 import { webApp } from './plugins/web-app.ts'
 
@@ -62,16 +64,23 @@ export interface BuildOptions {
   config: Config
   platform: Platform
   logger?: FastifyServerOptions['logger']
+  /** The process's logger (server.ts), instead of `logger`: its start lines and the requests' in one stream. */
+  loggerInstance?: FastifyBaseLogger
 }
 
 /** Builds the whole API (and the web app when built) without listening: tests drive it with app.inject. */
-export async function buildApp({ db, config, platform, logger = false }: BuildOptions) {
+export async function buildApp({ db, config, platform, logger = false, loggerInstance }: BuildOptions) {
   const app = Fastify({
-    logger,
+    ...(loggerInstance ? { loggerInstance } : { logger }),
+    // One line per request, written by plugins/request-log.ts, with an id of ours: a client's X-Request-Id is not
+    // trusted (it could collide or forge another request's id).
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: () => uuidv7(),
+    requestIdHeader: false,
     bodyLimit: MAX_BODY_BYTES,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false } },
-    trustProxy: process.env.TRUST_PROXY === '1',
+    trustProxy: config.trustProxy,
     frameworkErrors,
   })
   app.decorate('db', db)
@@ -80,8 +89,9 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
   app.decorate('trade', new TradeMarket(db, config.productSymbol))
   app.trade.onTraded = publishFiguresAfterTrades(db, app.trade, app.log)
   cacheValuations(db, config.valuationCacheMs)
-  // Before the routes, so that every request is counted.
+  // Before the routes, so that every request is counted and logged.
   app.decorate('metrics', createMetrics(app))
+  await app.register(requestLog)
 
   // First, so that every answer carries the security headers: API, web app, console, docs, uploads and 404s.
   await app.register(helmet, securityHeaders(config))
@@ -95,7 +105,7 @@ export async function buildApp({ db, config, platform, logger = false }: BuildOp
       openapi: '3.1.0',
       info: {
         title: 'solpledge API',
-        version: '0.1.0',
+        version: buildInfo().version,
         description:
           'Every call is POST under /api with a JSON body and answers HTTP 200 with {code, msg, data}: code 1 is ' +
           'success, 0 a refusal, 2 not bound, -1 invalid input, -2 not found, -102 rate limited, -406 unreadable ' +

@@ -166,7 +166,7 @@ describe('loadConfig: safe by default', () => {
     const base58 = getBase58Decoder().decode(full.secretKey)
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-key-'))
     const file = path.join(dir, 'hot.json')
-    fs.writeFileSync(file, JSON.stringify([...full.secretKey]))
+    fs.writeFileSync(file, JSON.stringify([...full.secretKey]), { mode: 0o600 })
     try {
       for (const env of [
         { HOT_WALLET_KEY: JSON.stringify([...full.secretKey]) },
@@ -184,6 +184,49 @@ describe('loadConfig: safe by default', () => {
     }
     // The key never shows in a refusal.
     expect(problems({ ...production, HOT_WALLET_KEY: `${base58}x` }).join(' ')).not.toContain(base58)
+  })
+
+  it('refuses a key file its group or others may open, as ssh refuses a loose key, naming the mode', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-key-'))
+    const file = path.join(dir, 'hot.json')
+    fs.writeFileSync(file, JSON.stringify([...(loadConfig(production).hotWalletKey as StoredKeypair).secretKey]))
+    try {
+      for (const [mode, text] of [
+        [0o640, '0640'],
+        [0o604, '0604'],
+      ] as const) {
+        fs.chmodSync(file, mode)
+        expect(problems({ ...production, HOT_WALLET_KEY: '', HOT_WALLET_KEYFILE: file })).toEqual([
+          `HOT_WALLET_KEYFILE ${file} is open to its group or others (mode ${text}): chmod 0400 it and chown it to ` +
+            `the server's user (docs/operations.md, "Keys")`,
+        ])
+        expect(problems({ ...production, TREASURY_KEYFILE: file })[0]).toMatch(/^TREASURY_KEYFILE .* is open to/)
+      }
+      for (const mode of [0o400, 0o600]) {
+        fs.chmodSync(file, mode)
+        expect(problems({ ...production, HOT_WALLET_KEY: '', HOT_WALLET_KEYFILE: file })).toEqual([])
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses a plain http PUBLIC_URL on mainnet-beta (sessions in clear), not on devnet or the local chain', () => {
+    const mainnet = { ...production, SOLANA_CLUSTER: 'mainnet-beta' }
+    expect(problems({ ...mainnet, PUBLIC_URL: 'https://app.example.com,http://app.example.com' })).toEqual([
+      'PUBLIC_URL http://app.example.com is plain http on mainnet-beta: session tokens and signed messages would ' +
+        'cross the network unencrypted; use https (behind the TLS proxy, docs/operations.md)',
+    ])
+    expect(problems({ ...mainnet, PUBLIC_URL: 'https://app.example.com' })).toEqual([])
+    expect(problems({ ...production, PUBLIC_URL: 'http://app.example.com' })).toEqual([])
+    expect(problems({ ...local, PUBLIC_URL: 'http://localhost:3000' })).toEqual([])
+  })
+
+  it('refuses an unknown LOG_LEVEL (the logger would throw later, without naming the setting)', () => {
+    expect(problems({ ...production, LOG_LEVEL: 'verbose' })).toEqual([
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"',
+    ])
+    expect(loadConfig({ ...production, LOG_LEVEL: 'debug' }).logLevel).toBe('debug')
   })
 
   it('the local chain only with SOLPLEDGE_LOCAL_CHAIN=1: its defaults, a loopback RPC, no mints', () => {
@@ -268,5 +311,73 @@ describe('METRICS_PORT', () => {
     expect(() => loadConfig({ ...local, PORT: '8080', METRICS_PORT: '8080' })).toThrow(
       /METRICS_PORT must not be PORT \(8080\)/,
     )
+  })
+})
+
+describe('deploy/env.example', () => {
+  const file = path.resolve(import.meta.dirname, '../../../deploy/env.example')
+  /** Every setting the file lists (`NAME=…` or `#NAME=…`) with the line above it, which must say its default or `required`. */
+  const listed = () => {
+    const lines = fs.readFileSync(file, 'utf8').split('\n')
+    const entries = new Map<string, string>()
+    lines.forEach((line, i) => {
+      const name = /^#?([A-Z][A-Z0-9_]*)=/.exec(line)?.[1]
+      if (name) entries.set(name, lines[i - 1] ?? '')
+    })
+    return entries
+  }
+  /** The settings loadConfig reads, recorded on the environment it is given: on the local chain and off it. */
+  const read = () => {
+    const names = new Set<string>()
+    for (const env of [{}, local]) {
+      const recorder = new Proxy(env as NodeJS.ProcessEnv, {
+        get: (target, name) => {
+          if (typeof name === 'string' && /^[A-Z][A-Z0-9_]*$/.test(name)) names.add(name)
+          return target[name as string]
+        },
+      })
+      try {
+        loadConfig(recorder)
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error
+      }
+    }
+    return names
+  }
+
+  it('lists every setting the server reads, and none it does not read', () => {
+    const entries = listed()
+    const missing = [...read()].filter((name) => !entries.has(name))
+    // Add each as two lines: `# NAME — default X: what it does` (or `— required: …`), then `#NAME=X` (or `NAME=…`).
+    expect(missing, 'settings apps/server/src/config.ts reads that deploy/env.example does not list').toEqual([])
+    const unread = [...entries.keys()].filter((name) => !read().has(name))
+    expect(unread, 'settings deploy/env.example lists that apps/server/src/config.ts does not read').toEqual([])
+  })
+
+  it('says of each setting its default or that it is required, as the server refuses to start without it', () => {
+    const entries = listed()
+    for (const [name, above] of entries)
+      expect(above, `the line above ${name}=`).toMatch(new RegExp(`^# ${name} — (required|default )`))
+    const marked = new Set([...entries].filter(([, above]) => /— required/.test(above)).map(([name]) => name))
+    // Off the local chain with nothing set: each "X is required" (or "X or Y is required") the server names.
+    let problems: string[] = []
+    try {
+      loadConfig({})
+    } catch (error) {
+      problems = (error as ConfigError).problems
+    }
+    const required = problems.flatMap((p) => /^(\w+)(?: or (\w+))? is required/.exec(p)?.slice(1).filter(Boolean) ?? [])
+    expect(required.length).toBeGreaterThan(5)
+    for (const problem of problems.filter((p) => / is required/.test(p))) {
+      const names = /^(\w+)(?: or (\w+))? is required/.exec(problem)?.slice(1).filter(Boolean) as string[]
+      expect(
+        names.some((name) => marked.has(name)),
+        `${names.join(' or ')} is marked required`,
+      ).toBe(true)
+    }
+    expect(
+      [...marked].filter((name) => !required.includes(name)),
+      'marked required, but not required',
+    ).toEqual([])
   })
 })

@@ -115,6 +115,10 @@ export interface Config {
   metricsPort: number
   metricsHost: string
   logLevel: string
+  /** NODE_ENV=production: every line the server writes is JSON, its start lines too (docs/operations.md "Logs"). */
+  production: boolean
+  /** TRUST_PROXY=1: the client IP is taken from X-Forwarded-For (behind a load balancer). */
+  trustProxy: boolean
 }
 
 /** ADMIN_ADDRESSES: comma-separated `address:role` entries, role one of viewer, operator, admin. */
@@ -143,6 +147,7 @@ export class ConfigError extends Error {
 }
 
 const REAL_CLUSTERS = ['mainnet-beta', 'devnet', 'testnet'] as const
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]'])
 
 /** The WebSocket endpoint beside an RPC URL: same host, ws(s), and the next port when the URL names one. */
@@ -229,6 +234,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     .map((u) => u.trim())
     .filter(Boolean)
   for (const entry of publicUrls) url('PUBLIC_URL', entry, ['http:', 'https:'])
+  if (cluster === 'mainnet-beta')
+    for (const entry of publicUrls.filter((u) => URL.parse(u)?.protocol === 'http:'))
+      problems.push(
+        `PUBLIC_URL ${entry} is plain http on mainnet-beta: session tokens and signed messages would cross the network ` +
+          'unencrypted; use https (behind the TLS proxy, docs/operations.md)',
+      )
   const cspConnectSrc = (value('CSP_CONNECT_SRC') ?? '')
     .split(',')
     .map((u) => u.trim())
@@ -251,6 +262,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (key && keyFile) problems.push(`${name} and ${name}FILE are both set: give the ${what} key once`)
     else if (key || keyFile) {
       try {
+        // As ssh refuses a private key others can read: the file must be its owner's alone (chmod 0400 or 0600).
+        const mode = keyFile ? fs.statSync(keyFile).mode & 0o777 : 0
+        if (mode & 0o077) {
+          problems.push(
+            `${name}FILE ${keyFile} is open to its group or others (mode 0${mode.toString(8)}): ` +
+              `chmod 0400 it and chown it to the server's user (docs/operations.md, "Keys")`,
+          )
+          return undefined
+        }
         return parseSecretKey(key ?? fs.readFileSync(keyFile as string, 'utf8'))
       } catch (error) {
         const reason = (error as NodeJS.ErrnoException).code ? `cannot be read (${(error as Error).message})` : ''
@@ -321,6 +341,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         `(${priorityFee.max}): raise the ceiling or lower the price`,
     )
 
+  const logLevel = value('LOG_LEVEL') ?? 'info'
+  if (!LOG_LEVELS.includes(logLevel))
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
+
   let adminAddresses: Config['adminAddresses'] = []
   try {
     adminAddresses = parseAdminAddresses(env.ADMIN_ADDRESSES)
@@ -372,7 +396,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminSessionTtlHours: int('ADMIN_SESSION_TTL_HOURS', 12),
     metricsPort,
     metricsHost: value('METRICS_HOST') ?? '127.0.0.1',
-    logLevel: value('LOG_LEVEL') ?? 'info',
+    logLevel,
+    production: value('NODE_ENV') === 'production',
+    trustProxy: value('TRUST_PROXY') === '1',
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { type Chain, createChain } from './chain/rpc.ts'
 import type { Config } from './config.ts'
 import { loadOrCreateKeypair, type StoredKeypair } from './lib/keys.ts'
+import type { OutageLog } from './lib/reachability.ts'
 import { type HotWalletStatus, newHotWalletStatus } from './modules/withdrawals/hot-wallet.ts'
 
 /** The platform's side of the chain: the RPC clients and the wallets that receive deposits and pay withdrawals. */
@@ -28,9 +29,10 @@ export interface Platform {
 
 /**
  * The platform's keys from the configuration (TREASURY_ADDRESS, HOT_WALLET_KEY/HOT_WALLET_KEYFILE): every instance
- * shares them. Only on the local chain are missing ones generated under DATA_DIR/keys.
+ * shares them. Only on the local chain are missing ones generated under DATA_DIR/keys. `log` receives the RPC endpoints'
+ * outage and recovery lines.
  */
-export async function loadPlatform(config: Config): Promise<Platform> {
+export async function loadPlatform(config: Config, log?: OutageLog): Promise<Platform> {
   const keys = path.join(config.dataDir, 'keys')
   const generated = async (name: string, setting: string) => {
     if (!config.localChain) throw new Error(`${setting} is required off the local chain`)
@@ -40,7 +42,10 @@ export async function loadPlatform(config: Config): Promise<Platform> {
     ? { address: config.treasuryAddress, key: config.treasuryKey }
     : await generated('treasury.json', 'TREASURY_ADDRESS').then((key) => ({ address: key.address, key }))
   return {
-    chain: createChain([config.rpcUrl, ...config.rpcFallbackUrls], config.wsUrl, { priorityFee: config.priorityFee }),
+    chain: createChain([config.rpcUrl, ...config.rpcFallbackUrls], config.wsUrl, {
+      priorityFee: config.priorityFee,
+      backoff: { log },
+    }),
     rpcUrl: config.rpcUrl,
     treasury,
     hotWallet: config.hotWalletKey ?? (await generated('hot-wallet.json', 'HOT_WALLET_KEY')),

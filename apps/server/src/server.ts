@@ -1,6 +1,9 @@
 import path from 'node:path'
+import { pino } from 'pino'
 import { buildApp } from './app.ts'
-import { ConfigError, loadConfig } from './config.ts'
+import { buildInfo } from './build-info.ts'
+import { checkGenesis } from './chain/cluster.ts'
+import { type Config, ConfigError, loadConfig } from './config.ts'
 import { migrate, openDatabase } from './db/index.ts'
 import { startJobs } from './jobs/runner.ts'
 import { isEmptyAllowList } from './modules/admin/session.ts'
@@ -10,21 +13,38 @@ import { serveMetrics } from './modules/system/metrics.ts'
 import { seed } from './modules/system/seed.ts'
 import { loadPlatform } from './platform.ts'
 
+// One logger for the whole process, from its first line: the start, the migrations, the outages and the requests
+// (docs/operations.md "Logs"). JSON lines on stdout; the level is LOG_LEVEL's once the configuration is read.
+const log = pino()
+
+/**
+ * A start-up line: with NODE_ENV=production a JSON line like every other (fields for the machine, the text in msg);
+ * otherwise (npm start) the plain text, for a person at a terminal.
+ */
+const say = (config: Pick<Config, 'production'>, fields: object, text: string) =>
+  config.production ? log.info(fields, text) : console.log(text)
+
 /** Starts the API (and the built web app) from the environment; see README.md for the variables. */
 async function main() {
   const config = loadConfig()
-  // A broken database connection is logged (with the app's logger once there is one) and replaced, never fatal.
-  let onConnectionError = (error: Error) => console.error(`database connection lost: ${error.message}`)
+  log.level = config.logLevel
+  const { version, commit } = buildInfo()
+  say(config, { version, commit, node: process.versions.node }, `solpledge ${version} (${commit}) starting`)
+  // A broken database connection is logged and replaced, never fatal.
   const db = await openDatabase({
     url: config.databaseUrl,
     dir: path.join(config.dataDir, 'pglite'),
-    onConnectionError: (error) => onConnectionError(error),
+    onConnectionError: (error) => log.warn({ err: error.message }, 'database connection lost'),
+    log,
   })
-  await migrate(db)
-  const platform = await loadPlatform(config)
+  await migrate(db, undefined, log)
+  const platform = await loadPlatform(config, log)
+  const genesis = await checkGenesis(config, platform.chain)
+  if (genesis.problems.length > 0) throw new ConfigError(genesis.problems)
+  for (const host of genesis.unanswered)
+    log.warn({ host }, 'RPC endpoint did not answer at start: its cluster (genesis hash) is not checked')
   const seeded = await seed(db, config, platform)
-  const app = await buildApp({ db, config, platform, logger: { level: config.logLevel } })
-  onConnectionError = (error) => app.log.warn({ err: error.message }, 'database connection lost')
+  const app = await buildApp({ db, config, platform, loggerInstance: log })
   const jobs = startJobs({ db, config, platform, log: app.log })
 
   let metrics: Awaited<ReturnType<typeof serveMetrics>> | null = null
@@ -44,29 +64,38 @@ async function main() {
 
   await app.listen({ host: config.host, port: config.port })
   // Prometheus scrapes each instance on its own listener, never through the public port (docs/operations.md).
-  if (config.metricsPort) metrics = await serveMetrics(app.metrics, config.metricsHost, config.metricsPort)
+  if (config.metricsPort) metrics = await serveMetrics(app.metrics, config.metricsHost, config.metricsPort, log)
   const url = config.publicUrls[0]
-  console.log(`solpledge ready url=${url} root_invite_code=${seeded.rootAddress}`)
-  console.log(`  open ${url}/?code=${seeded.rootAddress} to join as the root user's first member`)
-  console.log(
-    `  ${config.localChain ? 'local chain' : `cluster ${config.cluster}`}: deposits go to the treasury ${platform.treasury.address}`,
-  )
-  console.log(
-    `  withdrawals are paid by the hot wallet ${platform.hotWallet.address}: keep SOL (fees) and tokens on it, ` +
-      'refilled from the treasury (docs/operations.md)',
+  const root = seeded.rootAddress
+  say(config, { url, root_invite_code: root, version, commit }, `solpledge ready url=${url} root_invite_code=${root}`)
+  say(config, {}, `  open ${url}/?code=${root} to join as the root user's first member`)
+  const cluster = config.localChain ? 'local chain' : `cluster ${config.cluster}`
+  const treasury = platform.treasury.address
+  say(config, { cluster: config.cluster, treasury }, `  ${cluster}: deposits go to the treasury ${treasury}`)
+  const hot = platform.hotWallet.address
+  say(
+    config,
+    { hot_wallet: hot },
+    `  withdrawals are paid by the hot wallet ${hot}: keep SOL (fees) and tokens on it, refilled from the treasury ` +
+      '(docs/operations.md)',
   )
   if (memoSigner(platform) !== platform.treasury.key)
-    console.log(
-      `  proof of liabilities: no TREASURY_KEY, so the hot wallet ${platform.hotWallet.address} signs the roots' memos ` +
-        'instead of the treasury (docs/operations.md)',
+    say(
+      config,
+      { memo_signer: hot },
+      `  proof of liabilities: no TREASURY_KEY, so the hot wallet ${hot} signs the roots' memos instead of the ` +
+        'treasury (docs/operations.md)',
     )
-  if (metrics) console.log(`  metrics for Prometheus at ${metrics.url}`)
+  if (metrics) say(config, { metrics: metrics.url }, `  metrics for Prometheus at ${metrics.url}`)
   if (platform.localChain && (await isEmptyAllowList(db)))
-    console.log(`  open ${url}/admin: the first wallet to sign in there becomes the operator console's admin`)
+    say(config, {}, `  open ${url}/admin: the first wallet to sign in there becomes the operator console's admin`)
 }
 
 main().catch((error) => {
   // A refused configuration is the operator's to fix: its message says what, a stack trace would only hide it.
-  console.error(error instanceof ConfigError || error instanceof FixedSettingsChanged ? error.message : error)
+  const refused = error instanceof ConfigError || error instanceof FixedSettingsChanged
+  if (process.env.NODE_ENV === 'production')
+    log.fatal(refused ? { problems: (error as ConfigError).problems } : { err: error }, (error as Error).message)
+  else console.error(refused ? error.message : error)
   process.exit(1)
 })

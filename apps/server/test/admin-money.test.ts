@@ -6,6 +6,7 @@ import {
   api,
   Code,
   type JobStatus,
+  type OpsHistory,
 } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ownerTokenBalance } from '../src/chain/token.ts'
@@ -293,5 +294,43 @@ describe(`operator console: withdrawal review and adjustments (${dbKind})`, () =
     expect(jobs.sender).toMatchObject({ pending: 0, sent: 0 })
     expect(jobs.watcher.pending_intents).toBeGreaterThanOrEqual(0)
     expect(jobs.settlement.last_done_day).toBeNull()
+  })
+
+  it('the operations history: 30 days through today from the books, and the release the server runs', async () => {
+    const jobs = (await call(ctx.app, api.adminJobs, {}, viewer.headers)).data as JobStatus
+    expect(jobs.release).toEqual({
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      commit: expect.any(String),
+      node: process.versions.node,
+    })
+    const res = await call(ctx.app, api.adminHistory, {}, viewer.headers)
+    expect(res.code, res.msg).toBe(Code.OK)
+    const history = res.data as OpsHistory
+    const today = new Date().toISOString().slice(0, 10)
+    expect(history.days).toHaveLength(30)
+    expect(history.days.at(-1)).toBe(today)
+    expect(history.days[0]).toBe(new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10))
+    const users = await ctx.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow()
+    expect(history.users.at(-1)).toBe(Number(users.n))
+    expect(history.users.every((n, i) => i === 0 || n >= (history.users[i - 1] as number))).toBe(true)
+    const usdt = history.assets.find((a) => a.coin === 'USDT') as OpsHistory['assets'][number]
+    // What came in on chain today (this file's deposits), and what left: the withdrawal paid in the first test.
+    const paidIn = await ctx.db
+      .selectFrom('payment_intents')
+      .select((eb) => eb.fn.sum<string>('amount').as('sum'))
+      .where('status', '=', 'fulfilled')
+      .where('asset', '=', 'USDT')
+      .executeTakeFirstOrThrow()
+    expect(BigInt(usdt.deposits.at(-1) as string)).toBe(BigInt(paidIn.sum))
+    expect(BigInt(usdt.deposits.at(-1) as string)).toBeGreaterThan(0n)
+    expect(BigInt(usdt.withdrawals.at(-1) as string)).toBeGreaterThanOrEqual(12_000n * USDT - USDT)
+    expect(usdt.deposits.slice(0, -1).every((v) => v === '0')).toBe(true)
+    expect(usdt.payouts).toHaveLength(30)
+    expect(usdt.solvency).toHaveLength(30)
+    // The console's viewers and up; nobody else.
+    expect((await call(ctx.app, api.adminHistory, {}, {})).code).not.toBe(Code.OK)
   })
 })

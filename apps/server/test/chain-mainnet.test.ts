@@ -278,18 +278,38 @@ describe('chain: RPC endpoints with failover', () => {
     expect(second).toMatchObject({ healthy: true, failures: 0, lastError: null })
   })
 
-  it('comes back to the primary once its backoff is over and it answers again', async () => {
+  it('comes back to the primary once its backoff is over and it answers again, logging the outage once and the recovery', async () => {
     let down = true
     const primary = await proxy(localnet.rpcUrl, () => down)
+    const lines: { level: string; fields: Record<string, unknown>; message: string }[] = []
+    const log = {
+      warn: (fields: object, message: string) => lines.push({ level: 'warn', fields: { ...fields }, message }),
+      info: (fields: object, message: string) => lines.push({ level: 'info', fields: { ...fields }, message }),
+    }
     try {
-      const two = createChain([primary.url, localnet.rpcUrl], localnet.wsUrl, { backoff: { baseMs: 200 } })
+      const two = createChain([primary.url, localnet.rpcUrl], localnet.wsUrl, { backoff: { baseMs: 200, log } })
       await two.rpc.getSlot().send()
       expect(primary.counts).toEqual({ requests: 1, failed: 1 })
+      // Failing again while down adds no line.
+      await expect.poll(() => two.endpoints.status()[0]?.healthy, { timeout: 5_000 }).toBe(true)
+      await two.rpc.getSlot().send()
+      expect(primary.counts).toEqual({ requests: 2, failed: 2 })
+      const host = new URL(primary.url).host
+      expect(lines).toEqual([
+        { level: 'warn', fields: { host, err: expect.stringContaining('503') }, message: 'RPC endpoint unreachable' },
+      ])
       down = false
       await expect.poll(() => two.endpoints.status()[0]?.healthy, { timeout: 5_000 }).toBe(true)
       await two.rpc.getSlot().send()
-      expect(primary.counts).toEqual({ requests: 2, failed: 1 })
+      expect(primary.counts).toEqual({ requests: 3, failed: 2 })
       expect(two.endpoints.status()[0]).toMatchObject({ healthy: true, failures: 0 })
+      expect(lines).toHaveLength(2)
+      expect(lines[1]).toEqual({
+        level: 'info',
+        fields: { host, down_ms: expect.any(Number) },
+        message: expect.stringMatching(/^RPC endpoint reachable again after \d+ s$/),
+      })
+      expect(lines[1]?.fields.down_ms).toBeGreaterThan(0)
     } finally {
       await primary.close()
     }

@@ -12,6 +12,7 @@ import { type ChainApp, createChainApp, createIntent, fundedUser, pay, sendAll }
 
 const USDT = 1_000_000n
 const ALERTS = path.resolve(import.meta.dirname, '../../../docs/operations/alerts.yml')
+const DASHBOARD = path.resolve(import.meta.dirname, '../../../deploy/grafana-dashboard.json')
 
 /** One sample of the exposition text: name, labels, value. */
 interface Sample {
@@ -167,15 +168,43 @@ describe(`metrics (${dbKind})`, () => {
     }
   })
 
-  it('exports every metric the alerting rules use (docs/operations/alerts.yml)', async () => {
+  /** Every series name a scrape can hold: the families, and a histogram's _bucket, _sum and _count. */
+  async function exportedNames() {
     const { types } = await scrape()
     const exported = new Set<string>()
     for (const [name, type] of types) {
       exported.add(name)
       if (type === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) exported.add(name + suffix)
     }
+    return { exported, families: [...types.keys()] }
+  }
+
+  it('exports every metric the alerting rules use (docs/operations/alerts.yml)', async () => {
+    const { exported } = await exportedNames()
     const used = new Set(fs.readFileSync(ALERTS, 'utf8').match(/\bsolpledge_[a-z0-9_]+/g))
     expect(used.size).toBeGreaterThan(5)
     expect([...used].filter((name) => !exported.has(name))).toEqual([])
+  })
+
+  it('has a Grafana panel for every solpledge metric family, and no panel queries one it does not export', async () => {
+    const { exported, families } = await exportedNames()
+    type Panel = { title: string; targets?: { expr: string }[] }
+    const panels = (JSON.parse(fs.readFileSync(DASHBOARD, 'utf8')) as { panels: Panel[] }).panels
+    const queried = new Map<string, string>()
+    for (const panel of panels)
+      for (const target of panel.targets ?? [])
+        for (const name of target.expr.match(/\b(solpledge|nodejs|process)_[a-z0-9_]+/g) ?? [])
+          queried.set(name, panel.title)
+    expect(
+      [...queried].filter(([name]) => !exported.has(name)),
+      'queried, not exported (panel)',
+    ).toEqual([])
+    const shown = new Set([...queried.keys()].map((name) => name.replace(/_(bucket|sum|count)$/, '')))
+    const ours = families.filter((name) => name.startsWith('solpledge_'))
+    expect(ours.length).toBeGreaterThan(20)
+    expect(
+      ours.filter((name) => !shown.has(name) && !queried.has(name)),
+      'exported, on no panel',
+    ).toEqual([])
   })
 })

@@ -42,6 +42,7 @@ export const adminRouteTable = {
   adminAdjustReject: { path: '/admin/adjustments/reject', auth: false, admin: 'admin', idempotent: true },
   adminSolvency: { path: '/admin/ops/solvency', auth: false, admin: 'viewer' },
   adminPolSnapshot: { path: '/admin/ops/liabilities/snapshot', auth: false, admin: 'operator', idempotent: true },
+  adminHistory: { path: '/admin/ops/history', auth: false, admin: 'viewer' },
   adminJobs: { path: '/admin/ops/jobs', auth: false, admin: 'viewer' },
   adminAudit: { path: '/admin/audit/list', auth: false, admin: 'viewer' },
 } as const

@@ -23,6 +23,7 @@ import {
   ConfigVersion,
   JobStatus,
   NoticeTranslation,
+  OpsHistory,
   Reason,
   SiteUrl,
   UPLOAD_FIELD,
@@ -525,6 +526,17 @@ export const adminRoutes = {
       'settlement); the signature is null while the memo transaction is not confirmed yet',
     body: Empty,
     data: LiabilityRoot,
+  }),
+  adminHistory: route({
+    path: '/admin/ops/history',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary:
+      'The last 30 UTC days for the operations charts: deposits, withdrawals and payouts per asset and day, users, and ' +
+      "the solvency ratio of each day's last proof-of-liabilities snapshot",
+    body: Empty,
+    data: OpsHistory,
   }),
   adminJobs: route({
     path: '/admin/ops/jobs',

@@ -376,6 +376,8 @@ export type HotWalletState = Static<typeof HotWalletState>
 
 export const JobStatus = Type.Object({
   now: Time,
+  /** The release the answering instance runs (its build: CHANGELOG.md), shown in the console. */
+  release: Type.Object({ version: Type.String(), commit: Type.String(), node: Type.String() }),
   /**
    * Who can give a second approval: active admins (adjustments, weakening changes) and reviewers (operators and admins:
    * withdrawals). With fewer than two, the four-eyes rules cannot apply and one person decides alone.
@@ -419,3 +421,26 @@ export const JobStatus = Type.Object({
   ),
 })
 export type JobStatus = Static<typeof JobStatus>
+
+/**
+ * The last 30 UTC days for the console's operations charts, oldest first, from the database: what came in on chain
+ * (fulfilled payment intents), what went out (confirmed withdrawals, net of fees), what the settlement paid (daily
+ * output, dividends and rewards), users, and the solvency ratio of each day's last proof-of-liabilities snapshot.
+ */
+export const OpsHistory = Type.Object({
+  days: Type.Array(Type.String({ description: 'YYYY-MM-DD' })),
+  /** Users registered by the end of each day. */
+  users: Type.Array(Type.Integer()),
+  assets: Type.Array(
+    Type.Object({
+      coin: Type.String(),
+      decimals: Type.Integer(),
+      deposits: Type.Array(Units),
+      withdrawals: Type.Array(Units),
+      payouts: Type.Array(Units),
+      /** Holdings / liabilities of the day's last snapshot, six places (null: no snapshot that day, or nothing owed). */
+      solvency: Type.Array(Type.Union([Type.String(), Type.Null()])),
+    }),
+  ),
+})
+export type OpsHistory = Static<typeof OpsHistory>

@@ -16,15 +16,25 @@ const Check = {
   error: Type.Optional(Type.String()),
 }
 
+/** The release an instance runs: package.json's version and the git commit it was built from (CHANGELOG.md). */
+const Build = {
+  version: Type.String({ description: 'The release (semantic versioning; CHANGELOG.md)' }),
+  commit: Type.String({
+    description: 'The git commit it was built from (`-dirty`: with uncommitted changes; unknown)',
+  }),
+}
+
 export const HealthLive = Type.Object({
   status: Type.Literal('ok'),
   uptime_seconds: Type.Integer(),
+  ...Build,
 })
 export type HealthLive = Static<typeof HealthLive>
 
 export const HealthReport = Type.Object({
   /** ok when the database and the chain answer; unavailable (HTTP 503) otherwise. */
   status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+  ...Build,
   database: Type.Object(Check),
   chain: Type.Object({
     ...Check,

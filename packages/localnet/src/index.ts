@@ -23,6 +23,11 @@ export interface LocalnetOptions {
   stateDir?: string
   /** Demo SPL tokens created on first start (default PLG with 9 decimals and USDT with 6). */
   tokens?: TokenConfig[]
+  /**
+   * The genesis hash getGenesisHash answers (default: the chain's own). A test that has the server take the local chain
+   * for a real cluster gives that cluster's, which the server checks at start.
+   */
+  genesisHash?: string
 }
 
 export interface Localnet {
@@ -47,6 +52,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   if (!Number.isFinite(slotMs) || slotMs < 1) throw new Error('slotMs must be a positive number')
 
   const chain = await Chain.open({ slotMs, stateDir: options.stateDir })
+  if (options.genesisHash) chain.genesisHash = options.genesisHash
   const servers: Server[] = []
   let subscriptions: SubscriptionServer | undefined
   try {

@@ -7,12 +7,15 @@ import {
   type RpcTransport,
   SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR,
 } from '@solana/kit'
+import { type OutageLog, Reachability } from '../lib/reachability.ts'
 
 export interface BackoffOptions {
   /** The first rest after a failure, in ms; it doubles with every further failure in a row (default 500). */
   baseMs?: number
   /** The longest rest, in ms (default 30 s). */
   maxMs?: number
+  /** Where an endpoint's outage and recovery are logged (lib/reachability.ts); none in tests that do not look. */
+  log?: OutageLog
   /** A request with no answer after this long counts as a failure of its endpoint, in ms (default 15 s). */
   timeoutMs?: number
 }
@@ -34,6 +37,8 @@ interface Endpoint {
   /** When it may be tried again (ms since the epoch); 0 when healthy. */
   retryAt: number
   lastError: string | null
+  /** Logs when it stops answering and when it is back. */
+  reach: Reachability
 }
 
 /** Whether another endpoint (or a later try) may answer where this one failed. */
@@ -77,6 +82,8 @@ export class RpcEndpoints {
       failures: 0,
       retryAt: 0,
       lastError: null,
+      // The host only, never the URL: its path or query may carry an API key.
+      reach: new Reachability(options.log, 'RPC endpoint', { host: new URL(url).host }),
     }))
   }
 
@@ -96,6 +103,7 @@ export class RpcEndpoints {
         const response = await endpoint.transport<TResponse>({ ...config, signal })
         endpoint.failures = 0
         endpoint.retryAt = 0
+        endpoint.reach.answered()
         return response
       } catch (error) {
         if (!failsOver(error, config.signal)) throw error
@@ -135,5 +143,6 @@ export class RpcEndpoints {
     endpoint.retryAt = Date.now() + ceiling / 2 + Math.random() * (ceiling / 2)
     const cause = (error as { cause?: { code?: string } }).cause?.code
     endpoint.lastError = `${(error as Error).message || String(error)}${cause ? ` (${cause})` : ''}`
+    endpoint.reach.failed(endpoint.lastError)
   }
 }

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { Kysely, type Migration, Migrator } from 'kysely'
 import pg from 'pg'
+import { type OutageLog, Reachability } from '../lib/reachability.ts'
 import * as init from './migrations/0001-init.ts'
 import * as ledger from './migrations/0002-ledger.ts'
 import * as paymentIntents from './migrations/0003-payment-intents.ts'
@@ -61,10 +62,29 @@ export async function openDatabase(options: {
   url?: string
   dir?: string
   onConnectionError?: (error: Error) => void
+  /** Where the database's outage and recovery are logged (lib/reachability.ts): a new connection failing, then one opening. */
+  log?: OutageLog
 }): Promise<Database> {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10, types: { getTypeParser } })
     const report = options.onConnectionError ?? (() => {})
+    const reach = new Reachability(options.log, 'database', { host: URL.parse(options.url)?.host ?? '' })
+    // Every new connection (Kysely asks with connect()) tells whether the server answers: an outage is one warning,
+    // its end one info line. The callback form (pool.query's) is passed through untouched.
+    const connect = pool.connect.bind(pool)
+    pool.connect = ((callback?: Parameters<typeof pool.connect>[0]) => {
+      if (callback) return connect(callback)
+      return connect().then(
+        (client) => {
+          reach.answered()
+          return client
+        },
+        (error: unknown) => {
+          reach.failed(error)
+          throw error
+        },
+      )
+    }) as typeof pool.connect
     // Without these listeners node-postgres throws the error of a connection that broke while idle in the pool (or
     // checked out between two queries) as an uncaught exception, which ends the process.
     pool.on('error', () => {}) // an idle client's error: reported by its own listener
@@ -96,9 +116,16 @@ const getTypeParser = ((oid: number, format?: 'text' | 'binary') =>
  * Brings the schema up to date (or to the migration named `to`, for upgrade tests); safe when several instances start
  * at once (Kysely takes a lock).
  */
-export async function migrate(db: Database, to?: string): Promise<void> {
+export async function migrate(
+  db: Database,
+  to?: string,
+  log?: { info: (fields: object, message: string) => void },
+): Promise<void> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } })
   const { error, results } = await (to ? migrator.migrateTo(to) : migrator.migrateToLatest())
+  // One line per migration this start applied (none when the schema was up to date): docs/operations.md "Logs".
+  for (const result of results ?? [])
+    if (result.status === 'Success') log?.info({ migration: result.migrationName }, 'migration applied')
   const failed = results?.find((r) => r.status === 'Error')
   if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`)
 }

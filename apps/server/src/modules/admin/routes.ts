@@ -14,7 +14,7 @@ import { adminRemove, adminSave, listAdmins } from './admins.ts'
 import { audit, listAudit } from './audit.ts'
 import { approveChange, listChanges, rejectChange, submitChange } from './changes.ts'
 import { adminBanners, adminNotices, publishBanner, publishNotice, saveBanner, saveNotice } from './content.ts'
-import { jobStatus } from './ops.ts'
+import { jobStatus, opsHistory } from './ops.ts'
 import { type AdminLoginSettings, adminLogin, adminLogout, adminMe, adminNonce } from './session.ts'
 import { adminAssets, assetHistory, assetSave, configHistory, currentConfig, saveConfig } from './settings.ts'
 import { serveUploads, storeUpload } from './upload.ts'
@@ -149,6 +149,7 @@ export async function adminRoutes(
     return root
   })
   defineRoute(app, api.adminJobs, {}, () => jobStatus(db, hotWalletState(app.platform)))
+  defineRoute(app, api.adminHistory, {}, () => opsHistory(db))
   defineRoute(app, api.adminAudit, {}, ({ body }) =>
     listAudit(db, {
       action: body.action,

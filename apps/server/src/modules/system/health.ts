@@ -2,6 +2,7 @@
 import { createSolanaRpcFromTransport } from '@solana/kit'
 import type { HealthReport, HotWalletState } from '@solpledge/contract'
 import { sql } from 'kysely'
+import { buildInfo } from '../../build-info.ts'
 import type { Config } from '../../config.ts'
 import type { Database } from '../../db/index.ts'
 import { jobIntervals } from '../../jobs/schedule.ts'
@@ -52,6 +53,7 @@ export async function readiness(db: Database, config: Config, platform: Platform
   const beats = database.ok ? await db.selectFrom('job_heartbeats').selectAll().orderBy('name').execute() : []
   const report: HealthReport = {
     status: database.ok && chain.ok ? 'ok' : 'unavailable',
+    ...buildInfo(),
     database: { ok: database.ok, ms: database.ms, ...(database.error ? { error: database.error } : {}) },
     chain: {
       ok: chain.ok,

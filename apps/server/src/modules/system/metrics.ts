@@ -7,6 +7,7 @@ import { API_BASE, formatAmount } from '@solpledge/contract'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import { buildInfo } from '../../build-info.ts'
 import { jobStatus } from '../admin/index.ts'
 import { listAssets, solvency } from '../assets/index.ts'
 import { PAYOUT_LAMPORTS } from '../withdrawals/index.ts'
@@ -35,6 +36,14 @@ export function createMetrics(app: FastifyInstance) {
   collectDefaultMetrics({ register: registry })
   const gauge = (name: string, help: string, labelNames: string[] = []) =>
     new Gauge({ name, help, labelNames, registers: [registry] })
+
+  // Which release and Node each instance runs (1 per instance): `count by (version)` shows a rolling upgrade's progress.
+  new Gauge({
+    name: 'solpledge_build_info',
+    help: 'The release this instance runs: its version, git commit and Node.js version (always 1)',
+    labelNames: ['version', 'commit', 'node'],
+    registers: [registry],
+  }).set({ ...buildInfo(), node: process.versions.node }, 1)
 
   const requests = new Counter({
     name: 'solpledge_http_requests_total',
@@ -225,14 +234,21 @@ export function createMetrics(app: FastifyInstance) {
 
 /**
  * The metrics listener: GET /metrics on its own host and port (METRICS_HOST:METRICS_PORT), apart from the public API.
- * Port 0 picks a free one (tests). Resolves once listening, with its URL and a close function.
+ * Port 0 picks a free one (tests). Each scrape is logged at debug. Resolves once listening, with its URL and a close
+ * function.
  */
-export async function serveMetrics(metrics: Metrics, host: string, port: number) {
+export async function serveMetrics(
+  metrics: Metrics,
+  host: string,
+  port: number,
+  log?: { debug: (fields: object, message: string) => void },
+) {
   const server = http.createServer((request, response) => {
     if (request.method !== 'GET' || (request.url ?? '').split('?')[0] !== '/metrics') {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('GET /metrics\n')
       return
     }
+    log?.debug({ url: request.url }, 'metrics scrape')
     metrics.render().then(
       (text) => response.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
       () => response.writeHead(503, { 'content-type': 'text/plain' }).end('metrics unavailable\n'),

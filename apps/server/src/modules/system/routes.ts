@@ -1,5 +1,6 @@
 import { API_BASE, ClientConfig, Code, envelope, HEALTH_PATHS, HealthLive, HealthReport } from '@solpledge/contract'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { buildInfo } from '../../build-info.ts'
 import type { Config } from '../../config.ts'
 import { sendEnvelope } from '../../plugins/envelope.ts'
 import { readiness } from './health.ts'
@@ -20,6 +21,7 @@ export async function systemRoutes(app: FastifyInstance) {
       sendEnvelope(request, reply, Code.OK, 'common.success', {
         status: 'ok',
         uptime_seconds: Math.floor((Date.now() - started) / 1000),
+        ...buildInfo(),
       }),
   )
   const ready = async (request: FastifyRequest, reply: FastifyReply) => {

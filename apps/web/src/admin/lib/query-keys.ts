@@ -17,5 +17,6 @@ export const adminKeys = {
   adjustments: (filter: object) => [...adminKeys.all, 'adjustments', filter] as const,
   solvency: () => [...adminKeys.all, 'solvency'] as const,
   jobs: () => [...adminKeys.all, 'jobs'] as const,
+  history: () => [...adminKeys.all, 'history'] as const,
   audit: (filter: object) => [...adminKeys.all, 'audit', filter] as const,
 }

@@ -9,10 +9,12 @@ import { SAFETY_REFRESH_MS, useConsoleRefresh } from '@/admin/lib/live.ts'
 import { adminKeys } from '@/admin/lib/query-keys.ts'
 import { formatUnits } from '@/admin/lib/units.ts'
 import { Facts } from '@/components/facts.tsx'
+import { History } from './history.tsx'
 
 /**
- * Operations (issue 7): the solvency report (what users are owed against what the platform holds on chain) and the
- * jobs: the last settled day, the deposit watcher's lag and the withdrawal sender's queue.
+ * Operations: the release the server runs, the solvency report (what users are owed against what the platform holds on
+ * chain), the jobs (the last settled day, the deposit watcher's lag and the withdrawal sender's queue) and the last 30
+ * days in small charts.
  */
 export function OperationsScreen() {
   const { t } = useTranslation('admin')
@@ -33,6 +35,11 @@ export function OperationsScreen() {
 
   return (
     <AdminPage title={t('sections.operations')}>
+      {jobs.data && (
+        <p className="muted-note" data-testid="admin-release">
+          {t('operations.release', { ...jobs.data.release, commit: jobs.data.release.commit.slice(0, 12) })}
+        </p>
+      )}
       <Panel
         title={t('operations.solvency')}
         testId="admin-solvency"
@@ -81,6 +88,7 @@ export function OperationsScreen() {
       </Panel>
       {jobs.data && <FourEyes status={jobs.data.four_eyes} />}
       {!jobs.data ? <ListState query={jobs} empty={false} /> : <Jobs status={jobs.data} />}
+      <History />
     </AdminPage>
   )
 }
