@@ -28,6 +28,8 @@ export interface Config {
   dataDir: string
   /** PostgreSQL connection string; when absent the embedded PGlite database under dataDir is used. */
   databaseUrl: string | undefined
+  /** A direct or session-mode URL of the same database for the live channel's LISTEN (DATABASE_LISTEN_URL). */
+  databaseListenUrl: string | undefined
   /**
    * True only when the chain is the local one that `npm start` (or a test) launched itself: SOLPLEDGE_LOCAL_CHAIN=1,
    * which the launcher sets. Only then the demo wallet, the faucet, generated keys, the first-admin rule and demo
@@ -356,6 +358,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     dataDir: path.resolve(value('DATA_DIR') ?? 'data'),
     databaseUrl: value('DATABASE_URL'),
+    databaseListenUrl: value('DATABASE_LISTEN_URL'),
     localChain,
     cluster,
     rpcUrl,

@@ -60,6 +60,11 @@ const migrations: Record<string, Migration> = {
  */
 export async function openDatabase(options: {
   url?: string
+  /**
+   * Where the live channel LISTENs (db/notify.ts), when `url` goes through a transaction-mode pooler that does not
+   * pass notifications: a direct or session-mode URL of the same database. Default: `url`.
+   */
+  listenUrl?: string
   dir?: string
   onConnectionError?: (error: Error) => void
   /** Where the database's outage and recovery are logged (lib/reachability.ts): a new connection failing, then one opening. */
@@ -89,7 +94,9 @@ export async function openDatabase(options: {
     // checked out between two queries) as an uncaught exception, which ends the process.
     pool.on('error', () => {}) // an idle client's error: reported by its own listener
     pool.on('connect', (client) => client.on('error', report))
-    return withNotifySource(new Kysely<DB>({ dialect: new TrackingPostgresDialect({ pool }) }), { url: options.url })
+    return withNotifySource(new Kysely<DB>({ dialect: new TrackingPostgresDialect({ pool }) }), {
+      url: options.listenUrl ?? options.url,
+    })
   }
   if (options.dir) await fs.mkdir(path.dirname(options.dir), { recursive: true })
   const client = new PGlite(options.dir)
