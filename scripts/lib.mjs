@@ -55,6 +55,22 @@ export function ensureWebBuild({ force = false } = {}) {
   must('npm', ['run', 'build', '-w', 'apps/web'])
 }
 
+/**
+ * A tool from Debian's packages: `binary` when it is there, else `apt-get install <pkg>` when running as root (as CI
+ * does). Returns its path, or null when it cannot be had. `apt-get` waits for another install's lock.
+ */
+export function debianTool(binary, pkg) {
+  if (fs.existsSync(binary)) return binary
+  if (process.getuid?.() !== 0) return null
+  log(`installing ${pkg} (apt-get)`)
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+  const apt = (args) =>
+    spawnSync('apt-get', ['-o', 'DPkg::Lock::Timeout=300', ...args], { stdio: ['ignore', 'inherit', 'inherit'], env })
+  apt(['update', '-qq'])
+  apt(['install', '-y', '-qq', '--no-install-recommends', pkg])
+  return fs.existsSync(binary) ? binary : null
+}
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer()

@@ -8,7 +8,8 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { bin, ensureDependencies, log, root, run } from './lib.mjs'
+import { stripVTControlCharacters } from 'node:util'
+import { bin, debianTool, ensureDependencies, log, root, run } from './lib.mjs'
 import { runOnSupportedNode } from './node.mjs'
 import { startPostgres } from './postgres.mjs'
 
@@ -21,6 +22,14 @@ fs.mkdirSync(reports, { recursive: true })
 
 const totals = { passed: 0, failed: 0, skipped: 0 }
 const stages = []
+/** Each failing test with the first line of its error, repeated in the summary: a CI log often shows only its end. */
+const failures = []
+const firstLine = (text = '') =>
+  stripVTControlCharacters(text)
+    .split('\n')
+    .find((line) => line.trim())
+    ?.trim()
+    .slice(0, 300) ?? ''
 
 async function stage(name, fn) {
   const started = Date.now()
@@ -49,6 +58,12 @@ function vitest(name, project, env = {}) {
     totals.passed += result.numPassedTests
     totals.failed += result.numFailedTests
     totals.skipped += result.numPendingTests + result.numTodoTests
+    for (const file of result.testResults)
+      for (const test of file.assertionResults)
+        if (test.status === 'failed')
+          failures.push(
+            `${name}: ${path.relative(root, file.name)} › ${test.fullName}\n      ${firstLine(test.failureMessages[0])}`,
+          )
   }
   return code === 0 && result !== null && result.numTotalTests > 0
 }
@@ -79,17 +94,10 @@ function ensureChromium() {
  * its path, or null with a notice when it cannot be had: then only the promtool check is left out.
  */
 function ensurePromtool() {
-  const promtool = '/usr/bin/promtool'
-  if (fs.existsSync(promtool)) return promtool
-  if (process.getuid?.() === 0) {
-    log('installing prometheus for promtool (apt-get)')
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
-    spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'prometheus'], { stdio: 'inherit', env })
-    if (fs.existsSync(promtool)) return promtool
-  }
-  log('NOTICE: promtool is not installed and could not be (apt-get install prometheus): alerting rules not checked')
-  return null
+  const promtool = debianTool('/usr/bin/promtool', 'prometheus')
+  if (!promtool)
+    log('NOTICE: promtool is not installed and could not be (apt-get install prometheus): alerting rules not checked')
+  return promtool
 }
 
 /**
@@ -97,17 +105,12 @@ function ensurePromtool() {
  * and root, as promtool: the deploy/ units are then checked on every machine that runs the tests as root.
  */
 function ensureSystemdAnalyze() {
-  const analyze = '/usr/bin/systemd-analyze'
-  if (fs.existsSync(analyze)) return analyze
-  if (process.getuid?.() === 0) {
-    log('installing systemd for systemd-analyze (apt-get)')
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
-    spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'systemd'], { stdio: 'inherit', env })
-    if (fs.existsSync(analyze)) return analyze
-  }
-  log('NOTICE: systemd-analyze is not installed and could not be (apt-get install systemd): deploy/ units not verified')
-  return null
+  const analyze = debianTool('/usr/bin/systemd-analyze', 'systemd')
+  if (!analyze)
+    log(
+      'NOTICE: systemd-analyze is not installed and could not be (apt-get install systemd): deploy/ units not verified',
+    )
+  return analyze
 }
 
 function playwright() {
@@ -121,6 +124,16 @@ function playwright() {
     totals.passed += s.expected + s.flaky
     totals.failed += s.unexpected
     totals.skipped += s.skipped
+    const walk = (suite, titles) => {
+      for (const spec of suite.specs ?? [])
+        for (const test of spec.tests)
+          if (test.status === 'unexpected') {
+            const error = test.results.at(-1)?.error?.message
+            failures.push(`e2e: ${[...titles, spec.title].join(' › ')}\n      ${firstLine(error)}`)
+          }
+      for (const child of suite.suites ?? []) walk(child, [...titles, child.title])
+    }
+    for (const suite of result.suites) walk(suite, [suite.title])
   }
   return code === 0 && result !== null && result.stats.expected > 0
 }
@@ -180,6 +193,7 @@ await stage('e2e journeys in Chromium', () => {
 })
 
 console.log('')
+if (failures.length > 0) console.log(`failed:\n${failures.map((f) => `  ${f}`).join('\n')}\n`)
 for (const s of stages) console.log(`${s.ok ? 'ok  ' : 'FAIL'}  ${s.name} (${s.seconds}s)`)
 const allOk = stages.every((s) => s.ok)
 console.log(`total time ${Math.round((Date.now() - started) / 1000)}s`)

@@ -1,8 +1,11 @@
 // bench/http: autocannon against the authenticated /api/user/user/index and a bare Fastify route in the same run on
 // loopback, on PGlite and on PostgreSQL, with the session cache as in production (SESSION_CACHE_MS default 2000: the
 // session is read once per 2 s) and without it (0: one database read per call). Prints req/s, p50, p99 and the ratio.
+// Then a money call with the session cache on: a 1 USDT finance deposit with a new Idempotency-Key each (the key's
+// claim, the deposit's transaction and the stored answer: docs/money.md), by one user per connection.
 // Usage: npm run bench:http [-- --duration 10 --connections 50 --json bench/results/http.json]
 import { spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -26,6 +29,7 @@ interface Ready {
   bareUrl: string
   token: string
   address: string
+  users: { token: string; address: string }[]
 }
 
 function startServer(env: Record<string, string>) {
@@ -44,21 +48,52 @@ function startServer(env: Record<string, string>) {
   })
 }
 
-async function measure(url: string, headers: Record<string, string>) {
+async function measure(
+  url: string,
+  headers: Record<string, string>,
+  body = '{}',
+  setupRequest?: (request: autocannon.Request) => autocannon.Request,
+) {
   const result = await autocannon({
     url,
     method: 'POST',
     connections,
     duration,
     headers: { 'content-type': 'application/json', ...headers },
-    body: '{}',
+    body,
+    // A money call on PGlite (one session for all) can queue for seconds under 50 connections on a busy machine.
+    timeout: 60,
+    ...(setupRequest ? { requests: [{ setupRequest }] } : {}),
   })
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`)
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
 }
 
+/** Finance deposits of 1 USDT, each with a new Idempotency-Key, by the ready users in turn. */
+async function measureMoney(ready: Ready) {
+  let next = 0
+  return measure(
+    `${ready.appUrl}/api/invest/finance/deposit`,
+    { 'accept-language': 'en' },
+    JSON.stringify({ days: 7, amount: '1000000' }),
+    (request) => {
+      const user = ready.users[next++ % ready.users.length] as Ready['users'][number]
+      return {
+        ...request,
+        headers: {
+          ...request.headers,
+          'user-token': user.token,
+          'user-address': user.address,
+          'idempotency-key': randomUUID(),
+        },
+      }
+    },
+  )
+}
+
 const rows: Array<Record<string, string | number>> = []
+const moneyRows: Array<Record<string, string | number>> = []
 const databases = ['pglite', 'postgres'].filter((d) => !values.only || values.only === d)
 const cacheModes = ['2000', '0']
 for (const [database, sessionCacheMs] of databases.flatMap((d) => cacheModes.map((c) => [d, c] as const))) {
@@ -88,6 +123,15 @@ for (const [database, sessionCacheMs] of databases.flatMap((d) => cacheModes.map
       ratio: Number((app.rps / bare.rps).toFixed(3)),
       target: '≥ 0.35',
     })
+    if (sessionCacheMs !== '0') {
+      const money = await measureMoney(ready)
+      moneyRows.push({
+        database,
+        'deposit req/s': Math.round(money.rps),
+        'deposit p50 ms': money.p50,
+        'deposit p99 ms': money.p99,
+      })
+    }
   } finally {
     stop()
     pg?.stop()
@@ -95,10 +139,12 @@ for (const [database, sessionCacheMs] of databases.flatMap((d) => cacheModes.map
 }
 console.log(`\nbench/http — ${connections} connections, ${duration}s each, loopback`)
 console.table(rows)
+console.log('A money call: a finance deposit with a new Idempotency-Key each')
+console.table(moneyRows)
 if (values.json) {
   fs.mkdirSync(path.dirname(values.json), { recursive: true })
   fs.writeFileSync(
     values.json,
-    JSON.stringify({ date: new Date().toISOString(), duration, connections, rows }, null, 2),
+    JSON.stringify({ date: new Date().toISOString(), duration, connections, rows, money: moneyRows }, null, 2),
   )
 }

@@ -1,7 +1,7 @@
 // Child process of bench/http/run.ts: the real app (authenticated /api/user/user/index: the session check, one database
-// read unless the session cache answers) and a bare Fastify route answering a constant envelope, on two loopback ports
-// of the same process. SESSION_CACHE_MS as in production (default 2000; 0 = read the session on every call); BENCH_LOG=1
-// logs each request as production does.
+// read unless the session cache answers; and a money call, a finance deposit with an Idempotency-Key) and a bare Fastify
+// route answering a constant envelope, on two loopback ports of the same process. SESSION_CACHE_MS as in production
+// (default 2000; 0 = read the session on every call); BENCH_LOG=1 logs each request as production does.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -9,8 +9,17 @@ import { API_BASE } from '@solpledge/contract'
 import Fastify from 'fastify'
 import { buildApp } from '../../apps/server/src/app.ts'
 import { loadConfig } from '../../apps/server/src/config.ts'
+import { seedBusinessConfig } from '../../apps/server/src/modules/config/service.ts'
 import { loadPlatform } from '../../apps/server/src/platform.ts'
-import { freshDatabase, login, seedRoot, TestWallet, testConfig } from '../../apps/server/test/helpers.ts'
+import {
+  addOffChainAssets,
+  creditAvailable,
+  freshDatabase,
+  login,
+  seedRoot,
+  TestWallet,
+  testConfig,
+} from '../../apps/server/test/helpers.ts'
 
 const { db, drop } = await freshDatabase()
 const config = testConfig({
@@ -22,17 +31,25 @@ const config = testConfig({
 // BENCH_LOG=1: the request log as in production (one JSON line per request at info), written to /dev/null.
 const logger = process.env.BENCH_LOG === '1' ? { level: 'info', file: '/dev/null' } : false
 const app = await buildApp({ db, config, platform: await loadPlatform(config), logger })
+await addOffChainAssets(db)
+await seedBusinessConfig(db)
 const root = await seedRoot(db)
-const wallet = new TestWallet()
-const session = await login(app, wallet, root.address)
-const token = (session.data as { token: string }).token
+/** The money call's users: one per connection, each with plenty of USDT, so that they do not queue on one balance. */
+const users = []
+for (let i = 0; i < Number(process.env.BENCH_USERS ?? 50); i++) {
+  const wallet = new TestWallet()
+  const { id, token } = (await login(app, wallet, root.address)).data as { id: string; token: string }
+  await creditAvailable(db, id, 'USDT', 10n ** 15n)
+  users.push({ token, address: wallet.address })
+}
+const [first] = users as [{ token: string; address: string }]
 
 const bare = Fastify({ logger: false })
-bare.post(`${API_BASE}/bare`, async () => ({ code: 1, msg: 'Success', data: { address: wallet.address } }))
+bare.post(`${API_BASE}/bare`, async () => ({ code: 1, msg: 'Success', data: { address: first.address } }))
 
 const appUrl = await app.listen({ host: '127.0.0.1', port: 0 })
 const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 })
-console.log(JSON.stringify({ ready: true, appUrl, bareUrl, token, address: wallet.address }))
+console.log(JSON.stringify({ ready: true, appUrl, bareUrl, token: first.token, address: first.address, users }))
 process.on('SIGTERM', async () => {
   await app.close()
   await bare.close()

@@ -7,8 +7,10 @@ import swaggerUi from '@fastify/swagger-ui'
 import { API_BASE, MAX_BODY_BYTES } from '@solpledge/contract'
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, LogController } from 'fastify'
 import { buildInfo } from './build-info.ts'
-import type { Config } from './config.ts'
+import { type Config, trustProxyOption } from './config.ts'
 import type { Database } from './db/index.ts'
+import { settleOptions } from './jobs/settlement.ts'
+import { RATE_LIMIT_WINDOW_MS, rateLimitError, rateLimitStore } from './lib/rate-limit.ts'
 import { adminPlugin } from './modules/admin/plugin.ts'
 import { adminRoutes } from './modules/admin/routes.ts'
 import { assetsRoutes } from './modules/assets/routes.ts'
@@ -34,7 +36,7 @@ import { tradeRoutes } from './modules/trade/routes.ts'
 import { userRoutes } from './modules/user/routes.ts'
 import { withdrawalRoutes } from './modules/withdrawals/routes.ts'
 import type { Platform } from './platform.ts'
-import { envelopePlugin, frameworkErrors } from './plugins/envelope.ts'
+import { clientErrorHandler, envelopePlugin, frameworkErrors } from './plugins/envelope.ts'
 import { requestLog, uuidv7 } from './plugins/request-log.ts'
 import { securityHeaders } from './plugins/security-headers.ts'
 import { webApp } from './plugins/web-app.ts'
@@ -80,7 +82,17 @@ export async function buildApp({ db, config, platform, logger = false, loggerIns
     bodyLimit: MAX_BODY_BYTES,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false } },
-    trustProxy: config.trustProxy,
+    // TRUST_PROXY: the proxies whose X-Forwarded-For names the client (request.ip: rate limits, the audit log).
+    trustProxy: trustProxyOption(config.trustProxy),
+    // A request's headers must arrive within 10 s and the whole request within REQUEST_TIMEOUT_MS, or it is answered
+    // 408 and closed (clientErrorHandler); Node looks for late requests every second.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: Math.min(10_000, config.requestTimeoutMs),
+      connectionsCheckingInterval: 1000,
+    },
+    clientErrorHandler,
     frameworkErrors,
   })
   app.decorate('db', db)
@@ -96,7 +108,15 @@ export async function buildApp({ db, config, platform, logger = false, loggerIns
   // First, so that every answer carries the security headers: API, web app, console, docs, uploads and 404s.
   await app.register(helmet, securityHeaders(config))
   await app.register(envelopePlugin)
-  await app.register(rateLimit, { global: false })
+  // Limits are set per route by defineRoute (lib/route.ts): the login calls' shared by all instances, public reads'.
+  await app.register(rateLimit, {
+    global: false,
+    timeWindow: RATE_LIMIT_WINDOW_MS,
+    store: rateLimitStore(db),
+    errorResponseBuilder: rateLimitError,
+    // A database that cannot count does not refuse the call (the call itself then fails on its own terms).
+    skipOnError: true,
+  })
   // The caller checks the contract asks for (request.user, request.admin).
   await app.register(sessionPlugin, { cacheMs: config.sessionCacheMs })
   await app.register(adminPlugin)
@@ -107,12 +127,17 @@ export async function buildApp({ db, config, platform, logger = false, loggerIns
         title: 'solpledge API',
         version: buildInfo().version,
         description:
-          'Every call is POST under /api with a JSON body and answers HTTP 200 with {code, msg, data}: code 1 is ' +
-          'success, 0 a refusal, 2 not bound, -1 invalid input, -2 not found, -102 rate limited, -406 unreadable ' +
+          'Every call is POST under /api with a JSON body and answers HTTP 200 with {code, msg, key, data}: code 1 ' +
+          'is success, 0 a refusal, 2 not bound, -1 invalid input, -2 not found, -102 rate limited, -406 unreadable ' +
           'request, -403 session invalid. msg is in the accept-language of the request (default zh). Paths match ' +
-          'case-insensitively. Calls that move money or money state take an optional Idempotency-Key header (IETF ' +
-          'httpapi draft): the same key from the same caller with the same body answers the first answer again, byte ' +
-          'for byte, with Idempotent-Replayed: true, and does nothing twice, also when the repeats arrive at once; ' +
+          'case-insensitively. Every path under /api answers this envelope, also with another HTTP status: 429 for ' +
+          'a call past its rate limit (code -102, with Retry-After: login calls and public reads are limited per ' +
+          'client address and minute), 405 for a method the path does not take (code -406, with Allow), 404 for an ' +
+          'unknown path (code -406), 408 for a request whose headers and body did not arrive in time (code -406, ' +
+          'the connection is closed), 500 for a fault of the server (code 0). Calls that move money or money state ' +
+          'take an optional Idempotency-Key header (IETF httpapi draft): the same key from the same caller with the ' +
+          'same body answers the first answer again, byte for byte, with Idempotent-Replayed: true, and does nothing ' +
+          'twice, also when the repeats arrive at once; ' +
           'the key with another body is refused (code -1), as is a key that is not 1–255 visible ASCII characters. ' +
           'Keys are per caller and kept at least 24 h (docs/money.md).',
       },
@@ -147,13 +172,14 @@ export async function buildApp({ db, config, platform, logger = false, loggerIns
   await app.register(homeRoutes)
   await app.register(intentRoutes)
   await app.register(withdrawalRoutes)
-  await app.register(settlementRoutes)
+  await app.register(settlementRoutes, { settle: settleOptions(db, config, platform) })
   await app.register(liabilitiesRoutes)
   await app.register(tradeRoutes)
   await app.register(systemRoutes)
   await app.register(adminRoutes, {
     login: { ...login, adminSessionTtlHours: config.adminSessionTtlHours, localBootstrap: platform.localChain },
     rateLimitPerMinute: config.loginRateLimit,
+    noticeHours: config.economicsNoticeHours,
   })
 
   const webDist = config.webDist && path.resolve(config.webDist)

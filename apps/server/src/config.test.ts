@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { getBase58Decoder } from '@solana/kit'
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig, parseAdminAddresses } from './config.ts'
+import { ConfigError, loadConfig, parseAdminAddresses, trustProxyOption } from './config.ts'
 import type { StoredKeypair } from './lib/keys.ts'
 
 const A = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin'
@@ -24,6 +24,45 @@ describe('ADMIN_ADDRESSES', () => {
   })
   it.each([A, `${A}:root`, `${A}:admin:x`, 'not-an-address:admin', `:admin`])('refuses "%s" at start', (value) => {
     expect(() => parseAdminAddresses(value)).toThrow(/ADMIN_ADDRESSES/)
+  })
+})
+
+describe('TRUST_PROXY', () => {
+  it("takes no proxy, a hop count, or the proxies' addresses and CIDRs", () => {
+    expect(loadConfig(local).trustProxy).toBe(false)
+    expect(loadConfig({ ...local, TRUST_PROXY: '0' }).trustProxy).toBe(false)
+    expect(loadConfig({ ...local, TRUST_PROXY: '1' }).trustProxy).toBe(1)
+    expect(loadConfig({ ...local, TRUST_PROXY: ' 127.0.0.1, 10.0.0.0/8 ,::1,fd00::/8,loopback' }).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ])
+  })
+  it.each(['true', 'TRUE', '*', 'yes', '0.0.0.0/0', '::/0', '127.0.0.1,0.0.0.0/0'])(
+    'refuses "%s", which would let any client choose its address, naming the setting',
+    (value) => {
+      expect(() => loadConfig({ ...local, TRUST_PROXY: value })).toThrow(ConfigError)
+      expect(() => loadConfig({ ...local, TRUST_PROXY: value })).toThrow(/TRUST_PROXY.*any client could choose its/)
+    },
+  )
+  it.each(['proxy.example.com', '10.0.0.0/33', '1.2.3', '10.0.0.1/8/1', '-1', '1.5'])('refuses "%s"', (value) => {
+    expect(() => loadConfig({ ...local, TRUST_PROXY: value })).toThrow(/TRUST_PROXY .*addresses or CIDRs/)
+  })
+  it('a hop count trusts that many senders nearest the server, Fastify the list as it is', () => {
+    const trust = trustProxyOption(2) as (address: string, hop: number) => boolean
+    expect([0, 1, 2].map((hop) => trust('198.51.100.1', hop))).toEqual([true, true, false])
+    expect(trustProxyOption(['127.0.0.1'])).toEqual(['127.0.0.1'])
+    expect(trustProxyOption(false)).toBe(false)
+  })
+})
+
+describe('REQUEST_TIMEOUT_MS', () => {
+  it('defaults to 20 s and is at least 1 s', () => {
+    expect(loadConfig(local).requestTimeoutMs).toBe(20_000)
+    expect(loadConfig({ ...local, REQUEST_TIMEOUT_MS: '5000' }).requestTimeoutMs).toBe(5000)
+    expect(() => loadConfig({ ...local, REQUEST_TIMEOUT_MS: '0' })).toThrow(/REQUEST_TIMEOUT_MS/)
   })
 })
 

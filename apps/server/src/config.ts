@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import { ed25519 } from '@noble/curves/ed25519'
 import { getBase58Encoder } from '@solana/kit'
@@ -77,10 +78,19 @@ export interface Config {
    * minimum and the home price within this time (docs/trade.md "Valuation price").
    */
   valuationCacheMs: number
-  /** Login calls allowed per client IP per minute. */
+  /** Login calls allowed per client IP per minute and route, counted over all instances (in the database). */
   loginRateLimit: number
   /** The live channel's limits (docs/operations.md "Live updates"). */
   live: LiveSettings
+  /** Calls of each public read allowed per client IP per minute, counted by each instance (0 = no limit). */
+  publicRateLimit: number
+  /**
+   * Which proxies are trusted to name the client in X-Forwarded-For (TRUST_PROXY): false (none: the client is the
+   * connection's peer), a hop count, or the proxies' addresses and CIDRs. Never "every sender".
+   */
+  trustProxy: TrustProxy
+  /** The whole request (headers and body) must arrive within this many ms, or it is answered 408 and closed. */
+  requestTimeoutMs: number
   /** Built web app to serve, if present. */
   webDist: string | undefined
   productSymbol: string
@@ -101,8 +111,9 @@ export interface Config {
   rankIntervalMs: number
   /**
    * Tests only (withdrawals-crash.test.ts): 'stored', 'sent' or 'confirmed' makes the server kill itself with SIGKILL
-   * right after that step of the withdrawal sender, to prove that a crash there never pays twice. Never set it in
-   * production.
+   * right after that step of the withdrawal sender, to prove that a crash there never pays twice; 'committed'
+   * (idempotency-crash.test.ts) right after a money call with an Idempotency-Key committed, before its answer is sent.
+   * Never set it in production.
    */
   crashAt: string | undefined
   /** Root user's wallet address (required off the local chain); on the local chain a key is generated under dataDir. */
@@ -113,14 +124,17 @@ export interface Config {
   adminAddresses: { address: string; role: AdminRole }[]
   /** How long an operator console session lasts. */
   adminSessionTtlHours: number
+  /**
+   * The notice period of a change that raises what the platform pays or lowers what it takes (docs/economics.md):
+   * announced to users when decided, in force this many hours later (ECONOMICS_NOTICE_HOURS, default 24).
+   */
+  economicsNoticeHours: number
   /** Prometheus metrics listener (GET /metrics), apart from the public port: METRICS_PORT (0 = off), METRICS_HOST. */
   metricsPort: number
   metricsHost: string
   logLevel: string
   /** NODE_ENV=production: every line the server writes is JSON, its start lines too (docs/operations.md "Logs"). */
   production: boolean
-  /** TRUST_PROXY=1: the client IP is taken from X-Forwarded-For (behind a load balancer). */
-  trustProxy: boolean
 }
 
 /** ADMIN_ADDRESSES: comma-separated `address:role` entries, role one of viewer, operator, admin. */
@@ -135,6 +149,52 @@ export function parseAdminAddresses(value: string | undefined): { address: strin
       throw new Error(`ADMIN_ADDRESSES: "${entry}" must be <wallet address>:<${ADMIN_ROLES.join('|')}>`)
     return { address, role: role as AdminRole }
   })
+}
+
+/** TRUST_PROXY as Fastify's `trustProxy` takes it: none, a hop count, or addresses and CIDRs. */
+export type TrustProxy = false | number | string[]
+
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
+const TRUST_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal']
+
+/**
+ * TRUST_PROXY: unset or 0 → no proxy (the client is the connection's peer); a positive integer → that many proxies in
+ * front, the client is the address the outermost one saw (X-Forwarded-For read from the right); otherwise a
+ * comma-separated list of the proxies' addresses, CIDRs or proxy-addr's ranges (loopback, linklocal, uniquelocal).
+ * Anything that trusts every sender (true, *, 0.0.0.0/0, ::/0) is refused: any client could then choose its address.
+ * Throws the problem's message.
+ */
+export function parseTrustProxy(text: string | undefined): TrustProxy {
+  const value = text?.trim() ?? ''
+  if (value === '' || value === '0') return false
+  if (/^\d+$/.test(value)) return Number(value)
+  const why =
+    'must be the number of proxies in front of the server (1 for one) or a comma-separated list of their ' +
+    `addresses or CIDRs (e.g. 127.0.0.1,10.0.0.0/8), got "${value}"`
+  if (/^(true|yes|on|all|\*)$/i.test(value))
+    throw new Error(
+      `TRUST_PROXY=${value} would believe any sender's X-Forwarded-For, so any client could choose its address: it ${why}`,
+    )
+  const entries = value.split(',').map((entry) => entry.trim())
+  for (const entry of entries) {
+    if (TRUST_PROXY_RANGES.includes(entry)) continue
+    const [ip = '', prefix, ...rest] = entry.split('/')
+    const family = net.isIP(ip)
+    const bits = family === 4 ? 32 : 128
+    if (family === 0 || rest.length > 0 || (prefix !== undefined && !(/^\d+$/.test(prefix) && Number(prefix) <= bits)))
+      throw new Error(`TRUST_PROXY ${why}`)
+    if (prefix !== undefined && Number(prefix) === 0)
+      throw new Error(`TRUST_PROXY: "${entry}" trusts every address, so any client could choose its own: it ${why}`)
+  }
+  return entries
+}
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy` option: a hop count becomes "the nearest `hops` senders are proxies" (Fastify
+ * itself takes a number as trusting none), a list is given as it is (proxy-addr compiles it).
+ */
+export function trustProxyOption(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust
 }
 
 /** A configuration the server refuses to start with; `problems` names every missing or contradictory setting. */
@@ -343,6 +403,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         `(${priorityFee.max}): raise the ceiling or lower the price`,
     )
 
+  let trustProxy: TrustProxy = false
+  try {
+    trustProxy = parseTrustProxy(value('TRUST_PROXY'))
+  } catch (error) {
+    problems.push((error as Error).message)
+  }
+  const requestTimeoutMs = int('REQUEST_TIMEOUT_MS', 20_000)
+  if (requestTimeoutMs < 1000)
+    problems.push(`REQUEST_TIMEOUT_MS must be at least 1000 (a request's headers and body must arrive within it)`)
   const logLevel = value('LOG_LEVEL') ?? 'info'
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
@@ -384,6 +453,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionMinutes: int('LIVE_RETENTION_MINUTES', 60),
       heartbeatMs: LIVE_HEARTBEAT_MS,
     },
+    publicRateLimit: int('PUBLIC_RATE_LIMIT', 1200),
+    trustProxy,
+    requestTimeoutMs,
     webDist: value('WEB_DIST'),
     productSymbol: value('PRODUCT_SYMBOL') ?? 'PLG',
     productMint,
@@ -397,11 +469,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     operatorToken: value('OPERATOR_TOKEN'),
     adminAddresses,
     adminSessionTtlHours: int('ADMIN_SESSION_TTL_HOURS', 12),
+    economicsNoticeHours: int('ECONOMICS_NOTICE_HOURS', 24),
     metricsPort,
     metricsHost: value('METRICS_HOST') ?? '127.0.0.1',
     logLevel,
     production: value('NODE_ENV') === 'production',
-    trustProxy: value('TRUST_PROXY') === '1',
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config

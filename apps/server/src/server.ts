@@ -4,14 +4,19 @@ import { buildApp } from './app.ts'
 import { buildInfo } from './build-info.ts'
 import { checkGenesis } from './chain/cluster.ts'
 import { type Config, ConfigError, loadConfig } from './config.ts'
-import { migrate, openDatabase } from './db/index.ts'
+import { type Database, migrate, openDatabase } from './db/index.ts'
 import { startJobs } from './jobs/runner.ts'
+import { faults } from './lib/idempotency.ts'
 import { isEmptyAllowList } from './modules/admin/session.ts'
 import { memoSigner } from './modules/liabilities/index.ts'
 import { FixedSettingsChanged } from './modules/system/fixed-settings.ts'
+import { readiness } from './modules/system/health.ts'
 import { serveMetrics } from './modules/system/metrics.ts'
 import { seed } from './modules/system/seed.ts'
-import { loadPlatform } from './platform.ts'
+import { loadPlatform, type Platform } from './platform.ts'
+
+/** How often a server that is not ready yet checks again before it prints its ready line. */
+const READY_RETRY_MS = 2000
 
 // One logger for the whole process, from its first line: the start, the migrations, the outages and the requests
 // (docs/operations.md "Logs"). JSON lines on stdout; the level is LOG_LEVEL's once the configuration is read.
@@ -30,6 +35,12 @@ async function main() {
   log.level = config.logLevel
   const { version, commit } = buildInfo()
   say(config, { version, commit, node: process.versions.node }, `solpledge ${version} (${commit}) starting`)
+  // CRASH_AT=committed is for the crash tests only: die abruptly right after a money call with an Idempotency-Key
+  // committed, before its answer is sent, as a power cut would (apps/server/test/idempotency-crash.test.ts).
+  if (config.crashAt === 'committed')
+    faults.afterCommit = ({ key }) => {
+      if (key !== undefined) process.kill(process.pid, 'SIGKILL')
+    }
   // A broken database connection is logged and replaced, never fatal.
   const db = await openDatabase({
     url: config.databaseUrl,
@@ -66,6 +77,7 @@ async function main() {
   await app.listen({ host: config.host, port: config.port })
   // Prometheus scrapes each instance on its own listener, never through the public port (docs/operations.md).
   if (config.metricsPort) metrics = await serveMetrics(app.metrics, config.metricsHost, config.metricsPort, log)
+  await untilReady(db, config, platform)
   const url = config.publicUrls[0]
   const root = seeded.rootAddress
   say(config, { url, root_invite_code: root, version, commit }, `solpledge ready url=${url} root_invite_code=${root}`)
@@ -90,6 +102,28 @@ async function main() {
   if (metrics) say(config, { metrics: metrics.url }, `  metrics for Prometheus at ${metrics.url}`)
   if (platform.localChain && (await isEmptyAllowList(db)))
     say(config, {}, `  open ${url}/admin: the first wallet to sign in there becomes the operator console's admin`)
+}
+
+/**
+ * Waits until the readiness check passes (the database and the chain's RPC answer), so that "solpledge ready" is never
+ * printed by an instance whose /api/health/ready answers 503. Meanwhile it serves (the proxy's health check sees the
+ * 503) and says once what it waits for.
+ */
+async function untilReady(db: Database, config: Config, platform: Platform) {
+  for (let said = false; ; said = true) {
+    const report = await readiness(db, config, platform)
+    if (report.status === 'ok') return
+    if (!said) {
+      const failing = (['database', 'chain'] as const).filter((part) => !report[part].ok)
+      const why = failing.map((part) => `${part} (${report[part].error})`).join(', ')
+      say(
+        config,
+        { failing },
+        `solpledge not ready yet: ${why} unavailable; serving, /api/health/ready answers 503 until it is`,
+      )
+    }
+    await new Promise((resolve) => setTimeout(resolve, READY_RETRY_MS))
+  }
 }
 
 main().catch((error) => {

@@ -6,6 +6,7 @@ import {
   api,
   Code,
   type ConfigVersion,
+  formatAmount,
   type RouteDef,
   roleAtLeast,
 } from '@solpledge/contract'
@@ -90,6 +91,7 @@ describe(`operator console access (${dbKind})`, () => {
     pendingChange: string
     pendingChange2: string
     removable: string
+    heldDay: string
   }
 
   beforeAll(async () => {
@@ -146,7 +148,23 @@ describe(`operator console access (${dbKind})`, () => {
       pendingChange: await proposal(),
       pendingChange2: await proposal(),
       removable: (await allowAdmin(t.db, 'viewer')).address,
+      heldDay: '2025-01-01',
     }
+    // A settlement day the circuit breaker holds, for its release.
+    await t.db
+      .insertInto('settlement_runs')
+      .values({
+        day: fixture.heldDay,
+        status: 'held',
+        phase: 'pay',
+        summary: JSON.stringify({
+          pool: '0',
+          referral: [],
+          expired: { stakes: 0, finance: 0 },
+          hold: { at: '2025-01-02T00:00:00.000Z', reasons: [] },
+        }),
+      })
+      .execute()
   })
   afterAll(() => t.close())
 
@@ -165,12 +183,13 @@ describe(`operator console access (${dbKind})`, () => {
       adminAssetSave: {
         coin: 'USDT',
         base_version: usdt.version,
-        is_user_recharge: true,
-        withdraw_enabled: true,
-        min_withdraw: usdt.min_atm_money,
-        withdraw_fee: usdt.withdraw_fee,
-        review_threshold: usdt.review_threshold,
-        dual_review_threshold: usdt.dual_review_threshold,
+        is_user_recharge: usdt.is_user_recharge,
+        withdraw_enabled: usdt.withdraw_enabled,
+        // In USDT, as the console types it.
+        min_withdraw: formatAmount(usdt.min_atm_money, usdt.decimals),
+        withdraw_fee: formatAmount(usdt.withdraw_fee, usdt.decimals),
+        review_threshold: usdt.review_threshold && formatAmount(usdt.review_threshold, usdt.decimals),
+        dual_review_threshold: usdt.dual_review_threshold && formatAmount(usdt.dual_review_threshold, usdt.decimals),
       },
       adminAssetHistory: { coin: 'USDT' },
       adminNoticeSave: {
@@ -200,12 +219,13 @@ describe(`operator console access (${dbKind})`, () => {
       adminUserOrders: { address: user.address, status: 'pending' },
       adminUserRevoke: { address: user.address, reason },
       adminAdjustments: { status: 'pending' },
-      adminAdjust: { address: user.address, coin: 'USDT', amount: (5n * USDT).toString(), reason },
+      adminAdjust: { address: user.address, coin: 'USDT', amount: '5', reason },
       adminAdjustApprove: { id: fixture.pendingAdjustment },
       adminAdjustReject: { id: fixture.pendingAdjustment2, reason },
       adminChangeApprove: { id: fixture.pendingChange },
       adminChangeReject: { id: fixture.pendingChange2, reason },
       adminAudit: { action: 'admin.' },
+      adminSettlementRelease: { day: fixture.heldDay },
     }
     return bodies[name] ?? {}
   }
@@ -317,6 +337,8 @@ describe(`operator console access (${dbKind})`, () => {
       ['adminAdjustApprove', 'adjustment.approve', admin],
       ['adminAdjustReject', 'adjustment.reject', admin],
       ['adminUserRevoke', 'user.revokeSessions', admin],
+      // Two admins: releasing a held settlement day is proposed.
+      ['adminSettlementRelease', 'change.propose', admin],
     ]
     // Every write route is in the list (a new one without an audit test fails here), but the snapshot of liabilities:
     // it reads the chain, which this app has none of (its audit entry is checked in liabilities.test.ts).

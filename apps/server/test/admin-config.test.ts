@@ -1,5 +1,6 @@
 import {
   type AdminAsset,
+  type AdminChange,
   type AssetVersion,
   api,
   type BusinessConfig,
@@ -7,6 +8,7 @@ import {
   type ConfigVersion,
 } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { applyDueChanges } from '../src/modules/admin/changes.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { getBusinessConfig, seedBusinessConfig } from '../src/modules/config/service.ts'
 import { auditCount, signedInAdmin, type TestAdmin } from './admin.ts'
@@ -61,10 +63,12 @@ describe(`operator console configuration (${dbKind})`, () => {
     const version = await current()
     const value = { ...version.value, pledge: { ...version.value.pledge, minUsdt: (150n * USDT).toString() } }
     const res = await save(version.id, value)
+    // Raising the minimum pays nobody more: one admin's decision, in force at once.
     expect(res).toMatchObject({ code: Code.OK, msg: 'Saved' })
-    const saved = res.data as ConfigVersion
-    expect(saved.changed_by).toBe(admin.address)
+    const saved = res.data as AdminChange
+    expect(saved).toMatchObject({ kind: 'config.save', status: 'applied', raises_payouts: false })
     expect(saved.changes).toEqual([{ path: 'pledge.minUsdt', before: '100000000', after: '150000000' }])
+    expect((await current()).changed_by).toBe(admin.address)
     expect(await pledgeConfig()).toMatchObject({
       min_u: (150n * USDT).toString(),
       min_amount: (300n * PLG).toString(),
@@ -74,7 +78,10 @@ describe(`operator console configuration (${dbKind})`, () => {
       msg: 'The amount of the pledge cannot be less than 300PLG',
     })
     // Back to 100: the same stake goes through on the next request.
-    const back = await save(saved.id, { ...value, pledge: { ...value.pledge, minUsdt: (100n * USDT).toString() } })
+    const back = await save((await current()).id, {
+      ...value,
+      pledge: { ...value.pledge, minUsdt: (100n * USDT).toString() },
+    })
     expect(back.code).toBe(Code.OK)
     expect((await stake()).code).toBe(Code.OK)
   })
@@ -137,11 +144,11 @@ describe(`operator console configuration (${dbKind})`, () => {
         {
           ...version.value,
           referralRewards: [
-            { level: 1, rateBps: 6000 },
-            { level: 2, rateBps: 5000 },
+            { level: 1, rateBps: 2000 },
+            { level: 2, rateBps: 2000 },
           ],
         },
-        'referralRewards[].rateBps (sum) cannot be more than 10000 (100 %)',
+        'The referral rates together (40 %) cannot be more than 30 %',
       ],
     ] as const)
       expect(await save(version.id, value as BusinessConfig)).toMatchObject({ code: Code.INVALID, msg })
@@ -179,14 +186,25 @@ describe(`operator console configuration (${dbKind})`, () => {
       referencePrice: '400000',
       rankIntervalSeconds: 600,
     }
-    expect((await save(version.id, value)).code).toBe(Code.OK)
+    // More node supply, finance output and referral rewards, and lower fuel tiers raise payouts: announced now, in
+    // force after the notice period (with one admin, no second approval is possible).
+    const scheduled = await save(version.id, value)
+    expect(scheduled).toMatchObject({ code: Code.OK, data: { status: 'scheduled', raises_payouts: true } })
+    expect(await getBusinessConfig(t.db)).toEqual(version.value)
+    const at = new Date((scheduled.data as AdminChange).effective_at as string)
+    expect(at.getTime() - Date.now()).toBeGreaterThan(23.9 * 3_600_000)
+    expect(await applyDueChanges(t.db, new Date(at.getTime() - 1000))).toEqual([])
+    expect(await applyDueChanges(t.db, at)).toMatchObject([{ status: 'applied' }])
     expect(await getBusinessConfig(t.db)).toEqual(value)
     expect((await call(t.app, api.fuel, {}, user.auth)).data).toMatchObject({ tiers: [1000, 2000] })
     expect((await call(t.app, api.homePrice, {})).data).toMatchObject({ price: '0.4' })
     const levels = (await call(t.app, api.nodeLevel, {})).data as { list: { supply_cap: number }[] }
     expect(levels.list.map((l) => l.supply_cap)).toEqual(value.nodeLevels.map((l) => l.supplyCap))
+    // Back: referral levels 2 and 3 come back (a raise), so it is scheduled too.
     const restored = await save((await current()).id, version.value)
-    expect(restored.code).toBe(Code.OK)
+    expect(restored.data).toMatchObject({ status: 'scheduled' })
+    await applyDueChanges(t.db, new Date((restored.data as AdminChange).effective_at as string))
+    expect(await getBusinessConfig(t.db)).toEqual(version.value)
   })
 
   it('RANK_INTERVAL_MS seeds the rank interval once; a version that has it keeps the operator value', async () => {
@@ -229,10 +247,11 @@ describe(`operator console configuration (${dbKind})`, () => {
     it('withdrawal minimum, fee, review threshold and recharge flag apply to the next request, versioned', async () => {
       const before = await usdt()
       expect(before.version).toBe('1')
+      // Typed in USDT: '50' is 50 USDT.
       const res = await saveAsset(before, {
-        min_withdraw: (50n * USDT).toString(),
-        withdraw_fee: (2n * USDT).toString(),
-        review_threshold: (500n * USDT).toString(),
+        min_withdraw: '50',
+        withdraw_fee: '2',
+        review_threshold: '500',
         is_user_recharge: false,
       })
       // One admin: the rules cannot apply, so even a weaker review threshold is applied at once.
@@ -271,9 +290,10 @@ describe(`operator console configuration (${dbKind})`, () => {
         'Someone else saved a change meanwhile (now version 2); reload and try again',
       )
       for (const changes of [
-        { min_withdraw: '1000000', withdraw_fee: '1000000' },
-        { review_threshold: null, dual_review_threshold: '1000' },
+        { min_withdraw: '1', withdraw_fee: '1' },
+        { review_threshold: null, dual_review_threshold: '0.001' },
         { review_threshold: '5000', dual_review_threshold: '4999' },
+        { withdraw_fee: '0.0000001' },
       ]) {
         const res = await saveAsset(asset, changes)
         expect(res.code, JSON.stringify(changes)).toBe(Code.INVALID)
@@ -281,12 +301,10 @@ describe(`operator console configuration (${dbKind})`, () => {
       // Beyond any plausible value: refused with the field and its bound named, in the caller's language.
       for (const [changes, msg] of [
         [{ min_withdraw: '99999999999999999999' }, 'min_withdraw cannot be more than 1000000 USDT'],
-        [{ withdraw_fee: (10_001n * USDT).toString() }, 'withdraw_fee cannot be more than 10000 USDT'],
-        [
-          { review_threshold: (10n ** 9n * USDT + 1n).toString() },
-          'review_threshold cannot be more than 1000000000 USDT',
-        ],
-        [{ withdraw_fee: (60n * USDT).toString() }, 'The withdrawal fee must be less than the withdrawal minimum'],
+        [{ withdraw_fee: '10001' }, 'withdraw_fee cannot be more than 10000 USDT'],
+        [{ review_threshold: '1000000000.000001' }, 'review_threshold cannot be more than 1000000000 USDT'],
+        [{ withdraw_fee: '60' }, 'The withdrawal fee must be less than the withdrawal minimum'],
+        [{ withdraw_fee: '0.0000001' }, 'withdraw_fee must be an amount of USDT with at most 6 decimals'],
       ] as const)
         expect(await saveAsset(asset, changes)).toMatchObject({ code: Code.INVALID, msg })
       expect((await saveAsset(asset, { coin: 'DOGE' })).code).toBe(Code.INVALID)

@@ -8,6 +8,7 @@ import {
   type AssetSettings,
   api,
   Code,
+  formatAmount,
   type JobStatus,
 } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -52,7 +53,8 @@ describe(`operator console: four eyes (${dbKind})`, () => {
     call(
       t.app,
       api.adminAdjust,
-      { address: user.address, coin: 'USDT', amount: amount.toString(), reason: 'goodwill credit' },
+      // Typed in USDT, as the console sends it.
+      { address: user.address, coin: 'USDT', amount: formatAmount(amount, 6), reason: 'goodwill credit' },
       who.headers,
     )
   const usdt = async () =>
@@ -100,11 +102,11 @@ describe(`operator console: four eyes (${dbKind})`, () => {
     expect(await fourEyes()).toEqual({ admins: 1, reviewers: 1 })
     expect((await adjust(5n * USDT, first)).data).toMatchObject({ status: 'applied', approvals_needed: 1 })
     // Raising the review threshold (fewer withdrawals reviewed) is applied at once; so is lowering it back.
-    expect((await saveAsset({ review_threshold: (500n * USDT).toString() })).data).toMatchObject({
+    expect((await saveAsset({ review_threshold: '500' })).data).toMatchObject({
       status: 'applied',
       approvals_needed: 1,
     })
-    expect((await saveAsset({ review_threshold: (100n * USDT).toString() })).code).toBe(Code.OK)
+    expect((await saveAsset({ review_threshold: '100' })).code).toBe(Code.OK)
     // The only reviewer approves alone, even with no dual threshold set.
     const id = await withdraw(150n * USDT)
     expect((await inReview(id)).approvals_needed).toBe(1)
@@ -242,19 +244,19 @@ describe(`operator console: four eyes (${dbKind})`, () => {
 
   it('raising or clearing a review threshold waits for the other admin; lowering one applies at once', async () => {
     // From "two approvals for every reviewed withdrawal" to "two from 1000 USDT": weaker, so proposed.
-    const dual = await saveAsset({ dual_review_threshold: (1000n * USDT).toString() })
+    const dual = await saveAsset({ dual_review_threshold: '1000' })
     expect(dual.data).toMatchObject({
       status: 'pending',
       kind: 'asset.save',
       target: 'asset:USDT',
-      changes: [{ path: 'dual_review_threshold', before: null, after: (1000n * USDT).toString() }],
+      changes: [{ path: 'dual_review_threshold', before: null, after: '1000' }],
     })
     const cleared = await saveAsset({ review_threshold: null })
     expect(cleared.data).toMatchObject({ status: 'pending' })
     const before = await usdt()
-    expect(before).toMatchObject({ review_threshold: (100n * USDT).toString(), dual_review_threshold: null })
+    expect(before).toMatchObject({ review_threshold: '100', dual_review_threshold: null })
     // Lowering the review threshold (more withdrawals reviewed) is one admin's decision…
-    const lower = await saveAsset({ review_threshold: (50n * USDT).toString() })
+    const lower = await saveAsset({ review_threshold: '50' })
     expect(lower.data).toMatchObject({ status: 'applied' })
     // …and makes the proposals made from the older version stale: approving them applies nothing.
     const audits = await auditCount(t.db, 'asset.save')
@@ -267,13 +269,13 @@ describe(`operator console: four eyes (${dbKind})`, () => {
     }
     expect(changes.list.map((c) => c.id)).toEqual([(dual.data as AdminChange).id])
     expect(await auditCount(t.db, 'asset.save')).toBe(audits)
-    expect(await usdt()).toMatchObject({ review_threshold: (50n * USDT).toString(), dual_review_threshold: null })
+    expect(await usdt()).toMatchObject({ review_threshold: '50', dual_review_threshold: null })
     // Proposed again from the current version and approved: applied.
-    const again = await saveAsset({ dual_review_threshold: (1000n * USDT).toString() })
+    const again = await saveAsset({ dual_review_threshold: '1000' })
     expect((await approve((again.data as AdminChange).id, second)).data).toMatchObject({ status: 'applied' })
-    expect(await usdt()).toMatchObject({ dual_review_threshold: (1000n * USDT).toString() })
+    expect(await usdt()).toMatchObject({ dual_review_threshold: '1000' })
     // Lowering the dual threshold is stricter: applied at once.
-    expect((await saveAsset({ dual_review_threshold: (500n * USDT).toString() })).data).toMatchObject({
+    expect((await saveAsset({ dual_review_threshold: '500' })).data).toMatchObject({
       status: 'applied',
     })
     const pending = (await call(t.app, api.adminChanges, { status: 'pending' }, first.headers)).data as {

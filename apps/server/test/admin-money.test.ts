@@ -5,6 +5,7 @@ import {
   type AdminWithdrawal,
   api,
   Code,
+  formatAmount,
   type JobStatus,
   type OpsHistory,
 } from '@solpledge/contract'
@@ -47,7 +48,7 @@ describe(`operator console: withdrawal review and adjustments (${dbKind})`, () =
       {
         ...settings,
         base_version: version,
-        dual_review_threshold: (20_000n * USDT).toString(),
+        dual_review_threshold: '20000',
       },
       admin.headers,
     )
@@ -175,7 +176,8 @@ describe(`operator console: withdrawal review and adjustments (${dbKind})`, () =
       call(
         ctx.app,
         api.adminAdjust,
-        { address: user.wallet.address, coin: 'USDT', amount: amount.toString(), reason },
+        // Typed in USDT, as the console sends it.
+        { address: user.wallet.address, coin: 'USDT', amount: formatAmount(amount, 6), reason },
         who.headers,
       )
     const systemBalance = async () => {

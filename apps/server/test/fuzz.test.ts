@@ -1,8 +1,13 @@
 // No 5xx from input, ever (issue 12): every contract route, walked from the contract's route table (a new route is
 // fuzzed without touching this file), gets wrong bodies generated from its TypeBox body schema, the issue's cases and
-// raw requests (bad URL escapes, wrong content types, invalid JSON, oversize bodies, control characters in headers),
-// anonymously and as a user, an admin and the operator. Each answer must be below 500 and the {code,msg,data}
-// envelope of a refusal, and no table may change. FUZZ_RUNS (bodies per route and caller) and FUZZ_SEED explore more.
+// raw requests (bad URL escapes, wrong content types, invalid JSON, oversize bodies, control characters in headers) and
+// every other method, anonymously and as a user, an admin and the operator, with the web app served beside the API.
+// Each answer must be below 500 and the {code,msg,data} envelope of a refusal (a wrong method: 405 with Allow), and no
+// table may change. FUZZ_RUNS (bodies per route and caller) and FUZZ_SEED explore more.
+
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import {
   ADMIN_TOKEN_HEADER,
   API_BASE,
@@ -27,14 +32,15 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20_261_125)
 const routes = Object.entries(api) as [string, RouteDef][]
 
 /**
- * A checksum of every table: row count and an md5 of all rows. A refused request changes nothing, so no table is
- * exempt: sessions and nonces are only written by a successful login, the audit log only by a successful admin action,
- * and the rate limiter counts in memory.
+ * A checksum of every table: row count and an md5 of all rows. A refused request changes nothing: sessions and nonces
+ * are only written by a successful login, the audit log only by a successful admin action. The one exception is the
+ * login rate limit's counters (rate_limit_hits), which count every call, refused or not.
  */
 async function checksums(db: Database): Promise<Record<string, string>> {
   const { rows: tables } = await sql<{ name: string }>`
     select table_name as name from information_schema.tables
-    where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`.execute(db)
+    where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name <> 'rate_limit_hits'
+    order by 1`.execute(db)
   const parts = tables.map(
     ({ name }) =>
       `select '${name}' as name, count(*) || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as sum from "${name}" t`,
@@ -52,6 +58,9 @@ const READ_HEADERS = [
   'accept-language',
   IDEMPOTENCY_HEADER.toLowerCase(),
 ]
+
+/** The methods no contract route takes (every one is a POST). */
+const WRONG_METHODS = ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']
 
 /** What a path param may be given: escapes, traversal, NUL, overlong, odd Unicode. */
 const PARAM_TRICKS = [
@@ -74,8 +83,12 @@ describe(`fuzz: no input causes a 5xx (${dbKind})`, () => {
   const callers: Record<string, Record<string, string>> = { anonymous: {} }
   const stats = { routes: 0, bodies: 0, requests: 0, failures: 0 }
 
+  // The web app is served too: its page must never answer an API path, whatever the method.
+  const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-web-dist-'))
+  fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><html><head></head><body></body></html>')
+
   beforeAll(async () => {
-    t = await createTestApp()
+    t = await createTestApp({ webDist })
     const root = await seedRoot(t.db)
     const user = await member(t.app, root.address)
     const admin = await signedInAdmin(t.app, t.db, 'admin')
@@ -90,6 +103,7 @@ describe(`fuzz: no input causes a 5xx (${dbKind})`, () => {
         `${stats.requests} requests in all, ${stats.failures} answers ≥ 500`,
     )
     await t?.close()
+    fs.rmSync(webDist, { recursive: true, force: true })
   })
 
   /** Asserts the answer is a refusal envelope below 500; `what` names the request in the failure. */
@@ -190,6 +204,13 @@ describe(`fuzz: no input causes a 5xx (${dbKind})`, () => {
         )
       for (const suffix of ['%', '%ED%A0%80', '/%00', '?%zz=%', '/..%2F'])
         expectRefusal(await send(url + suffix, headers, '{"x":1}'), `${caller} ${name} ${suffix}`)
+      // Every other method: 405, the methods the path takes, and the envelope (a HEAD answer has no body).
+      for (const method of WRONG_METHODS) {
+        const res = await send(url, headers, method === 'GET' || method === 'HEAD' ? undefined : validBody, method)
+        const what = `${caller} ${method} ${name}`
+        expect([res.statusCode, res.headers.allow], what).toEqual([405, 'POST'])
+        if (method !== 'HEAD') expectRefusal(res, what)
+      }
     }
     expect(await checksums(t.db), `${name}: a table changed`).toEqual(before)
   })

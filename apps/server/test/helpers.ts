@@ -63,6 +63,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       PUBLIC_URL: 'http://localhost:3000',
     }),
     loginRateLimit: 10_000,
+    publicRateLimit: 10_000,
     // Tests change sessions in the database and expect the next call to see it (session-cache.test.ts tests the cache).
     sessionCacheMs: 0,
     // Likewise for trades and the valuation price (valuation.test.ts tests its cache).

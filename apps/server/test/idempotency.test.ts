@@ -10,10 +10,23 @@ import {
   IDEMPOTENT_REPLAYED_HEADER,
   type RouteDef,
 } from '@solpledge/contract'
-import { sql } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.ts'
-import { claim, finish, purgeIdempotencyKeys, RETAIN_HOURS, requestHash, TAKEOVER_MS } from '../src/lib/idempotency.ts'
+import type { DB } from '../src/db/schema.ts'
+import { refuse } from '../src/lib/app-error.ts'
+import { runCommit } from '../src/lib/commit.ts'
+import {
+  claim,
+  faults,
+  finish,
+  purgeIdempotencyKeys,
+  RETAIN_HOURS,
+  release,
+  requestHash,
+  storeAnswer,
+  TAKEOVER_MS,
+} from '../src/lib/idempotency.ts'
 import { seedBusinessConfig } from '../src/modules/config/service.ts'
 import { checkInvariants } from '../src/modules/ledger/service.ts'
 import { allowAdmin, signedInAdmin, type TestAdmin } from './admin.ts'
@@ -168,13 +181,33 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
     return { id }
   }
   const pendingAdjustment = async () => {
-    const body = { address: maker.address, coin: 'USDT', amount: String(2000n * USDT), reason: 'goodwill credit' }
+    const body = { address: maker.address, coin: 'USDT', amount: '2000', reason: 'goodwill credit' }
     const { id } = await ok(api.adminAdjust, body, asCaller(requester))
     return id
   }
   /** A change of the allow-list proposed by the requester, waiting for a second admin (there are several admins). */
   const pendingChange = async () =>
     (await ok(api.adminAdminSave, { address: new TestWallet().address, role: 'viewer' }, asCaller(requester))).id
+  /** A settlement day the circuit breaker holds (a new one each time), for its release. */
+  let heldDays = 0
+  const heldDay = async () => {
+    const day = `2024-01-${String(++heldDays).padStart(2, '0')}`
+    await ctx.db
+      .insertInto('settlement_runs')
+      .values({
+        day,
+        status: 'held',
+        phase: 'pay',
+        summary: JSON.stringify({
+          pool: '0',
+          referral: [],
+          expired: { stakes: 0, finance: 0 },
+          hold: { at: '2025-01-02T00:00:00.000Z', reasons: [] },
+        }),
+      })
+      .execute()
+    return { day }
+  }
   const paidIntent = async (who: Caller) => {
     const auth = { token: who.headers['user-token'] as string, address: who.address }
     const intent = await createIntent(ctx, auth, 'USDT', USDT)
@@ -204,7 +237,8 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
       ...settings
     } = list.find((a) => a.coin === 'PLG') as AdminAsset
     fee += 1n
-    return { ...settings, base_version: version, withdraw_fee: String(fee * PLG) }
+    // In PLG, as the console types it.
+    return { ...settings, base_version: version, withdraw_fee: String(fee) }
   }
   const adminPair = async (): Promise<[Caller, Caller]> => [
     asCaller(admins[0] as TestAdmin),
@@ -334,10 +368,10 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
     },
     adminAdjust: {
       callers: adminPair,
-      body: async () => ({ address: maker.address, coin: 'USDT', amount: String(5n * USDT), reason: 'goodwill' }),
+      body: async () => ({ address: maker.address, coin: 'USDT', amount: '5', reason: 'goodwill' }),
       other: async () => ({
         route: api.adminAdjust,
-        body: { address: maker.address, coin: 'USDT', amount: String(-5n * USDT), reason: 'goodwill' },
+        body: { address: maker.address, coin: 'USDT', amount: '-5', reason: 'goodwill' },
       }),
       repeatable: true,
     },
@@ -367,6 +401,13 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
       body: async () => ({}),
       other: async () => ({ route: api.adminAssetSave, body: await assetBody() }),
       // An operator may take another snapshot whenever they like.
+      repeatable: true,
+    },
+    adminSettlementRelease: {
+      callers: adminPair,
+      body: heldDay,
+      other: async () => ({ route: api.adminSettlementRelease, body: await heldDay() }),
+      // With several admins, a release is a proposal for a second admin: the same proposal again is another one.
       repeatable: true,
     },
     adminAdjustReject: {
@@ -481,10 +522,96 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
       expect(resB.headers[IDEMPOTENT_REPLAYED_HEADER.toLowerCase()]).toBeUndefined()
       expect(delta(beforeB, await snap(b))).toEqual(effect)
 
+      // (7) The process dies right after the call committed, before its answer leaves (the fault-injection point
+      // after the commit): the work is done once, and the retry replays the answer stored with it, byte for byte.
+      await next()
+      const crashKey = randomUUID()
+      const crashBody = await c.body(a)
+      const beforeCrash = await snap(a)
+      const lost = await crashAfterCommit(crashKey, () => keyed(crashBody, a, crashKey))
+      expect(lost.statusCode).toBe(500)
+      expect(delta(beforeCrash, await snap(a))).toEqual(effect)
+      const retried = await keyed(crashBody, a, crashKey)
+      expect(retried.json().code, retried.json().msg).toBe(Code.OK)
+      expect(retried.headers[IDEMPOTENT_REPLAYED_HEADER.toLowerCase()]).toBe('true')
+      expect((await keyed(crashBody, a, crashKey)).body).toBe(retried.body)
+      expect(delta(beforeCrash, await snap(a))).toEqual(effect)
+
       expect(await checkInvariants(ctx.db)).toEqual([])
     },
     60_000,
   )
+
+  /**
+   * Runs `request` as if the process died right after its call committed: the fault-injection point throws for `key`,
+   * so the answer never leaves (the client sees a fault) and nothing after the commit runs for it.
+   */
+  async function crashAfterCommit<T>(key: string, request: () => Promise<T>): Promise<T> {
+    let reached = false
+    faults.afterCommit = (call) => {
+      if (call.key !== key) return
+      reached = true
+      throw new Error('the process died here')
+    }
+    try {
+      return await request()
+    } finally {
+      faults.afterCommit = undefined
+      expect(reached, 'the call reached the point after its commit').toBe(true)
+    }
+  }
+
+  it('a refusal that keeps what its transaction wrote is stored with it: a stale change, after a crash', async () => {
+    const [first, second] = await adminPair()
+    const id = await pendingChange()
+    const change = await ctx.db
+      .selectFrom('admin_changes')
+      .select('target')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    // Meanwhile the operator the change would add was added another way: the change is stale.
+    await ctx.db
+      .insertInto('admins')
+      .values({ address: change.target.replace(/^admin:/, ''), role: 'viewer', source: 'console', added_by: 'test' })
+      .execute()
+    const key = randomUUID()
+    const approve = (who: Caller) => send(api.adminChangeApprove, { id }, who, { [IDEMPOTENCY_HEADER]: key })
+    expect((await crashAfterCommit(key, () => approve(first as Caller))).statusCode).toBe(500)
+    const closed = await ctx.db
+      .selectFrom('admin_changes')
+      .select('status')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    expect(closed.status).toBe('stale')
+    const retried = await approve(first as Caller)
+    expect(retried.json()).toMatchObject({ code: Code.FAIL, key: 'admin.changeStale' })
+    expect(retried.headers[IDEMPOTENT_REPLAYED_HEADER.toLowerCase()]).toBe('true')
+    // Without the key it is another request: the change is closed.
+    expect((await send(api.adminChangeApprove, { id }, second as Caller)).json()).toMatchObject({
+      key: 'admin.changeNotPending',
+    })
+  })
+
+  it('20 concurrent repeats of a withdrawal, a stake and a sell: one effect each, one answer', async () => {
+    const who = await user()
+    for (const [route, body, table] of [
+      [api.withdraw, { coin: 'USDT', amount: String(20n * USDT) }, 'withdrawals'],
+      [api.pledgeStake, { amount: String(300n * PLG), days: 30 }, 'stakes'],
+      [api.tradeSell, { price: '900000', amount: String(PLG) }, 'trade_orders'],
+    ] as const) {
+      const count = async () =>
+        (await ctx.db.selectFrom(table).select('id').where('user_id', '=', who.id).execute()).length
+      const before = await count()
+      const key = randomUUID()
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => send(route, body, who, { [IDEMPOTENCY_HEADER]: key })),
+      )
+      expect(answers[0]?.json().code, route.path).toBe(Code.OK)
+      expect(new Set(answers.map((r) => r.body)).size, route.path).toBe(1)
+      expect(await count(), route.path).toBe(before + 1)
+    }
+    expect(await checkInvariants(ctx.db)).toEqual([])
+  })
 
   /** A withdrawal request with a key: the way a user's double tap arrives. */
   const withdrawBody = { coin: 'USDT', amount: String(20n * USDT) }
@@ -496,10 +623,12 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
     const caller = `user:${who.id}`
     const key = randomUUID()
     // Another instance claimed the key and is still working on it.
-    expect(await claim(ctx.db, caller, key, requestHash(api.withdraw.path, {}, withdrawBody))).toEqual({ run: true })
+    const claimed = await claim(ctx.db, caller, key, requestHash(api.withdraw.path, {}, withdrawBody))
+    expect(claimed).toMatchObject({ run: true, caller, key })
     const repeat = send(api.withdraw, withdrawBody, who, { [IDEMPOTENCY_HEADER]: key })
     const stored = JSON.stringify({ code: Code.OK, msg: 'stored answer', data: null })
-    await finish(ctx.db, caller, key, 200, stored)
+    if (!claimed.run) throw new Error('not claimed')
+    await finish(ctx.db, claimed, 200, stored)
     const res = await repeat
     expect(res.body).toBe(stored)
     expect(res.headers[IDEMPOTENT_REPLAYED_HEADER.toLowerCase()]).toBe('true')
@@ -522,6 +651,50 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
     expect(x?.json().code).toBe(Code.OK)
     expect(y?.body).toBe(x?.body)
     expect(await withdrawals(who)).toBe(1)
+  })
+
+  it('an attempt outlived by a takeover cannot store its answer: its effects roll back, also in a trade batch', async () => {
+    const who = await user()
+    const caller = `user:${who.id}`
+    const key = randomUUID()
+    const hash = requestHash(api.withdraw.path, {}, withdrawBody)
+    const first = await claim(ctx.db, caller, key, hash)
+    // The first attempt runs longer than TAKEOVER_MS: a repeat takes the key over.
+    await ctx.db
+      .updateTable('idempotency_keys')
+      .set({ created_at: new Date(Date.now() - TAKEOVER_MS - 5000) })
+      .where('key', '=', key)
+      .execute()
+    const second = await claim(ctx.db, caller, key, hash)
+    if (!first.run || !second.run) throw new Error('both attempts should have run')
+    // The first attempt's work and answer, in one transaction: refused, its withdrawal not stored.
+    const work = (trx: Transaction<DB>) =>
+      trx
+        .insertInto('withdrawals')
+        .values({ user_id: who.id, asset: 'USDT', amount: '20', fee: '0', to_address: who.address, status: 'review' })
+        .execute()
+    const late = runCommit(ctx.db, work, (trx) => storeAnswer(trx, first, 200, 'the late answer'))
+    await expect(late).rejects.toMatchObject({ key: 'error.idempotencyInProgress' })
+    // Nor can it answer or free the key outside a transaction.
+    await finish(ctx.db, first, 200, 'the late answer')
+    await release(ctx.db, first)
+    expect(await withdrawals(who)).toBe(0)
+    await runCommit(ctx.db, work, (trx) => storeAnswer(trx, second, 200, 'the answer'))
+    const row = await ctx.db.selectFrom('idempotency_keys').selectAll().where('key', '=', key).executeTakeFirst()
+    expect(row).toMatchObject({ state: 'done', response: 'the answer' })
+    expect(await withdrawals(who)).toBe(1)
+
+    // In a trade batch, the command whose answer cannot be stored is refused alone; the others commit.
+    const seller = await user()
+    const sell = (price: bigint) => ({ userId: BigInt(seller.id), side: 'sell' as const, price, amount: PLG })
+    const [refused, placed] = await Promise.allSettled([
+      ctx.app.trade.placeLimit(sell(900_000n), () => Promise.reject(refuse('error.idempotencyInProgress'))),
+      ctx.app.trade.placeLimit(sell(900_100n), async (_trx, order) => order),
+    ])
+    expect(refused).toMatchObject({ status: 'rejected', reason: { key: 'error.idempotencyInProgress' } })
+    expect(placed).toMatchObject({ status: 'fulfilled', value: { price: 900_100n } })
+    const orders = await ctx.db.selectFrom('trade_orders').select('price').where('user_id', '=', seller.id).execute()
+    expect(orders).toEqual([{ price: '900100' }])
   })
 
   it('an unexpected fault (5xx) frees the key: the retry runs again', async () => {

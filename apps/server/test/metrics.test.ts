@@ -104,6 +104,22 @@ describe(`metrics (${dbKind})`, () => {
     expect(value(scraped, 'solpledge_job_last_success_timestamp_seconds', { job: JOBS.watcher })).toBe(0)
     expect(value(scraped, 'solpledge_job_stale', { job: JOBS.sender })).toBe(0)
     expect(value(scraped, 'solpledge_settlement_days_behind')).toBeGreaterThanOrEqual(0)
+    // The circuit breaker: 0 while no day is held, 1 per asset and rule while one is (the alert's series).
+    expect(value(scraped, 'solpledge_settlement_held', { asset: '', rule: '' })).toBe(0)
+    const reasons = [{ coin: 'PLG', decimals: 9, rule: 'average', total: '9', against: '1', limit_bps: 50_000 }]
+    await ctx.db
+      .insertInto('settlement_runs')
+      .values({
+        day: '2024-02-01',
+        status: 'held',
+        phase: 'pay',
+        summary: JSON.stringify({ hold: { at: new Date().toISOString(), reasons } }),
+      })
+      .execute()
+    const held = await scrape()
+    expect(value(held, 'solpledge_settlement_held', { asset: 'PLG', rule: 'average' })).toBe(1)
+    expect(value(held, 'solpledge_settlement_held', { asset: '', rule: '' })).toBeUndefined()
+    await ctx.db.deleteFrom('settlement_runs').where('day', '=', '2024-02-01').execute()
   })
 
   it('moves the intent, withdrawal, hot-wallet and solvency gauges with a top-up and a withdrawal', async () => {

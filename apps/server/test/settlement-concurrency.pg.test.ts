@@ -4,9 +4,10 @@
 // race with.
 import { describe, expect, it } from 'vitest'
 import { type Database, migrate, openDatabase } from '../src/db/index.ts'
+import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { checkInvariants, transfer, userAccount } from '../src/modules/ledger/service.ts'
 import { settleThrough } from '../src/modules/settlement/service.ts'
-import { PLG, paymentsFor, prng, seedScenario, settlementState } from './fixtures/settlement.ts'
+import { PLG, paymentsFor, prng, seedScenario, settlementState, storeConfig, UNGUARDED } from './fixtures/settlement.ts'
 import { addOffChainAssets, createPostgresDatabase, creditAvailable } from './helpers.ts'
 
 const DAY = '2025-08-01'
@@ -28,6 +29,8 @@ describe('settlement run by two instances at once (postgres)', () => {
       for (const db of [a, single]) {
         await migrate(db)
         await addOffChainAssets(db)
+        // The circuit breaker would hold the scenario's growing days: off here (its own tests: economics.test.ts).
+        await storeConfig(db, { ...DEFAULT_BUSINESS_CONFIG, ...UNGUARDED })
         await seedScenario(db, { seed: 5, users: 150, day: DAY, spread: 3 })
       }
       // Small batches so the two interleave batch by batch on the run rows.
@@ -76,6 +79,7 @@ describe('settlement run by two instances at once (postgres)', () => {
       const seed = async (db: Database) => {
         await migrate(db)
         await addOffChainAssets(db)
+        await storeConfig(db, { ...DEFAULT_BUSINESS_CONFIG, ...UNGUARDED })
         return seedScenario(db, { seed: 9, users: 120, day: DAY, spread: 3 })
       }
       await seed(single)

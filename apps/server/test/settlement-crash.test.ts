@@ -7,9 +7,10 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { type Database, migrate, openDatabase } from '../src/db/index.ts'
+import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { checkInvariants } from '../src/modules/ledger/service.ts'
 import { settleThrough } from '../src/modules/settlement/service.ts'
-import { PLG, paymentsFor, seedScenario, settlementState } from './fixtures/settlement.ts'
+import { PLG, paymentsFor, seedScenario, settlementState, storeConfig, UNGUARDED } from './fixtures/settlement.ts'
 import { addOffChainAssets, createPostgresDatabase, dbKind } from './helpers.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../../..')
@@ -57,8 +58,11 @@ interface ChildRun {
   output: string
 }
 
-/** Runs the settling child; `killAfter` batches reported, it is killed from outside while the next batch runs. */
-function runChild(t: Target, env: Record<string, string>, killAfter?: number): Promise<ChildRun> {
+/**
+ * Runs the settling child; once `killAfter` batches are reported (a number), or a batch of the phase `killAfter` (a
+ * name), it is killed from outside while the next batch runs.
+ */
+function runChild(t: Target, env: Record<string, string>, killAfter?: number | string): Promise<ChildRun> {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
     cwd: ROOT,
     env: { ...process.env, ...t.env, SETTLE_DAY: DAY, SETTLE_BATCH: String(BATCH), ...env },
@@ -68,9 +72,12 @@ function runChild(t: Target, env: Record<string, string>, killAfter?: number): P
   let batches = 0
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString()
-    batches = output.split('\n').filter((line) => line.startsWith('batch ')).length
+    const lines = output.split('\n').filter((line) => line.startsWith('batch '))
+    batches = lines.length
+    const due =
+      typeof killAfter === 'number' ? batches >= killAfter : lines.some((line) => line.endsWith(` ${killAfter}`))
     // A few milliseconds into the next batch's transaction.
-    if (killAfter !== undefined && batches >= killAfter) setTimeout(() => child.kill('SIGKILL'), 3)
+    if (killAfter !== undefined && due) setTimeout(() => child.kill('SIGKILL'), 3)
   })
   child.stderr.on('data', (chunk: Buffer) => {
     output += chunk.toString()
@@ -87,14 +94,17 @@ describe(`settlement crash safety (${dbKind})`, () => {
         await using(t, async (db) => {
           await migrate(db)
           await addOffChainAssets(db)
+          // The circuit breaker would hold the scenario's growing days: off here (its own tests: economics.test.ts).
+          await storeConfig(db, { ...DEFAULT_BUSINESS_CONFIG, ...UNGUARDED })
           await seedScenario(db, { seed: 11, users: 60, day: DAY, spread: 3 })
         })
 
       const kills: ChildRun[] = []
-      // Killed by its own hook right after its 3rd commit, then from outside in the middle of a batch, then by the hook
-      // every 40 batches until a run gets to the end.
+      // Killed by its own hook right after its 3rd commit, then from outside in the middle of a batch, then in the
+      // middle of a payment batch (where money moves), then by the hook every 40 batches until a run gets to the end.
       kills.push(await runChild(crashed, { SETTLEMENT_CRASH_AFTER_BATCHES: '3' }))
       kills.push(await runChild(crashed, {}, 2))
+      kills.push(await runChild(crashed, {}, 'pay'))
       let last: ChildRun
       for (;;) {
         last = await runChild(crashed, { SETTLEMENT_CRASH_AFTER_BATCHES: '40' })

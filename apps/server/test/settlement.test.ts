@@ -5,7 +5,7 @@ import type { Database } from '../src/db/index.ts'
 import * as settlementPerf from '../src/db/migrations/0014-settlement-perf.ts'
 import { addDays, daysBetween } from '../src/lib/day.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
-import { getBusinessConfig, setBusinessConfig } from '../src/modules/config/service.ts'
+import { getBusinessConfig } from '../src/modules/config/service.ts'
 import { balances, checkInvariants } from '../src/modules/ledger/service.ts'
 import { powerOf } from '../src/modules/power/service.ts'
 import { firstUnsettledDay, settleDue, settleThrough } from '../src/modules/settlement/service.ts'
@@ -20,6 +20,8 @@ import {
   type Scenario,
   seedScenario,
   settlementState,
+  storeConfig,
+  UNGUARDED,
   USDT,
   USDT_UNIT,
 } from './fixtures/settlement.ts'
@@ -42,11 +44,12 @@ afterEach(async () => {
   for (const step of cleanup.reverse()) await step()
   cleanup = []
 })
+/** A database with the demo configuration and `config`; the referral guard and the circuit breaker off unless given. */
 async function database(config?: Partial<BusinessConfig>): Promise<Database> {
   const { db, drop } = await freshDatabase()
   cleanup.push(drop)
   await addOffChainAssets(db)
-  if (config) await setBusinessConfig(db, { ...DEFAULT_BUSINESS_CONFIG, ...config }, 'test')
+  await storeConfig(db, { ...DEFAULT_BUSINESS_CONFIG, ...UNGUARDED, ...config })
   return db
 }
 

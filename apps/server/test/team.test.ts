@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { api, Code, type DataOf, type TeamMember } from '@solpledge/contract'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { transact } from '../src/lib/commit.ts'
 import { addDays, utcDay } from '../src/lib/day.ts'
 import { deposit } from '../src/modules/finance/service.ts'
 import { buyNode } from '../src/modules/node/service.ts'
@@ -70,7 +71,7 @@ describe(`team figures (${dbKind})`, () => {
 
   async function financeDeposit(userId: string, usdt: bigint, days: number) {
     await fund(userId, 'USDT', usdt)
-    await deposit(t.db, userId, { days, amount: usdt.toString() })
+    await deposit(t.db, transact(t.db), userId, { days, amount: usdt.toString() })
   }
 
   /** Every user's figures by brute force: positions in force summed over a walk of each downline. */
@@ -200,9 +201,9 @@ describe(`team figures (${dbKind})`, () => {
       }
     }
     while (chain.length < 500) await step()
-    await buyNode(t.db, { id: chain[250] as string }, 'junior').catch(async () => {
+    await buyNode(t.db, transact(t.db), { id: chain[250] as string }, 'junior').catch(async () => {
       await fund(chain[250] as string, 'USDT', 500n * USDT)
-      await buyNode(t.db, { id: chain[250] as string }, 'junior')
+      await buyNode(t.db, transact(t.db), { id: chain[250] as string }, 'junior')
     })
     const sample = () =>
       [t.root.id, chain[1], chain[250], chain[499], fanParent, rng.pick(ids), rng.pick(ids)] as string[]

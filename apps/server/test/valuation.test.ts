@@ -1,7 +1,8 @@
-// The valuation price (issue 12, docs/trade.md "Valuation price"): one trade at an extreme tick or a burst of wash
-// trades between two accounts moves the staking minimum by less than 1 %; a sustained move is followed within the
-// window; thin trading leaves the reference price. Fills are placed through the market and then dated by rewriting
-// their created_at, the clock the rule reads. One app for the file: each test starts with no fill in the window.
+// The valuation price (docs/trade.md "Valuation price"): one trade at an extreme tick or a burst of wash trades between
+// two accounts moves the staking minimum by less than 1 %; two accounts washing at the band's edge every hour of the
+// day move it by less than 2 %; a sustained move of an ordinary market (many accounts) is followed within the window;
+// thin trading leaves the reference price. Fills are placed through the market and then dated by rewriting their
+// created_at, the clock the rule reads. One app for the file: each test starts with no fill in the window.
 import { API_BASE, api, Code, type DataOf, type PledgeConfig, type Stake } from '@solpledge/contract'
 import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -17,11 +18,18 @@ describe(`valuation price (${dbKind})`, () => {
   let t: Awaited<ReturnType<typeof createTradeApp>>
   let seller: Trader
   let buyer: Trader
+  /** An ordinary market: in each hour of the window its own seller and buyer. */
+  const sellers: Trader[] = []
+  const buyers: Trader[] = []
   beforeAll(async () => {
     t = await createTradeApp()
-    seller = await trader(t, { PLG: 10_000_000n * PLG })
-    buyer = await trader(t, { USDT: 10_000_000n * USDT })
-  })
+    seller = await trader(t, { PLG: 10_000_000n * PLG, USDT: 10_000_000n * USDT })
+    buyer = await trader(t, { PLG: 10_000_000n * PLG, USDT: 10_000_000n * USDT })
+    for (let hour = 0; hour < 24; hour++) {
+      sellers.push(await trader(t, { PLG: 100_000n * PLG }))
+      buyers.push(await trader(t, { USDT: 100_000n * USDT }))
+    }
+  }, 120_000)
   // Every fill so far leaves the window (30 days is its largest).
   beforeEach(() => sql`update trade_fills set created_at = created_at - interval '31 days'`.execute(t.db))
   afterEach(async () => {
@@ -57,16 +65,25 @@ describe(`valuation price (${dbKind})`, () => {
     expect(buys.filter((o) => o.filled !== amount)).toEqual([])
   }
   /**
-   * An ordinary market: `amount` PLG at `price` in the middle of each of the window's hours `from` … `to` − 1 (the buys
-   * sent to the market at once, so that they share its batches).
+   * An ordinary market: `amount` PLG at `price` in the middle of each of the window's hours `from` … `to` − 1, each
+   * hour between a seller and a buyer of its own (sent to the market at once, each sell before its buy, so that they
+   * share its batches).
    */
   async function steady(price: bigint, amount: bigint, from = 0, to = 24) {
-    await place(t.app, seller, 'sell', price, BigInt(to - from) * amount)
-    const userId = BigInt(buyer.id)
-    const buys = await Promise.all(
-      Array.from({ length: to - from }, () => t.app.trade.placeLimit({ userId, side: 'buy', price, amount })),
+    const hours = Array.from({ length: to - from }, (_, i) => from + i)
+    const orders = hours.flatMap((hour) =>
+      (['sell', 'buy'] as const).map((side) =>
+        t.app.trade.placeLimit({
+          userId: BigInt(((side === 'sell' ? sellers : buyers)[hour] as Trader).id),
+          side,
+          price,
+          amount,
+        }),
+      ),
     )
-    const ages = buys.map((_, i) => (from + i + 0.5) * HOUR)
+    const buys = (await Promise.all(orders)).filter((o) => o.side === 'buy')
+    expect(buys.filter((o) => o.filled !== amount)).toEqual([])
+    const ages = hours.map((hour) => (hour + 0.5) * HOUR)
     await sql`update trade_fills f set created_at = now() - a.age * interval '1 second'
       from unnest(${buys.map((b) => b.id.toString())}::bigint[], ${ages}::float8[]) as a(taker, age)
       where f.taker_order_id = a.taker`.execute(t.db)
@@ -123,11 +140,45 @@ describe(`valuation price (${dbKind})`, () => {
     // One account sells to the other and back, 100 times, at prices far from the reference.
     await washTrades(100, (i) => (i % 2 ? 100n + BigInt(i) * 100n : 5n * USDT + BigInt(i) * 100n), PLG)
     withinOnePercent(before, await minimum())
-    // And 10,000 PLG at the band's edge (0.6: ±20 % of 0.5) at once: one hour of the 24, 0.82 %.
+    // And 10,000 PLG at the band's edge (0.6: ±20 % of 0.5) at once: two accounts count 80 USDT of it, 0.2 %.
     await washTrades(10, () => 600_000n, 1000n * PLG)
     const after = await minimum()
     withinOnePercent(before, after)
     expect(after).toBeLessThan(before)
+  })
+
+  it("two accounts washing 2,000 PLG at the band's edge every hour of the day move it by less than 2 %", async () => {
+    /** The probe: 24 washes a day, one an hour, each way in turn, through the trade routes. */
+    const washDay = async (price: bigint) => {
+      for (let hour = 0; hour < 24; hour++) {
+        const [from, to] = hour % 2 ? [seller, buyer] : [buyer, seller]
+        await place(t.app, from, 'sell', price, 2000n * PLG)
+        await buy(price, 2000n * PLG, (hour + 0.5) * HOUR, to)
+      }
+    }
+    /** |after − before| / before < 2 %. */
+    const withinTwoPercent = (before: bigint, after: bigint) => {
+      const moved = after > before ? after - before : before - after
+      expect(moved * 50n, `${before} → ${after}`).toBeLessThan(before)
+    }
+    const price = async () => BigInt((await pledgeConfig()).price)
+    // Alone: 28,800 USDT of wash trades at 0.6 (the band's edge), 24 × 2.2 USDT of fees. Two accounts count 80 USDT:
+    // thin, the reference price.
+    const alone = { price: await price(), minimum: await minimum() }
+    await washDay(600_000n)
+    expect((await market()).last_price).toBe('600000')
+    withinTwoPercent(alone.price, await price())
+    withinTwoPercent(alone.minimum, await minimum())
+    expect(await homePrice()).toMatchObject({ source: 'reference' })
+    // In an ordinary market at 0.5 (48 accounts, 2400 USDT): their 80 USDT against its 1920, under 1 %.
+    await sql`update trade_fills set created_at = created_at - interval '31 days'`.execute(t.db)
+    await steady(500_000n, 200n * PLG)
+    const market0 = { price: await price(), minimum: await minimum() }
+    expect(market0.price).toBe(500_000n)
+    await washDay(600_000n)
+    withinTwoPercent(market0.price, await price())
+    withinTwoPercent(market0.minimum, await minimum())
+    expect(await price()).toBeGreaterThan(market0.price)
   })
 
   it('a sustained move within the band is followed within the window', async () => {
@@ -169,16 +220,16 @@ describe(`valuation price (${dbKind})`, () => {
     cacheValuations(t.db, 60_000)
     try {
       expect(await homePrice()).toMatchObject({ price: '0.5', source: 'reference' })
-      // 2000 PLG at 0.55 (1100 USDT, one hour of 24): (0.55 + 23 × 0.5) / 24 = 0.502083, but not yet.
-      await trade(550_000n, 2000n * PLG)
+      // 13 hours at 0.55 (1040 USDT counted): (13 × 0.55 + 11 × 0.5) / 24 = 0.527083, but not yet.
+      await steady(550_000n, 200n * PLG, 0, 13)
       expect(await homePrice()).toMatchObject({ price: '0.5', source: 'reference' })
-      // Another reference price: (0.55 + 23 × 0.51) / 24 = 0.511666.
+      // Another reference price: (13 × 0.55 + 11 × 0.51) / 24 = 0.531666.
       await setBusinessConfig(t.db, { ...DEFAULT_BUSINESS_CONFIG, referencePrice: '510000' }, 'test')
-      expect(await homePrice()).toMatchObject({ price: '0.511666', source: 'trade' })
+      expect(await homePrice()).toMatchObject({ price: '0.531666', source: 'trade' })
     } finally {
       cacheValuations(t.db, 0)
       await setBusinessConfig(t.db, DEFAULT_BUSINESS_CONFIG, 'test')
     }
-    expect(await homePrice()).toMatchObject({ price: '0.502083', source: 'trade' })
+    expect(await homePrice()).toMatchObject({ price: '0.527083', source: 'trade' })
   })
 })

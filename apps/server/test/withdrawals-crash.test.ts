@@ -8,24 +8,19 @@ import { Connection, Keypair, PublicKey } from '@solana/web3.js'
 import {
   API_BASE,
   api,
-  type BodyOf,
-  Code,
-  type Envelope,
   HEALTH_PATHS,
   type HealthReport,
-  LOGIN_TYPE,
   type PaymentIntent,
-  type RouteDef,
   type Withdrawal,
 } from '@solpledge/contract'
 import { type Localnet, startLocalnet } from '@solpledge/localnet'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // @ts-expect-error plain ESM helpers shared with the npm scripts
 import { freePort } from '../../../scripts/lib.mjs'
-import { openDatabase } from '../src/db/index.ts'
 import { JOBS } from '../src/jobs/schedule.ts'
+import { Client, freshDatabaseUrl, readDatabase, serverEnv } from './fixtures/crash.ts'
 import { Instance, until } from './fixtures/instances.ts'
-import { createPostgresDatabase, dbKind, TestWallet } from './helpers.ts'
+import { dbKind, TestWallet } from './helpers.ts'
 import { pay } from './money.ts'
 
 const USDT = 1_000_000n
@@ -58,28 +53,18 @@ describe(`withdrawals survive a crash at every sender step (${dbKind})`, () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-crash-'))
       const database = await freshDatabaseUrl()
       const port: number = await freePort()
-      const env = {
-        DATA_DIR: dataDir,
-        SOLPLEDGE_LOCAL_CHAIN: '1',
-        SOLANA_CLUSTER: 'localnet',
-        SOLANA_RPC_URL: localnet.rpcUrl,
-        SOLANA_WS_URL: localnet.wsUrl,
+      const env = serverEnv(localnet, dataDir, database, {
         SENDER_INTERVAL_MS: '200',
         WATCHER_INTERVAL_MS: '0',
         // The sender's outcomes are info lines: the restarted server's confirmation is awaited on its line.
         LOG_LEVEL: 'info',
-        ...(database ? { DATABASE_URL: database.url } : {}),
-      }
+      })
       let server: Instance | undefined
-      /** Reads the withdrawal straight from the database while no server runs (PGlite allows one process). */
-      const readWithdrawal = async (id: string) => {
-        const db = await openDatabase(database ? { url: database.url } : { dir: path.join(dataDir, 'pglite') })
-        try {
-          return await db.selectFrom('withdrawals').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
-        } finally {
-          await db.destroy()
-        }
-      }
+      /** Reads the withdrawal straight from the database while no server runs. */
+      const readWithdrawal = (id: string) =>
+        readDatabase(dataDir, database, (db) =>
+          db.selectFrom('withdrawals').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+        )
       try {
         server = new Instance(port, { ...env, CRASH_AT: step })
         await server.start()
@@ -166,54 +151,7 @@ async function senderPasses(url: string, count: number) {
   })
 }
 
-/** A user's HTTP client of the running server. */
-class Client {
-  constructor(
-    readonly url: string,
-    public auth: { token: string; address: string } | undefined = undefined,
-  ) {}
-
-  async call<R extends RouteDef>(route: R, body: BodyOf<R> | Record<string, unknown>): Promise<Envelope> {
-    const response = await fetch(this.url + API_BASE + route.path, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'accept-language': 'en',
-        ...(this.auth ? { 'user-token': this.auth.token, 'user-address': this.auth.address } : {}),
-      },
-      body: JSON.stringify(body),
-    })
-    return (await response.json()) as Envelope
-  }
-
-  async ok<T>(route: RouteDef, body: Record<string, unknown>): Promise<T> {
-    const res = await this.call(route, body)
-    if (res.code !== Code.OK) throw new Error(`${route.path}: ${res.code} ${res.msg}`)
-    return res.data as T
-  }
-
-  /** The web app's login: nonce, sign the message, registerThird with the invite code. */
-  async login(wallet: TestWallet, inviteCode: string) {
-    const { message } = await this.ok<{ message: string }>(api.nonce, { address: wallet.address })
-    const { token } = await this.ok<{ token: string }>(api.registerThird, {
-      type: LOGIN_TYPE,
-      address: wallet.address,
-      sign: wallet.sign(message),
-      invite_code: inviteCode,
-      message,
-    })
-    this.auth = { token, address: wallet.address }
-  }
-}
-
 function readAddress(keyFile: string): string {
   const secretKey = Uint8Array.from(JSON.parse(fs.readFileSync(keyFile, 'utf8')) as number[])
   return Keypair.fromSecretKey(secretKey).publicKey.toBase58()
-}
-
-/** On PostgreSQL (TEST_DATABASE_URL), a new empty database for the server to migrate; otherwise PGlite in DATA_DIR. */
-async function freshDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
-  const adminUrl = process.env.TEST_DATABASE_URL
-  // (force): the killed server's connections may linger until PostgreSQL notices they are gone.
-  return adminUrl ? createPostgresDatabase(adminUrl, { force: true }) : undefined
 }

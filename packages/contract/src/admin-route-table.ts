@@ -44,5 +44,6 @@ export const adminRouteTable = {
   adminPolSnapshot: { path: '/admin/ops/liabilities/snapshot', auth: false, admin: 'operator', idempotent: true },
   adminHistory: { path: '/admin/ops/history', auth: false, admin: 'viewer' },
   adminJobs: { path: '/admin/ops/jobs', auth: false, admin: 'viewer' },
+  adminSettlementRelease: { path: '/admin/settlement/release', auth: false, admin: 'admin', idempotent: true },
   adminAudit: { path: '/admin/audit/list', auth: false, admin: 'viewer' },
 } as const

@@ -135,8 +135,9 @@ export const adminRoutes = {
     admin: 'viewer',
     tag: 'admin',
     summary:
-      'Changes of the allow-list and the asset settings, newest first, optionally of a status (pending: waiting for a ' +
-      'second admin)',
+      'Changes of the allow-list, the asset settings, the business configuration and releases of held settlement ' +
+      'days, newest first, optionally of a status (pending: waiting for a second admin; scheduled: waiting for the end ' +
+      'of its notice period)',
     body: Type.Object({ status: Type.Optional(AdminChangeStatus), ...AdminPage }, { additionalProperties: false }),
     data: AdminPaged(AdminChange),
   }),
@@ -158,7 +159,9 @@ export const adminRoutes = {
     auth: false,
     admin: 'admin',
     tag: 'admin',
-    summary: 'Reject a pending change with a reason (the proposer may withdraw their own); nothing changes',
+    summary:
+      'Reject a pending change, or cancel a scheduled one, with a reason (the proposer may withdraw their own); nothing ' +
+      'changes',
     body: Type.Object({ id: Id, reason: Reason }, { additionalProperties: false }),
     data: AdminChange,
   }),
@@ -178,10 +181,13 @@ export const adminRoutes = {
     admin: 'admin',
     tag: 'admin',
     summary:
-      'Store a new version of the whole business configuration, in force from the next request. base_version must be ' +
-      'the version the form was loaded from (refused when someone saved meanwhile)',
+      'Store a new version of the whole business configuration (amounts in base units: CONFIG_AMOUNTS names their ' +
+      'asset), refused beyond the product bounds (docs/economics.md). base_version must be the version the form was ' +
+      'loaded from (refused when someone saved meanwhile). A change that only lowers payouts is in force from the next ' +
+      'request; one that raises them waits for a second admin once two exist (pending), then takes effect after the ' +
+      'notice period (scheduled, announced to users)',
     body: Type.Object({ base_version: Id, value: BusinessConfig }, { additionalProperties: false }),
-    data: ConfigVersion,
+    data: AdminChange,
   }),
   adminConfigHistory: route({
     path: '/admin/config/history',
@@ -208,8 +214,10 @@ export const adminRoutes = {
     admin: 'admin',
     tag: 'admin',
     summary:
-      "Store a new version of an asset's settings, in force from the next request (base_version: the version loaded). " +
-      'Once two admins exist, raising or clearing a review threshold waits for a second admin (status pending)',
+      "Store a new version of an asset's settings (amounts in the asset's units: '10' is 10 USDT; base_version: the " +
+      'version loaded). Once two admins exist, raising or clearing a review threshold, lowering the minimum or the ' +
+      'fee and opening top-ups or withdrawals wait for a second admin (pending); the last three also take effect only ' +
+      'after the notice period (scheduled)',
     body: Type.Object({ coin: Coin, base_version: Id, ...AssetSettings.properties }, { additionalProperties: false }),
     data: AdminChange,
   }),
@@ -479,7 +487,11 @@ export const adminRoutes = {
       {
         address: Address,
         coin: Coin,
-        amount: Type.String({ pattern: '^-?[1-9][0-9]{0,37}$', description: 'Signed base units, not 0' }),
+        amount: Type.String({
+          pattern: '^-?(0|[1-9][0-9]{0,37})(\\.[0-9]{1,38})?$',
+          maxLength: 80,
+          description: "Signed amount in the coin's units ('-2.5' debits 2.5 of it), not 0 and not base units",
+        }),
         reason: Reason,
       },
       { additionalProperties: false },
@@ -546,6 +558,18 @@ export const adminRoutes = {
     summary: 'Job status: the last settled day, the deposit watcher lag and the withdrawal sender queue',
     body: Empty,
     data: JobStatus,
+  }),
+  adminSettlementRelease: route({
+    path: '/admin/settlement/release',
+    idempotent: true,
+    auth: false,
+    admin: 'admin',
+    tag: 'admin',
+    summary:
+      'Release a settlement day the circuit breaker holds, so that it is paid and the days after it follow ' +
+      '(docs/settlement.md). Once two admins exist the release waits for a second admin (status pending)',
+    body: Type.Object({ day: Type.String({ format: 'date' }) }, { additionalProperties: false }),
+    data: AdminChange,
   }),
   adminAudit: route({
     path: '/admin/audit/list',

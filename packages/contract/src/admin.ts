@@ -27,7 +27,16 @@ export const UPLOAD_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif
 export const UPLOAD_PATH = '/uploads'
 
 const Units = Type.String({ pattern: '^(0|[1-9][0-9]{0,37})$', description: 'Amount in base units' })
-const NullableUnits = Type.Union([Units, Type.Null()])
+/**
+ * An amount as people type it and read it: a decimal in the asset's own units ('10' is 10 USDT, '0.5' half a token),
+ * never base units. The server converts it exactly (no floats) and refuses more decimals than the asset has.
+ */
+export const UnitAmount = Type.String({
+  pattern: '^(0|[1-9][0-9]{0,37})(\\.[0-9]{1,38})?$',
+  maxLength: 80,
+  description: "Amount in the asset's units, e.g. '10' or '0.5' (not base units)",
+})
+const NullableUnitAmount = Type.Union([UnitAmount, Type.Null()])
 const Time = Type.String({ format: 'date-time' })
 /** Every decision that changes money or access states why (stored in the audit log). */
 export const Reason = MultilineText({ minLength: 3, maxLength: 500, description: 'Why (kept in the audit log)' })
@@ -82,21 +91,24 @@ export const ConfigVersion = Type.Object({
 })
 export type ConfigVersion = Static<typeof ConfigVersion>
 
-/** An asset's operator settings (the withdrawal, recharge and review rules), in the asset's base units. */
+/**
+ * An asset's operator settings (the withdrawal, recharge and review rules). Amounts are in the asset's units as people
+ * type them ('10' = 10 USDT, UnitAmount), in requests and answers alike; the database keeps base units.
+ */
 export const AssetSettings = Type.Object({
   /** Users may top up this asset (the recharge-allowed list). */
   is_user_recharge: Type.Boolean(),
   withdraw_enabled: Type.Boolean(),
   /** The smallest withdrawal, fee included. */
-  min_withdraw: Units,
-  withdraw_fee: Units,
+  min_withdraw: UnitAmount,
+  withdraw_fee: UnitAmount,
   /** Withdrawals of at least this amount wait for review; null: none do. */
-  review_threshold: NullableUnits,
+  review_threshold: NullableUnitAmount,
   /**
    * Withdrawals in review of at least this amount need the approvals of two different operators; null: every one in
    * review does (the safe default). Either way only while two operators (role operator or admin) exist.
    */
-  dual_review_threshold: NullableUnits,
+  dual_review_threshold: NullableUnitAmount,
 })
 export type AssetSettings = Static<typeof AssetSettings>
 
@@ -270,20 +282,39 @@ export const AdminChangeKind = Type.Union([
   Type.Literal('asset.save'),
   Type.Literal('admin.save'),
   Type.Literal('admin.remove'),
+  Type.Literal('config.save'),
+  Type.Literal('settlement.release'),
 ])
+/**
+ * pending: waits for a second admin; scheduled: decided, takes effect at effective_at (the notice period of a change
+ * that raises payouts); applied; rejected (while pending) or cancelled (while scheduled): nothing changed; stale: its
+ * target changed meanwhile, nothing applied.
+ */
 export const AdminChangeStatus = Type.Union([
   Type.Literal('pending'),
+  Type.Literal('scheduled'),
   Type.Literal('applied'),
   Type.Literal('rejected'),
+  Type.Literal('cancelled'),
   Type.Literal('stale'),
 ])
 export const AdminChange = Type.Object({
   id: Id,
   kind: AdminChangeKind,
-  /** 'asset:<coin>' or 'admin:<address>'. */
+  /** 'asset:<coin>', 'admin:<address>', 'config' or 'settlement:<day>'. */
   target: Type.String(),
-  /** What it changes: each field before and after ('role', 'review_threshold', …). */
+  /**
+   * What it changes: each field before and after ('role', 'review_threshold', 'referralRewards[0].rateBps', …); asset
+   * amounts in the asset's units, configuration amounts in base units (their asset: CONFIG_AMOUNTS in economics.ts).
+   */
   changes: Type.Array(ConfigChange),
+  /**
+   * Whether it raises what the platform pays or lowers what it takes (docs/economics.md): then it needs a second
+   * admin once two exist, and takes effect only after the notice period, announced to users.
+   */
+  raises_payouts: Type.Boolean(),
+  /** When it takes (or took) effect: null while pending, or for a change that applied at once. */
+  effective_at: Type.Union([Time, Type.Null()]),
   status: AdminChangeStatus,
   /** 2 when it waits (or waited) for a second admin, else 1. */
   approvals_needed: Type.Integer(),
@@ -374,6 +405,23 @@ export const HotWalletState = Type.Object({
 })
 export type HotWalletState = Static<typeof HotWalletState>
 
+/**
+ * Why the circuit breaker held a day, per asset: the day's payout (base units) against the trailing 7-day average ×
+ * the configured multiple, or against what the platform holds on chain × the configured share.
+ */
+export const HoldReason = Type.Object({
+  coin: Type.String(),
+  decimals: Type.Integer(),
+  rule: Type.Union([Type.Literal('average'), Type.Literal('reserves')]),
+  /** The day's payout in the asset. */
+  total: Units,
+  /** The trailing average, or the reserves, it was compared with. */
+  against: Units,
+  /** The multiple of the average, or the share of the reserves, it may reach (basis points). */
+  limit_bps: Type.Integer(),
+})
+export type HoldReason = Static<typeof HoldReason>
+
 export const JobStatus = Type.Object({
   now: Time,
   /** The release the answering instance runs (its build: CHANGELOG.md), shown in the console. */
@@ -393,6 +441,20 @@ export const JobStatus = Type.Object({
     latest_due_day: Type.String(),
     /** Due days not settled yet. */
     days_behind: Type.Integer(),
+    /**
+     * A day the circuit breaker holds (docs/settlement.md): its output is recorded but not paid, and the days after it
+     * wait, until an admin releases it (two once two admins exist). Null when no day is held.
+     */
+    held: Type.Union([
+      Type.Object({
+        day: Type.String(),
+        held_at: Time,
+        reasons: Type.Array(HoldReason),
+        /** A release waiting for a second admin, if any. */
+        release_change: Type.Union([Id, Type.Null()]),
+      }),
+      Type.Null(),
+    ]),
   }),
   watcher: Type.Object({
     pending_intents: Type.Integer(),

@@ -16,6 +16,7 @@ export const CONFIG_AMOUNT_LIMITS: Record<string, { asset: 'usdt' | 'product'; m
   'nodeLevels[].priceUsdt': { asset: 'usdt', max: 10_000_000n },
   nodePoolDaily: { asset: 'product', max: 100_000_000n },
   referencePrice: { asset: 'usdt', max: 1_000_000n },
+  'referralGuard.minStakeUsdt': { asset: 'usdt', max: 1_000_000n },
   'trade.tickSize': { asset: 'usdt', max: 1_000n },
   'trade.lotSize': { asset: 'product', max: 1_000_000n },
   'trade.minAmount': { asset: 'product', max: 1_000_000_000n },
@@ -102,8 +103,9 @@ export const BusinessConfig = Type.Object(
     /**
      * The valuation price (docs/trade.md "Valuation price"), which the staking minimum, a new stake's USDT value and
      * power and the home price use instead of the last trade: the mean of 24 equal intervals of the window, each the
-     * volume-weighted price of its fills within the band (the reference price for an interval without such fills),
-     * or the reference price while the window's in-band USDT volume is below the minimum.
+     * volume-weighted price of its fills within the band (completed with the reference price up to a 24th of the
+     * minimum volume), each account counting at most a 25th of the minimum volume; or the reference price while the
+     * window's counted USDT volume is below the minimum.
      */
     valuation: Type.Object(
       {
@@ -111,8 +113,36 @@ export const BusinessConfig = Type.Object(
         windowSeconds: Type.Integer({ minimum: 600, maximum: 30 * 86_400 }),
         /** Fills further than this from the reference price are ignored: 2000 = ±20 %. 1 % to 90 %. */
         bandBps: Type.Integer({ minimum: 100, maximum: 9000 }),
-        /** Below this USDT volume (base units) of in-band fills in the window the reference price is used. */
+        /**
+         * Below this USDT volume (base units) of in-band fills in the window, each account counting at most a 25th of
+         * it, the reference price is used.
+         */
         minQuoteVolume: Units,
+      },
+      { additionalProperties: false },
+    ),
+    /**
+     * Who earns referral rewards (docs/economics.md): level-L rewards of a day go only to a referrer whose stakes in
+     * force that day are worth at least `minStakeUsdt` (USDT value at entry; 0 = no such rule) and, when
+     * `directPerLevel` is on, who has at least L direct members. What a referrer does not qualify for is not paid.
+     */
+    referralGuard: Type.Object(
+      {
+        minStakeUsdt: Units,
+        directPerLevel: Type.Boolean(),
+      },
+      { additionalProperties: false },
+    ),
+    /**
+     * The settlement's circuit breaker (docs/settlement.md, "Circuit breaker"): a day whose payout in an asset (outputs,
+     * dividends, rewards) is more than `averageMultipleBps` of the trailing 7-day average (30000 = ×3), or more than
+     * `reserveShareBps` of what the platform holds of the asset on chain (1000 = 10 %), is held, not paid, until an
+     * admin releases it (two once two admins exist).
+     */
+    settlementBreaker: Type.Object(
+      {
+        averageMultipleBps: Type.Integer({ minimum: 10_000, maximum: 1_000_000 }),
+        reserveShareBps: Type.Integer({ minimum: 1, maximum: 10_000 }),
       },
       { additionalProperties: false },
     ),

@@ -10,8 +10,8 @@ export const homeRoutes = {
     tag: 'home',
     summary:
       'The {product} valuation price in USDT per token (a decimal string) and the trading pair: a time- and ' +
-      'volume-weighted average of the recent trades near the reference price (source trade), or the reference ' +
-      'price while they are thin (source reference)',
+      'volume-weighted average of the recent trades of many accounts near the reference price (source trade), or ' +
+      'the reference price while they are thin (source reference)',
     body: Empty,
     data: Type.Object({
       price: Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'USDT per whole token, e.g. "0.5"' }),

@@ -33,6 +33,7 @@ export const routeTable = {
   settlementRun: { path: '/admin/settlement/run', auth: false, operator: true },
   noticeList: { path: '/news/news/index', auth: false },
   noticeInfo: { path: '/news/news/info', auth: false },
+  economicNotices: { path: '/news/news/changes', auth: false },
   bannerList: { path: '/home/banner/index', auth: false },
   teamIndex: { path: '/user/team/index', auth: true },
   teamList: { path: '/user/team/lists', auth: true },

@@ -25,7 +25,8 @@ export type OutputRecord = Static<typeof OutputRecord>
 
 export const SettlementDay = Type.Object({
   day: Day,
-  status: Type.Union([Type.Literal('running'), Type.Literal('done')]),
+  /** held: the circuit breaker stopped it before its payment until an admin releases it (docs/settlement.md). */
+  status: Type.Union([Type.Literal('running'), Type.Literal('held'), Type.Literal('done')]),
   /** Per output type: how many credits and their sum, in the type's coin base units. */
   totals: Type.Array(
     Type.Object({ type: OutputType, coin: Coin, decimals: Type.Integer(), count: Type.Integer(), amount: BaseUnits }),

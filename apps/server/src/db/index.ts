@@ -22,6 +22,8 @@ import * as idempotency from './migrations/0015-idempotency.ts'
 import * as fourEyes from './migrations/0016-four-eyes.ts'
 import * as fixedSettings from './migrations/0018-fixed-settings.ts'
 import * as liabilities from './migrations/0019-liabilities.ts'
+import * as economics from './migrations/0020-economics.ts'
+import * as rateLimits from './migrations/0021-rate-limits.ts'
 import * as live from './migrations/0024-live.ts'
 import { type NotifySource, notifySources } from './notify.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
@@ -49,6 +51,8 @@ const migrations: Record<string, Migration> = {
   '0016-four-eyes': fourEyes,
   '0018-fixed-settings': fixedSettings,
   '0019-liabilities': liabilities,
+  '0020-economics': economics,
+  '0021-rate-limits': rateLimits,
   '0024-live': live,
 }
 

@@ -293,7 +293,8 @@ export interface LiveTopicsTable {
 
 export interface SettlementRunsTable {
   day: Day
-  status: Generated<'running' | 'done'>
+  /** held: the circuit breaker stopped it before its payment, until an admin releases it (0020-economics). */
+  status: Generated<'running' | 'held' | 'done'>
   phase: string
   cursor: Generated<Int8>
   summary: ColumnType<unknown, string | null | undefined, string | null>
@@ -425,18 +426,21 @@ export interface AdjustmentsTable {
   decided_at: Timestamp | null
 }
 
-export type AdminChangeKind = 'asset.save' | 'admin.save' | 'admin.remove'
-export type AdminChangeStatus = 'pending' | 'applied' | 'rejected' | 'stale'
+export type AdminChangeKind = 'asset.save' | 'admin.save' | 'admin.remove' | 'config.save' | 'settlement.release'
+export type AdminChangeStatus = 'pending' | 'scheduled' | 'applied' | 'rejected' | 'cancelled' | 'stale'
 
 /** 0016-four-eyes: changes of the allow-list and the asset settings, applied at once or waiting for a second admin. */
 export interface AdminChangesTable {
   id: Generated<Int8>
   kind: AdminChangeKind
-  /** 'asset:<coin>' or 'admin:<address>'. */
+  /** 'asset:<coin>', 'admin:<address>', 'config' or 'settlement:<day>'. */
   target: string
   payload: unknown
   before: unknown
   status: AdminChangeStatus
+  /** 0020-economics: it raises payouts (then it applies at effective_at, the end of its notice period). */
+  raises_payouts: Generated<boolean>
+  effective_at: Timestamp | null
   approvals_needed: number
   proposed_by: string
   decided_by: string | null
@@ -524,6 +528,13 @@ export interface TradeFillsTable {
   created_at: Timestamp
 }
 
+/** Login rate-limit counters shared by the instances (lib/rate-limit.ts); unlogged. */
+export interface RateLimitHitsTable {
+  key: string
+  hits: number
+  reset_at: Timestamp
+}
+
 export interface DB {
   payment_intents: PaymentIntentsTable
   users: UsersTable
@@ -565,6 +576,7 @@ export interface DB {
   liability_nodes: LiabilityNodesTable
   live_outbox: LiveOutboxTable
   live_topics: LiveTopicsTable
+  rate_limit_hits: RateLimitHitsTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -1,6 +1,7 @@
 // The one runner of the periodic jobs (docs/architecture.md): every job of JOBS on its interval (schedule.ts), never
 // two passes of a job at once in this process, failures logged and not fatal, each pass recorded in job_heartbeats
 // for the operator console, the readiness check and the metrics. Several instances may run them: every job is safe so.
+import { scheduledChanges } from './changes.ts'
 import { intentWatcher } from './intent-watcher.ts'
 import { liabilitiesSnapshot } from './liabilities-snapshot.ts'
 import { noncePurge } from './nonce-purge.ts'
@@ -17,6 +18,7 @@ const JOB_PASSES: Record<JobName, (context: JobContext) => () => Promise<void>> 
   [JOBS.settlement]: settlement,
   [JOBS.rank]: rankSnapshots,
   [JOBS.liabilities]: liabilitiesSnapshot,
+  [JOBS.changes]: scheduledChanges,
 }
 
 /** Starts every job whose interval is above 0; `stop` clears their timers (a running pass finishes on its own). */

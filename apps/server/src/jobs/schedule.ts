@@ -14,9 +14,13 @@ export const JOBS = {
   rank: 'rank-snapshots',
   liabilities: 'liabilities-snapshot',
   nonces: 'nonce-purge',
+  changes: 'scheduled-changes',
 } as const
 
 export type JobName = (typeof JOBS)[keyof typeof JOBS]
+
+/** How often the scheduled changes whose notice period ended are looked for. */
+export const CHANGES_INTERVAL_MS = 10_000
 
 /** What every job is given once, when the runner starts it. */
 export interface JobContext {
@@ -30,6 +34,8 @@ export interface JobContext {
 export function jobIntervals(config: Config): Record<string, number> {
   return {
     [JOBS.nonces]: 10 * 60_000,
+    // A change whose notice period ended applies within this time (docs/economics.md).
+    [JOBS.changes]: CHANGES_INTERVAL_MS,
     [JOBS.watcher]: config.watcherIntervalMs,
     [JOBS.sender]: config.senderIntervalMs,
     [JOBS.settlement]: config.settlementIntervalMs,

@@ -1,11 +1,15 @@
 import { Code, type MessageKey } from '@solpledge/contract'
 
-/** A refusal the user sees: an envelope code and a catalogue key, translated per request. */
+/**
+ * A refusal the user sees: an envelope code and a catalogue key, translated per request, answered with HTTP `status`
+ * (200 for the business refusals; 429 for a rate limit, which proxies and metrics must see).
+ */
 export class AppError extends Error {
   constructor(
     readonly code: number,
     readonly key: MessageKey,
     readonly params: Record<string, string | number> = {},
+    readonly status = 200,
   ) {
     super(key)
     this.name = 'AppError'

@@ -16,6 +16,10 @@ export const daysBetween = (from: string, to: string): number =>
 export const latestDueDay = (now: Date, hourUtc: number): string =>
   utcDay(new Date(now.getTime() - hourUtc * 3_600_000))
 
+/** When day D becomes due: `hourUtc` o'clock UTC on day D. */
+export const dueAt = (day: string, hourUtc: number): Date =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + hourUtc * 3_600_000)
+
 /** True for a real calendar day written 'YYYY-MM-DD'. */
 export const isDay = (value: string): boolean =>
   /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && addDays(value, 0) === value

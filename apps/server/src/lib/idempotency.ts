@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { sql } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import type { Database } from '../db/index.ts'
+import type { DB } from '../db/schema.ts'
 import { invalid, refuse } from './app-error.ts'
 
 /**
@@ -18,6 +19,14 @@ const KEY = /^[\x21-\x7e]{1,255}$/
 export const TAKEOVER_MS = 60_000
 /** Keys are kept at least 24 h; rows older than this are purged. */
 export const RETAIN_HOURS = 48
+
+/**
+ * Fault injection for crash tests and simulators: called after an idempotent call's transaction (its effects and, with
+ * a key, its answer) committed and before the answer is sent — the moment a crash leaves the work done and the client
+ * without its answer. Unset, it costs one property read per money call; nothing in production sets it. The server
+ * sets it to kill itself under CRASH_AT=committed (local chain only, server.ts; apps/server/test/idempotency-crash.test.ts).
+ */
+export const faults: { afterCommit?: (call: { path: string; key: string | undefined }) => void } = {}
 
 /** The header's value when it is a valid key; refuses anything else (code -1). */
 export function parseKey(value: string | string[] | undefined): string {
@@ -42,10 +51,25 @@ export const requestHash = (path: string, params: unknown, body: unknown) =>
     .update(`${path}\n${canonical(params ?? {})}\n${canonical(body ?? null)}`)
     .digest('hex')
 
-export type Claim = { run: true } | { run: false; status: number; response: string }
+/** A key this request owns: its row is matched by `token` (the claim's time), so a claim taken over is no longer it. */
+export interface Claimed {
+  caller: string
+  key: string
+  token: string
+}
+
+export type Claim = ({ run: true } & Claimed) | { run: false; status: number; response: string }
+
+/** The claim's time as PostgreSQL prints it: exact to the microsecond, read back unchanged by ::timestamptz. */
+const token = sql<string>`created_at::text`.as('token')
+
+/** The row of a claim that is still this request's. */
+const ownRow = (claimed: Claimed) =>
+  sql<boolean>`caller = ${claimed.caller} and key = ${claimed.key} and state = 'running' and created_at = ${claimed.token}::timestamptz`
 
 /**
- * Claims `key` for this request. `run`: this request owns the key and runs the handler (then `finish` or `release`).
+ * Claims `key` for this request. `run`: this request owns the key and runs the handler (then its answer is stored with
+ * `storeAnswer` inside the transaction of its effects, or with `finish`, or the key is given up with `release`).
  * Otherwise the first request's answer, to be replayed: waits for it while that request is still running. A key of
  * another request is refused, and so is a key whose first request neither finishes nor dies within TAKEOVER_MS.
  */
@@ -56,9 +80,9 @@ export async function claim(db: Database, caller: string, key: string, hash: str
       .insertInto('idempotency_keys')
       .values({ caller, key, request_hash: hash, state: 'running' })
       .onConflict((oc) => oc.columns(['caller', 'key']).doNothing())
-      .returning('key')
+      .returning(token)
       .executeTakeFirst()
-    if (claimed) return { run: true }
+    if (claimed) return { run: true, caller, key, token: claimed.token }
     const row = await db
       .selectFrom('idempotency_keys')
       .select(['request_hash', 'state', 'status', 'response'])
@@ -70,8 +94,9 @@ export async function claim(db: Database, caller: string, key: string, hash: str
     if (!row) continue
     if (row.request_hash !== hash) throw invalid('error.idempotencyKeyReused')
     if (row.state === 'done') return { run: false, status: row.status as number, response: row.response as string }
-    // A dead attempt: whatever it did was one database transaction per handler, rolled back unless it committed
-    // (docs/money.md). Of several requests taking over at once, the conditional update lets one through.
+    // A dead attempt: its effects and its answer were one transaction, rolled back when its connection dropped
+    // (docs/money.md). Of several requests taking over at once, the conditional update lets one through; the new
+    // claim time makes the old attempt's answer, should it still come, roll its own effects back (storeAnswer).
     if (row.stale) {
       const taken = await db
         .updateTable('idempotency_keys')
@@ -80,34 +105,37 @@ export async function claim(db: Database, caller: string, key: string, hash: str
         .where('key', '=', key)
         .where('state', '=', 'running')
         .where(sql<boolean>`created_at < now() - make_interval(secs => ${TAKEOVER_MS / 1000})`)
-        .returning('key')
+        .returning(token)
         .executeTakeFirst()
-      if (taken) return { run: true }
+      if (taken) return { run: true, caller, key, token: taken.token }
     }
     if (Date.now() > deadline) throw refuse('error.idempotencyInProgress')
     await sleep(wait)
   }
 }
 
-/** Stores the answer of a claimed key: every later request with it gets these bytes. */
-export async function finish(db: Database, caller: string, key: string, status: number, response: string) {
-  await db
+/**
+ * Stores the answer of a claimed key in `trx`, the transaction that makes the call's effects: both commit together or
+ * neither does. A claim that is no longer this request's (taken over after TAKEOVER_MS) refuses, and the effects roll
+ * back: the request that took it over does the work.
+ */
+export async function storeAnswer(trx: Transaction<DB>, claimed: Claimed, status: number, response: string) {
+  const stored = await trx
     .updateTable('idempotency_keys')
     .set({ state: 'done', status, response })
-    .where('caller', '=', caller)
-    .where('key', '=', key)
-    .where('state', '=', 'running')
-    .execute()
+    .where(ownRow(claimed))
+    .executeTakeFirst()
+  if (stored.numUpdatedRows !== 1n) throw refuse('error.idempotencyInProgress')
 }
 
-/** Gives up a claimed key after an unexpected fault: a retry runs the call again. */
-export async function release(db: Database, caller: string, key: string) {
-  await db
-    .deleteFrom('idempotency_keys')
-    .where('caller', '=', caller)
-    .where('key', '=', key)
-    .where('state', '=', 'running')
-    .execute()
+/** Stores the answer of a claimed key whose call made no effect (a refusal): every later request gets these bytes. */
+export async function finish(db: Database, claimed: Claimed, status: number, response: string) {
+  await db.updateTable('idempotency_keys').set({ state: 'done', status, response }).where(ownRow(claimed)).execute()
+}
+
+/** Gives up a claimed key after an unexpected fault: a retry runs the call again (unless its answer was stored). */
+export async function release(db: Database, claimed: Claimed) {
+  await db.deleteFrom('idempotency_keys').where(ownRow(claimed)).execute()
 }
 
 /** Forgets keys older than RETAIN_HOURS (an index range on created_at). */

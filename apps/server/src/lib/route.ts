@@ -13,9 +13,11 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { retryTransient } from '../db/transient.ts'
-import { sendEnvelope } from '../plugins/envelope.ts'
+import { envelopeBody, sendEnvelope } from '../plugins/envelope.ts'
 import { AppError } from './app-error.ts'
-import { claim, finish, parseKey, release, requestHash } from './idempotency.ts'
+import { type AnswerIn, type Commit, dataOf, type Outcome, runCommit } from './commit.ts'
+import { type Claimed, claim, faults, finish, parseKey, release, requestHash, storeAnswer } from './idempotency.ts'
+import type { RateLimit } from './rate-limit.ts'
 
 /** The request carries the operator secret (compared in constant time). */
 function isOperator(request: FastifyRequest, token: string): boolean {
@@ -31,8 +33,21 @@ declare module 'fastify' {
   }
 }
 
-/** The Idempotency-Key each request of an idempotent route claimed, until its answer is stored (onSend). */
-const claims = new WeakMap<FastifyRequest, { caller: string; key: string }>()
+/** What a request claimed (an idempotent route's Idempotency-Key) and what became of its answer (read by onSend). */
+interface Call {
+  /** The Idempotency-Key this request owns. */
+  claimed?: Claimed
+  /** The answer stored in the transaction of the call's effects, which committed: the bytes to send. */
+  stored?: string
+  /**
+   * An answer stored in a transaction that another part runs (answerIn; null without a key): the call's once the
+   * handler succeeds, which the trade market's batch does only after it committed.
+   */
+  pending?: string | null
+  /** The call's transaction committed. */
+  committed?: boolean
+}
+const calls = new WeakMap<FastifyRequest, Call>()
 
 /** The Idempotency-Key header as OpenAPI describes it; the handler checks it (lib/idempotency.ts). */
 const idempotencyHeaders = Type.Object({
@@ -46,6 +61,26 @@ const idempotencyHeaders = Type.Object({
   ),
 })
 
+/** The answer past a route's rate limit, as OpenAPI describes it. */
+const rateLimited = {
+  ...envelope(Type.Null()),
+  description:
+    'Rate limited: too many calls from this client address in the current minute (code -102, key error.rateLimited)',
+  headers: {
+    'retry-after': Type.Integer({ description: 'Seconds until the limit allows calls again' }),
+    'x-ratelimit-limit': Type.Integer({ description: 'Calls allowed per minute' }),
+    'x-ratelimit-remaining': Type.Integer(),
+    'x-ratelimit-reset': Type.Integer({ description: 'Seconds until the window ends' }),
+  },
+}
+
+/** Sends an answer's stored bytes (an envelope: status 200, since faults are never stored). */
+const sendStored = (reply: FastifyReply, response: string, status = 200) =>
+  reply
+    .status(status as 200)
+    .type('application/json; charset=utf-8')
+    .send(response)
+
 /** Names of the `:param` segments of a contract path. */
 const pathParams = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1] as string)
 
@@ -56,13 +91,33 @@ export interface RouteContext<R extends RouteDef> {
   user: R['auth'] extends true ? NonNullable<FastifyRequest['user']> : null
   /** The operator console caller (request.admin); present on every route whose contract names an `admin` role. */
   admin: [NonNullable<R['admin']>] extends [never] ? null : NonNullable<FastifyRequest['admin']>
+  /**
+   * Runs the call's effects in one transaction (once per call) and, for a request with an Idempotency-Key, stores
+   * its answer in that transaction (docs/money.md): a route flagged idempotent makes every effect through it, or
+   * through answerIn.
+   */
+  commit: Commit<DataOf<R>>
+  /** Stores the answer of a request with an Idempotency-Key in a transaction another part runs (the trade batch). */
+  answerIn: AnswerIn<DataOf<R>>
+}
+
+/** A success message with values for its placeholders. */
+export interface SuccessMessage {
+  key: MessageKey
+  params: Record<string, string | number>
 }
 
 export interface RouteOptions<R extends RouteDef = RouteDef> {
-  /** The success message (default 'common.success'), or a function choosing it from the answer's data. */
-  successKey?: MessageKey | ((data: DataOf<R>) => MessageKey)
-  /** Per-IP rate limit for this route, calls per minute. */
-  rateLimitPerMinute?: number
+  /**
+   * The success message (default 'common.success'), or a function choosing it (and its placeholders' values) from the
+   * answer's data.
+   */
+  successKey?: MessageKey | ((data: DataOf<R>) => MessageKey | SuccessMessage)
+  /**
+   * The route's rate limit per client address (lib/rate-limit.ts). Without one, a public route (no session, admin or
+   * operator) gets the public-read limit (PUBLIC_RATE_LIMIT), counted by each instance.
+   */
+  rateLimit?: RateLimit
 }
 
 /** A multipart route's body as OpenAPI describes it: one file field. Fastify does not validate it (see below). */
@@ -80,6 +135,8 @@ export function defineRoute<R extends RouteDef>(
   options: RouteOptions<R>,
   handler: (ctx: RouteContext<R>) => Promise<DataOf<R>>,
 ) {
+  const isPublic = !def.auth && !def.admin && !def.operator
+  const limit = options.rateLimit ?? (isPublic ? { perMinute: app.config.publicRateLimit, shared: false } : undefined)
   app.post(
     API_BASE + def.path,
     {
@@ -108,6 +165,7 @@ export function defineRoute<R extends RouteDef>(
                 },
               }
             : envelope(def.data),
+          ...(limit?.perMinute ? { 429: rateLimited } : {}),
         },
         ...(def.auth ? { security: [{ userToken: [], userAddress: [] }] } : {}),
         ...(def.operator ? { security: [{ operatorToken: [] }] } : {}),
@@ -115,17 +173,18 @@ export function defineRoute<R extends RouteDef>(
       },
       // The file of a multipart route is read (and checked) by its handler, after the role check.
       ...(def.multipart ? { validatorCompiler: () => () => true } : {}),
-      // Stores the answer of a claimed Idempotency-Key exactly as sent; an unexpected fault frees the key instead.
+      // Stores an answer that was not stored with the call's effects (a refusal, which made none) exactly as sent; an
+      // unexpected fault frees the key instead, unless the transaction of its effects and answer committed.
       ...(def.idempotent
         ? {
             onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-              const claimed = claims.get(request)
-              if (!claimed) return payload
-              claims.delete(request)
-              const { caller, key } = claimed
+              const call = calls.get(request)
+              const claimed = call?.claimed
+              if (!claimed || call?.stored !== undefined) return payload
+              calls.delete(request)
               try {
-                if (reply.statusCode >= 500) await release(app.db, caller, key)
-                else await finish(app.db, caller, key, reply.statusCode, String(payload))
+                if (reply.statusCode >= 500) await release(app.db, claimed)
+                else await finish(app.db, claimed, reply.statusCode, String(payload))
               } catch (error) {
                 // The answer still goes out; the key stays running and is taken over after TAKEOVER_MS.
                 request.log.error({ err: error }, 'idempotency key not stored')
@@ -136,13 +195,14 @@ export function defineRoute<R extends RouteDef>(
         : {}),
       config: {
         contract: def,
-        ...(options.rateLimitPerMinute ? { rateLimit: { max: options.rateLimitPerMinute, timeWindow: 60_000 } } : {}),
+        ...(limit?.perMinute ? { rateLimit: { max: limit.perMinute }, rateLimitShared: limit.shared } : {}),
       },
     },
     async (request, reply) => {
       if (def.operator && !isOperator(request, app.platform.operatorToken))
         throw new AppError(Code.FAIL, 'error.operatorOnly')
       const { user, admin } = request
+      const call: Call = {}
       const header = request.headers[IDEMPOTENCY_HEADER.toLowerCase()]
       if (def.idempotent && header !== undefined) {
         const key = parseKey(header)
@@ -150,18 +210,55 @@ export function defineRoute<R extends RouteDef>(
         const hash = requestHash(def.path, request.params, request.body)
         const first = await claim(app.db, caller, key, hash)
         if (!first.run)
-          return reply
-            .status(first.status as 200) // an envelope answer: 200 (faults are never stored)
-            .header(IDEMPOTENT_REPLAYED_HEADER, 'true')
-            .type('application/json; charset=utf-8')
-            .send(first.response)
-        claims.set(request, { caller, key })
+          return sendStored(reply, first.response, first.status).header(IDEMPOTENT_REPLAYED_HEADER, 'true')
+        call.claimed = first
+        calls.set(request, call)
       }
-      const data = await retryTransient(() =>
-        handler({ body: request.body, request, user, admin } as unknown as RouteContext<R>),
+      const successOf = (data: DataOf<R>): { key: MessageKey; params?: SuccessMessage['params'] } => {
+        const chosen = typeof options.successKey === 'function' ? options.successKey(data) : options.successKey
+        return typeof chosen === 'object' ? chosen : { key: chosen ?? 'common.success' }
+      }
+      /** The answer's bytes as they are sent: success through the route's response schema, refusals as plain JSON. */
+      const payloadOf = (outcome: Outcome<DataOf<R>>): string => {
+        if ('refusal' in outcome)
+          return JSON.stringify(
+            envelopeBody(request, outcome.refusal.code, outcome.refusal.key, null, outcome.refusal.params),
+          )
+        const message = successOf(outcome.data)
+        return String(reply.serialize(envelopeBody(request, Code.OK, message.key, outcome.data, message.params)))
+      }
+      const commit: Commit<DataOf<R>> = async (work) => {
+        let payload: string | undefined
+        const outcome = await runCommit(app.db, work, async (trx, outcome) => {
+          if (!call.claimed) return
+          payload = payloadOf(outcome)
+          await storeAnswer(trx, call.claimed, 200, payload)
+        })
+        call.committed = true
+        call.stored = payload
+        return dataOf(outcome)
+      }
+      const answerIn: AnswerIn<DataOf<R>> = async (trx, data) => {
+        call.pending = call.claimed ? payloadOf({ data }) : null
+        if (call.claimed) await storeAnswer(trx, call.claimed, 200, call.pending as string)
+      }
+      const result = await retryTransient(() =>
+        handler({ body: request.body, request, user, admin, commit, answerIn } as unknown as RouteContext<R>),
+      ).then(
+        (data) => ({ data }),
+        (error: unknown) => ({ error }),
       )
-      const key = typeof options.successKey === 'function' ? options.successKey(data) : options.successKey
-      return sendEnvelope(request, reply, Code.OK, key ?? 'common.success', data)
+      if ('data' in result && call.pending !== undefined) {
+        call.committed = true
+        call.stored = call.pending ?? undefined
+      }
+      if (call.committed) faults.afterCommit?.({ path: def.path, key: call.claimed?.key })
+      // What was stored with the call's effects is the answer, also a refusal that kept them (RefusalAfterCommit).
+      if (call.stored !== undefined) return sendStored(reply, call.stored)
+      if ('error' in result) throw result.error
+      if (call.claimed) request.log.error({ route: def.path }, 'idempotent call answered outside its transaction')
+      const message = successOf(result.data)
+      return sendEnvelope(request, reply, Code.OK, message.key, result.data, message.params)
     },
   )
 }

@@ -1,3 +1,5 @@
+import { type ServerResponse, STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
 import {
   API_BASE,
   Code,
@@ -18,6 +20,15 @@ declare module 'fastify' {
   }
 }
 
+/** The envelope of an answer in the request's language: what sendEnvelope sends and an idempotent call stores. */
+export const envelopeBody = (
+  request: FastifyRequest,
+  code: number,
+  key: MessageKey,
+  data: unknown = null,
+  params?: Record<string, string | number>,
+) => ({ code, msg: translate(request.lang, key, params), key, data })
+
 export function sendEnvelope(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -27,9 +38,9 @@ export function sendEnvelope(
   params?: Record<string, string | number>,
   status = 200,
 ) {
-  const body = { code, msg: translate(request.lang, key, params), key, data }
+  const body = envelopeBody(request, code, key, data, params)
   // Success bodies go through the route's response schema; failures (data null) are plain JSON.
-  if (code !== Code.OK) reply.serializer(JSON.stringify)
+  if (code !== Code.OK) reply.serializer(JSON.stringify).type('application/json; charset=utf-8')
   return reply.status(status).send(body)
 }
 
@@ -56,7 +67,6 @@ function classify(error: FastifyError): { code: number; key: MessageKey; params?
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { code: Code.BAD_REQUEST, key: 'error.unsupportedMediaType' }
   }
-  if (error.statusCode === 429) return { code: Code.RATE_LIMITED, key: 'error.rateLimited' }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
     return { code: Code.BAD_REQUEST, key: 'error.malformedJson' }
   return null
@@ -79,6 +89,53 @@ export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors'
   return sendEnvelope(request, reply, Code.BAD_REQUEST, 'error.routeNotFound', null, undefined, 404)
 }
 
+/** A path under the API base (`/api`, `/api/…`, in any case, as routes match): answered by the API, never the page. */
+export const isApiPath = (url: string) => {
+  const path = url.toLowerCase()
+  return path === API_BASE || path.startsWith(`${API_BASE}/`) || path.startsWith(`${API_BASE}?`)
+}
+
+/** The methods a route may be declared with; a 405's Allow header lists those the path has. */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const
+
+/** The methods `url` has a route for, the web app's catch-all page (a `*` param) aside. */
+function allowedMethods(app: FastifyInstance, url: string) {
+  const path = url.split('?')[0] as string
+  return METHODS.filter((method) => {
+    try {
+      const route = app.findRoute({ method, url: path })
+      return route !== null && !('*' in (route.params as object))
+    } catch {
+      return false // a path the router cannot decode has no route
+    }
+  })
+}
+
+/**
+ * What the HTTP server answers on its own, before Fastify has a request: a request whose headers and body did not
+ * arrive within the request timeout (REQUEST_TIMEOUT_MS: 408, so a client trickling its body cannot hold a
+ * connection), oversize headers (431) or unparsable HTTP (400). The envelope, in the request's language when its
+ * headers were read, then the connection is closed. Passed as the `clientErrorHandler` server option.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const response = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage
+  if (socket.writable && !response?.headersSent) {
+    const [status, key]: [number, MessageKey] =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'error.requestTimeout']
+        : [error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400, 'error.badRequest']
+    const lang = pickLanguage(response?.req?.headers['accept-language'])
+    const body = JSON.stringify({ code: Code.BAD_REQUEST, msg: translate(lang, key), key, data: null })
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    )
+  }
+  this.log.debug({ err: error.message, code: error.code }, 'client error')
+  socket.destroy()
+}
+
 /** Envelope answers for every outcome under /api: success, refusals, bad input and faults (SPEC §7). */
 export const envelopePlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('lang', 'zh')
@@ -92,7 +149,8 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
   })
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) return sendEnvelope(request, reply, error.code, error.key, null, error.params)
+    if (error instanceof AppError)
+      return sendEnvelope(request, reply, error.code, error.key, null, error.params, error.status)
     const known = classify(error)
     if (known) {
       request.log.info({ err: error.message, code: error.code }, 'request refused')
@@ -102,8 +160,24 @@ export const envelopePlugin = fp(async (app: FastifyInstance) => {
     return sendEnvelope(request, reply, Code.FAIL, 'error.internal', null, undefined, 500)
   })
 
+  // An API path answers the envelope whatever the method: 405 with Allow when the path has routes for other methods
+  // (a GET on a POST path), else 404. Outside the API a GET is a missing file (plain text), anything else the envelope.
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.toLowerCase().startsWith(`${API_BASE}/`) || request.method !== 'GET')
+    const api = isApiPath(request.url)
+    if (api) {
+      const allow = allowedMethods(app, request.url)
+      if (allow.length > 0)
+        return sendEnvelope(
+          request,
+          reply.header('allow', allow.join(', ')),
+          Code.BAD_REQUEST,
+          'error.methodNotAllowed',
+          null,
+          { method: request.method },
+          405,
+        )
+    }
+    if (api || request.method !== 'GET')
       return sendEnvelope(request, reply, Code.BAD_REQUEST, 'error.routeNotFound', null, undefined, 404)
     return reply.status(404).type('text/plain').send('Not found')
   })

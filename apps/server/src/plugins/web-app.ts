@@ -13,6 +13,7 @@ import {
   type WebPreloads,
 } from '@solpledge/contract'
 import type { FastifyInstance } from 'fastify'
+import { isApiPath } from './envelope.ts'
 
 /**
  * The built web app (apps/web/dist): its files, and the single page for '/' and every client-side route.
@@ -47,8 +48,8 @@ export async function webApp(app: FastifyInstance, options: { webDist: string; c
   app.get('/*', (request, reply) => {
     const { pathname } = new URL(request.url, 'http://page')
     // A file the build does not have (a page of an older build asking for its chunks) is not the page; the client
-    // route /assets/detail is.
-    if (/^\/assets\/[^/]+\.\w+$/.test(pathname)) return reply.callNotFound()
+    // route /assets/detail is. Nor is any path under /api: the API answers those (405 or 404, plugins/envelope.ts).
+    if (/^\/assets\/[^/]+\.\w+$/.test(pathname) || isApiPath(pathname)) return reply.callNotFound()
     const screen = matchScreen(preloads.screens, pathname)
     const language = pickLanguage(request.headers['accept-language'], DEFAULT_UI_LANGUAGE)
     const key = `${screen?.path}|${language}`

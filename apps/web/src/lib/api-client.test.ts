@@ -135,6 +135,26 @@ describe('api client', () => {
     expect(c.onSessionInvalid).not.toHaveBeenCalled()
   })
 
+  it.each([
+    [429, -102, 'error.rateLimited', 'Too many requests'],
+    [408, -406, 'error.requestTimeout', 'Too slow'],
+    [405, -406, 'error.methodNotAllowed', 'No GET here'],
+  ])(
+    'rejects an HTTP %i refusal with its envelope, so its msg is shown like any refusal',
+    async (status, code, key, msg) => {
+      const c = client(reply({ code, msg, key, data: null }, status))
+      const error = await c.call(api.isReg, { address: 'A' }).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(ApiError)
+      expect(error).toMatchObject({ code, message: msg, key })
+      expect(c.onSessionInvalid).not.toHaveBeenCalled()
+    },
+  )
+
+  it('rejects a 4xx whose body is not the envelope (a proxy page) as an HTTP error', async () => {
+    const c = client(async () => new Response('<html>429</html>', { status: 429 }))
+    await expect(c.call(api.isReg, { address: 'A' })).rejects.toThrow('HTTP 429')
+  })
+
   it('rejects network errors as they are', async () => {
     const failure = new TypeError('Failed to fetch')
     const c = client(async () => {

@@ -49,6 +49,16 @@ export function expandPath(path: string, params: PathParams = {}) {
   })
 }
 
+/** The envelope a response carries, or null when its body is something else (a proxy's error page). */
+async function envelopeOf(response: Response): Promise<Envelope | null> {
+  try {
+    const body = (await response.json()) as Partial<Envelope> | null
+    return typeof body?.code === 'number' && typeof body.msg === 'string' ? (body as Envelope) : null
+  } catch {
+    return null
+  }
+}
+
 export interface CallOptions {
   /** Values of the route's `:name` path segments. */
   params?: PathParams
@@ -91,7 +101,13 @@ export function createApiClient({
       init.body = JSON.stringify(body)
     }
     const response = await fetch(`${API_BASE}${path}`, init)
-    if (!response.ok) throw new Error(`HTTP ${response.status} on ${path}`)
+    if (!response.ok) {
+      // A refusal with an HTTP status of its own (429 rate limited, 408, 404/405 unknown path or method) carries the
+      // envelope: rejected with its message, as any refusal. A 5xx or a body that is not the envelope is no answer.
+      const refusal = response.status < 500 ? await envelopeOf(response) : null
+      if (!refusal) throw new Error(`HTTP ${response.status} on ${path}`)
+      throw new ApiError(refusal.code, refusal.msg, refusal.key)
+    }
     const envelope = (await response.json()) as Envelope<T>
     if (envelope.code === Code.SESSION_INVALID) {
       onSessionInvalid(envelope.msg)

@@ -10,6 +10,8 @@ export const en = {
   'error.bodyTooLarge': 'The request body is too large',
   'error.unsupportedMediaType': 'The request must be sent as JSON',
   'error.routeNotFound': 'Unknown API path',
+  'error.methodNotAllowed': 'This API path does not take {{method}} requests',
+  'error.requestTimeout': 'The request did not arrive in time, please try again',
   'error.badRequest': 'The request could not be read',
   'error.rateLimited': 'Too many requests, please try again in a moment',
   'error.internal': 'Something went wrong, please try again',
@@ -156,6 +158,15 @@ export const en = {
   'admin.ownChange': 'The admin who proposed this change cannot approve it; a different admin must',
   'admin.changeNotFound': 'This change does not exist',
   'admin.changeStale': 'The setting has changed since this was proposed; nothing was applied, please propose it again',
+  'admin.tooSmall': '{{field}} cannot be less than {{min}}',
+  'admin.dailyYieldTooHigh': '{{field}} pays {{value}} a day beyond the amount; at most {{max}} a day is allowed',
+  'admin.referralTotal': 'The referral rates together ({{total}}) cannot be more than {{max}}',
+  'admin.amountDecimals': '{{field}} must be an amount of {{coin}} with at most {{decimals}} decimals',
+  'admin.changeScheduled': 'Scheduled: this change takes effect at {{at}}, after the notice period; users are told now',
+  'admin.changeCancelled': 'Change cancelled; nothing changed',
+  'admin.changeWaiting': 'A change of this setting takes effect at {{at}}: cancel it first or wait until it applies',
+  'settlement.notHeld': 'The settlement of {{day}} is not held',
+  'settlement.released': 'Released: the held day is paid at the next settlement pass',
 } as const
 
 export type MessageKey = keyof typeof en

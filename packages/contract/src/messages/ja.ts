@@ -7,6 +7,8 @@ export const ja: Catalogue = {
   'error.bodyTooLarge': 'リクエスト本文が大きすぎます',
   'error.unsupportedMediaType': 'リクエストは JSON で送信してください',
   'error.routeNotFound': '不明な API パスです',
+  'error.methodNotAllowed': 'この API パスは {{method}} リクエストを受け付けません',
+  'error.requestTimeout': 'リクエストが時間内に届きませんでした。もう一度お試しください',
   'error.badRequest': 'リクエストを読み取れません',
   'error.rateLimited': 'リクエストが多すぎます。しばらくしてから再試行してください',
   'error.internal': '問題が発生しました。もう一度お試しください',
@@ -150,4 +152,14 @@ export const ja: Catalogue = {
   'admin.ownChange': 'この変更を提案した管理者は承認できません。別の管理者が承認してください',
   'admin.changeNotFound': 'この変更は存在しません',
   'admin.changeStale': '提案の後に設定が変更されました。何も適用されていません。もう一度提案してください',
+  'admin.tooSmall': '{{field}} は {{min}} 未満にできません',
+  'admin.dailyYieldTooHigh': '{{field}} は元本を超えて 1 日 {{value}} を支払います。1 日の上限は {{max}} です',
+  'admin.referralTotal': '紹介報酬の率の合計（{{total}}）は {{max}} を超えられません',
+  'admin.amountDecimals': '{{field}} は小数点以下 {{decimals}} 桁までの {{coin}} の金額で指定してください',
+  'admin.changeScheduled':
+    '予約済み：この変更は告知期間の後、{{at}} に有効になります。ユーザーには今お知らせしています',
+  'admin.changeCancelled': '変更を取り消しました。何も変更されていません',
+  'admin.changeWaiting': 'この設定には {{at}} に有効になる変更があります。先に取り消すか、有効になるまでお待ちください',
+  'settlement.notHeld': '{{day}}の決済は保留されていません',
+  'settlement.released': '解除しました：保留された日は次の決済で支払われます',
 }

@@ -7,6 +7,8 @@ export const vi: Catalogue = {
   'error.bodyTooLarge': 'Nội dung yêu cầu quá lớn',
   'error.unsupportedMediaType': 'Yêu cầu phải được gửi dưới dạng JSON',
   'error.routeNotFound': 'Đường dẫn API không xác định',
+  'error.methodNotAllowed': 'Đường dẫn API này không nhận yêu cầu {{method}}',
+  'error.requestTimeout': 'Yêu cầu không đến kịp thời, vui lòng thử lại',
   'error.badRequest': 'Không thể đọc yêu cầu',
   'error.rateLimited': 'Quá nhiều yêu cầu, vui lòng thử lại sau giây lát',
   'error.internal': 'Đã xảy ra lỗi, vui lòng thử lại',
@@ -151,4 +153,15 @@ export const vi: Catalogue = {
   'admin.ownChange': 'Quản trị viên đề xuất thay đổi này không thể phê duyệt nó; cần một quản trị viên khác',
   'admin.changeNotFound': 'Thay đổi này không tồn tại',
   'admin.changeStale': 'Thiết lập đã thay đổi kể từ khi đề xuất; chưa áp dụng gì, vui lòng đề xuất lại',
+  'admin.tooSmall': '{{field}} không được nhỏ hơn {{min}}',
+  'admin.dailyYieldTooHigh': '{{field}} trả {{value}} mỗi ngày ngoài số gốc; tối đa cho phép là {{max}} mỗi ngày',
+  'admin.referralTotal': 'Tổng các tỷ lệ thưởng giới thiệu ({{total}}) không được lớn hơn {{max}}',
+  'admin.amountDecimals': '{{field}} phải là số tiền {{coin}} với tối đa {{decimals}} chữ số thập phân',
+  'admin.changeScheduled':
+    'Đã lên lịch: thay đổi này có hiệu lực lúc {{at}}, sau thời gian thông báo; người dùng được thông báo ngay',
+  'admin.changeCancelled': 'Đã hủy thay đổi; không có gì thay đổi',
+  'admin.changeWaiting':
+    'Thiết lập này có một thay đổi sẽ có hiệu lực lúc {{at}}: hãy hủy nó trước hoặc chờ đến khi nó áp dụng',
+  'settlement.notHeld': 'Quyết toán ngày {{day}} không bị tạm giữ',
+  'settlement.released': 'Đã giải phóng: ngày bị tạm giữ sẽ được chi trả ở lần quyết toán tiếp theo',
 }

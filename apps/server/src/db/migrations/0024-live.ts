@@ -148,6 +148,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await onStatement('rank_snapshots', 'insert', 'rank', { kind: 'rank' })
   await onStatement('admin_changes', 'insert or update', 'console', { kind: 'change' })
 
+  // A change of what the platform pays or takes, announced (scheduled) or applied (migration 0020-economics): the
+  // notices screen lists them.
+  await sql`
+    create trigger live_economic_notices after insert or update of status on admin_changes for each row
+    when (new.effective_at is not null) execute function live_statement('notice', '{"kind":"content"}')`.execute(db)
+
   // A proof-of-liabilities root published on chain.
   await sql`
     create function live_liabilities() returns trigger language plpgsql as $$
@@ -190,6 +196,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     ['live_asset_versions', 'asset_versions'],
     ['live_rank_snapshots', 'rank_snapshots'],
     ['live_admin_changes', 'admin_changes'],
+    ['live_economic_notices', 'admin_changes'],
     ['live_liabilities', 'liability_snapshots'],
     ['live_job_added', 'job_heartbeats'],
     ['live_job_changed', 'job_heartbeats'],

@@ -2,11 +2,12 @@
 // made as one ledger transfer against the system account 'adjustments' of the asset (so the books stay balanced and
 // the solvency report shows it). Once two admins exist, every adjustment waits for a second admin, who cannot be the
 // requester (checked here and by a CHECK constraint): no amount is small enough for one admin to mint alone.
-import { type Adjustment, Code } from '@solpledge/contract'
+import { type Adjustment, Code, parseAmount } from '@solpledge/contract'
 import type { Selectable, Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { AdjustmentStatus, AdjustmentsTable, DB } from '../../db/schema.ts'
-import { AppError, refuse } from '../../lib/app-error.ts'
+import { AppError, invalid, refuse } from '../../lib/app-error.ts'
+import type { Commit } from '../../lib/commit.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { requireAsset } from '../assets/index.ts'
 import { balances, systemAccount, transfer, userAccount } from '../ledger/index.ts'
@@ -84,16 +85,22 @@ export async function listAdjustments(
  */
 export async function createAdjustment(
   db: Database,
+  commit: Commit<Adjustment>,
   caller: AdminCaller,
   input: { address: string; coin: string; amount: string; reason: string },
 ): Promise<Adjustment> {
   const reason = reasonText(input.reason)
   const [user, asset] = await Promise.all([requireUser(db, input.address), requireAsset(db, input.coin)])
-  const amount = BigInt(input.amount)
+  // Typed in the coin's units ('-2.5'), kept in base units; more decimals than the coin has, or 0, are refused.
+  const negative = input.amount.startsWith('-')
+  const parsed = parseAmount(negative ? input.amount.slice(1) : input.amount, asset.decimals)
+  if (!parsed.ok || parsed.value === 0n)
+    throw invalid('admin.amountDecimals', { field: 'amount', coin: asset.code, decimals: asset.decimals })
+  const amount = negative ? -parsed.value : parsed.value
   // A debit the balance cannot cover now is refused at once rather than left for the second admin to find out.
   if (amount < 0n && ((await balances(db, user.id))[asset.code]?.available ?? 0n) < -amount)
     throw refuse('common.insufficientBalance')
-  return db.transaction().execute(async (trx) => {
+  return commit(async (trx) => {
     const needed = (await activeAdmins(trx)) >= 2 ? 2 : 1
     const row = await trx
       .insertInto('adjustments')
@@ -136,8 +143,12 @@ async function lockPending(trx: Transaction<DB>, id: string) {
 }
 
 /** The second admin applies a pending adjustment; the requester cannot. */
-export async function approveAdjustment(db: Database, caller: AdminCaller, id: string): Promise<Adjustment> {
-  return db.transaction().execute(async (trx) => {
+export async function approveAdjustment(
+  commit: Commit<Adjustment>,
+  caller: AdminCaller,
+  id: string,
+): Promise<Adjustment> {
+  return commit(async (trx) => {
     const row = await lockPending(trx, id)
     if (row.requested_by === caller.address) throw refuse('admin.ownAdjustment')
     const transferId = await apply(trx, row)
@@ -159,13 +170,13 @@ export async function approveAdjustment(db: Database, caller: AdminCaller, id: s
 
 /** Rejects a pending adjustment (any admin, the requester too, e.g. to withdraw a mistake); nothing moves. */
 export async function rejectAdjustment(
-  db: Database,
+  commit: Commit<Adjustment>,
   caller: AdminCaller,
   id: string,
   reason: string,
 ): Promise<Adjustment> {
   const text = reasonText(reason)
-  return db.transaction().execute(async (trx) => {
+  return commit(async (trx) => {
     const row = await lockPending(trx, id)
     await trx
       .updateTable('adjustments')

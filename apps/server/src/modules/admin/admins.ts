@@ -7,10 +7,9 @@ import type { Database } from '../../db/index.ts'
 import type { AdminsTable } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
 import { isWalletAddress } from '../auth/index.ts'
-import { audit } from './audit.ts'
+import { type AuditActor, audit } from './audit.ts'
 import type { ChangeKind } from './changes.ts'
 import { weakensAllowList } from './four-eyes.ts'
-import type { AdminCaller } from './session.ts'
 
 const present = (row: Selectable<AdminsTable>): AdminUser => ({
   address: row.address,
@@ -74,12 +73,7 @@ type AdminState = { role: AdminRole; source: AdminsTable['source'] } | null
  * The operator's entry (null: not on the list), locked. A proposal about one's own entry or an ADMIN_ADDRESSES entry
  * is refused.
  */
-async function entryState(
-  trx: Database,
-  caller: AdminCaller,
-  address: string,
-  proposing: boolean,
-): Promise<AdminState> {
+async function entryState(trx: Database, caller: AuditActor, address: string, proposing: boolean): Promise<AdminState> {
   if (!isWalletAddress(address)) throw invalid('auth.invalidAddress')
   if (proposing && address === caller.address) throw refuse('admin.notSelf')
   const row = await trx.selectFrom('admins').selectAll().where('address', '=', address).forUpdate().executeTakeFirst()

@@ -1,19 +1,23 @@
-// Changes of the allow-list and of the asset settings (four eyes, docs/admin.md). Every such change is a row of
-// admin_changes: applied at once when one admin may make it, or — once two admins exist and the change weakens the
-// rules — pending until a different admin approves it (applied then, atomically, exactly once) or anyone rejects it.
-// A pending change whose target changed since it was proposed is stale: approving it applies nothing.
+// Changes of the allow-list, the asset settings, the business configuration and releases of held settlement days
+// (four eyes and notice, docs/admin.md, docs/economics.md). Every such change is a row of admin_changes: applied at once
+// when one admin may make it, or — once two admins exist and the change weakens the rules or raises payouts — pending
+// until a different admin approves it or anyone rejects it. A change that raises what the platform pays (or lowers
+// what it takes) is then scheduled: announced to users and applied at effective_at, the end of its notice period, by
+// the changes job (applyDueChanges), unless an admin cancels it first. A pending or scheduled change whose target
+// changed since it was proposed is stale: nothing is applied.
 import { type AdminChange, Code } from '@solpledge/contract'
 import type { Selectable, Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { AdminChangeKind, AdminChangeStatus, AdminChangesTable, DB } from '../../db/schema.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
+import { type Commit, RefusalAfterCommit } from '../../lib/commit.ts'
 import { diff } from '../../lib/diff.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { adminRemove, adminSave } from './admins.ts'
-import { audit, reasonText } from './audit.ts'
+import { type AuditActor, audit, reasonText } from './audit.ts'
 import { activeAdmins, lockAllowList } from './four-eyes.ts'
-import type { AdminCaller } from './session.ts'
-import { assetSave } from './settings.ts'
+import { releaseDay } from './release.ts'
+import { assetSave, configSave } from './settings.ts'
 
 /** One kind of change: how to read its target's state, whether it weakens the rules, and how to apply it. */
 export interface ChangeKind<P, S> {
@@ -21,21 +25,32 @@ export interface ChangeKind<P, S> {
   target: (payload: P) => string
   /**
    * The target's current state, read under a lock; at the proposal it also refuses what can never apply (a stale
-   * base version, one's own entry). Compared again at the approval: any difference makes the change stale.
+   * base version, one's own entry, values beyond their bounds). Compared again at the approval and when a scheduled
+   * change applies: any difference makes the change stale.
    */
-  state: (trx: Transaction<DB>, caller: AdminCaller, payload: P, proposing: boolean) => Promise<S>
+  state: (trx: Transaction<DB>, caller: AuditActor, payload: P, proposing: boolean) => Promise<S>
   /** Whether it weakens the four-eyes rules (then, with two admins or more, it waits for a second one). */
   weakens: (state: S, payload: P, admins: number) => boolean
+  /**
+   * Whether it raises what the platform pays or lowers what it takes (docs/economics.md): a second admin once two
+   * exist, and it applies only after the notice period.
+   */
+  raisesPayouts?: (state: S, payload: P) => boolean
   /** The fields it changes, before and after, as the console lists them. */
   view: (state: S, payload: P) => { before: unknown; after: unknown }
   /** Makes the change and its one audit entry (with `approval`: the change and its proposer, when approved). */
   apply: (
     trx: Transaction<DB>,
-    caller: AdminCaller,
+    caller: AuditActor,
     payload: P,
     state: S,
     approval?: { change: string; proposed_by: string },
   ) => Promise<void>
+}
+
+/** How changes are decided: the notice period of a change that raises payouts (ECONOMICS_NOTICE_HOURS). */
+export interface ChangeRules {
+  noticeHours: number
 }
 
 type Row = Selectable<AdminChangesTable>
@@ -46,6 +61,8 @@ const kinds: Record<AdminChangeKind, AnyKind> = {
   'asset.save': assetSave,
   'admin.save': adminSave,
   'admin.remove': adminRemove,
+  'config.save': configSave,
+  'settlement.release': releaseDay,
 }
 
 function present(row: Row): AdminChange {
@@ -57,6 +74,8 @@ function present(row: Row): AdminChange {
     target: row.target,
     changes: diff(before, after),
     status: row.status,
+    raises_payouts: row.raises_payouts,
+    effective_at: row.effective_at?.toISOString() ?? null,
     approvals_needed: row.approvals_needed,
     proposed_by: row.proposed_by,
     decided_by: row.decided_by,
@@ -66,96 +85,207 @@ function present(row: Row): AdminChange {
   }
 }
 
+/** When a change decided now that raises payouts takes effect: the end of its notice period. */
+const noticeEnd = (rules: ChangeRules, now = new Date()) => new Date(now.getTime() + rules.noticeHours * 3_600_000)
+
+/** Refuses a change of a target that already has a change scheduled: it would apply over that one. */
+async function refuseWhileScheduled(trx: Transaction<DB>, target: string, except?: string): Promise<void> {
+  const scheduled = await trx
+    .selectFrom('admin_changes')
+    .select(['id', 'effective_at'])
+    .where('target', '=', target)
+    .where('status', '=', 'scheduled')
+    .$if(except !== undefined, (qb) => qb.where('id', '<>', except as string))
+    .executeTakeFirst()
+  if (scheduled) throw refuse('admin.changeWaiting', { at: atText(scheduled.effective_at) })
+}
+
+/** A time as the console's messages name it: '2026-05-02 12:00 UTC'. */
+export const atText = (at: Date | null) => `${(at ?? new Date()).toISOString().slice(0, 16).replace('T', ' ')} UTC`
+
 /**
- * An admin's change: applied at once, or stored pending when two admins exist and it weakens the rules. Refused
- * proposals store nothing.
+ * An admin's change: applied at once, stored pending when two admins exist and it weakens the rules or raises
+ * payouts, or scheduled after the notice period when it raises payouts and one admin may decide it. Refused proposals
+ * store nothing.
  */
 export async function submitChange<P, S>(
-  db: Database,
-  caller: AdminCaller,
+  commit: Commit<AdminChange>,
+  caller: AuditActor,
   kind: ChangeKind<P, S>,
   payload: P,
+  rules: ChangeRules,
 ): Promise<AdminChange> {
-  return db.transaction().execute(async (trx) => {
+  return commit(async (trx) => {
     await lockAllowList(trx)
+    const target = kind.target(payload)
+    await refuseWhileScheduled(trx, target)
     const state = await kind.state(trx, caller, payload, true)
     const admins = await activeAdmins(trx)
-    const needed = admins >= 2 && kind.weakens(state, payload, admins) ? 2 : 1
-    if (needed === 1) await kind.apply(trx, caller, payload, state)
+    const raises = kind.raisesPayouts?.(state, payload) ?? false
+    const needed = admins >= 2 && (raises || kind.weakens(state, payload, admins)) ? 2 : 1
+    const status: AdminChangeStatus = needed === 2 ? 'pending' : raises ? 'scheduled' : 'applied'
+    const now = new Date()
+    if (status === 'applied') await kind.apply(trx, caller, payload, state)
     const row = await trx
       .insertInto('admin_changes')
       .values({
         kind: kind.kind,
-        target: kind.target(payload),
+        target,
         payload: JSON.stringify(payload),
         before: JSON.stringify(state),
-        status: needed === 1 ? 'applied' : 'pending',
+        status,
+        raises_payouts: raises,
+        effective_at: status === 'scheduled' ? noticeEnd(rules, now) : status === 'applied' ? now : null,
         approvals_needed: needed,
         proposed_by: caller.address,
-        decided_at: needed === 1 ? new Date() : null,
+        decided_at: needed === 1 ? now : null,
       })
       .returningAll()
       .executeTakeFirstOrThrow()
-    if (needed === 2)
+    if (status === 'pending')
       await audit(trx, caller, 'change.propose', row.target, { change: row.id, kind: row.kind, payload })
+    if (status === 'scheduled')
+      await audit(trx, caller, 'change.schedule', row.target, {
+        change: row.id,
+        kind: row.kind,
+        payload,
+        effective_at: row.effective_at,
+      })
     return present(row)
   })
 }
 
-async function lockPending(trx: Transaction<DB>, id: string): Promise<Row> {
+async function lockOpen(trx: Transaction<DB>, id: string, statuses: AdminChangeStatus[]): Promise<Row> {
   const row = await trx.selectFrom('admin_changes').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()
   if (!row) throw new AppError(Code.NOT_FOUND, 'admin.changeNotFound')
-  if (row.status !== 'pending') throw refuse('admin.changeNotPending')
+  if (!statuses.includes(row.status)) throw refuse('admin.changeNotPending')
   return row
 }
 
-/** A different admin applies a pending change; when its target changed meanwhile it becomes stale instead. */
-export async function approveChange(db: Database, caller: AdminCaller, id: string): Promise<AdminChange> {
-  const result = await db.transaction().execute(async (trx) => {
+/**
+ * Applies a decided change when its target is as it was proposed (else marks it stale with its audit entry): the
+ * change's own audit entry (admin.save, asset.save, config.save, …) names the change and its proposer.
+ */
+async function applyOrStale(trx: Transaction<DB>, actor: AuditActor, row: Row): Promise<'applied' | 'stale'> {
+  const kind = kinds[row.kind]
+  const state = await kind.state(trx, actor, row.payload, false)
+  if (diff(state, row.before).length > 0) {
+    await audit(trx, actor, 'change.stale', row.target, { change: row.id, kind: row.kind })
+    return 'stale'
+  }
+  await kind.apply(trx, actor, row.payload, state, { change: row.id, proposed_by: row.proposed_by })
+  return 'applied'
+}
+
+/**
+ * A different admin decides a pending change: applied at once, or scheduled after the notice period when it raises
+ * payouts; when its target changed meanwhile it becomes stale instead.
+ */
+export async function approveChange(
+  commit: Commit<AdminChange>,
+  caller: AuditActor,
+  id: string,
+  rules: ChangeRules,
+): Promise<AdminChange> {
+  return commit(async (trx) => {
     await lockAllowList(trx)
-    const row = await lockPending(trx, id)
+    const row = await lockOpen(trx, id, ['pending'])
     if (row.proposed_by === caller.address) throw refuse('admin.ownChange')
-    const kind = kinds[row.kind]
-    const state = await kind.state(trx, caller, row.payload, false)
-    const stale = diff(state, row.before).length > 0
-    // The applied change's own audit entry (admin.save, asset.save, …) names the change and its proposer.
-    if (stale) await audit(trx, caller, 'change.stale', row.target, { change: row.id, kind: row.kind })
-    else await kind.apply(trx, caller, row.payload, state, { change: row.id, proposed_by: row.proposed_by })
-    return trx
+    await refuseWhileScheduled(trx, row.target, row.id)
+    const now = new Date()
+    let status: AdminChangeStatus
+    if (row.raises_payouts) {
+      const state = await kinds[row.kind].state(trx, caller, row.payload, false)
+      status = diff(state, row.before).length > 0 ? 'stale' : 'scheduled'
+      if (status === 'stale') await audit(trx, caller, 'change.stale', row.target, { change: row.id, kind: row.kind })
+    } else status = await applyOrStale(trx, caller, row)
+    const effective = status === 'scheduled' ? noticeEnd(rules, now) : status === 'applied' ? now : null
+    if (status === 'scheduled')
+      await audit(trx, caller, 'change.schedule', row.target, {
+        change: row.id,
+        kind: row.kind,
+        proposed_by: row.proposed_by,
+        effective_at: effective,
+      })
+    const result = await trx
       .updateTable('admin_changes')
-      .set({ status: stale ? 'stale' : 'applied', decided_by: caller.address, decided_at: new Date() })
+      .set({ status, effective_at: effective, decided_by: caller.address, decided_at: now })
       .where('id', '=', row.id)
       .returningAll()
       .executeTakeFirstOrThrow()
+    // The stale mark is kept (the change is closed) and the caller told that nothing was applied.
+    if (result.status === 'stale') throw new RefusalAfterCommit(refuse('admin.changeStale'))
+    return present(result)
   })
-  // The stale mark is kept (the change is closed) and the caller told that nothing was applied.
-  if (result.status === 'stale') throw refuse('admin.changeStale')
-  return present(result)
 }
 
-/** Rejects a pending change (any admin; the proposer may withdraw their own); nothing changes. */
+/**
+ * Applies every scheduled change whose notice period has ended by `now`, oldest first, each in its own transaction
+ * (several instances may run it: the row lock and the allow-list lock make each apply once). The change's audit entry
+ * names the admin who decided it (the second admin, or the proposer who could decide alone).
+ */
+export async function applyDueChanges(db: Database, now = new Date()): Promise<AdminChange[]> {
+  const applied: AdminChange[] = []
+  for (;;) {
+    const row = await db.transaction().execute(async (trx) => {
+      await lockAllowList(trx)
+      const due = await trx
+        .selectFrom('admin_changes')
+        .selectAll()
+        .where('status', '=', 'scheduled')
+        .where('effective_at', '<=', now)
+        .orderBy('effective_at')
+        .orderBy('id')
+        .limit(1)
+        .forUpdate()
+        .executeTakeFirst()
+      if (!due) return null
+      const actor: AuditActor = { address: due.decided_by ?? due.proposed_by, role: 'admin', ip: null }
+      const status = await applyOrStale(trx, actor, due)
+      return trx
+        .updateTable('admin_changes')
+        .set({ status })
+        .where('id', '=', due.id)
+        .returningAll()
+        .executeTakeFirstOrThrow()
+    })
+    if (!row) return applied
+    applied.push(present(row))
+  }
+}
+
+/**
+ * Rejects a pending change, or cancels a scheduled one (any admin: cancelling never raises what is paid now; the
+ * proposer may withdraw their own); nothing changes.
+ */
 export async function rejectChange(
-  db: Database,
-  caller: AdminCaller,
+  commit: Commit<AdminChange>,
+  caller: AuditActor,
   id: string,
   reason: string,
 ): Promise<AdminChange> {
   const text = reasonText(reason)
-  return db.transaction().execute(async (trx) => {
-    const row = await lockPending(trx, id)
+  return commit(async (trx) => {
+    const row = await lockOpen(trx, id, ['pending', 'scheduled'])
+    const cancelling = row.status === 'scheduled'
     const updated = await trx
       .updateTable('admin_changes')
       .set({
-        status: 'rejected',
-        // The two-admin CHECK only constrains a second admin; the proposer withdrawing their own leaves it null.
-        decided_by: row.proposed_by === caller.address ? null : caller.address,
+        status: cancelling ? 'cancelled' : 'rejected',
+        // The two-admin CHECK only constrains a second admin; the proposer withdrawing their own leaves it null. A
+        // cancelled change keeps the admin who decided it; the audit entry names who cancelled it.
+        decided_by: cancelling ? row.decided_by : row.proposed_by === caller.address ? null : caller.address,
         decision_reason: text,
-        decided_at: new Date(),
+        decided_at: cancelling ? row.decided_at : new Date(),
       })
       .where('id', '=', row.id)
       .returningAll()
       .executeTakeFirstOrThrow()
-    await audit(trx, caller, 'change.reject', row.target, { change: row.id, kind: row.kind, reason: text })
+    await audit(trx, caller, cancelling ? 'change.cancel' : 'change.reject', row.target, {
+      change: row.id,
+      kind: row.kind,
+      reason: text,
+    })
     return present(updated)
   })
 }

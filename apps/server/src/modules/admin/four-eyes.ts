@@ -1,7 +1,7 @@
 // Four eyes that one admin cannot bypass (issue 12, docs/admin.md): who can give a second approval, and which changes
 // weaken the rules. With fewer than two admins (or two reviewers for withdrawals) the rules cannot apply: one person
 // decides alone, and the console's operations screen says so.
-import { ADMIN_ROLES, type AdminRole, type AssetSettings } from '@solpledge/contract'
+import { ADMIN_ROLES, type AdminRole } from '@solpledge/contract'
 import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import { ADMINS_LOCK } from './session.ts'
@@ -42,10 +42,12 @@ export function weakensAllowList(before: AdminRole | null, after: AdminRole | nu
 /** A threshold as a number to compare: null (none) is higher than any amount. */
 const level = (units: string | null) => (units === null ? Number.POSITIVE_INFINITY : BigInt(units))
 const raised = (before: string | null, after: string | null) => level(after) > level(before)
+/** An asset's review thresholds, base units (null: none). */
+type Thresholds = { review_threshold: string | null; dual_review_threshold: string | null }
 /** From which amount a withdrawal in review needs two approvals: the dual threshold, or every one in review. */
-const secondApprovalFrom = (s: AssetSettings) => s.dual_review_threshold ?? s.review_threshold
+const secondApprovalFrom = (s: Thresholds) => s.dual_review_threshold ?? s.review_threshold
 
 /** Whether new asset settings let more withdrawals through without review or without a second approval. */
-export const weakensAsset = (before: AssetSettings, after: AssetSettings): boolean =>
+export const weakensAsset = (before: Thresholds, after: Thresholds): boolean =>
   raised(before.review_threshold, after.review_threshold) ||
   raised(secondApprovalFrom(before), secondApprovalFrom(after))

@@ -1,6 +1,6 @@
 // Operations in the operator console: the jobs' status, from their own tables (settlement_runs, payment_intents,
 // withdrawals) and the heartbeats every server instance records after each pass of a periodic job.
-import type { HotWalletState, JobStatus, OpsHistory } from '@solpledge/contract'
+import type { HoldReason, HotWalletState, JobStatus, OpsHistory } from '@solpledge/contract'
 import { sql } from 'kysely'
 import { buildInfo } from '../../build-info.ts'
 import type { Database } from '../../db/index.ts'
@@ -47,6 +47,7 @@ export async function jobStatus(db: Database, hotWallet: HotWalletState, now = n
     activeAdmins(db),
     activeReviewers(db),
   ])
+  const held = await heldDay(db)
   const beat = (name: string) => beats.find((b) => b.name === name)
   const asDate = (value: Date | string | null) => (value === null ? null : new Date(value))
   return {
@@ -59,6 +60,7 @@ export async function jobStatus(db: Database, hotWallet: HotWalletState, now = n
       running_day: runs.running,
       latest_due_day: due,
       days_behind: Math.max(0, daysBetween(next, due) + 1),
+      held,
     },
     watcher: {
       pending_intents: Number(intents.n),
@@ -168,4 +170,24 @@ export async function opsHistory(db: Database, now = new Date()): Promise<OpsHis
       solvency: days.map((day) => ratio(day, asset.code)),
     })),
   }
+}
+
+/** The day the circuit breaker holds (the first: the days after it wait), why, and a release waiting for approval. */
+async function heldDay(db: Database): Promise<JobStatus['settlement']['held']> {
+  const run = await db
+    .selectFrom('settlement_runs')
+    .select(['day', 'summary'])
+    .where('status', '=', 'held')
+    .orderBy('day')
+    .limit(1)
+    .executeTakeFirst()
+  if (!run) return null
+  const hold = (run.summary as { hold: { at: string; reasons: HoldReason[] } }).hold
+  const release = await db
+    .selectFrom('admin_changes')
+    .select('id')
+    .where('target', '=', `settlement:${run.day}`)
+    .where('status', '=', 'pending')
+    .executeTakeFirst()
+  return { day: run.day, held_at: hold.at, reasons: hold.reasons, release_change: release?.id ?? null }
 }

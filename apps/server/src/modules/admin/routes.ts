@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart'
-import { type AdminChange, api, UPLOAD_MAX_BYTES } from '@solpledge/contract'
+import { type AdminChange, api, type MessageKey, UPLOAD_MAX_BYTES } from '@solpledge/contract'
 import type { FastifyInstance } from 'fastify'
-import { defineRoute } from '../../lib/route.ts'
+import { defineRoute, type SuccessMessage } from '../../lib/route.ts'
 import { moneyLog, solvency } from '../assets/index.ts'
 import { financeList } from '../finance/index.ts'
 import { snapshotNow } from '../liabilities/index.ts'
@@ -12,11 +12,13 @@ import { myOrders } from '../trade/index.ts'
 import { approveAdjustment, createAdjustment, listAdjustments, rejectAdjustment } from './adjustments.ts'
 import { adminRemove, adminSave, listAdmins } from './admins.ts'
 import { audit, listAudit } from './audit.ts'
-import { approveChange, listChanges, rejectChange, submitChange } from './changes.ts'
+import { approveChange, atText, listChanges, rejectChange, submitChange } from './changes.ts'
 import { adminBanners, adminNotices, publishBanner, publishNotice, saveBanner, saveNotice } from './content.ts'
+import { economicNotices } from './notices.ts'
 import { jobStatus, opsHistory } from './ops.ts'
+import { releaseDay } from './release.ts'
 import { type AdminLoginSettings, adminLogin, adminLogout, adminMe, adminNonce } from './session.ts'
-import { adminAssets, assetHistory, assetSave, configHistory, currentConfig, saveConfig } from './settings.ts'
+import { adminAssets, assetHistory, assetSave, configHistory, configSave, currentConfig } from './settings.ts'
 import { serveUploads, storeUpload } from './upload.ts'
 import { listUsers, requireUser, revokeSessions, userDetail, userSessions } from './users.ts'
 import { approve, listWithdrawals, reject } from './withdrawals.ts'
@@ -30,10 +32,11 @@ const paged = (body: { page?: number | undefined; limit?: number | undefined }) 
 /** The operator console's API (docs/admin.md): every route but the sign-in needs an admin session of its role. */
 export async function adminRoutes(
   app: FastifyInstance,
-  opts: { login: AdminLoginSettings; rateLimitPerMinute: number },
+  opts: { login: AdminLoginSettings; rateLimitPerMinute: number; noticeHours: number },
 ) {
   const db = app.db
-  const limited = { rateLimitPerMinute: opts.rateLimitPerMinute }
+  // Counted over all instances: a client gets the limit once, however many instances answer it.
+  const limited = { rateLimit: { perMinute: opts.rateLimitPerMinute, shared: true } }
   const saved = { successKey: 'admin.saved' } as const
 
   defineRoute(app, api.adminNonce, limited, ({ body, request }) =>
@@ -45,26 +48,54 @@ export async function adminRoutes(
   defineRoute(app, api.adminMe, {}, ({ admin }) => adminMe(db, admin))
   defineRoute(app, api.adminLogout, { successKey: 'admin.logoutSuccess' }, ({ admin }) => adminLogout(db, admin))
 
-  // Allow-list and asset settings changes: applied at once, or proposed for a second admin (changes.ts).
-  const change = {
-    successKey: (data: AdminChange) => (data.status === 'pending' ? 'admin.changeProposed' : 'admin.saved'),
-  } as const
+  // Changes of the allow-list, the asset settings and the business configuration: applied at once, proposed for a
+  // second admin, or scheduled after the notice period (changes.ts).
+  const rules = { noticeHours: opts.noticeHours }
+  const decided = (data: AdminChange): MessageKey | SuccessMessage | null =>
+    data.status === 'pending'
+      ? 'admin.changeProposed'
+      : data.status === 'scheduled'
+        ? { key: 'admin.changeScheduled', params: { at: atText(new Date(data.effective_at ?? Date.now())) } }
+        : null
+  const change = { successKey: (data: AdminChange) => decided(data) ?? 'admin.saved' }
   defineRoute(app, api.adminAdmins, {}, () => listAdmins(db))
-  defineRoute(app, api.adminAdminSave, change, ({ admin, body }) => submitChange(db, admin, adminSave, body))
-  defineRoute(app, api.adminAdminRemove, change, ({ admin, body }) => submitChange(db, admin, adminRemove, body))
-  defineRoute(app, api.adminChanges, {}, ({ body }) => listChanges(db, { status: body.status, ...paged(body) }))
-  defineRoute(app, api.adminChangeApprove, { successKey: 'admin.changeApplied' }, ({ admin, body }) =>
-    approveChange(db, admin, body.id),
+  defineRoute(app, api.adminAdminSave, change, ({ admin, body, commit }) =>
+    submitChange(commit, admin, adminSave, body, rules),
   )
-  defineRoute(app, api.adminChangeReject, { successKey: 'admin.changeRejected' }, ({ admin, body }) =>
-    rejectChange(db, admin, body.id, body.reason),
+  defineRoute(app, api.adminAdminRemove, change, ({ admin, body, commit }) =>
+    submitChange(commit, admin, adminRemove, body, rules),
+  )
+  defineRoute(app, api.adminChanges, {}, ({ body }) => listChanges(db, { status: body.status, ...paged(body) }))
+  defineRoute(
+    app,
+    api.adminChangeApprove,
+    { successKey: (data) => decided(data) ?? 'admin.changeApplied' },
+    ({ admin, body, commit }) => approveChange(commit, admin, body.id, rules),
+  )
+  defineRoute(
+    app,
+    api.adminChangeReject,
+    { successKey: (data) => (data.status === 'cancelled' ? 'admin.changeCancelled' : 'admin.changeRejected') },
+    ({ admin, body, commit }) => rejectChange(commit, admin, body.id, body.reason),
   )
 
+  // Public: what the admins' decided changes will change, and when (users see it before it applies).
+  defineRoute(app, api.economicNotices, {}, () => economicNotices(db, app.config.productSymbol))
   defineRoute(app, api.adminConfig, {}, () => currentConfig(db))
-  defineRoute(app, api.adminConfigSave, saved, ({ admin, body }) => saveConfig(db, admin, body))
+  defineRoute(app, api.adminConfigSave, change, ({ admin, body, commit }) =>
+    submitChange(commit, admin, configSave, body, rules),
+  )
   defineRoute(app, api.adminConfigHistory, {}, ({ body }) => configHistory(db, paged(body)))
   defineRoute(app, api.adminAssets, {}, () => adminAssets(db))
-  defineRoute(app, api.adminAssetSave, change, ({ admin, body }) => submitChange(db, admin, assetSave, body))
+  defineRoute(app, api.adminAssetSave, change, ({ admin, body, commit }) =>
+    submitChange(commit, admin, assetSave, body, rules),
+  )
+  defineRoute(
+    app,
+    api.adminSettlementRelease,
+    { successKey: (data) => (data.status === 'pending' ? 'admin.changeProposed' : 'settlement.released') },
+    ({ admin, body, commit }) => submitChange(commit, admin, releaseDay, body, rules),
+  )
   defineRoute(app, api.adminAssetHistory, {}, ({ body }) => assetHistory(db, { coin: body.coin, ...paged(body) }))
 
   defineRoute(app, api.adminNotices, {}, ({ body }) => adminNotices(db, paged(body)))
@@ -90,10 +121,10 @@ export async function adminRoutes(
     app,
     api.adminWithdrawalApprove,
     { successKey: (data) => (data.status === 'pending' ? 'admin.withdrawalApproved' : 'admin.approvalRecorded') },
-    ({ admin, body }) => approve(db, admin, body.id),
+    ({ admin, body, commit }) => approve(commit, admin, body.id),
   )
-  defineRoute(app, api.adminWithdrawalReject, { successKey: 'admin.withdrawalRejected' }, ({ admin, body }) =>
-    reject(db, admin, body.id, body.reason),
+  defineRoute(app, api.adminWithdrawalReject, { successKey: 'admin.withdrawalRejected' }, ({ admin, body, commit }) =>
+    reject(commit, admin, body.id, body.reason),
   )
 
   defineRoute(app, api.adminUsers, {}, ({ body }) => listUsers(db, { q: body.q, ...paged(body) }))
@@ -127,26 +158,27 @@ export async function adminRoutes(
     app,
     api.adminAdjust,
     { successKey: (data) => (data.status === 'applied' ? 'admin.adjustmentApplied' : 'admin.adjustmentPending') },
-    ({ admin, body }) => createAdjustment(db, admin, body),
+    ({ admin, body, commit }) => createAdjustment(db, commit, admin, body),
   )
-  defineRoute(app, api.adminAdjustApprove, { successKey: 'admin.adjustmentApplied' }, ({ admin, body }) =>
-    approveAdjustment(db, admin, body.id),
+  defineRoute(app, api.adminAdjustApprove, { successKey: 'admin.adjustmentApplied' }, ({ admin, body, commit }) =>
+    approveAdjustment(commit, admin, body.id),
   )
-  defineRoute(app, api.adminAdjustReject, { successKey: 'admin.adjustmentRejected' }, ({ admin, body }) =>
-    rejectAdjustment(db, admin, body.id, body.reason),
+  defineRoute(app, api.adminAdjustReject, { successKey: 'admin.adjustmentRejected' }, ({ admin, body, commit }) =>
+    rejectAdjustment(commit, admin, body.id, body.reason),
   )
 
   defineRoute(app, api.adminSolvency, {}, () => solvency(db, app.platform))
-  // A proof-of-liabilities snapshot now (retries with the same Idempotency-Key replay the first answer), audited.
-  defineRoute(app, api.adminPolSnapshot, {}, async ({ admin }) => {
+  // A proof-of-liabilities snapshot now (retries with the same Idempotency-Key replay the first answer), audited in the
+  // transaction of the answer; the snapshot itself is taken and published before (docs/money.md).
+  defineRoute(app, api.adminPolSnapshot, {}, async ({ admin, commit }) => {
     const root = await snapshotNow(db, app.platform)
-    await db.transaction().execute((trx) =>
-      audit(trx, admin, 'liabilities.snapshot', `snapshot:${root.snapshot_id}`, {
+    return commit(async (trx) => {
+      await audit(trx, admin, 'liabilities.snapshot', `snapshot:${root.snapshot_id}`, {
         root: root.root,
         signature: root.signature,
-      }),
-    )
-    return root
+      })
+      return root
+    })
   })
   defineRoute(app, api.adminJobs, {}, () => jobStatus(db, hotWalletState(app.platform)))
   defineRoute(app, api.adminHistory, {}, () => opsHistory(db))

@@ -8,6 +8,7 @@ import type { Selectable, Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB, WithdrawalStatus, WithdrawalsTable } from '../../db/schema.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
+import type { Commit } from '../../lib/commit.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { approveWithdrawal, presentWithdrawal, rejectInReview } from '../withdrawals/index.ts'
 import { audit, reasonText } from './audit.ts'
@@ -103,8 +104,12 @@ async function lockForDecision(trx: Transaction<DB>, id: string): Promise<Row> {
 const summary = (row: Row) => ({ user: row.user_address, coin: row.asset, amount: row.amount, fee: row.fee })
 
 /** Records the operator's approval; the withdrawal goes to the sender once it has the approvals it needs. */
-export async function approve(db: Database, caller: AdminCaller, id: string): Promise<AdminWithdrawal> {
-  return db.transaction().execute(async (trx) => {
+export async function approve(
+  commit: Commit<AdminWithdrawal>,
+  caller: AdminCaller,
+  id: string,
+): Promise<AdminWithdrawal> {
+  return commit(async (trx) => {
     const row = await lockForDecision(trx, id)
     const added = await trx
       .insertInto('withdrawal_approvals')
@@ -133,9 +138,14 @@ export async function approve(db: Database, caller: AdminCaller, id: string): Pr
 }
 
 /** Rejects a withdrawal in review: the locked amount returns to the user's available balance. */
-export async function reject(db: Database, caller: AdminCaller, id: string, reason: string): Promise<AdminWithdrawal> {
+export async function reject(
+  commit: Commit<AdminWithdrawal>,
+  caller: AdminCaller,
+  id: string,
+  reason: string,
+): Promise<AdminWithdrawal> {
   const text = reasonText(reason)
-  return db.transaction().execute(async (trx) => {
+  return commit(async (trx) => {
     const row = await lockForDecision(trx, id)
     const rejected = await rejectInReview(trx, id, text)
     if (!rejected) throw refuse('admin.notInReview')

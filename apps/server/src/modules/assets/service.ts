@@ -74,6 +74,26 @@ export async function faucet(db: Database, platform: Platform, address: string):
   return localnetFaucet(platform.rpcUrl, address, { sol: '2000000000', tokens })
 }
 
+/** What the treasury and the hot wallet hold of a mint on chain, read now. */
+async function holdingsOf(platform: Platform, mint: string) {
+  const [treasury, hotWallet] = await Promise.all([
+    ownerTokenBalance(platform.chain, platform.treasury.address, mint),
+    ownerTokenBalance(platform.chain, platform.hotWallet.address, mint),
+  ])
+  return { treasury, hotWallet, holdings: (treasury ?? 0n) + (hotWallet ?? 0n) }
+}
+
+/**
+ * The reserves the settlement's circuit breaker compares a day's payout with (docs/settlement.md): what the treasury
+ * and the hot wallet hold of the asset on chain; null for an asset without a mint. A failed read throws.
+ */
+export function reserves(db: Database, platform: Platform): (asset: string) => Promise<bigint | null> {
+  return async (code) => {
+    const asset = await db.selectFrom('assets').select('mint').where('code', '=', code).executeTakeFirst()
+    return asset?.mint ? (await holdingsOf(platform, asset.mint)).holdings : null
+  }
+}
+
 /**
  * What users are owed per asset (modules/liabilities/owed.ts: balances, promised output, unredeemed deposits) against
  * what the treasury and hot wallet hold on chain, read now.
@@ -85,11 +105,7 @@ export async function solvency(db: Database, platform: Platform) {
   for (const asset of await listAssets(db)) {
     if (!asset.mint) continue
     const liabilities = owed.get(asset.code) ?? 0n
-    const [treasury, hotWallet] = await Promise.all([
-      ownerTokenBalance(platform.chain, platform.treasury.address, asset.mint),
-      ownerTokenBalance(platform.chain, platform.hotWallet.address, asset.mint),
-    ])
-    const holdings = (treasury ?? 0n) + (hotWallet ?? 0n)
+    const { treasury, hotWallet, holdings } = await holdingsOf(platform, asset.mint)
     list.push({
       coin: asset.code,
       decimals: asset.decimals,

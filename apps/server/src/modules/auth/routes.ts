@@ -4,7 +4,8 @@ import { defineRoute } from '../../lib/route.ts'
 import { isRegistered, issueNonce, type LoginSettings, login } from './service.ts'
 
 export async function authRoutes(app: FastifyInstance, opts: { login: LoginSettings; rateLimitPerMinute: number }) {
-  const limited = { rateLimitPerMinute: opts.rateLimitPerMinute }
+  // Counted over all instances: a client gets the limit once, however many instances answer it.
+  const limited = { rateLimit: { perMinute: opts.rateLimitPerMinute, shared: true } }
   defineRoute(app, api.isReg, limited, async ({ body }) => ({ is_reg: await isRegistered(app.db, body.address) }))
   defineRoute(app, api.nonce, limited, ({ body, request }) =>
     issueNonce(app.db, opts.login, body.address, request.headers.host),

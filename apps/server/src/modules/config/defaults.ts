@@ -39,6 +39,10 @@ export const DEFAULT_BUSINESS_CONFIG: BusinessConfig = {
   referencePrice: '500000',
   // The last 24 hours in 24 one-hour intervals, fills within ±20 % of the reference, at least 1000 USDT of them.
   valuation: { windowSeconds: 86_400, bandBps: 2000, minQuoteVolume: usdt(1000) },
+  // Referral rewards only to referrers who stake themselves: one minimum stake's worth (docs/economics.md).
+  referralGuard: { minStakeUsdt: usdt(100), directPerLevel: false },
+  // A day paying more than ×5 its trailing week's average, or 10 % of the reserves, waits for an admin.
+  settlementBreaker: { averageMultipleBps: 50_000, reserveShareBps: 1000 },
   // 0.0001 USDT ticks, 0.01 PLG lots (tick × lot = 10^9: one whole PLG), orders of 1 … 10,000,000 PLG, 0.1 % fee.
   trade: {
     tickSize: '100',

@@ -1,3 +1,10 @@
 // The public entry of modules/config: other modules import only what is exported here (docs/architecture.md).
 export { PRODUCTION_BUSINESS_CONFIG } from './defaults.ts'
-export { getBusinessConfig, QUOTE, seedBusinessConfig, setBusinessConfig, withDefaults } from './service.ts'
+export {
+  checkBusinessConfig,
+  getBusinessConfig,
+  QUOTE,
+  seedBusinessConfig,
+  setBusinessConfig,
+  withDefaults,
+} from './service.ts'

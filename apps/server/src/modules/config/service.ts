@@ -1,4 +1,4 @@
-import { BusinessConfig, CONFIG_AMOUNT_LIMITS } from '@solpledge/contract'
+import { BusinessConfig, CONFIG_AMOUNT_LIMITS, economicBoundProblem } from '@solpledge/contract'
 import { Value } from 'typebox/value'
 import type { Database } from '../../db/index.ts'
 import { invalid } from '../../lib/app-error.ts'
@@ -61,9 +61,8 @@ function valuesAt(value: unknown, path: string): { path: string; value: string }
 }
 
 /**
- * The first amount beyond its plausible limit (CONFIG_AMOUNT_LIMITS, in whole tokens), and the sum of the referral
- * rates beyond 100 %, as the parameters of admin.tooLarge; null when there is none. Product amounts are checked
- * against every asset but USDT.
+ * The first amount beyond its plausible limit (CONFIG_AMOUNT_LIMITS, in whole tokens), as the parameters of
+ * admin.tooLarge; null when there is none. Product amounts are checked against every asset but USDT.
  */
 export function configLimitProblem(
   config: BusinessConfig,
@@ -76,13 +75,14 @@ export function configLimitProblem(
       for (const field of valuesAt(config, path))
         if (BigInt(field.value) > limit.max * 10n ** BigInt(asset.decimals))
           return { field: field.path, max: `${limit.max} ${asset.code}` }
-  const referral = config.referralRewards.reduce((sum, r) => sum + r.rateBps, 0)
-  if (referral > 10_000) return { field: 'referralRewards[].rateBps (sum)', max: '10000 (100 %)' }
   return null
 }
 
-/** Stores a new version (it is in force at once) and returns its id; refuses an invalid one with nothing stored. */
-export async function setBusinessConfig(db: Database, value: unknown, changedBy: string): Promise<string> {
+/**
+ * Refuses a configuration that cannot be used, with nothing stored: its schema, the plausible amounts, the product
+ * bounds (docs/economics.md: named field and bound in the caller's language) and the rules of configProblem.
+ */
+export async function checkBusinessConfig(db: Database, value: unknown): Promise<BusinessConfig> {
   if (!Value.Check(BusinessConfig, value)) {
     const first = Value.Errors(BusinessConfig, value)[0]
     throw invalid('error.invalidParams', { detail: `${first?.instancePath ?? ''} ${first?.message ?? ''}`.trim() })
@@ -92,9 +92,17 @@ export async function setBusinessConfig(db: Database, value: unknown, changedBy:
   if (limit) throw invalid('admin.tooLarge', limit)
   // Every asset traded against USDT must get exact fills: tick × lot a multiple of one whole token of it.
   const traded = assets.filter((asset) => asset.code !== QUOTE)
+  const bound = economicBoundProblem(value, assets.find((asset) => asset.code === QUOTE)?.decimals ?? 6)
+  if (bound) throw invalid(bound.key, bound.params)
   const problem =
     configProblem(value) ?? traded.map((asset) => tradeConfigProblem(value.trade, asset.decimals)).find(Boolean)
   if (problem) throw invalid('error.invalidParams', { detail: problem })
+  return value
+}
+
+/** Stores a new version (it is in force at once) and returns its id; refuses an invalid one with nothing stored. */
+export async function setBusinessConfig(db: Database, value: unknown, changedBy: string): Promise<string> {
+  await checkBusinessConfig(db, value)
   const row = await db
     .insertInto('config_versions')
     .values({ value: JSON.stringify(value), changed_by: changedBy })

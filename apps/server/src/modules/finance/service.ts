@@ -5,6 +5,7 @@ import type { Selectable } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { FinanceDepositsTable } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
+import type { Commit } from '../../lib/commit.ts'
 import { addDays, utcDay } from '../../lib/day.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { requireAsset } from '../assets/index.ts'
@@ -66,6 +67,7 @@ export async function financeProducts(db: Database): Promise<DataOf<typeof api.f
  */
 export async function deposit(
   db: Database,
+  commit: Commit<FinanceDeposit>,
   userId: string,
   input: { days: number; amount: string },
 ): Promise<FinanceDeposit> {
@@ -75,7 +77,7 @@ export async function deposit(
   const amount = BigInt(input.amount)
   const power = (amount * BigInt(product.powerBps)) / 10_000n
   const totalOutput = (amount * BigInt(product.outputBps)) / 10_000n
-  const row = await db.transaction().execute(async (trx) => {
+  return commit(async (trx) => {
     // An early answer for a plainly excessive amount, with nothing written; concurrent deposits that each fit but
     // not together are caught by the ledger's non-negative balance.
     if (amount > ((await balances(trx, userId))[FINANCE_COIN]?.available ?? 0n))
@@ -107,9 +109,8 @@ export async function deposit(
       reference: `finance:${row.id}`,
     })
     await addNewPower(trx, { userId, day, source: 'finance', sourceId: row.id, power })
-    return row
+    return present(row, decimals)
   })
-  return present(row, decimals)
 }
 
 /** The user's deposits of a status (all of them without one), newest first. */
@@ -165,10 +166,16 @@ export async function financeDetail(
  * (`redeemed_at is null`) lets one of any number of concurrent calls through, and the ledger key would refuse a second
  * credit anyway.
  */
-export async function redeem(db: Database, userId: string, id: string): Promise<FinanceDeposit> {
+export async function redeem(
+  db: Database,
+  commit: Commit<FinanceDeposit>,
+  userId: string,
+  id: string,
+): Promise<FinanceDeposit> {
   const current = await ownDeposit(db, userId, id)
   if (current.status !== 'expired') throw refuse('finance.notMatured', { day: current.end_day })
-  const row = await db.transaction().execute(async (trx) => {
+  const decimals = await coinDecimals(db)
+  return commit(async (trx) => {
     const row = await trx
       .updateTable('finance_deposits')
       .set({ redeemed_at: new Date() })
@@ -188,7 +195,6 @@ export async function redeem(db: Database, userId: string, id: string): Promise<
       key: `finance_redeem:${row.id}`,
       reference: `finance:${row.id}`,
     })
-    return row
+    return present(row, decimals)
   })
-  return present(row, await coinDecimals(db))
 }

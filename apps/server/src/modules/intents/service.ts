@@ -7,10 +7,13 @@ import {
   type MessageKey,
   type PaymentIntent,
 } from '@solpledge/contract'
+import type { Transaction } from 'kysely'
 import { findReferencePayments, verifyDeposit } from '../../chain/deposit.ts'
 import { ownerTokenAccount } from '../../chain/token.ts'
 import type { Database } from '../../db/index.ts'
+import type { DB } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
+import { type Commit, RefusalAfterCommit, transact } from '../../lib/commit.ts'
 import { addressOf } from '../../lib/keys.ts'
 import type { Platform } from '../../platform.ts'
 import { type AssetRow, requireAsset } from '../assets/index.ts'
@@ -28,20 +31,28 @@ const outcomeOf = (row: IntentRow) => {
   }
 }
 
-async function present(db: Database, platform: Platform, row: IntentRow): Promise<PaymentIntent> {
-  const asset = await requireAsset(db, row.asset)
-  const mint = asset.mint as string
+/** What an intent's answer shows of its asset: read (the token account from the chain, once) before its transaction. */
+interface Payee {
+  asset: AssetRow
+  recipientTokenAccount: string
+}
+
+async function payeeOf(platform: Platform, asset: AssetRow, recipient: string): Promise<Payee> {
+  return { asset, recipientTokenAccount: await ownerTokenAccount(platform.chain, recipient, asset.mint as string) }
+}
+
+function present({ asset, recipientTokenAccount }: Payee, row: IntentRow): PaymentIntent {
   const purpose = row.purpose as IntentPurpose
   const handler = purposeHandler(purpose)
   return {
     id: row.id,
     purpose,
     coin: row.asset,
-    mint,
+    mint: asset.mint as string,
     decimals: asset.decimals,
     amount: row.amount,
     recipient: row.recipient,
-    recipient_token_account: await ownerTokenAccount(platform.chain, row.recipient, mint),
+    recipient_token_account: recipientTokenAccount,
     reference: row.reference,
     status: row.status as PaymentIntent['status'],
     signature: row.signature,
@@ -65,6 +76,7 @@ export type IntentInput = BodyOf<typeof api.intentCreate>
  */
 export async function createIntent(
   db: Database,
+  commit: Commit<PaymentIntent>,
   platform: Platform,
   productSymbol: string,
   userId: string,
@@ -98,22 +110,25 @@ export async function createIntent(
     details = toPay.details
   }
   if (BigInt(amount) > MAX_TRANSFER) throw invalid('error.invalidParams', { detail: 'amount' })
-  const row = await db
-    .insertInto('payment_intents')
-    .values({
-      user_id: userId,
-      purpose: input.purpose,
-      asset: asset.code,
-      amount,
-      recipient: platform.treasury.address,
-      // Any 32 bytes make a valid read-only key: it only has to be unique to find this payment on chain.
-      reference: addressOf(randomBytes(32)),
-      expires_at: new Date(Date.now() + INTENT_TTL_MS),
-      details: details === null ? null : JSON.stringify(details),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow()
-  return present(db, platform, row)
+  const payee = await payeeOf(platform, asset, platform.treasury.address)
+  return commit(async (trx) => {
+    const row = await trx
+      .insertInto('payment_intents')
+      .values({
+        user_id: userId,
+        purpose: input.purpose,
+        asset: asset.code,
+        amount,
+        recipient: platform.treasury.address,
+        // Any 32 bytes make a valid read-only key: it only has to be unique to find this payment on chain.
+        reference: addressOf(randomBytes(32)),
+        expires_at: new Date(Date.now() + INTENT_TTL_MS),
+        details: details === null ? null : JSON.stringify(details),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    return present(payee, row)
+  })
 }
 
 async function findOwnIntent(db: Database, userId: string, id: string): Promise<IntentRow> {
@@ -131,20 +146,25 @@ const isUniqueViolation = (error: unknown) => (error as { code?: string }).code 
 
 /**
  * Marks the intent paid by `signature`, credits the user and applies the intent's purpose (the stake or the node),
- * in one database transaction, exactly once: the status moves pending → fulfilled only once, a signature pays one
- * intent ever (unique), and the credit's idempotency key is the intent. Returns false when another request fulfilled
- * it first with the same signature.
+ * in one database transaction (`commit`'s), exactly once: the status moves pending → fulfilled only once, a signature
+ * pays one intent ever (unique), and the credit's idempotency key is the intent. `then` gives the answer, in the same
+ * transaction; `fulfilled` is false when another request fulfilled it first.
  */
-export async function fulfilIntent(db: Database, intent: IntentRow, signature: string): Promise<boolean> {
+export async function fulfilIntent<T>(
+  commit: Commit<T>,
+  intent: IntentRow,
+  signature: string,
+  then: (trx: Transaction<DB>, fulfilled: boolean) => Promise<T>,
+): Promise<T> {
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await commit(async (trx) => {
       const updated = await trx
         .updateTable('payment_intents')
         .set({ status: 'fulfilled', signature, fulfilled_at: new Date() })
         .where('id', '=', intent.id)
         .where('status', '=', 'pending')
         .executeTakeFirst()
-      if (updated.numUpdatedRows !== 1n) return false
+      if (updated.numUpdatedRows !== 1n) return then(trx, false)
       const from = await systemAccount(trx, intent.asset, 'chain')
       const to = await userAccount(trx, intent.user_id, intent.asset, 'available')
       await transfer(trx, {
@@ -159,7 +179,7 @@ export async function fulfilIntent(db: Database, intent: IntentRow, signature: s
       const handler = purposeHandler(intent.purpose)
       const outcome = handler && (await handler.fulfil(trx, intent, intent.details))
       if (outcome) await trx.updateTable('payment_intents').set({ outcome }).where('id', '=', intent.id).execute()
-      return true
+      return then(trx, true)
     })
   } catch (error) {
     if (isUniqueViolation(error)) throw refuse('intent.signatureUsed')
@@ -195,31 +215,37 @@ function verifyOnce(key: string, verify: () => ReturnType<typeof paysIntent>): R
 
 export async function submitIntent(
   db: Database,
+  commit: Commit<PaymentIntent>,
   platform: Platform,
   user: { id: string; address: string },
   input: { id: string; signature: string },
 ): Promise<PaymentIntent> {
   const intent = await findOwnIntent(db, user.id, input.id)
+  const payee = await payeeOf(platform, await requireAsset(db, intent.asset), intent.recipient)
   if (intent.status === 'fulfilled') {
-    if (intent.signature === input.signature) return answer(db, platform, intent)
-    throw refuse('intent.signatureUsed')
+    if (intent.signature !== input.signature) throw refuse('intent.signatureUsed')
+    return commit(async () => answer(payee, intent))
   }
   if (intent.status === 'expired') throw refuse('intent.expired')
   const verdict = await verifyOnce(`${intent.id}:${input.signature}`, () =>
     paysIntent(db, platform, intent, user.address, input.signature),
   )
   if (!verdict.ok) throw refuse(verdict.reason === 'not_found' ? 'intent.notConfirmed' : 'intent.paymentMismatch')
-  await fulfilIntent(db, intent, input.signature)
-  const now = await findOwnIntent(db, user.id, input.id)
-  if (now.signature !== input.signature) throw refuse('intent.signatureUsed')
-  return answer(db, platform, now)
+  return fulfilIntent(commit, intent, input.signature, async (trx) => {
+    const now = await findOwnIntent(trx, user.id, input.id)
+    if (now.signature !== input.signature) throw refuse('intent.signatureUsed')
+    return answer(payee, now)
+  })
 }
 
-/** A fulfilled intent whose stake or node was refused answers with that refusal (the payment is in the balance). */
-async function answer(db: Database, platform: Platform, row: IntentRow): Promise<PaymentIntent> {
+/**
+ * The answer about a fulfilled intent, inside the transaction that fulfilled it or found it fulfilled. One whose stake
+ * or node was refused answers with that refusal, and the transaction still commits: the payment is in the balance.
+ */
+function answer(payee: Payee, row: IntentRow): PaymentIntent {
   const { refusal } = outcomeOf(row)
-  if (refusal) throw refuse(refusal)
-  return present(db, platform, row)
+  if (refusal) throw new RefusalAfterCommit(refuse(refusal))
+  return present(payee, row)
 }
 
 /** The success message of a submitted intent, by purpose. */
@@ -248,7 +274,7 @@ export async function watchIntents(db: Database, platform: Platform, now = new D
       const verdict = await paysIntent(db, platform, intent, payer, signature)
       if (!verdict.ok) continue
       try {
-        if (await fulfilIntent(db, intent, signature)) fulfilled++
+        if (await fulfilIntent(transact(db), intent, signature, async (_trx, done) => done)) fulfilled++
         paid = true
         break
       } catch (error) {

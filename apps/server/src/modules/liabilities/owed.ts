@@ -10,7 +10,8 @@ import type { Database } from '../../db/index.ts'
  * - the principal of their finance deposits not yet redeemed (a stake's principal is spent: it is not paid back);
  * - the output records of a settlement day not yet paid to them: a run records the day's output (releasing it from
  *   the positions) in its first phases and pays it in its last, user id by user id ('pay' phase, cursor = the last
- *   user paid), so mid-run the amount is in the records and in neither of the two above.
+ *   user paid), so mid-run the amount is in the records and in neither of the two above (also while the circuit
+ *   breaker holds the day: it is still owed).
  * Node dividends and referral rewards are owed once recorded; nothing else is promised ahead.
  */
 export const owedRows = () => sql<{ user_id: string; asset: string; amount: string }>`
@@ -23,7 +24,7 @@ export const owedRows = () => sql<{ user_id: string; asset: string; amount: stri
   select user_id, asset, amount from finance_deposits where redeemed_at is null
   union all
   select o.user_id, o.asset, o.amount from output_records o join settlement_runs r on r.day = o.day
-  where r.status = 'running' and (r.phase <> 'pay' or o.user_id > r.cursor)`
+  where r.status <> 'done' and (r.phase <> 'pay' or o.user_id > r.cursor)`
 
 /** The liabilities per asset (assets nobody is owed are absent): the solvency report's left side. */
 export async function owedTotals(db: Database): Promise<Map<string, bigint>> {

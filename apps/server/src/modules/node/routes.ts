@@ -8,6 +8,8 @@ import { buyNode, myNodes, nodeLevels } from './service.ts'
 export async function nodeRoutes(app: FastifyInstance) {
   registerPurpose('node', nodePurpose)
   defineRoute(app, api.nodeLevel, {}, () => nodeLevels(app.db))
-  defineRoute(app, api.nodeBuy, { successKey: 'node.purchased' }, ({ user, body }) => buyNode(app.db, user, body.level))
+  defineRoute(app, api.nodeBuy, { successKey: 'node.purchased' }, ({ user, body, commit }) =>
+    buyNode(app.db, commit, user, body.level),
+  )
   defineRoute(app, api.myNodes, {}, ({ user }) => myNodes(app.db, user.id))
 }

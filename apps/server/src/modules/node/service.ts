@@ -6,6 +6,7 @@ import { type Selectable, sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB, UserNodesTable } from '../../db/schema.ts'
 import { invalid, refuse } from '../../lib/app-error.ts'
+import type { Commit } from '../../lib/commit.ts'
 import { utcDay } from '../../lib/day.ts'
 import { getBusinessConfig } from '../config/index.ts'
 import { systemAccount, transfer, userAccount } from '../ledger/index.ts'
@@ -138,10 +139,15 @@ export async function purchaseNode(
 }
 
 /** Buys a node of `level` for the user from the asset balance, at the current configuration's price. */
-export async function buyNode(db: Database, user: { id: string }, levelCode: string): Promise<UserNode> {
+export async function buyNode(
+  db: Database,
+  commit: Commit<UserNode>,
+  user: { id: string },
+  levelCode: string,
+): Promise<UserNode> {
   const level = await findNodeLevel(db, levelCode)
   if (!level) throw invalid('node.unknownLevel')
-  return presentNode(await db.transaction().execute((trx) => purchaseNode(trx, user.id, level)))
+  return commit(async (trx) => presentNode(await purchaseNode(trx, user.id, level)))
 }
 
 /** The user's nodes, newest first. */

@@ -15,8 +15,8 @@ export async function pledgeRoutes(app: FastifyInstance) {
       throw new AppError(Code.NOT_FOUND, 'common.notFound')
     return pledgeConfig(app.db, app.config.productSymbol)
   })
-  defineRoute(app, api.pledgeStake, { successKey: 'pledge.success' }, ({ user, body }) =>
-    stake(app.db, app.config.productSymbol, user.id, body),
+  defineRoute(app, api.pledgeStake, { successKey: 'pledge.success' }, ({ user, body, commit }) =>
+    stake(app.db, commit, app.config.productSymbol, user.id, body),
   )
   defineRoute(app, api.minerList, {}, ({ user, body }) =>
     minerList(app.db, user.id, {

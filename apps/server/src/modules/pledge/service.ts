@@ -13,6 +13,7 @@ import { type Selectable, sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB, OutputType, StakesTable } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
+import type { Commit } from '../../lib/commit.ts'
 import { addDays, utcDay } from '../../lib/day.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { requireAsset } from '../assets/index.ts'
@@ -174,16 +175,19 @@ export async function presentStakeRow(db: Database, row: StakeRow): Promise<Stak
 /** POST pledgeStake: stakes `amount` of {product} from the user's available balance for `days`. */
 export async function stake(
   db: Database,
+  commit: Commit<Stake>,
   symbol: string,
   userId: string,
   input: { amount: string; days: number },
 ): Promise<Stake> {
   const config = await readPledgeConfig(db, symbol)
   const terms = stakeTerms(config, BigInt(input.amount), input.days)
-  const row = await db
-    .transaction()
-    .execute((trx) => stakeFromBalance(trx, { userId, asset: symbol, decimals: config.decimals, terms }))
-  return presentStake(row, config.decimals)
+  return commit(async (trx) =>
+    presentStake(
+      await stakeFromBalance(trx, { userId, asset: symbol, decimals: config.decimals, terms }),
+      config.decimals,
+    ),
+  )
 }
 
 const decimalsOf = async (db: Database) =>

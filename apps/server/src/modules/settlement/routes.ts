@@ -4,9 +4,9 @@ import { invalid, refuse } from '../../lib/app-error.ts'
 import { isDay, latestDueDay } from '../../lib/day.ts'
 import { defineRoute } from '../../lib/route.ts'
 import { getBusinessConfig } from '../config/index.ts'
-import { settleThrough } from './service.ts'
+import { type SettleOptions, settleThrough } from './service.ts'
 
-export async function settlementRoutes(app: FastifyInstance) {
+export async function settlementRoutes(app: FastifyInstance, opts: { settle: SettleOptions }) {
   // Operators (and `npm run settle`) settle every day not yet settled through `day`. A day not yet due is refused,
   // except on the local chain, where tests and demos settle future days.
   defineRoute(app, api.settlementRun, { successKey: 'settlement.done' }, async ({ body }) => {
@@ -14,6 +14,6 @@ export async function settlementRoutes(app: FastifyInstance) {
     const config = await getBusinessConfig(app.db)
     if (!app.platform.localChain && body.day > latestDueDay(new Date(), config.settlementHourUtc))
       throw refuse('settlement.notDue', { day: body.day })
-    return { list: await settleThrough(app.db, body.day, { product: app.config.productSymbol }) }
+    return { list: await settleThrough(app.db, body.day, opts.settle) }
   })
 }

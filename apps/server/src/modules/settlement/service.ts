@@ -1,14 +1,15 @@
 // The daily settlement (docs/settlement.md): for each UTC day, in order, it records the day's output of every mining
 // stake and active finance deposit, the node pool's dividends by weight and the referral rewards by level, expires the
-// positions whose last day it is, and then pays each user the day's sum of their records, per asset, in one ledger
-// transfer. Set-based SQL in batches by id cursor: memory stays flat whatever the number of positions, and every batch
-// commits its writes together with the run's progress, so a day is settled exactly once even when two instances run
-// it at the same time or a process dies half-way.
-import type { BusinessConfig, OutputType, SettlementDay } from '@solpledge/contract'
+// positions whose last day it is, checks the day's payout against the circuit breaker (a day paying far more than its
+// trailing week, or too much of the reserves, is held until an admin releases it), and then pays each user the day's
+// sum of their records, per asset, in one ledger transfer. Set-based SQL in batches by id cursor: memory stays flat
+// whatever the number of positions, and every batch commits its writes together with the run's progress, so a day is
+// settled exactly once even when two instances run it at the same time or a process dies half-way.
+import type { BusinessConfig, HoldReason, OutputType, SettlementDay } from '@solpledge/contract'
 import { type RawBuilder, sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
-import { addDays, latestDueDay } from '../../lib/day.ts'
+import { addDays, dueAt, latestDueDay } from '../../lib/day.ts'
 import { getBusinessConfig } from '../config/index.ts'
 import { creditUsers } from '../ledger/index.ts'
 import { applyPower } from '../power/index.ts'
@@ -17,7 +18,10 @@ import { applyPower } from '../power/index.ts'
 export const DEFAULT_BATCH_SIZE = 20_000
 
 /** Where a day's run is: the phases run in this order, each by id cursor ('pay' by user id). */
-export type Phase = 'pledge' | 'finance' | 'nodes' | 'referral' | 'pay' | 'done'
+export type Phase = 'pledge' | 'finance' | 'nodes' | 'referral' | 'check' | 'pay' | 'done'
+
+/** What the platform holds of an asset on chain (treasury and hot wallet), base units; null when it cannot say. */
+export type Reserves = (asset: string) => Promise<bigint | null>
 
 /** The ledger transfer type of a user's daily payment: the sum of their output records of the day in one asset. */
 const SETTLEMENT_TRANSFER = 'settlement'
@@ -29,6 +33,16 @@ export interface SettleOptions {
   batchSize?: number
   /** Called after each committed batch (the crash tests kill the process from here). */
   onBatch?: (batch: { day: string; phase: Phase }) => void
+  /**
+   * The reserves the circuit breaker compares a day's payout with; without it only the trailing average is checked.
+   * A reading that fails fails the pass: the day waits at its check for the next one.
+   */
+  reserves?: Reserves
+  /**
+   * Called before a day's run is created with the moment the day is due: the server applies the configuration
+   * changes due by then (their notice periods ended), so the day pays by the rules in force when it became due.
+   */
+  beforeDay?: (due: Date) => Promise<void>
 }
 
 /**
@@ -38,6 +52,14 @@ export interface SettleOptions {
 interface RunSummary {
   pool: string
   referral: { level: number; rateBps: number }[]
+  /** Who earns referral rewards (absent in runs created before the guard existed: no guard). */
+  guard?: BusinessConfig['referralGuard']
+  /** The circuit breaker's limits (absent in runs created before it existed: the configuration in force). */
+  breaker?: BusinessConfig['settlementBreaker']
+  /** The day's payout per asset, base units, written by the 'check' phase: the next days' trailing average. */
+  totals?: Record<string, string>
+  /** Why the circuit breaker held the day, and (once an admin released it) who released it. */
+  hold?: { at: string; reasons: HoldReason[]; released?: { by: string; at: string } }
   /** Sum of the weights and highest id of the nodes that share the pool (fixed at the start of the phase). */
   nodes?: { weight: string; maxId: string }
   expired: { stakes: number; finance: number }
@@ -46,6 +68,8 @@ interface RunSummary {
 const initialSummary = (config: BusinessConfig): RunSummary => ({
   pool: config.nodePoolDaily,
   referral: config.referralRewards.filter((r) => r.rateBps > 0),
+  guard: config.referralGuard,
+  breaker: config.settlementBreaker,
   expired: { stakes: 0, finance: 0 },
 })
 
@@ -75,12 +99,17 @@ export async function settleDue(db: Database, options: SettleOptions, now = new 
   return first > target ? [] : settleDays(db, first, target, options)
 }
 
-/** Settles the days `first` … `target` in order and reports each. */
+/**
+ * Settles the days `first` … `target` in order and reports each. A day the circuit breaker holds stops the walk: the
+ * days after it wait for its release, so the days are still paid in order and each exactly once.
+ */
 async function settleDays(db: Database, first: string, target: string, options: SettleOptions) {
   const list: SettlementDay[] = []
   for (let day = first; day <= target; day = addDays(day, 1)) {
     await settleDay(db, day, options)
-    list.push((await dayReport(db, day)) as SettlementDay)
+    const report = (await dayReport(db, day)) as SettlementDay
+    list.push(report)
+    if (report.status === 'held') break
   }
   return list
 }
@@ -91,7 +120,8 @@ export async function firstUnsettledDay(db: Database, target: string): Promise<s
     .selectFrom('settlement_runs')
     .select([
       sql<string | null>`max(day) filter (where status = 'done')`.as('done'),
-      sql<string | null>`min(day) filter (where status = 'running')`.as('running'),
+      // A held day is not done: it comes first until an admin releases it.
+      sql<string | null>`min(day) filter (where status <> 'done')`.as('running'),
     ])
     .executeTakeFirstOrThrow()
   if (runs.running !== null && (runs.done === null || runs.running < runs.done)) return runs.running
@@ -113,6 +143,7 @@ export async function firstUnsettledDay(db: Database, target: string): Promise<s
  * batch that did not commit left nothing behind.
  */
 export async function settleDay(db: Database, day: string, options: SettleOptions): Promise<void> {
+  if (options.beforeDay) await options.beforeDay(dueAt(day, (await getBusinessConfig(db)).settlementHourUtc))
   const config = await getBusinessConfig(db)
   await db
     .insertInto('settlement_runs')
@@ -120,10 +151,24 @@ export async function settleDay(db: Database, day: string, options: SettleOption
     .onConflict((oc) => oc.column('day').doNothing())
     .execute()
   for (;;) {
-    const phase = await retryOnConflict(() => db.transaction().execute((trx) => step(trx, day, options)))
+    // The check reads the reserves on chain before its transaction, never while it holds the run's row (and, on
+    // PGlite, the one database session).
+    const reserves = (await phaseOf(db, day)) === 'check' ? await readReserves(db, options.reserves) : undefined
+    const phase = await retryOnConflict(() => db.transaction().execute((trx) => step(trx, day, options, reserves)))
     if (phase === null) return
     options.onBatch?.({ day, phase })
   }
+}
+
+const phaseOf = async (db: Database, day: string) =>
+  (await db.selectFrom('settlement_runs').select('phase').where('day', '=', day).executeTakeFirst())?.phase
+
+/** The reserves of every asset (a handful; null for one the provider cannot say, or without a provider). */
+async function readReserves(db: Database, reserves: Reserves | undefined) {
+  const read = new Map<string, bigint | null>()
+  for (const { code } of await db.selectFrom('assets').select('code').execute())
+    read.set(code, reserves ? await reserves(code) : null)
+  return read
 }
 
 /** A deadlock or serialization failure aborts only the batch; it is safe to run it again (nothing was committed). */
@@ -140,7 +185,12 @@ async function retryOnConflict<T>(work: () => Promise<T>, attempts = 5): Promise
 }
 
 /** One batch of the run of `day`; returns the phase it worked on, or null when the day is done. */
-async function step(trx: Transaction<DB>, day: string, options: SettleOptions): Promise<Phase | null> {
+async function step(
+  trx: Transaction<DB>,
+  day: string,
+  options: SettleOptions,
+  reserves: Map<string, bigint | null> | undefined,
+): Promise<Phase | null> {
   // Batches sort and aggregate tens of thousands of rows: room to do it in memory, for this transaction only. And no
   // JIT compilation: it took up to a tenth of a batch's statement and saves nothing on these plans.
   await sql`select set_config('work_mem', '64MB', true), set_config('jit', 'off', true)`.execute(trx)
@@ -150,7 +200,8 @@ async function step(trx: Transaction<DB>, day: string, options: SettleOptions): 
     .where('day', '=', day)
     .forUpdate()
     .executeTakeFirstOrThrow()
-  if (run.status === 'done') return null
+  // A held day waits for its release; a done one for nothing.
+  if (run.status !== 'running') return null
   const phase = run.phase as Phase
   const summary = run.summary as RunSummary
   const cursor = run.cursor
@@ -184,8 +235,39 @@ async function step(trx: Transaction<DB>, day: string, options: SettleOptions): 
         trx,
       )
       await recordReferrals(trx, day, summary, options.product)
-      next = { phase: 'pay', cursor: '0' }
+      next = { phase: 'check', cursor: '0' }
       break
+    case 'check': {
+      // The reserves were read before this transaction; when the phase was reached meanwhile, read them first.
+      if (reserves === undefined) return phase
+      summary.totals = await dayTotals(trx, day)
+      const reasons = summary.hold?.released
+        ? []
+        : await breakerReasons(
+            trx,
+            day,
+            summary,
+            reserves,
+            summary.breaker ?? (await getBusinessConfig(trx)).settlementBreaker,
+          )
+      next = { phase: 'pay', cursor: '0' }
+      if (reasons.length > 0) {
+        summary.hold = { at: new Date().toISOString(), reasons }
+        await trx
+          .updateTable('settlement_runs')
+          .set({
+            status: 'held',
+            phase: next.phase,
+            cursor: next.cursor,
+            summary: JSON.stringify(summary),
+            updated_at: sql`now()`,
+          })
+          .where('day', '=', day)
+          .execute()
+        return phase
+      }
+      break
+    }
     case 'pay': {
       const last = await payUsers(trx, day, cursor, size)
       next = last === null ? { phase: 'done', cursor: '0' } : { phase, cursor: last }
@@ -206,6 +288,69 @@ async function step(trx: Transaction<DB>, day: string, options: SettleOptions): 
     .where('day', '=', day)
     .execute()
   return phase
+}
+
+/** The day's payout per asset (every output record: outputs, dividends, rewards), base units. */
+async function dayTotals(trx: Transaction<DB>, day: string): Promise<Record<string, string>> {
+  const rows = await trx
+    .selectFrom('output_records')
+    .select(['asset', sql<string>`sum(amount)::text`.as('total')])
+    .where('day', '=', day)
+    .groupBy('asset')
+    .orderBy('asset')
+    .execute()
+  return Object.fromEntries(rows.map((row) => [row.asset, row.total]))
+}
+
+/** How many settled days before a day make its trailing average. */
+const BREAKER_WINDOW_DAYS = 7
+
+/**
+ * Why the circuit breaker holds day D, per asset (none: it is paid): its payout is more than `averageMultipleBps` of
+ * the average of the settled days among the 7 before it (only when there are such days and their average is above 0),
+ * or more than `reserveShareBps` of what the platform holds of the asset on chain (when that could be read).
+ */
+async function breakerReasons(
+  trx: Transaction<DB>,
+  day: string,
+  summary: RunSummary,
+  reserves: Map<string, bigint | null>,
+  limits: BusinessConfig['settlementBreaker'],
+): Promise<HoldReason[]> {
+  const history = await trx
+    .selectFrom('settlement_runs')
+    .select(sql<Record<string, string>>`summary -> 'totals'`.as('totals'))
+    .where('status', '=', 'done')
+    .where('day', '<', day)
+    .where('day', '>=', addDays(day, -BREAKER_WINDOW_DAYS))
+    .where(sql<boolean>`summary ? 'totals'`)
+    .execute()
+  const decimals = new Map(
+    (await trx.selectFrom('assets').select(['code', 'decimals']).execute()).map((a) => [a.code, a.decimals]),
+  )
+  const reasons: HoldReason[] = []
+  for (const [asset, text] of Object.entries(summary.totals ?? {})) {
+    const total = BigInt(text)
+    const reason = (rule: HoldReason['rule'], against: bigint, limit: number): HoldReason => ({
+      coin: asset,
+      decimals: decimals.get(asset) ?? 0,
+      rule,
+      total: text,
+      against: against.toString(),
+      limit_bps: limit,
+    })
+    if (history.length > 0) {
+      const sum = history.reduce((acc, row) => acc + BigInt(row.totals[asset] ?? '0'), 0n)
+      const days = BigInt(history.length)
+      // total > (sum / days) × multiple / 10000, exactly.
+      if (sum > 0n && total * days * 10_000n > sum * BigInt(limits.averageMultipleBps))
+        reasons.push(reason('average', sum / days, limits.averageMultipleBps))
+    }
+    const held = reserves.get(asset) ?? null
+    if (held !== null && total * 10_000n > held * BigInt(limits.reserveShareBps))
+      reasons.push(reason('reserves', held, limits.reserveShareBps))
+  }
+  return reasons
 }
 
 /** A kind of position with a daily release: its table, status in force, output type and power removed at expiry. */
@@ -328,12 +473,27 @@ async function payNodes(
  * deepest level are read from its ancestor segment (users.ancestors: parent first, up to 32 of them; migration
  * 0009-team) in one join of the members with the users, and continued from the anchor's segment, one index lookup
  * each, only for the few members less than that many levels below an anchor.
+ *
+ * The referral guard (docs/economics.md) pays an ancestor only when its stakes in force on D (start_day < D <= end_day,
+ * the stakes that produce that day) are worth at least `minStakeUsdt` at entry, and — with `directPerLevel` — level L
+ * only when it has at least L direct members. What it does not qualify for is not paid to anyone.
  */
 async function recordReferrals(trx: Transaction<DB>, day: string, summary: RunSummary, product: string): Promise<void> {
   if (summary.referral.length === 0) return
   const depth = Math.max(...summary.referral.map((r) => r.level))
   // rate[L]: the rate of level L in basis points (0 for a level without one).
   const rates = Array.from({ length: depth }, (_, i) => summary.referral.find((r) => r.level === i + 1)?.rateBps ?? 0)
+  const minStake = BigInt(summary.guard?.minStakeUsdt ?? '0')
+  const staking =
+    minStake > 0n
+      ? sql`join (
+          select user_id from stakes where start_day < ${day}::date and end_day >= ${day}::date
+          group by user_id having sum(usdt_value) >= ${minStake.toString()}::numeric
+        ) q on q.user_id = r.ancestor_id`
+      : sql``
+  const direct = summary.guard?.directPerLevel
+    ? sql`join user_power p on p.user_id = r.ancestor_id and p.direct_count >= r.level`
+    : sql``
   await sql`
     with recursive member as (
       select user_id, sum(amount) as output from output_records
@@ -345,15 +505,17 @@ async function recordReferrals(trx: Transaction<DB>, day: string, summary: RunSu
       select s.output, (select a.ancestors from users a where a.id = s.anc[cardinality(s.anc)]), s.base + cardinality(s.anc)
       from segment s where cardinality(s.anc) > 0 and s.base + cardinality(s.anc) < ${depth}
     ),
-    reward(ancestor_id, amount) as (
-      select x.id, div(s.output * (${`{${rates.join(',')}}`}::numeric[])[s.base + x.n], 10000)
+    reward(ancestor_id, level, amount) as (
+      select x.id, s.base + x.n, div(s.output * (${`{${rates.join(',')}}`}::numeric[])[s.base + x.n], 10000)
       from segment s, unnest(s.anc[1:${depth} - s.base]) with ordinality x(id, n)
     )
     insert into output_records (user_id, day, type, parent_id, asset, amount)
-    select ancestor_id, ${day}::date, 'referral_reward', ancestor_id, ${product}, sum(amount) from reward
-    group by ancestor_id
-    having sum(amount) > 0
-    order by ancestor_id`.execute(trx)
+    select r.ancestor_id, ${day}::date, 'referral_reward', r.ancestor_id, ${product}, sum(r.amount) from reward r
+    ${staking}
+    ${direct}
+    group by r.ancestor_id
+    having sum(r.amount) > 0
+    order by r.ancestor_id`.execute(trx)
 }
 
 /**

@@ -118,6 +118,11 @@ export function createMetrics(app: FastifyInstance) {
       'The last settled day (its 00:00 UTC, Unix seconds; 0: none)',
     ),
     daysBehind: gauge('solpledge_settlement_days_behind', 'Days due for settlement and not yet settled'),
+    held: gauge(
+      'solpledge_settlement_held',
+      'Whether the circuit breaker holds a settlement day (1) until an admin releases it, by asset and rule',
+      ['asset', 'rule'],
+    ),
     settlementDuration: gauge(
       'solpledge_settlement_last_duration_seconds',
       'How long the last settled day took to settle',
@@ -176,6 +181,9 @@ export function createMetrics(app: FastifyInstance) {
     const { settlement } = status
     g.lastSettledDay.set(settlement.last_done_day ? epochSeconds(`${settlement.last_done_day}T00:00:00Z`) : 0)
     g.daysBehind.set(settlement.days_behind)
+    // 0 when nothing is held, so the series exists and an alert can tell "no hold" from "no data".
+    if (settlement.held === null) g.held.set({ asset: '', rule: '' }, 0)
+    for (const reason of settlement.held?.reasons ?? []) g.held.set({ asset: reason.coin, rule: reason.rule }, 1)
     if (lastRun?.finished_at)
       g.settlementDuration.set((lastRun.finished_at.getTime() - new Date(lastRun.started_at).getTime()) / 1000)
 

@@ -2,6 +2,7 @@ import { API_BASE, ClientConfig, Code, envelope, HEALTH_PATHS, HealthLive, Healt
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { buildInfo } from '../../build-info.ts'
 import type { Config } from '../../config.ts'
+import { singleFlight } from '../../lib/single-flight.ts'
 import { sendEnvelope } from '../../plugins/envelope.ts'
 import { readiness } from './health.ts'
 
@@ -24,8 +25,10 @@ export async function systemRoutes(app: FastifyInstance) {
         ...buildInfo(),
       }),
   )
+  // Public (proxies check it every few seconds): one check of the database and the RPC per second at most.
+  const check = singleFlight(1000, () => readiness(app.db, app.config, app.platform))
   const ready = async (request: FastifyRequest, reply: FastifyReply) => {
-    const report = await readiness(app.db, app.config, app.platform)
+    const report = await check()
     if (report.status === 'ok') return sendEnvelope(request, reply, Code.OK, 'common.success', report)
     const failing = (['database', 'chain'] as const).filter((part) => !report[part].ok).join(', ')
     return sendEnvelope(request, reply, Code.FAIL, 'error.notReady', report, { failing }, 503)

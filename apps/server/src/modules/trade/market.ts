@@ -36,6 +36,11 @@ interface Job {
   /** The available balance it spends from, and its client key: both read at the start of the batch. */
   payer?: { userId: bigint; asset: string; clientOrderId?: string | undefined }
   run: (batch: Batch) => unknown
+  /**
+   * What the caller does with the command's result inside the batch's transaction, once the batch's writes are made:
+   * its answer, stored with the command's effects (lib/route.ts). The job resolves with what it returns.
+   */
+  then?: ((trx: Transaction<DB>, value: never) => Promise<unknown>) | undefined
   resolve: (value: unknown) => void
   reject: (error: unknown) => void
 }
@@ -45,6 +50,16 @@ const MAX_BATCH = 256
 /** How many times a batch is tried when the database refused it for a reason that may pass (deadlock, …); after a
  * broken connection, as many as db/transient.ts gives it. */
 const ATTEMPTS = 5
+
+/** A command's `then` refused (its answer cannot be stored): the batch runs again without that command. */
+class ThenRefused extends Error {
+  constructor(
+    readonly job: Job,
+    readonly refusal: AppError,
+  ) {
+    super(refusal.message)
+  }
+}
 
 /** A changed balance, a conflict or a lost connection, before the batch committed (db/transient.ts). */
 const retryable = (error: unknown) => error instanceof BalanceChanged || isRetryable(error)
@@ -71,27 +86,36 @@ export class TradeMarket {
     readonly symbol: string,
   ) {}
 
-  placeLimit(input: LimitInput): Promise<OrderState> {
+  /** A limit order; `then` (see Job) turns its result into what the promise gives, in the batch's transaction. */
+  placeLimit(input: LimitInput): Promise<OrderState>
+  placeLimit<T>(input: LimitInput, then: (trx: Transaction<DB>, order: OrderState) => Promise<T>): Promise<T>
+  placeLimit(input: LimitInput, then?: (trx: Transaction<DB>, order: OrderState) => Promise<unknown>) {
     const asset = input.side === 'sell' ? this.symbol : QUOTE
     return this.submit({
       writes: true,
       ids: 1,
       payer: { userId: input.userId, asset, clientOrderId: input.clientOrderId },
       run: (batch) => batch.placeLimit(input),
+      then,
     })
   }
 
-  cancel(userId: bigint, orderId: bigint): Promise<OrderState> {
-    return this.submit({ writes: true, ids: 0, run: (batch) => batch.cancel(userId, orderId) })
+  cancel(userId: bigint, orderId: bigint): Promise<OrderState>
+  cancel<T>(userId: bigint, orderId: bigint, then: (trx: Transaction<DB>, order: OrderState) => Promise<T>): Promise<T>
+  cancel(userId: bigint, orderId: bigint, then?: (trx: Transaction<DB>, order: OrderState) => Promise<unknown>) {
+    return this.submit({ writes: true, ids: 0, run: (batch) => batch.cancel(userId, orderId), then })
   }
 
-  swap(input: SwapOrderInput): Promise<SwapResult> {
+  swap(input: SwapOrderInput): Promise<SwapResult>
+  swap<T>(input: SwapOrderInput, then: (trx: Transaction<DB>, result: SwapResult) => Promise<T>): Promise<T>
+  swap(input: SwapOrderInput, then?: (trx: Transaction<DB>, result: SwapResult) => Promise<unknown>) {
     const asset = input.side === 'sell' ? this.symbol : QUOTE
     return this.submit({
       writes: true,
       ids: 1,
       payer: { userId: input.userId, asset, clientOrderId: input.clientOrderId },
       run: (batch) => batch.swap(input),
+      then,
     })
   }
 
@@ -130,9 +154,11 @@ export class TradeMarket {
   }
 
   /** Runs the jobs as one batch and answers each of them; never throws. */
-  private async runBatch(jobs: Job[]) {
+  private async runBatch(commands: Job[]) {
+    let jobs = commands
     for (let attempt = 1; ; attempt++) {
       try {
+        if (jobs.length === 0) return
         const outcomes = jobs.some((job) => job.writes) ? await this.write(jobs) : await this.readOnly(jobs)
         jobs.forEach((job, i) => {
           const outcome = outcomes[i] as { value?: unknown; error?: unknown }
@@ -143,6 +169,13 @@ export class TradeMarket {
       } catch (error) {
         // The book may hold changes the database does not: rebuild it before the next command.
         this.state = null
+        // Only that command is refused; the others run again without it (not counted as an attempt).
+        if (error instanceof ThenRefused) {
+          error.job.reject(error.refusal)
+          jobs = jobs.filter((job) => job !== error.job)
+          attempt--
+          continue
+        }
         if (retryable(error) && attempt < Math.max(ATTEMPTS, triesAfter(error))) {
           if (isConnectionError(error)) await backoff(attempt)
           continue
@@ -187,6 +220,16 @@ export class TradeMarket {
         next.seq += 1n
         await publishBatch(trx, batch, (await this.assets(trx)).baseDecimals)
         traded = batch.fills.length > 0
+      }
+      // The commands' answers, written with their effects (a refused command has none: it is answered as it is).
+      for (const [i, job] of jobs.entries()) {
+        const outcome = outcomes[i] as { value?: unknown }
+        if (!job.then || !('value' in outcome)) continue
+        try {
+          outcome.value = await job.then(trx, outcome.value as never)
+        } catch (error) {
+          throw error instanceof AppError ? new ThenRefused(job, error) : error
+        }
       }
       return outcomes
     })

@@ -14,17 +14,28 @@ export async function lastTradePrice(db: Database, symbol: string): Promise<bigi
 /** The window is cut into this many equal intervals, each weighing the same (one hour each for a 24 h window). */
 export const VALUATION_INTERVALS = 24
 
-/** The in-band fills of one interval of the window: Σ price × amount, Σ amount ({product} base units), Σ quote. */
-export interface IntervalFills {
-  priceAmount: bigint
-  amount: bigint
+/**
+ * An account's trading counts at most minQuoteVolume / VALUATION_ACCOUNTS (40 USDT of the default 1000): the trades of
+ * fewer accounts than this can never make the window's counted volume, however much they trade with each other.
+ */
+export const VALUATION_ACCOUNTS = 25
+
+/** The in-band fills of one interval between one maker and one taker account: Σ price × quote and Σ quote. */
+export interface PairFills {
+  /** 0 … VALUATION_INTERVALS − 1, 0 the newest. */
+  interval: number
+  maker: string
+  taker: string
+  /** Σ price × quote (USDT base units per token × USDT base units). */
+  priceQuote: bigint
+  /** Σ quote, USDT base units. */
   quote: bigint
 }
 
 export interface Valuation {
   /** USDT base units per whole token. */
   price: bigint
-  /** 'trade' when computed from fills, 'reference' when the window's in-band volume was below the minimum. */
+  /** 'trade' when computed from fills, 'reference' when the window's counted volume was below the minimum. */
   source: 'trade' | 'reference'
 }
 
@@ -36,21 +47,47 @@ export function valuationBand(reference: bigint, bandBps: number) {
   }
 }
 
+/** Fixed-point scale of an account's share (how much of its trading counts). */
+const SHARE = 10n ** 12n
+
 /**
- * The rule, on the in-band fills of the window's intervals (at most VALUATION_INTERVALS; intervals without fills may
- * be left out): below `minQuoteVolume` USDT of them in all, the reference price; otherwise the mean over all the
- * intervals of each one's volume-weighted price floor(Σ price × amount / Σ amount), an interval without fills counting
- * as the reference price, rounded down. Every term lies within the band, so the result does too.
+ * The rule (docs/trade.md "Valuation price"), on the window's in-band fills grouped by interval and account pair:
+ * 1. Each fill is half its maker's and half its taker's trading. An account counts up to `cap` = minQuoteVolume /
+ *    VALUATION_ACCOUNTS of it: one that traded more has each of its halves counted in proportion (its share).
+ * 2. Below `minQuoteVolume` USDT counted in the window (or without fills), the reference price.
+ * 3. Otherwise each interval's price is its fills' prices weighted by their counted USDT, completed with the reference
+ *    price up to minQuoteVolume / VALUATION_INTERVALS of counted USDT (an interval without fills is the reference
+ *    price), rounded down; the price is the mean of the intervals, rounded down. Every term lies within the band, so
+ *    the result does too.
  */
-export function valuationOf(reference: bigint, intervals: IntervalFills[], minQuoteVolume: bigint): Valuation {
-  const traded = intervals.filter((interval) => interval.amount > 0n)
-  const volume = traded.reduce((sum, interval) => sum + interval.quote, 0n)
-  if (traded.length === 0 || volume < minQuoteVolume) return { price: reference, source: 'reference' }
-  const sum = traded.reduce(
-    (total, interval) => total + interval.priceAmount / interval.amount,
-    BigInt(VALUATION_INTERVALS - traded.length) * reference,
-  )
-  return { price: sum / BigInt(VALUATION_INTERVALS), source: 'trade' }
+export function valuationOf(reference: bigint, fills: PairFills[], minQuoteVolume: bigint): Valuation {
+  if (fills.length === 0) return { price: reference, source: 'reference' }
+  // Each account's trading, doubled (Σ quote instead of Σ quote / 2), and its share of it that counts.
+  const traded = new Map<string, bigint>()
+  for (const f of fills) for (const u of [f.maker, f.taker]) traded.set(u, (traded.get(u) ?? 0n) + f.quote)
+  const cap2 = 2n * (minQuoteVolume / BigInt(VALUATION_ACCOUNTS) || 1n)
+  const share = (u: string) => {
+    const twice = traded.get(u) as bigint
+    return twice <= cap2 ? SHARE : (cap2 * SHARE) / twice
+  }
+  // Per interval, in units of 2 × SHARE: the counted USDT and Σ price × counted USDT.
+  const counted = Array.from({ length: VALUATION_INTERVALS }, () => ({ quote: 0n, priceQuote: 0n }))
+  for (const f of fills) {
+    const weight = share(f.maker) + share(f.taker)
+    const interval = counted[f.interval] as { quote: bigint; priceQuote: bigint }
+    interval.quote += f.quote * weight
+    interval.priceQuote += f.priceQuote * weight
+  }
+  const minimum = minQuoteVolume * 2n * SHARE
+  if (counted.reduce((sum, i) => sum + i.quote, 0n) < minimum) return { price: reference, source: 'reference' }
+  // Each interval weighs at least minimum / VALUATION_INTERVALS (all multiplied by VALUATION_INTERVALS here).
+  const n = BigInt(VALUATION_INTERVALS)
+  const sum = counted.reduce((total, { quote, priceQuote }) => {
+    const missing = minimum > n * quote ? minimum - n * quote : 0n
+    const weight = n * quote + missing
+    return total + (weight === 0n ? reference : (n * priceQuote + reference * missing) / weight)
+  }, 0n)
+  return { price: sum / n, source: 'trade' }
 }
 
 interface Cached {
@@ -107,26 +144,31 @@ export function freshValuation(db: Database, symbol: string, config: BusinessCon
 }
 
 /**
- * One query: the window's in-band fills summed per interval (an index range on trade_fills (symbol, created_at)); the
- * interval of a fill is its age × VALUATION_INTERVALS / window, by the database clock that also stamps the fills.
+ * One query: the window's in-band fills summed per interval and account pair (an index range on trade_fills (symbol,
+ * created_at)); the interval of a fill is its age × VALUATION_INTERVALS / window, by the database clock that also
+ * stamps the fills.
  */
 async function computeValuation(db: Database, symbol: string, config: BusinessConfig): Promise<Valuation> {
   const reference = BigInt(config.referencePrice)
   const { windowSeconds, bandBps, minQuoteVolume } = config.valuation
   const { low, high } = valuationBand(reference, bandBps)
-  const { rows } = await sql<{ price_amount: string; amount: string; quote: string }>`
-    select sum(price * amount) as price_amount, sum(amount) as amount, sum(quote) as quote
+  const { rows } = await sql<{ interval: number; maker: string; taker: string; price_quote: string; quote: string }>`
+    select least(greatest(floor(date_part('epoch', now() - created_at) * ${VALUATION_INTERVALS}::float8
+        / ${windowSeconds}::float8)::int, 0), ${VALUATION_INTERVALS - 1}::int) as interval,
+      maker_user_id as maker, taker_user_id as taker, sum(price * quote) as price_quote,
+      sum(quote) as quote
     from trade_fills
     where symbol = ${symbol} and created_at > now() - ${windowSeconds}::float8 * interval '1 second'
       and price between ${low.toString()}::numeric and ${high.toString()}::numeric
-    group by least(greatest(floor(date_part('epoch', now() - created_at) * ${VALUATION_INTERVALS}::float8
-      / ${windowSeconds}::float8)::int, 0), ${VALUATION_INTERVALS - 1}::int)`.execute(db)
-  const intervals = rows.map((row) => ({
-    priceAmount: BigInt(row.price_amount),
-    amount: BigInt(row.amount),
+    group by 1, 2, 3`.execute(db)
+  const fills = rows.map((row) => ({
+    interval: row.interval,
+    maker: row.maker,
+    taker: row.taker,
+    priceQuote: BigInt(row.price_quote),
     quote: BigInt(row.quote),
   }))
-  return valuationOf(reference, intervals, BigInt(minQuoteVolume))
+  return valuationOf(reference, fills, BigInt(minQuoteVolume))
 }
 
 /**

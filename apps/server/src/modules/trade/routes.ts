@@ -15,18 +15,19 @@ import {
 
 export async function tradeRoutes(app: FastifyInstance) {
   const market = app.trade
-  defineRoute(app, api.tradeSell, { successKey: 'trade.orderPlaced' }, ({ user, body }) =>
-    placeOrder(market, user.id, 'sell', body),
+  // Commands run in the market's batches: each one's answer is stored in its batch's transaction (answerIn).
+  defineRoute(app, api.tradeSell, { successKey: 'trade.orderPlaced' }, ({ user, body, answerIn }) =>
+    placeOrder(market, user.id, 'sell', body, answerIn),
   )
-  defineRoute(app, api.tradeBuy, { successKey: 'trade.orderPlaced' }, ({ user, body }) =>
-    placeOrder(market, user.id, 'buy', body),
+  defineRoute(app, api.tradeBuy, { successKey: 'trade.orderPlaced' }, ({ user, body, answerIn }) =>
+    placeOrder(market, user.id, 'buy', body, answerIn),
   )
   defineRoute(app, api.tradeMyOrders, {}, ({ user, body }) =>
     myOrders(market, user.id, { status: body.status, type: body.type, page: body.page ?? 1, limit: body.limit ?? 10 }),
   )
   defineRoute(app, api.tradeOrderDetail, {}, ({ user, body }) => orderDetail(market, user.id, body.id))
-  defineRoute(app, api.tradeCancel, { successKey: 'trade.cancelSuccess' }, ({ user, body }) =>
-    cancelOrder(market, user.id, body.id),
+  defineRoute(app, api.tradeCancel, { successKey: 'trade.cancelSuccess' }, ({ user, body, answerIn }) =>
+    cancelOrder(market, user.id, body.id, answerIn),
   )
   defineRoute(app, api.tradeHome, {}, ({ body }) => tradeHome(market, body.depth ?? 10))
   defineRoute(app, api.trendChart, {}, ({ body }) =>
@@ -34,5 +35,7 @@ export async function tradeRoutes(app: FastifyInstance) {
   )
   defineRoute(app, api.trendChartPageInfo, {}, () => trendChartPageInfo(market))
   defineRoute(app, api.swapQuote, {}, ({ body }) => swapQuote(market, body))
-  defineRoute(app, api.swap, { successKey: 'trade.swapSuccess' }, ({ user, body }) => swap(market, user.id, body))
+  defineRoute(app, api.swap, { successKey: 'trade.swapSuccess' }, ({ user, body, answerIn }) =>
+    swap(market, user.id, body, answerIn),
+  )
 }

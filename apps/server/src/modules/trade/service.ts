@@ -12,9 +12,11 @@ import {
   type TradeOrder,
   type TradeOrderStatus,
 } from '@solpledge/contract'
-import { sql } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
+import type { DB } from '../../db/schema.ts'
 import { AppError, invalid } from '../../lib/app-error.ts'
+import type { AnswerIn } from '../../lib/commit.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { getBusinessConfig, QUOTE } from '../config/index.ts'
 import { type OrderState, orderState, type SwapResult } from './batch.ts'
@@ -46,7 +48,19 @@ export function presentOrder(order: OrderState, baseDecimals: number): TradeOrde
   }
 }
 
-const baseDecimals = async (market: TradeMarket) => (await market.assets()).baseDecimals
+const baseDecimals = async (market: TradeMarket, db: Database = market.db) => (await market.assets(db)).baseDecimals
+
+/**
+ * The answer of a command made by the market's batch, inside the batch's transaction: presented there, and with an
+ * Idempotency-Key stored there with the command's effects (`answerIn` of the route, lib/route.ts).
+ */
+const answering =
+  <S, D>(market: TradeMarket, present: (result: S, decimals: number) => D, answerIn?: AnswerIn<D>) =>
+  async (trx: Transaction<DB>, result: S): Promise<D> => {
+    const data = present(result, await baseDecimals(market, trx))
+    await answerIn?.(trx, data)
+    return data
+  }
 
 /** POST sell / buy: a limit order; it matches at once what it can and rests the rest. */
 export async function placeOrder(
@@ -54,21 +68,28 @@ export async function placeOrder(
   userId: string,
   side: Side,
   body: { price: string; amount: string; client_order_id?: string | undefined },
+  answerIn?: AnswerIn<TradeOrder>,
 ): Promise<TradeOrder> {
-  const order = await market.placeLimit({
-    userId: BigInt(userId),
-    side,
-    price: BigInt(body.price),
-    amount: BigInt(body.amount),
-    clientOrderId: body.client_order_id,
-  })
-  return presentOrder(order, await baseDecimals(market))
+  return market.placeLimit(
+    {
+      userId: BigInt(userId),
+      side,
+      price: BigInt(body.price),
+      amount: BigInt(body.amount),
+      clientOrderId: body.client_order_id,
+    },
+    answering(market, presentOrder, answerIn),
+  )
 }
 
 /** POST cancelOrder: only the user's own pending order; anything else is 'Failed to withdraw order.'. */
-export async function cancelOrder(market: TradeMarket, userId: string, id: string): Promise<TradeOrder> {
-  const order = await market.cancel(BigInt(userId), BigInt(id))
-  return presentOrder(order, await baseDecimals(market))
+export async function cancelOrder(
+  market: TradeMarket,
+  userId: string,
+  id: string,
+  answerIn?: AnswerIn<TradeOrder>,
+): Promise<TradeOrder> {
+  return market.cancel(BigInt(userId), BigInt(id), answering(market, presentOrder, answerIn))
 }
 
 /** The side of a swap from the asset given: {product} is sold, USDT buys. */
@@ -83,19 +104,23 @@ export async function swap(
   market: TradeMarket,
   userId: string,
   body: { from: string; amount: string; min_received: string; client_order_id?: string | undefined },
+  answerIn?: AnswerIn<DataOf<typeof api.swap>>,
 ): Promise<DataOf<typeof api.swap>> {
-  const result: SwapResult = await market.swap({
-    userId: BigInt(userId),
-    side: swapSide(market, body.from),
-    amount: BigInt(body.amount),
-    minReceived: BigInt(body.min_received),
-    clientOrderId: body.client_order_id,
-  })
-  return {
-    order: presentOrder(result.order, await baseDecimals(market)),
+  const present = (result: SwapResult, decimals: number) => ({
+    order: presentOrder(result.order, decimals),
     amount_in: result.amountIn.toString(),
     amount_out: result.amountOut.toString(),
-  }
+  })
+  return market.swap(
+    {
+      userId: BigInt(userId),
+      side: swapSide(market, body.from),
+      amount: BigInt(body.amount),
+      minReceived: BigInt(body.min_received),
+      clientOrderId: body.client_order_id,
+    },
+    answering(market, present, answerIn),
+  )
 }
 
 /** POST swap quote: what the swap would give at the book now. */

@@ -4,8 +4,8 @@ import { defineRoute } from '../../lib/route.ts'
 import { listWithdrawals, requestWithdrawal } from './service.ts'
 
 export async function withdrawalRoutes(app: FastifyInstance) {
-  defineRoute(app, api.withdraw, { successKey: 'assets.withdrawRequested' }, ({ user, body }) =>
-    requestWithdrawal(app.db, user, body),
+  defineRoute(app, api.withdraw, { successKey: 'assets.withdrawRequested' }, ({ user, body, commit }) =>
+    requestWithdrawal(app.db, commit, user, body),
   )
   defineRoute(app, api.withdrawList, {}, ({ user, body }) => listWithdrawals(app.db, user.id, body))
 }

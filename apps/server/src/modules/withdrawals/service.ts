@@ -6,6 +6,7 @@ import type { Selectable, Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB, WithdrawalsTable } from '../../db/schema.ts'
 import { refuse } from '../../lib/app-error.ts'
+import type { Commit } from '../../lib/commit.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { requireAsset } from '../assets/index.ts'
 import { transfer, userAccount } from '../ledger/index.ts'
@@ -33,10 +34,11 @@ export function presentWithdrawal(row: WithdrawalRow, decimals: number): Withdra
 
 /**
  * The user asks to withdraw `amount` base units (fee included) to their own wallet. The withdrawal and its lock
- * (available → locked) are one database transaction: when the balance does not cover it, nothing is stored.
+ * (available → locked) are one database transaction (`commit`'s): when the balance does not cover it, nothing is stored.
  */
 export async function requestWithdrawal(
   db: Database,
+  commit: Commit<Withdrawal>,
   user: { id: string; address: string },
   input: { coin: string; amount: string },
 ): Promise<Withdrawal> {
@@ -50,7 +52,7 @@ export async function requestWithdrawal(
   if (amount <= fee)
     throw refuse('assets.withdrawFeeTooHigh', { fee: formatAmount(fee, asset.decimals), unit: asset.symbol })
   const review = asset.review_threshold !== null && amount >= BigInt(asset.review_threshold)
-  const row = await db.transaction().execute(async (trx) => {
+  return commit(async (trx) => {
     const row = await trx
       .insertInto('withdrawals')
       .values({
@@ -72,9 +74,8 @@ export async function requestWithdrawal(
       key: `withdraw:${row.id}:lock`,
       reference: `withdraw:${row.id}`,
     })
-    return row
+    return presentWithdrawal(row, asset.decimals)
   })
-  return presentWithdrawal(row, asset.decimals)
 }
 
 /** The user's withdrawals, newest first: one page and how many there are in all. */

@@ -90,6 +90,8 @@ export function DecisionDialogs<T extends { id: string }>({
   rejectText,
 }: DecisionDialogsProps<T>) {
   const { t } = useTranslation('admin')
+  // A scheduled change (decided, waiting for its notice period) is cancelled, not rejected.
+  const cancelling = (rejecting as { status?: string } | null)?.status === 'scheduled'
   return (
     <>
       <ConfirmDialog
@@ -104,8 +106,8 @@ export function DecisionDialogs<T extends { id: string }>({
       </ConfirmDialog>
       <ReasonDialog
         open={rejecting !== null}
-        title={t(`${section}.rejectTitle`)}
-        confirm={t('withdrawals.reject')}
+        title={t(cancelling ? 'changes.cancelTitle' : `${section}.rejectTitle`)}
+        confirm={t(cancelling ? 'changes.cancel' : 'withdrawals.reject')}
         pending={reject.isPending}
         onClose={() => setRejecting(null)}
         onConfirm={(reason) => rejecting && reject.mutate({ id: rejecting.id, reason })}
@@ -161,7 +163,10 @@ interface ProposalCellsProps<T extends Proposal> {
   approving: boolean
 }
 
-/** A proposal's last cells: who proposed it, its state, and approve and reject while it waits. */
+/**
+ * A proposal's last cells: who proposed it, its state, approve and reject while it waits, and cancel while it is
+ * scheduled (a change that raises payouts, before the end of its notice period).
+ */
 export function ProposalCells<T extends Proposal>({
   item,
   proposedBy,
@@ -185,6 +190,19 @@ export function ProposalCells<T extends Proposal>({
         reason={item.decision_reason}
       />
       <td>
+        {item.status === 'scheduled' && (
+          <div className="admin-actions">
+            <button
+              type="button"
+              className="admin-button admin-danger"
+              data-testid={`${testId}-cancel`}
+              disabled={!canDecide}
+              onClick={() => decision.setRejecting(item)}
+            >
+              {t('changes.cancel')}
+            </button>
+          </div>
+        )}
         {item.status === 'pending' && (
           <DecisionButtons
             testId={testId}

@@ -21,6 +21,15 @@ export function formatUnits(units: string | bigint, decimals: number, symbol?: s
   return symbol ? `${text} ${symbol}` : text
 }
 
+/**
+ * An amount the API gives in the asset's units ('1100.5', asset settings), for operators as formatUnits writes base
+ * units: '1,100.5 USDT'.
+ */
+export function formatAssetUnits(amount: string, decimals: number, symbol?: string) {
+  const parsed = parseAmount(amount, decimals)
+  return parsed.ok ? formatUnits(parsed.value, decimals, symbol) : amount
+}
+
 /** Basis points as a typed percentage: 150 → '1.5', 10600 → '106'. */
 export const bpsToPercent = (bps: number) => formatAmount(BigInt(bps), PERCENT_DECIMALS)
 

@@ -8,4 +8,6 @@ export const noticeKeys = {
   list: (lang: string) => [...domainKeys.notice, 'list', lang] as const,
   detail: (id: string, lang: string) => [...domainKeys.notice, 'detail', id, lang] as const,
   banners: (lang: string) => [...domainKeys.notice, 'banners', lang] as const,
+  /** The announced changes: data without text, the same in every language. */
+  changes: () => [...domainKeys.notice, 'changes'] as const,
 }

@@ -4,10 +4,14 @@ import { Link } from 'react-router'
 import { EmptyState, Page } from '@/components/page.tsx'
 import { formatDateTime } from '@/lib/format.ts'
 import { flattenNotices, useNotices } from '../api/get-notices.ts'
+import { EconomicNotices } from './economic-notices.tsx'
 import { MoreOnScroll } from './more-on-scroll.tsx'
 import './notice.css'
 
-/** /notice: published notices, newest first; the next page loads when the end of the list scrolls into view. */
+/**
+ * /notice: the announced changes of what the platform pays or takes, then the published notices, newest first; the
+ * next page loads when the end of the list scrolls into view.
+ */
 export function NoticeListScreen() {
   const { t, i18n } = useTranslation()
   const notices = useNotices()
@@ -42,6 +46,7 @@ export function NoticeListScreen() {
 
   return (
     <Page title={t('screens.notice')}>
+      <EconomicNotices />
       {content}
       {notices.hasNextPage && (
         <MoreOnScroll

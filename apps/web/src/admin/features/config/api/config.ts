@@ -35,11 +35,19 @@ export const useSaveOperator = (onDone: () => void) => useAdminAction(adminApi.a
 export const useRemoveOperator = () => useAdminAction(adminApi.adminAdminRemove)
 
 export type ChangeStatus = AdminChange['status']
-export const CHANGE_STATUSES: readonly ChangeStatus[] = ['pending', 'applied', 'rejected', 'stale']
+export const CHANGE_STATUSES: readonly ChangeStatus[] = [
+  'pending',
+  'scheduled',
+  'applied',
+  'rejected',
+  'cancelled',
+  'stale',
+]
 
 /**
- * Changes of the allow-list and the asset settings of a status ('pending': waiting for a second admin), read again
- * when one is proposed or decided (the console topic).
+ * Changes of the allow-list, the asset settings and the configuration of a status ('pending': waiting for a second
+ * admin; 'scheduled': waiting for the end of the notice period), read again when one is proposed or decided (the
+ * console topic).
  */
 export function useChanges(status: ChangeStatus) {
   useConsoleRefresh(adminKeys.changes({ status }), (event) => event.kind === 'change')

@@ -1,24 +1,32 @@
 import { adminApi } from '@solpledge/contract/admin'
-import type { AdminAsset } from '@solpledge/contract/client'
+import type { AdminAsset, AssetSettings } from '@solpledge/contract/client'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Panel, Time } from '@/admin/components/ui.tsx'
 import { useAllowed } from '@/admin/lib/api-client.ts'
+import { formatAssetUnits } from '@/admin/lib/units.ts'
+import { Modal } from '@/components/modal.tsx'
+import { toast } from '@/lib/toast.ts'
 import { useSaveAsset } from '../api/config.ts'
 import {
   ASSET_AMOUNTS,
   ASSET_FLAGS,
   ASSET_THRESHOLDS,
   type AssetDraft,
+  assetChanges,
   assetDraft,
   readAssetDraft,
 } from '../utils/asset-settings.ts'
-import type { FieldError } from '../utils/draft.ts'
+import type { Change, FieldError } from '../utils/draft.ts'
 import { useFieldLabels } from '../utils/labels.ts'
+import { EffectNote } from './business-form.tsx'
+
+const AMOUNT_FIELDS = new Set<string>([...ASSET_AMOUNTS, ...ASSET_THRESHOLDS])
 
 /**
  * An asset's operator settings (issue 7): recharge allowed, withdrawals on, the withdrawal minimum and fee, and the
- * review thresholds (empty: none), saved as a new version against the one loaded.
+ * review thresholds (empty: none), typed in the asset's units and saved as a new version against the one loaded,
+ * after the same review of what changes as the business configuration.
  */
 export function AssetSettingsForm({ asset }: { asset: AdminAsset }) {
   const { t } = useTranslation('admin')
@@ -26,14 +34,22 @@ export function AssetSettingsForm({ asset }: { asset: AdminAsset }) {
   const canSave = useAllowed(adminApi.adminAssetSave)
   const [draft, setDraft] = useState(() => assetDraft(asset))
   const [errors, setErrors] = useState<Partial<Record<string, FieldError>>>({})
-  const save = useSaveAsset(() => setErrors({}))
+  const [pending, setPending] = useState<{ value: AssetSettings; changes: Change[]; raises: boolean } | null>(null)
+  // A proposal or a scheduled change leaves the settings in force as they are: the form shows them again.
+  const save = useSaveAsset(() => {
+    setErrors({})
+    setPending(null)
+    setDraft(assetDraft(asset))
+  })
   const disabled = !canSave || save.isPending
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
     const read = readAssetDraft(draft, asset.decimals)
     if (!read.ok) return setErrors(read.errors)
-    save.mutate({ coin: asset.coin, base_version: asset.version, ...read.value })
+    const { changes, raises } = assetChanges(asset, read.value)
+    if (changes.length === 0) return toast.error(t('config.noChanges'))
+    setPending({ value: read.value, changes, raises })
   }
   const set = <K extends keyof AssetDraft>(key: K, value: AssetDraft[K]) => setDraft({ ...draft, [key]: value })
 
@@ -88,6 +104,55 @@ export function AssetSettingsForm({ asset }: { asset: AdminAsset }) {
           </button>
         </div>
       </form>
+      <Modal
+        open={pending !== null}
+        title={t('config.asset.confirmTitle')}
+        onClose={save.isPending ? undefined : () => setPending(null)}
+        testId={`asset-${asset.coin}-confirm`}
+      >
+        {pending && (
+          <div className="admin-form">
+            <AssetChangeList asset={asset} changes={pending.changes} />
+            <EffectNote raises={pending.raises} />
+            <button
+              type="button"
+              className="admin-button admin-primary"
+              data-testid={`asset-${asset.coin}-confirm-save`}
+              disabled={save.isPending}
+              onClick={() => save.mutate({ coin: asset.coin, base_version: asset.version, ...pending.value })}
+            >
+              {t('config.save')}
+            </button>
+          </div>
+        )}
+      </Modal>
     </Panel>
+  )
+}
+
+/** Changes of an asset's settings for people: each field before → after, amounts in the asset's units with its symbol. */
+export function AssetChangeList({
+  asset,
+  changes,
+}: {
+  asset: Pick<AdminAsset, 'decimals' | 'symbol'>
+  changes: Change[]
+}) {
+  const { t } = useTranslation('admin')
+  const label = useFieldLabels()
+  const shown = (field: string, value: unknown) => {
+    if (value === null || value === undefined) return t(AMOUNT_FIELDS.has(field) ? 'config.asset.none' : 'changes.none')
+    if (typeof value === 'boolean') return value ? t('operations.yes') : t('operations.no')
+    return AMOUNT_FIELDS.has(field) ? formatAssetUnits(String(value), asset.decimals, asset.symbol) : String(value)
+  }
+  return (
+    <ul className="admin-changes" data-testid="admin-changes">
+      {changes.map((change) => (
+        <li key={change.path} data-testid="admin-change" data-path={change.path}>
+          <span className="muted-note">{label.ofAssetField(change.path)}</span> {shown(change.path, change.before)} →{' '}
+          <strong>{shown(change.path, change.after)}</strong>
+        </li>
+      ))}
+    </ul>
   )
 }

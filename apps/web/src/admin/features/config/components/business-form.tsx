@@ -1,5 +1,5 @@
 import { adminApi } from '@solpledge/contract/admin'
-import type { ConfigVersion } from '@solpledge/contract/client'
+import { type ConfigVersion, economicEffect, economicItems } from '@solpledge/contract/client'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { TableWrap, Time } from '@/admin/components/ui.tsx'
@@ -81,8 +81,15 @@ export function BusinessForm({ version, units }: { version: ConfigVersion; units
   const initial = () => toDraft(version.value, units.decimals)
   const [draft, setDraft] = useState(initial)
   const [errors, setErrors] = useState<FieldErrors>({})
-  const [pending, setPending] = useState<{ changes: Change[]; value: ConfigVersion['value'] } | null>(null)
-  const save = useSaveConfig(() => setPending(null))
+  const [pending, setPending] = useState<{ changes: Change[]; value: ConfigVersion['value']; raises: boolean } | null>(
+    null,
+  )
+  // A proposal or a scheduled change leaves the configuration in force as it is: the form shows it again (an applied
+  // save makes a new version, and the form is made anew for it).
+  const save = useSaveConfig(() => {
+    setPending(null)
+    setDraft(initial)
+  })
 
   const onChange = (path: Path, value: Draft) => {
     setDraft((current) => setAt(current, path, value))
@@ -101,7 +108,8 @@ export function BusinessForm({ version, units }: { version: ConfigVersion; units
     }
     const changes = diff(version.value, read.value)
     if (changes.length === 0) return toast.error(t('config.noChanges'))
-    setPending({ changes, value: read.value })
+    const raises = economicEffect(economicItems(version.value, read.value)).raises.length > 0
+    setPending({ changes, value: read.value, raises })
   }
 
   const top = Object.entries(configSchema.properties ?? {})
@@ -156,6 +164,7 @@ export function BusinessForm({ version, units }: { version: ConfigVersion; units
         {pending && (
           <div className="admin-form">
             <ChangeList changes={pending.changes} units={units} />
+            <EffectNote raises={pending.raises} />
             <button
               type="button"
               className="admin-button admin-primary"
@@ -163,12 +172,25 @@ export function BusinessForm({ version, units }: { version: ConfigVersion; units
               disabled={save.isPending}
               onClick={() => save.mutate({ base_version: version.id, value: pending.value })}
             >
-              {t('config.confirm')}
+              {t(pending.raises ? 'config.save' : 'config.confirm')}
             </button>
           </div>
         )}
       </Modal>
     </form>
+  )
+}
+
+/**
+ * What a change does to payouts (docs/economics.md): a raise takes effect after the notice period (and, once two
+ * admins exist, a second admin's approval); anything else is in force at once.
+ */
+export function EffectNote({ raises }: { raises: boolean }) {
+  const { t } = useTranslation('admin')
+  return (
+    <p className={raises ? 'admin-error' : 'muted-note'} data-testid="admin-change-effect" data-raises={raises}>
+      {t(raises ? 'config.confirmRaises' : 'config.confirmLowers')}
+    </p>
   )
 }
 

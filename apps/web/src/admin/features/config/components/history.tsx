@@ -1,14 +1,10 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Mono, PagedList, Panel, Time } from '@/admin/components/ui.tsx'
-import { useAdminAssets } from '@/admin/lib/assets.ts'
-import { formatUnits } from '@/admin/lib/units.ts'
+import { findAdminAsset, useAdminAssets } from '@/admin/lib/assets.ts'
 import { useAssetHistory, useConfigHistory } from '../api/config.ts'
-import { ASSET_AMOUNTS, ASSET_THRESHOLDS } from '../utils/asset-settings.ts'
-import { useFieldLabels } from '../utils/labels.ts'
+import { AssetChangeList } from './asset-settings-form.tsx'
 import { ChangeList, type Units } from './business-form.tsx'
-
-const AMOUNT_FIELDS = new Set<string>([...ASSET_AMOUNTS, ...ASSET_THRESHOLDS])
 
 /** The business configuration's versions, newest first: who saved each, when, and what it changed. */
 export function ConfigHistory({ units }: { units: Units }) {
@@ -40,19 +36,10 @@ export function ConfigHistory({ units }: { units: Units }) {
 /** The assets' settings versions, newest first, optionally of one asset. */
 export function AssetHistory() {
   const { t } = useTranslation('admin')
-  const label = useFieldLabels()
   const assets = useAdminAssets()
   const [coin, setCoin] = useState('')
   const { query, items } = useAssetHistory(coin)
-  const decimals = (code: string) => assets.data?.find((asset) => asset.coin === code)?.decimals ?? 0
-  const shown = (code: string, field: string, value: unknown) => {
-    if (AMOUNT_FIELDS.has(field))
-      return value === null || value === undefined
-        ? t('config.asset.none')
-        : formatUnits(String(value), decimals(code), code)
-    if (typeof value === 'boolean') return value ? t('operations.yes') : t('operations.no')
-    return value === null || value === undefined ? '—' : String(value)
-  }
+  const assetOf = (code: string) => ({ decimals: findAdminAsset(assets.data, code)?.decimals ?? 0, symbol: code })
   return (
     <Panel
       title={t('config.assetHistory')}
@@ -74,15 +61,7 @@ export function AssetHistory() {
                 {version.coin} #{version.id} · <Mono text={version.changed_by} full /> ·{' '}
                 <Time iso={version.created_at} />
               </p>
-              <ul className="admin-changes">
-                {version.changes.map((change) => (
-                  <li key={change.path}>
-                    <span className="muted-note">{label.ofAssetField(change.path)}</span>{' '}
-                    {shown(version.coin, change.path, change.before)} →{' '}
-                    <strong>{shown(version.coin, change.path, change.after)}</strong>
-                  </li>
-                ))}
-              </ul>
+              <AssetChangeList asset={assetOf(version.coin)} changes={version.changes} />
             </li>
           ))}
         </ol>

@@ -1,5 +1,5 @@
 import { BusinessConfig } from '@solpledge/contract'
-import { formatAmount, parseAmount } from '@solpledge/contract/client'
+import { CONFIG_AMOUNTS, CONFIG_RATES, type ConfigAsset, formatAmount, parseAmount } from '@solpledge/contract/client'
 import type { TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import { bpsToPercent, parseInteger, parsePercent } from '@/admin/lib/units.ts'
@@ -8,7 +8,8 @@ import { bpsToPercent, parseInteger, parsePercent } from '@/admin/lib/units.ts'
  * The business configuration form (issue 7), driven by the contract's schema: every leaf of BusinessConfig becomes a
  * text field (or a checkbox or a choice) in the unit people think in, and is read back with validation. Amounts are
  * decimals of USDT or of {product} (base units in the API); rates and multiples are percentages (basis points in the
- * API). A field the server adds later still gets a plain field: only amounts and rates need naming here.
+ * API). A field the server adds later still gets a plain field: only amounts and rates need naming, and the contract
+ * names them (CONFIG_AMOUNTS and CONFIG_RATES in economics.ts, which the server's bounds and notices use too).
  */
 
 /** A path into the configuration as the server's change list spells it: 'pledge.minUsdt', 'finance[1].outputBps'. */
@@ -21,30 +22,8 @@ export const pathText = (path: Path) =>
 /** The path without its array indices: what names a field whatever row it is in ('finance.outputBps'). */
 export const fieldName = (path: Path) => path.filter((part) => typeof part === 'string').join('.')
 
-/** Which asset an amount is counted in: USDT, or the platform's token ({product}). */
-type AmountAsset = 'usdt' | 'product'
-const AMOUNTS: Record<string, AmountAsset> = {
-  'pledge.minUsdt': 'usdt',
-  'nodeLevels.priceUsdt': 'usdt',
-  nodePoolDaily: 'product',
-  // USDT base units per whole token: a price in USDT.
-  referencePrice: 'usdt',
-  'trade.tickSize': 'usdt',
-  'trade.lotSize': 'product',
-  'trade.minAmount': 'product',
-  'trade.maxAmount': 'product',
-  'valuation.minQuoteVolume': 'usdt',
-}
-const PERCENTS = new Set([
-  'pledge.periods.outputBps',
-  'pledge.periods.powerBps',
-  'nodeLevels.powerBonusBps',
-  'finance.powerBps',
-  'finance.outputBps',
-  'referralRewards.rateBps',
-  'trade.feeBps',
-  'valuation.bandBps',
-])
+/** Which asset an amount is counted in: USDT, or the platform's token ({product}); the contract names them. */
+type AmountAsset = ConfigAsset
 
 export interface Decimals {
   usdt: number
@@ -75,8 +54,8 @@ export function leafOf(schema: JsonSchema, path: Path): Leaf {
     return { kind: 'choice', options: schema.anyOf.map((option) => option.const as number) }
   if (schema.type === 'boolean') return { kind: 'boolean' }
   if (schema.type === 'integer' || schema.type === 'number')
-    return PERCENTS.has(name) ? { kind: 'percent' } : { kind: 'integer' }
-  const asset = AMOUNTS[name]
+    return CONFIG_RATES.has(name) ? { kind: 'percent' } : { kind: 'integer' }
+  const asset = CONFIG_AMOUNTS[name]
   return asset ? { kind: 'amount', asset } : { kind: 'text' }
 }
 

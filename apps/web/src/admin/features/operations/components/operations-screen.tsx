@@ -1,14 +1,17 @@
 import { adminApi } from '@solpledge/contract/admin'
 import type { JobStatus } from '@solpledge/contract/client'
 import { useQuery } from '@tanstack/react-query'
-import type { ReactNode } from 'react'
+import { type ReactNode, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { ConfirmDialog } from '@/admin/components/confirm-dialog.tsx'
 import { AdminPage, ListState, Panel, TableWrap, Time } from '@/admin/components/ui.tsx'
-import { adminCall } from '@/admin/lib/api-client.ts'
+import { adminCall, useAllowed } from '@/admin/lib/api-client.ts'
 import { SAFETY_REFRESH_MS, useConsoleRefresh } from '@/admin/lib/live.ts'
 import { adminKeys } from '@/admin/lib/query-keys.ts'
-import { formatUnits } from '@/admin/lib/units.ts'
+import { bpsToPercent, formatUnits } from '@/admin/lib/units.ts'
+import { useAdminAction } from '@/admin/lib/use-admin-action.ts'
 import { Facts } from '@/components/facts.tsx'
+import { formatDateTime } from '@/lib/format.ts'
 import { History } from './history.tsx'
 
 /**
@@ -86,10 +89,70 @@ export function OperationsScreen() {
           </TableWrap>
         )}
       </Panel>
+      {jobs.data?.settlement.held && <HeldDay held={jobs.data.settlement.held} />}
       {jobs.data && <FourEyes status={jobs.data.four_eyes} />}
       {!jobs.data ? <ListState query={jobs} empty={false} /> : <Jobs status={jobs.data} />}
       <History />
     </AdminPage>
+  )
+}
+
+type Held = NonNullable<JobStatus['settlement']['held']>
+
+/**
+ * A settlement day the circuit breaker holds (docs/settlement.md): why (per asset, the day's payout against the
+ * trailing average or the reserves, and the limit), and **Release** (after a confirmation) for admins; once two admins
+ * exist the release waits for the other one.
+ */
+function HeldDay({ held }: { held: Held }) {
+  const { t, i18n } = useTranslation('admin')
+  const canRelease = useAllowed(adminApi.adminSettlementRelease)
+  const [confirming, setConfirming] = useState(false)
+  const release = useAdminAction(adminApi.adminSettlementRelease, () => setConfirming(false))
+  return (
+    <Panel title={t('operations.held.title')} testId="admin-settlement-held">
+      <p className="admin-error" data-testid="admin-held-day" data-day={held.day}>
+        {t('operations.held.text', { day: held.day, at: formatDateTime(held.held_at, i18n.resolvedLanguage) })}
+      </p>
+      <ul className="admin-changes">
+        {held.reasons.map((reason) => (
+          <li key={`${reason.coin}-${reason.rule}`} data-testid="admin-held-reason" data-rule={reason.rule}>
+            {t(`operations.held.${reason.rule}`, {
+              coin: reason.coin,
+              total: formatUnits(reason.total, reason.decimals, reason.coin),
+              against: formatUnits(reason.against, reason.decimals, reason.coin),
+              limit: `${bpsToPercent(reason.limit_bps)} %`,
+            })}
+          </li>
+        ))}
+      </ul>
+      {held.release_change !== null ? (
+        <p className="muted-note">{t('operations.held.releasePending')}</p>
+      ) : (
+        canRelease && (
+          <div className="admin-actions">
+            <button
+              type="button"
+              className="admin-button admin-primary"
+              data-testid="admin-held-release"
+              onClick={() => setConfirming(true)}
+            >
+              {t('operations.held.release')}
+            </button>
+          </div>
+        )
+      )}
+      <ConfirmDialog
+        open={confirming}
+        title={t('operations.held.title')}
+        confirm={t('operations.held.release')}
+        pending={release.isPending}
+        onConfirm={() => release.mutate({ day: held.day })}
+        onClose={() => setConfirming(false)}
+      >
+        {t('operations.held.releaseText', { day: held.day })}
+      </ConfirmDialog>
+    </Panel>
   )
 }
 

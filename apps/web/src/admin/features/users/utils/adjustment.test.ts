@@ -4,15 +4,15 @@ import { checkAdjustment } from './adjustment.ts'
 const reason = 'Refund of a lost deposit, ticket 42'
 
 describe('manual adjustment input', () => {
-  it('sends a credit as positive and a debit as negative base units', () => {
+  it("sends a credit as positive and a debit as negative amount in the coin's units", () => {
     expect(checkAdjustment({ direction: 'credit', amount: '12.5', reason, decimals: 6 })).toEqual({
       ok: true,
-      amount: '12500000',
+      amount: '12.5',
       reason,
     })
     expect(checkAdjustment({ direction: 'debit', amount: '0.000000001', reason: ` ${reason} `, decimals: 9 })).toEqual({
       ok: true,
-      amount: '-1',
+      amount: '-0.000000001',
       reason,
     })
   })

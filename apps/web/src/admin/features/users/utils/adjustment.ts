@@ -1,4 +1,4 @@
-import { parseAmount } from '@solpledge/contract/client'
+import { formatAmount, parseAmount } from '@solpledge/contract/client'
 import { checkReason } from '@/admin/lib/reason.ts'
 
 export type Direction = 'credit' | 'debit'
@@ -19,8 +19,8 @@ export type AdjustmentCheck =
     }
 
 /**
- * A manual adjustment as the API takes it: signed base units (negative debits the balance) from a typed decimal and
- * a direction, and the mandatory reason; or why it cannot be sent.
+ * A manual adjustment as the API takes it: a signed amount in the coin's units (negative debits the balance), written
+ * plainly from a typed decimal and a direction, and the mandatory reason; or why it cannot be sent.
  */
 export function checkAdjustment(input: {
   direction: Direction
@@ -42,5 +42,5 @@ export function checkAdjustment(input: {
     return { ok: false, error, params: reason.params }
   }
   const sign = input.direction === 'debit' ? '-' : ''
-  return { ok: true, amount: `${sign}${parsed.value}`, reason: reason.value }
+  return { ok: true, amount: `${sign}${formatAmount(parsed.value, input.decimals)}`, reason: reason.value }
 }
