@@ -8,7 +8,7 @@ import {
   type LiveServerMessage,
   type LiveTopic,
 } from '@solpledge/contract'
-import { WebSocket } from 'ws'
+import { type ClientOptions, WebSocket } from 'ws'
 import type { App } from '../src/app.ts'
 
 export type EventMessage<T extends LiveTopic = LiveTopic> = Extract<LiveServerMessage, { type: 'event'; topic: T }>
@@ -37,8 +37,12 @@ export class LiveTestClient {
   }
 
   /** Connects and waits for the welcome. Rejects with the HTTP status when the upgrade is refused. */
-  static async connect(url: string, headers: Record<string, string> = {}): Promise<LiveTestClient> {
-    const socket = new WebSocket(url, { headers })
+  static async connect(
+    url: string,
+    headers: Record<string, string> = {},
+    options: ClientOptions = {},
+  ): Promise<LiveTestClient> {
+    const socket = new WebSocket(url, { ...options, headers })
     const client = new LiveTestClient(socket)
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve())

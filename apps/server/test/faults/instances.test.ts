@@ -7,7 +7,7 @@
 // throwaway one.
 
 import { Keypair } from '@solana/web3.js'
-import { api, type LiveTopic } from '@solpledge/contract'
+import { api } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   audit,
@@ -108,7 +108,7 @@ describe('two instances under faults', () => {
       expect(placed?.code, JSON.stringify(placed)).toBe(1)
       return (placed?.data as { id: string } | undefined)?.id as string
     }
-    const open = async (url: string, since: Partial<Record<LiveTopic, number>>) => {
+    const open = async (url: string, since: Partial<Record<'market' | 'user', number>>) => {
       const client = await LiveTestClient.connect(`${url.replace(/^http/, 'ws')}/api/live`)
       expect(await client.auth({ token: auth.token, address: auth.address })).toMatchObject({ type: 'authed' })
       const subscribed = {
@@ -124,7 +124,7 @@ describe('two instances under faults', () => {
     expect((await first.client.whenClosed()).code).toBe(1006)
     // Committed while the client has no connection.
     ids.push(await sell(3), await sell(4))
-    const last = (topic: LiveTopic) => first.client.events(topic).at(-1)?.seq ?? first.subscribed[topic].seq
+    const last = (topic: 'market' | 'user') => first.client.events(topic).at(-1)?.seq ?? first.subscribed[topic].seq
     // The proxy skips the dead instance: the client lands on A and resumes from the last numbers it applied.
     const second = await open(cluster.url, { market: last('market'), user: last('user') })
     expect(second.subscribed.market).toMatchObject({ resumed: true, seq: last('market') })
