@@ -376,9 +376,15 @@ describe('nginx (deploy/nginx.conf)', () => {
     echo = http.createServer((req, res) => res.end(JSON.stringify(req.headers)))
     // …and a WebSocket server that greets with the headers of the upgrade it accepted.
     const sockets = new WebSocketServer({ noServer: true })
-    echo.on('upgrade', (req, socket, head) =>
-      sockets.handleUpgrade(req, socket, head, (ws) => ws.send(JSON.stringify(req.headers))),
-    )
+    echo.on('upgrade', (req, socket, head) => {
+      // An upgrade without a WebSocket key (the headers check below): answered as the echo answers.
+      if (!req.headers['sec-websocket-key']) {
+        const body = JSON.stringify(req.headers)
+        socket.end(`HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
+        return
+      }
+      sockets.handleUpgrade(req, socket, head, (ws) => ws.send(JSON.stringify(req.headers)))
+    })
     await new Promise<void>((resolve) => echo?.listen(0, '127.0.0.1', resolve))
     const upstream = (echo.address() as net.AddressInfo).port
     const [httpsPort, httpPort] = [await freePort(), await freePort()]
