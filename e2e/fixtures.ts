@@ -10,8 +10,9 @@ import {
   type Request,
   type TestInfo,
 } from '@playwright/test'
-import { API_BASE, api, LOGIN_TYPE, type RouteDef } from '@solpledge/contract'
+import { API_BASE, api, CLIENT_CONFIG_ELEMENT, LOGIN_TYPE, type RouteDef } from '@solpledge/contract'
 import { createDemoWalletStorageValue, DEMO_WALLET_STORAGE_KEY, encodeBase58 } from '@solpledge/demo-wallet'
+import { type Prompt, testWalletScript } from '@solpledge/test-wallet'
 import { startServer } from './server.ts'
 
 export const baseUrl = () => process.env.E2E_BASE_URL as string
@@ -431,4 +432,54 @@ export async function quiet(page: Page, ms = 2_000) {
     page.off('requestfinished', ended)
     page.off('requestfailed', ended)
   }
+}
+
+/**
+ * Puts Wallet Standard test wallets in the page (packages/test-wallet) as a wallet extension does, before the app
+ * runs: named 'Phantom' unless told, holding `wallets` (the first active), approving every prompt and recording it.
+ */
+export async function useTestWallet(page: Page, wallets: Wallet[], options: { name?: string } = {}) {
+  const seeds = wallets.map((wallet) => Buffer.from(wallet.seed).toString('hex'))
+  const content = await testWalletScript([{ seeds, rpcUrl: process.env.E2E_RPC_URL as string, ...options }])
+  await page.addInitScript({ content })
+}
+
+/** The prompts the page's test wallet showed its user since the page loaded. */
+export const walletPrompts = (page: Page, name = 'Phantom') =>
+  page.evaluate(
+    (wallet) =>
+      (window as unknown as { testWallets?: Record<string, { prompts: Prompt[] }> }).testWallets?.[wallet]?.prompts ??
+      [],
+    name,
+  )
+
+/**
+ * The page as production serves it: the same server, with the runtime config saying no demo wallet (only the local
+ * chain injects one). A visitor then has the wallets of their own browser only: a test wallet, or none.
+ */
+export async function withoutDemoWallet(page: Page) {
+  await page.route(
+    (url) => url.origin === baseUrl() && !/^\/(api|assets|uploads)\/|\.\w+$/.test(url.pathname),
+    async (route) => {
+      if (route.request().resourceType() !== 'document') return route.fallback()
+      const response = await route.fetch()
+      const body = (await response.text()).replace(
+        new RegExp(`(<script id="${CLIENT_CONFIG_ELEMENT}"[^>]*>[^<]*)"demoWallet":true`),
+        '$1"demoWallet":false',
+      )
+      await route.fulfill({ response, body })
+    },
+  )
+}
+
+/** Resolves once no API call of the page is on its way (each was answered), e.g. after a disconnect. */
+export function apiCalls(page: Page) {
+  const open = new Set<Request>()
+  const api = (request: Request) => new URL(request.url()).pathname.startsWith(API_BASE)
+  page.on('request', (request) => {
+    if (api(request)) open.add(request)
+  })
+  page.on('requestfinished', (request) => open.delete(request))
+  page.on('requestfailed', (request) => open.delete(request))
+  return { settled: () => expect.poll(() => open.size).toBe(0) }
 }

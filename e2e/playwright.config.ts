@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test'
+import { CHROMIUM } from './chromium.ts'
 
 /**
  * E2E journeys in Debian's Chromium (never a downloaded browser) at a phone viewport, against the real server,
@@ -37,18 +38,9 @@ export default defineConfig({
     // No trace: recording one for every journey (to keep it for failures) took a third of the stage's CPU; a failure
     // shows its error, its screenshot and the journey's own screenshots (snap in fixtures.ts).
     trace: 'off',
-    launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: CHROMIUM,
+    // The app registers a service worker after its first paint; a controlled page's requests would pass it, out of
+    // page.route's reach. Journeys run without it, except install.spec.ts, which is about it.
+    serviceWorkers: 'block',
   },
 })

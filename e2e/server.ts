@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 // @ts-expect-error plain ESM helpers shared with the npm scripts
-import { bin, freePort, root, startService, stopChild } from '../scripts/lib.mjs'
+import { freePort, root, startService, stopChild } from '../scripts/lib.mjs'
 
 export interface StartedServer {
   url: string
@@ -18,7 +18,10 @@ export interface StartedServer {
 export async function startServer(rpcUrl: string, wsUrl: string, env: Record<string, string> = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-e2e-'))
   const port = env.PORT ? Number(env.PORT) : await freePort()
-  const server = await startService('server', bin('tsx'), ['apps/server/src/server.ts'], {
+  // One process, tsx as Node's loader: tsx's command relays a signal to a child of its own and kills that child when
+  // it has not acknowledged within 30 ms, which a loaded machine misses; the server then never shuts down cleanly, and
+  // one restarted on the same DATA_DIR (install.spec.ts's deploys) waits on its embedded database's recovery.
+  const server = await startService('server', process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     env: {
       PORT: String(port),
       DATA_DIR: dataDir,

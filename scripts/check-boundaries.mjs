@@ -4,6 +4,7 @@
 // - apps/server/src/lib imports no module;
 // - a web feature imports no other feature; apps/web/src/lib and apps/web/src/components import no feature; the same
 //   inside the console (apps/web/src/admin: features/<area>, lib, components); the users' app imports no console code;
+// - the server's code (apps/server/src) imports neither the simulator (apps/server/sim) nor the tests;
 // - no import cycle between files (`import type` left out: erased at build; a name imported from a module's index.ts
 //   leads to the file that index re-exports it from).
 // Usage: node scripts/check-boundaries.mjs [root] — exits 1 and lists the violations when there are any.
@@ -68,6 +69,8 @@ function placeOf(root, file) {
   let m = rel.match(/^apps\/server\/src\/modules\/([^/]+)\/(.+)$/)
   if (m) return { area: 'server-module', name: m[1], rest: m[2] }
   if (rel.startsWith('apps/server/src/lib/')) return { area: 'server-lib' }
+  if (rel.startsWith('apps/server/src/')) return { area: 'server' }
+  if (/^apps\/server\/(sim|test)\//.test(rel)) return { area: 'server-tooling' }
   m = rel.match(/^apps\/web\/src\/features\/([^/]+)\/(.+)$/)
   if (m) return { area: 'web-feature', name: m[1], rest: m[2] }
   if (/^apps\/web\/src\/(lib|components)\//.test(rel)) return { area: 'web-shared' }
@@ -84,6 +87,8 @@ function ruleBroken(root, from, to) {
   const a = placeOf(root, from)
   const b = placeOf(root, to)
   if (a.area === 'server-lib' && b.area === 'server-module') return 'server lib/ imports a module'
+  if (['server', 'server-module', 'server-lib'].includes(a.area) && b.area === 'server-tooling')
+    return 'production code imports the simulator or the tests'
   if (a.area === 'server-module' && b.area === 'server-module' && a.name !== b.name && b.rest !== 'index.ts')
     return `module ${a.name} imports module ${b.name}'s internals (import its index.ts)`
   if (a.area === 'web-feature' && b.area === 'web-feature' && a.name !== b.name)

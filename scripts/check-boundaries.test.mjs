@@ -58,6 +58,14 @@ describe('check-boundaries', () => {
       'apps/server/src/lib/y.ts → ../modules/b/index.ts: server lib/ imports a module',
     ],
     [
+      'production code importing the simulator',
+      {
+        'apps/server/sim/faults.ts': 'export const faults = 1',
+        [`${server}/db/x.ts`]: `import { faults } from '../../sim/faults.ts'\nexport const x = faults`,
+      },
+      'apps/server/src/db/x.ts → ../../sim/faults.ts: production code imports the simulator or the tests',
+    ],
+    [
       'a feature importing another feature',
       { [`${web}/features/g/x.tsx`]: `import { Row } from '../f/row.tsx'\nexport const X = Row` },
       'apps/web/src/features/g/x.tsx → ../f/row.tsx: feature g imports feature f',

@@ -1,6 +1,6 @@
 // `npm test`: everything a fresh clone needs, then every tier of tests, ending with one summary line of counts.
 // Stages: install → typecheck → lint → alerting rules (promtool) → deploy/ units (systemd-analyze) → unit → API on
-// PGlite → API on PostgreSQL (throwaway cluster) → several instances under faults → production build (server and web)
+// PGlite → the simulator's seeds → API on PostgreSQL (throwaway cluster) → several instances under faults → production build (server and web)
 // → a server-only production install started and its operator commands run → e2e in Debian's Chromium. A failing stage
 // does not stop the later ones; the exit code says whether all passed. On a Node older than 22.12 it first runs itself
 // again under Node 22 (scripts/node.mjs).
@@ -113,6 +113,18 @@ function ensureSystemdAnalyze() {
   return analyze
 }
 
+/** The simulator's fixed seeds and a few fresh ones (printed), each run's counted as a test (docs/simulator.md). */
+function simulator() {
+  const file = path.join(reports, 'sim.json')
+  const code = run(bin('tsx'), ['apps/server/sim/cli.ts', '--ci', '--report', file])
+  const result = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null
+  if (result) {
+    totals.passed += result.passed
+    totals.failed += result.failed
+  }
+  return code === 0 && result !== null && result.passed > 0
+}
+
 function playwright() {
   const file = path.join(reports, 'e2e.json')
   const code = run(bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {
@@ -171,6 +183,9 @@ await stage('deploy files (systemd-analyze verify)', () => {
 })
 await stage('unit tests', () => vitest('unit', 'unit'))
 await stage('API tests on PGlite', () => vitest('api-pglite', 'api'))
+// Seeded runs of the whole money system under database, RPC and crash faults, every invariant checked after every step
+// (apps/server/sim): the fixed seeds, then two fresh ones whose numbers it prints.
+await stage('simulator (seeded runs under faults)', simulator)
 await stage('API tests on PostgreSQL', async () => {
   const pg = await startPostgres()
   try {

@@ -6,6 +6,7 @@ import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin, type Rolldown } from 'vite'
 // The contract's plain constants by path: Vite loads this file with Node, which runs no TypeScript from packages.
 import { WEB_PRELOADS_FILE, type WebPreloads } from '../../packages/contract/src/constants.ts'
+import { pwa } from './build/pwa.ts'
 import { CONSOLE, SCREENS } from './src/app/screens.ts'
 
 // In development (`vite` on its own port) the API and the uploaded images (notice bodies link /uploads/…) come from
@@ -68,8 +69,9 @@ function inlineEntryCss(): Plugin {
  * Writes, for each screen (src/app/screens.ts) and each language's strings, the chunks and stylesheets it needs
  * beyond the entry's: the server names the ones of the page's path and of the browser's language in the page
  * (apps/server/src/plugins/web-app.ts), so a phone fetches them together with the entry instead of after it has run.
+ * Fills `appShell` with the entry's files and the languages' (what the service worker precaches: build/pwa.ts).
  */
-function screenPreloads(): Plugin {
+function screenPreloads(appShell: Set<string>): Plugin {
   let root = ''
   let outDir = ''
   return {
@@ -113,6 +115,7 @@ function screenPreloads(): Plugin {
         screens: [CONSOLE, ...SCREENS].map(({ path: pattern, module }) => ({ path: pattern, ...ofModule(module) })),
         languages: Object.fromEntries(languages),
       }
+      for (const file of [...upFront, ...languages.flatMap(([, files]) => files.scripts)]) appShell.add(file)
       const file = path.join(outDir, WEB_PRELOADS_FILE)
       fs.mkdirSync(path.dirname(file), { recursive: true })
       fs.writeFileSync(file, `${JSON.stringify(preloads, null, 2)}\n`)
@@ -136,8 +139,10 @@ const srcAlias = { find: /^@\//, replacement: fileURLToPath(new URL('./src/', im
 // The wallet and chain code (@solana/*, the demo wallet) are reached only through dynamic imports
 // (src/app/bootstrap.tsx), so they land in lazily loaded chunks and the first screen stays small (ENVIRONMENT.md);
 // src/app/entry-chunk.test.ts holds the entry chunk to its budget.
+const appShell = new Set<string>()
+
 export default defineConfig({
-  plugins: [react(), inlineEntryCss(), screenPreloads(), precompress()],
+  plugins: [react(), inlineEntryCss(), screenPreloads(appShell), precompress(), ...pwa(appShell)],
   resolve: { alias: [srcAlias, ...preactCompat] },
   build: {
     rolldownOptions: {

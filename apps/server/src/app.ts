@@ -68,10 +68,12 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger']
   /** The process's logger (server.ts), instead of `logger`: its start lines and the requests' in one stream. */
   loggerInstance?: FastifyBaseLogger
+  /** The clock user sessions are opened, idle and expired by, in ms since the epoch (default Date.now). */
+  now?: () => number
 }
 
 /** Builds the whole API (and the web app when built) without listening: tests drive it with app.inject. */
-export async function buildApp({ db, config, platform, logger = false, loggerInstance }: BuildOptions) {
+export async function buildApp({ db, config, platform, logger = false, loggerInstance, now = Date.now }: BuildOptions) {
   const app = Fastify({
     ...(loggerInstance ? { loggerInstance } : { logger }),
     // One line per request, written by plugins/request-log.ts, with an id of ours: a client's X-Request-Id is not
@@ -118,7 +120,11 @@ export async function buildApp({ db, config, platform, logger = false, loggerIns
     skipOnError: true,
   })
   // The caller checks the contract asks for (request.user, request.admin).
-  await app.register(sessionPlugin, { cacheMs: config.sessionCacheMs })
+  await app.register(sessionPlugin, {
+    cacheMs: config.sessionCacheMs,
+    idleMs: config.sessionIdleHours * 3_600_000,
+    now,
+  })
   await app.register(adminPlugin)
   await app.register(swagger, {
     openapi: {
@@ -159,6 +165,7 @@ export async function buildApp({ db, config, platform, logger = false, loggerIns
     domains: config.publicUrls.map((url) => new URL(url).host),
     chainId: SIWS_CHAIN_IDS[config.cluster] ?? config.cluster,
     sessionTtlHours: config.sessionTtlHours,
+    now,
   }
   await app.register(authRoutes, { login, rateLimitPerMinute: config.loginRateLimit })
   await app.register(userRoutes)

@@ -67,7 +67,10 @@ export interface Config {
   publicUrls: string[]
   /** Origins the web app may connect to besides the API and the RPC/WS endpoints (Content-Security-Policy). */
   cspConnectSrc: string[]
+  /** A user session's absolute lifetime, however active it is (SESSION_TTL_HOURS, default 7 days). */
   sessionTtlHours: number
+  /** A user session ends after this long without a call (SESSION_IDLE_HOURS, default 24 h). */
+  sessionIdleHours: number
   /**
    * How long a checked session is trusted from memory, in ms (0 = check the database on every call). A session revoked
    * through this server is forgotten at once; one revoked by another instance is refused within this time.
@@ -415,6 +418,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = value('LOG_LEVEL') ?? 'info'
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
+  for (const name of ['SESSION_TTL_HOURS', 'SESSION_IDLE_HOURS'])
+    if (value(name) === '0') problems.push(`${name} must be at least 1: a session of 0 hours ends as it starts`)
 
   let adminAddresses: Config['adminAddresses'] = []
   try {
@@ -443,6 +448,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     treasuryKey,
     seedDemo: localChain || value('SEED_DEMO') === '1',
     sessionTtlHours: int('SESSION_TTL_HOURS', 24 * 7),
+    sessionIdleHours: int('SESSION_IDLE_HOURS', 24),
     sessionCacheMs: int('SESSION_CACHE_MS', 2000),
     valuationCacheMs: int('VALUATION_CACHE_MS', 5000),
     loginRateLimit: int('LOGIN_RATE_LIMIT', 60),

@@ -398,7 +398,8 @@ describe(`settlement circuit breaker (${dbKind})`, () => {
     expect(await available(db, prober)).toBe(20_000n * PLG_UNIT)
     expect(await checkInvariants(db)).toEqual([])
     expect(((await call(t.app, api.adminJobs, {}, admin.headers)).data as JobStatus).settlement.held).toBeNull()
-  })
+    // Eight settlement passes with their payouts: about 20 s on two idle cores.
+  }, 120_000)
 
   it('holds a day paying more than the share of the reserves; with two admins its release waits for the second', async () => {
     t = await createTestApp()

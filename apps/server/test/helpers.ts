@@ -83,14 +83,18 @@ export interface TestContext {
 
 /**
  * The whole app on a fresh database, with its own platform keypairs in a temporary DATA_DIR. Pass the local chain's
- * URLs (and cluster 'localnet') in `overrides` for tests that touch the chain; others never contact it.
+ * URLs (and cluster 'localnet') in `overrides` for tests that touch the chain; others never contact it. `now` is the
+ * clock of user sessions (buildApp's).
  */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  options: { now?: () => number } = {},
+): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-api-'))
   const { db, drop, url } = await freshDatabase()
   const config = testConfig({ dataDir, ...overrides })
   const platform = await loadPlatform(config)
-  const app = await buildApp({ db, config, platform })
+  const app = await buildApp({ db, config, platform, ...options })
   await app.ready()
   return {
     app,

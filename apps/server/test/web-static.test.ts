@@ -13,6 +13,9 @@ function writeWebDist() {
     'index.html': `<!doctype html><html><head><title>solpledge</title></head><body>${'<div></div>'.repeat(200)}</body></html>`,
     'assets/index-AbC123.js': `console.log(${JSON.stringify('x'.repeat(4000))})`,
     'robots.txt': 'User-agent: *\nAllow: /\n',
+    // The service worker and the manifest vite-plugin-pwa writes (apps/web/build/pwa.ts).
+    'sw.js': `self.addEventListener('fetch', () => {})`,
+    'manifest.webmanifest': '{"name":"solpledge","start_url":"/"}',
     // What the build writes for the server (apps/web/vite.config.ts, screenPreloads): never served itself.
     [WEB_PRELOADS_FILE]: JSON.stringify({
       screens: [
@@ -29,7 +32,7 @@ function writeWebDist() {
     const file = path.join(dir, name)
     fs.mkdirSync(path.dirname(file), { recursive: true })
     fs.writeFileSync(file, text)
-    if (name === 'robots.txt' || name.startsWith('.vite/')) continue
+    if (name === 'robots.txt' || name === 'sw.js' || name.startsWith('.vite/')) continue
     fs.writeFileSync(`${file}.br`, brotliCompressSync(text))
     fs.writeFileSync(`${file}.gz`, gzipSync(text))
   }
@@ -78,6 +81,21 @@ describe(`serving the web app (${dbKind})`, () => {
     const page = await get('/pledge', { 'accept-encoding': 'br' })
     expect(page.headers['content-encoding']).toBe('br')
     expect(page.headers['content-type']).toMatch(/text\/html/)
+  })
+
+  it('revalidates the service worker, the manifest and the page the service worker keeps on every use', async () => {
+    const sw = await get('/sw.js')
+    expect(sw.statusCode).toBe(200)
+    expect(sw.headers['content-type']).toMatch(/javascript/)
+    expect(sw.headers['cache-control']).toBe('no-cache')
+    const manifest = await get('/manifest.webmanifest', { 'accept-encoding': 'br' })
+    expect(manifest.headers['content-type']).toMatch(/application\/manifest\+json/)
+    expect(manifest.headers['cache-control']).toBe('no-cache')
+    // index.html as the build wrote it (the page served offline): no runtime config, so an offline start says so.
+    const shell = await get('/index.html')
+    expect(shell.statusCode).toBe(200)
+    expect(shell.headers['cache-control']).toBe('no-cache')
+    expect(shell.payload).toBe(web.files['index.html'])
   })
 
   it('answers 304 to a revalidation with the ETag it gave', async () => {

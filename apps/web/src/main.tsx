@@ -4,15 +4,16 @@ import { createRoot } from 'react-dom/client'
 import { App, StartupError } from '@/app/app.tsx'
 import { prefetchScreenData } from '@/app/prefetch.ts'
 import { preloadScreen } from '@/app/router.tsx'
+import { reloadOnMissingChunk } from '@/lib/app-update.ts'
 import { blockPinchZoom } from '@/lib/block-pinch-zoom.ts'
 import { getConfig } from '@/lib/config.ts'
 import { initI18n } from '@/lib/i18n.ts'
-import { clearSession } from '@/lib/session.ts'
 import '@/app/styles.css'
 
 blockPinchZoom()
-// Start-up (SPEC §4): the stored session is cleared; the wallet reconnects and the login runs again.
-clearSession()
+reloadOnMissingChunk()
+// Start-up (SPEC §4): the wallet reconnects and the login runs again, or restores the stored session silently when the
+// server still accepts it (features/auth/hooks/use-login.ts); until then nobody is signed in.
 const { pathname, search } = window.location
 const inviteCode = new URLSearchParams(search).get('code') ?? ''
 
@@ -35,6 +36,11 @@ if (config.status === 'rejected') console.error(config.reason)
 await Promise.race([loadingData.catch(() => undefined), new Promise((done) => setTimeout(done, SCREEN_DATA_WAIT_MS))])
 root.render(
   <StrictMode>
-    {config.status === 'fulfilled' ? <App config={config.value} inviteCode={inviteCode} /> : <StartupError />}
+    {config.status === 'fulfilled' ? (
+      <App config={config.value} inviteCode={inviteCode} />
+    ) : (
+      // fetch rejects with a TypeError when the server cannot be reached at all.
+      <StartupError offline={!navigator.onLine || config.reason instanceof TypeError} />
+    )}
   </StrictMode>,
 )

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox'
-import { Address, type RouteDef, route } from './common.ts'
+import { Address, Empty, type RouteDef, route } from './common.ts'
 import { MultilineText, Text } from './fields.ts'
 
 // Sign-in with a wallet: is it registered, the message to sign, the login (SPEC §4).
@@ -20,6 +20,22 @@ export const LoginData = Type.Object({
 })
 export type LoginData = Static<typeof LoginData>
 
+/**
+ * The Sign-In-With-Solana input the server's message is made of, as the Wallet Standard's `solana:signIn` takes it: a
+ * wallet that offers the feature builds the same text from it (with the address it signs in with, when none is given).
+ */
+export const SignInInput = Type.Object({
+  domain: Type.String(),
+  address: Type.Optional(Type.String({ description: 'Absent when the nonce was asked for without an address' })),
+  statement: Type.String(),
+  version: Type.String(),
+  chainId: Type.String(),
+  nonce: Type.String(),
+  issuedAt: Type.String({ format: 'date-time' }),
+  expirationTime: Type.String({ format: 'date-time' }),
+})
+export type SignInInput = Static<typeof SignInInput>
+
 export const authRoutes = {
   isReg: route({
     path: '/user/login/is_reg',
@@ -33,12 +49,15 @@ export const authRoutes = {
     path: '/user/login/nonce',
     auth: false,
     tag: 'auth',
-    summary: 'A single-use Sign-In-With-Solana message for the address to sign (expires in 5 minutes)',
-    body: Type.Object({ address: Address }, { additionalProperties: false }),
+    summary:
+      'A single-use Sign-In-With-Solana message for the address to sign (expires in 5 minutes). Without an address, ' +
+      "a wallet's signIn feature fills in the one it signs in with: the message is then this text with that address",
+    body: Type.Object({ address: Type.Optional(Address) }, { additionalProperties: false }),
     data: Type.Object({
-      message: Type.String({ description: 'The exact text to sign' }),
+      message: Type.String({ description: 'The exact text to sign (with an empty address line when none was given)' }),
       nonce: Type.String(),
       expires_at: Type.String({ format: 'date-time' }),
+      sign_in: SignInInput,
     }),
   }),
   registerThird: route({
@@ -55,11 +74,23 @@ export const authRoutes = {
         message: MultilineText({
           minLength: 1,
           maxLength: 2048,
-          description: 'The text returned by /user/login/nonce',
+          description: 'The text returned by /user/login/nonce (with the address filled in, for a nonce without one)',
         }),
+        end_other_sessions: Type.Optional(
+          Type.Boolean({ description: 'Sign out everywhere else: every other live session of this wallet ends' }),
+        ),
       },
       { additionalProperties: false },
     ),
     data: LoginData,
+  }),
+  logout: route({
+    path: '/user/login/logout',
+    auth: true,
+    tag: 'auth',
+    summary:
+      "Ends the caller's session: its token is refused from now on (by other server instances within SESSION_CACHE_MS)",
+    body: Empty,
+    data: Type.Object({}),
   }),
 } as const satisfies Record<string, RouteDef>

@@ -4,6 +4,7 @@ export const routeTable = {
   isReg: { path: '/user/login/is_reg', auth: false },
   nonce: { path: '/user/login/nonce', auth: false },
   registerThird: { path: '/user/login/registerThird', auth: false },
+  logout: { path: '/user/login/logout', auth: true },
   userIndex: { path: '/user/user/index', auth: true },
   userWallet: { path: '/user/user/wallet', auth: true },
   moneyLog: { path: '/user/user/moneyLog', auth: true },

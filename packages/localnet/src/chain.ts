@@ -190,6 +190,8 @@ interface PersistedState {
 export interface ChainOptions {
   slotMs: number
   stateDir?: string
+  /** A fresh chain's genesis hash is derived from this instead of the time: the simulator's chain is reproducible. */
+  seed?: string
   /** How often (ms) changed state is written to stateDir. */
   saveIntervalMs?: number
 }
@@ -240,9 +242,8 @@ export class Chain {
       chain.restore(saved)
     } else {
       chain = new Chain(new LiteSVM(), options)
-      chain.genesisHash = toBase58(
-        createHash('sha256').update(`solpledge-localnet:${Date.now()}:${Math.random()}`).digest(),
-      )
+      const origin = options.seed ?? `${Date.now()}:${Math.random()}`
+      chain.genesisHash = toBase58(createHash('sha256').update(`solpledge-localnet:${origin}`).digest())
       chain.dirty = true
     }
     chain.svm.withSigverify(true).withBlockhashCheck(false)

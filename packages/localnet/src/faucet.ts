@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import {
   type Address,
   appendTransactionMessageInstructions,
   type Blockhash,
   createKeyPairSignerFromPrivateKeyBytes,
   createTransactionMessage,
-  generateKeyPairSigner,
   getSignatureFromTransaction,
   getTransactionEncoder,
   type Instruction,
@@ -77,21 +76,27 @@ export class Faucet {
     readonly payer: KeyPairSigner,
     readonly mintAuthority: KeyPairSigner,
     readonly tokens: TokenInfo[],
+    private readonly newKey: (name: string) => Uint8Array,
   ) {}
 
-  /** Loads the faucet keys from the chain state (or creates them) and creates the configured mints that are missing. */
-  static async init(chain: Chain, tokens: TokenConfig[]): Promise<Faucet> {
+  /**
+   * Loads the faucet keys from the chain state (or creates them) and creates the configured mints that are missing.
+   * With `seed`, new keys (the faucet's, the mint authority's, the mints') are derived from it instead of drawn.
+   */
+  static async init(chain: Chain, tokens: TokenConfig[], seed?: string): Promise<Faucet> {
+    const newKey = (name: string) =>
+      seed === undefined ? randomBytes(32) : createHash('sha256').update(`${seed}:${name}`).digest()
     const saved = chain.extras.faucet as FaucetState | undefined
     const state: FaucetState = saved ?? {
-      faucetSeed: toBase64(randomBytes(32)),
-      mintAuthoritySeed: toBase64(randomBytes(32)),
+      faucetSeed: toBase64(newKey('faucet')),
+      mintAuthoritySeed: toBase64(newKey('mint-authority')),
       tokens: [],
     }
     const payer = await createKeyPairSignerFromPrivateKeyBytes(fromBase64(state.faucetSeed))
     const mintAuthority = await createKeyPairSignerFromPrivateKeyBytes(fromBase64(state.mintAuthoritySeed))
     // State written before Token-2022 mints existed names no program: those mints are classic SPL Token mints.
     const known = state.tokens.map((t) => ({ ...t, program: t.program ?? TOKEN_PROGRAM_ADDRESS }))
-    const faucet = new Faucet(chain, payer, mintAuthority, known)
+    const faucet = new Faucet(chain, payer, mintAuthority, known, newKey)
     chain.ensureLamports(payer.address, FAUCET_FLOOR)
     for (const token of tokens) {
       if (!/^[A-Za-z0-9]{1,16}$/.test(token.symbol)) throw new Error(`invalid token symbol ${token.symbol}`)
@@ -107,7 +112,7 @@ export class Faucet {
   }
 
   private async createMint(token: TokenConfig): Promise<TokenInfo> {
-    const mint = await generateKeyPairSigner()
+    const mint = await createKeyPairSignerFromPrivateKeyBytes(this.newKey(`mint:${token.symbol}`))
     const space = getMintSize()
     const program = token.program === 'token-2022' ? (TOKEN_2022_PROGRAM_ID as Address) : TOKEN_PROGRAM_ADDRESS
     await this.send([

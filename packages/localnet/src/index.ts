@@ -1,9 +1,10 @@
 import type { Server } from 'node:http'
 import { Chain } from './chain.ts'
 import { DEFAULT_TOKENS, Faucet, type FaucetRequest, type TokenConfig, type TokenInfo } from './faucet.ts'
-import { closeServer, createRpcServer, listen } from './server.ts'
+import { closeServer, createRpcServer, handleJsonRpc, listen } from './server.ts'
 import { SubscriptionServer } from './ws.ts'
 
+export type { Chain, TransactionRecord } from './chain.ts'
 export type { FaucetRequest, TokenConfig, TokenInfo } from './faucet.ts'
 export { DEFAULT_TOKENS } from './faucet.ts'
 
@@ -101,5 +102,37 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     await Promise.all(servers.filter((s) => s.listening).map(closeServer))
     await chain.close()
     throw error
+  }
+}
+
+export interface LocalChainOptions {
+  /** Derives the genesis hash and every key the chain makes (faucet, mints) from this: the same seed, the same chain. */
+  seed?: string
+  /** Demo SPL tokens created at once (default PLG with 9 decimals and USDT with 6). */
+  tokens?: TokenConfig[]
+}
+
+/** The local chain in this process, without servers or timers: its owner produces the slots. */
+export interface LocalChain {
+  chain: Chain
+  tokens: TokenInfo[]
+  faucet(address: string, request: FaucetRequest): Promise<string[]>
+  /** Answers a parsed JSON-RPC body (a request or a batch) exactly as the HTTP server would. */
+  request(body: unknown): Promise<unknown>
+}
+
+/**
+ * The chain of startLocalnet in-process: the simulator (apps/server/sim) gives it to the server as its RPC transport and
+ * calls `chain.tick()` itself, so slots, blockhashes and their expiry follow its clock.
+ */
+export async function openLocalChain(options: LocalChainOptions = {}): Promise<LocalChain> {
+  const chain = await Chain.open({ slotMs: 400, ...(options.seed === undefined ? {} : { seed: options.seed }) })
+  const faucet = await Faucet.init(chain, options.tokens ?? DEFAULT_TOKENS, options.seed)
+  const ctx = { chain, faucet }
+  return {
+    chain,
+    tokens: faucet.tokens.map((t) => ({ ...t })),
+    faucet: (address, request) => faucet.fund(address, request),
+    request: (body) => handleJsonRpc(body, ctx),
   }
 }

@@ -20,6 +20,14 @@ export interface BackoffOptions {
   timeoutMs?: number
 }
 
+export interface EndpointOptions extends BackoffOptions {
+  /**
+   * The transport of each endpoint (default: kit's HTTP transport). The simulator (apps/server/sim) gives its
+   * in-process chain with its faults here, below the failover, which runs as in production.
+   */
+  transport?: ((url: string) => RpcTransport) | undefined
+}
+
 export interface EndpointStatus {
   /** The endpoint's host only: its path and query may carry a provider's API key. */
   host: string
@@ -71,14 +79,14 @@ export class RpcEndpoints {
   private readonly maxMs: number
   private readonly timeoutMs: number
 
-  constructor(urls: readonly string[], options: BackoffOptions = {}) {
+  constructor(urls: readonly string[], options: EndpointOptions = {}) {
     if (urls.length === 0) throw new Error('at least one RPC endpoint is needed')
     this.baseMs = options.baseMs ?? 500
     this.maxMs = options.maxMs ?? 30_000
     this.timeoutMs = options.timeoutMs ?? 15_000
     this.endpoints = urls.map((url) => ({
       host: new URL(url).host,
-      transport: createDefaultRpcTransport({ url }),
+      transport: options.transport?.(url) ?? createDefaultRpcTransport({ url }),
       failures: 0,
       retryAt: 0,
       lastError: null,

@@ -4,6 +4,7 @@ import {
   createSolanaRpcSubscriptions,
   type Rpc,
   type RpcSubscriptions,
+  type RpcTransport,
   type SolanaRpcApi,
   type SolanaRpcSubscriptionsApi,
 } from '@solana/kit'
@@ -37,11 +38,16 @@ export interface ChainOptions {
   commitment?: ChainCommitment
   priorityFee?: PriorityFee
   backoff?: BackoffOptions
+  /** Each endpoint's transport instead of HTTP: the simulator's in-process chain and faults (endpoints.ts). */
+  transport?: (url: string) => RpcTransport
 }
 
 /** The server's chain clients: `rpcUrls` in order of preference (the first is the primary). */
 export function createChain(rpcUrls: string | readonly string[], wsUrl: string, options: ChainOptions = {}): Chain {
-  const endpoints = new RpcEndpoints(typeof rpcUrls === 'string' ? [rpcUrls] : rpcUrls, options.backoff)
+  const endpoints = new RpcEndpoints(typeof rpcUrls === 'string' ? [rpcUrls] : rpcUrls, {
+    ...options.backoff,
+    transport: options.transport,
+  })
   return {
     rpc: createSolanaRpcFromTransport(endpoints.transport),
     endpoints,

@@ -24,11 +24,12 @@ import * as fixedSettings from './migrations/0018-fixed-settings.ts'
 import * as liabilities from './migrations/0019-liabilities.ts'
 import * as economics from './migrations/0020-economics.ts'
 import * as rateLimits from './migrations/0021-rate-limits.ts'
+import * as sessionIdle from './migrations/0023-session-idle.ts'
 import * as live from './migrations/0024-live.ts'
 import { type NotifySource, notifySources } from './notify.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
-import { TrackingPostgresDialect } from './transient.ts'
+import { type DbFaultHook, TrackingPostgresDialect } from './transient.ts'
 
 export type Database = Kysely<DB>
 
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '0019-liabilities': liabilities,
   '0020-economics': economics,
   '0021-rate-limits': rateLimits,
+  '0023-session-idle': sessionIdle,
   '0024-live': live,
 }
 
@@ -73,6 +75,8 @@ export async function openDatabase(options: {
   onConnectionError?: (error: Error) => void
   /** Where the database's outage and recovery are logged (lib/reachability.ts): a new connection failing, then one opening. */
   log?: OutageLog
+  /** PostgreSQL only: the simulator's faults (db/transient.ts); never given by the server. */
+  faults?: DbFaultHook
 }): Promise<Database> {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10, types: { getTypeParser } })
@@ -98,7 +102,7 @@ export async function openDatabase(options: {
     // checked out between two queries) as an uncaught exception, which ends the process.
     pool.on('error', () => {}) // an idle client's error: reported by its own listener
     pool.on('connect', (client) => client.on('error', report))
-    return withNotifySource(new Kysely<DB>({ dialect: new TrackingPostgresDialect({ pool }) }), {
+    return withNotifySource(new Kysely<DB>({ dialect: new TrackingPostgresDialect({ pool, faults: options.faults }) }), {
       url: options.listenUrl ?? options.url,
     })
   }

@@ -19,7 +19,8 @@ export interface UsersTable {
 
 export interface LoginNoncesTable {
   nonce: string
-  address: string
+  /** Null for a message asked for without an address (a wallet's signIn fills it in). */
+  address: string | null
   domain: string
   message: string
   expires_at: Timestamp
@@ -32,7 +33,10 @@ export interface SessionsTable {
   user_id: Int8
   address: string
   created_at: Timestamp
+  /** Absolute end. */
   expires_at: Timestamp
+  /** When it was last used (at most a few minutes behind): it ends after the idle time without use. */
+  last_seen_at: Timestamp
   revoked_at: Timestamp | null
 }
 

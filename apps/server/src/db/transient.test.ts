@@ -1,5 +1,8 @@
+import { PGlite } from '@electric-sql/pglite'
+import { Kysely, sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { isRetryable, noteCommitted, retryTransient } from './transient.ts'
+import { PGliteDialect } from './pglite-dialect.ts'
+import { type DbFaultHook, isRetryable, noteCommitted, retryTransient, trackingDialect } from './transient.ts'
 
 const terminated = () =>
   Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })
@@ -64,5 +67,40 @@ describe('retryTransient', () => {
     expect(isRetryable(new Error('Client has encountered a connection error and is not queryable'))).toBe(true)
     expect(isRetryable(Object.assign(new Error('x'), { code: '23505' }))).toBe(false)
     expect(isRetryable(null)).toBe(false)
+  })
+})
+
+// Found by the simulator (docs/simulator.md): BEGIN and ROLLBACK went through the hook, so a process that died inside a
+// transaction could not roll it back on PGlite's one session, and the next statement committed the dead one's work.
+describe('the database fault hook', () => {
+  it('sees each statement and COMMIT once, never BEGIN or ROLLBACK, so a transaction it fails still rolls back', async () => {
+    const seen: string[] = []
+    let dead = false
+    const hook: DbFaultHook = {
+      execute: async (statement, _state, run) => {
+        if (dead) throw new Error('the process died')
+        seen.push(statement)
+        return run()
+      },
+      commitStatus: async () => undefined,
+    }
+    const pg = new PGlite()
+    const db = new Kysely<{ t: { n: number } }>({ dialect: trackingDialect(new PGliteDialect(pg), hook) })
+    try {
+      await sql`create table t (n int)`.execute(db)
+      await db.transaction().execute((trx) => trx.insertInto('t').values({ n: 1 }).execute())
+      expect(seen).toEqual(['create table t (n int)', 'insert into "t" ("n") values ($1)', 'commit'])
+      await expect(
+        db.transaction().execute(async (trx) => {
+          await trx.insertInto('t').values({ n: 2 }).execute()
+          dead = true
+          await trx.insertInto('t').values({ n: 3 }).execute()
+        }),
+      ).rejects.toThrow('the process died')
+      dead = false
+      expect(await db.selectFrom('t').select('n').execute()).toEqual([{ n: 1 }])
+    } finally {
+      await db.destroy()
+    }
   })
 })

@@ -9,8 +9,10 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import {
   CompiledQuery,
   type DatabaseConnection,
+  type Dialect,
   type Driver,
   PostgresDialect,
+  type PostgresDialectConfig,
   type QueryResult,
   type TransactionSettings,
 } from 'kysely'
@@ -85,23 +87,55 @@ export async function retryTransient<T>(work: () => Promise<T>, attempts?: numbe
   }
 }
 
+/**
+ * Fault injection at the database boundary, for the simulator (apps/server/sim, docs/simulator.md): given to a tracking
+ * dialect, it runs every statement and COMMIT of the work this module tracks and may fail it as the network or the
+ * server would. The server never gives one: without it a statement costs one property check more.
+ */
+export interface DbFaultHook {
+  /**
+   * Runs `sql` (a statement, or 'commit') through `run`, or fails it: before it is sent (throwing without running it;
+   * for a lost connection the hook first does to `connection` what the server would, rolling the transaction back) or
+   * after (running it, then throwing: its answer is lost).
+   */
+  execute<R>(
+    sql: string,
+    state: { inTransaction: boolean; connection: DatabaseConnection },
+    run: () => Promise<R>,
+  ): Promise<R>
+  /**
+   * What asking the server about the transaction `xid` whose COMMIT answer was lost gives: 'committed', 'aborted', null
+   * (no answer), or undefined to ask the server itself.
+   */
+  commitStatus(xid: string): Promise<string | null | undefined>
+}
+
 const READ = /^\s*select\b/i
 
 /** A connection that knows whether it is in a transaction, and notes what it commits. */
 class TrackedConnection implements DatabaseConnection {
   inTransaction = false
-  constructor(readonly inner: DatabaseConnection) {}
+  constructor(
+    readonly inner: DatabaseConnection,
+    readonly faults: DbFaultHook | undefined,
+  ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const autocommit = !this.inTransaction && !READ.test(query.sql)
     try {
-      const result = await this.inner.executeQuery<R>(query)
+      const result = await (this.faults
+        ? this.faults.execute(query.sql, this.faultState(), () => this.inner.executeQuery<R>(query))
+        : this.inner.executeQuery<R>(query))
       if (autocommit) noteCommitted()
       return result
     } catch (error) {
       if (autocommit) unknownOutcome(error)
       throw error
     }
+  }
+
+  faultState() {
+    return { inTransaction: this.inTransaction, connection: this.inner }
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
@@ -116,20 +150,25 @@ function unknownOutcome(error: unknown) {
   Object.defineProperty(error, UNKNOWN_OUTCOME, { value: true })
 }
 
-/** Kysely's PostgreSQL driver, with its connections tracked (see TrackedConnection). */
+/** A Kysely driver with its connections tracked (see TrackedConnection). */
 class TrackingDriver implements Driver {
-  constructor(private readonly inner: Driver) {}
+  constructor(
+    private readonly inner: Driver,
+    private readonly faults: DbFaultHook | undefined,
+  ) {}
   init() {
     return this.inner.init()
   }
   async acquireConnection() {
-    return new TrackedConnection(await this.inner.acquireConnection())
+    return new TrackedConnection(await this.inner.acquireConnection(), this.faults)
   }
-  // BEGIN, COMMIT and ROLLBACK run as statements of a transaction: only COMMIT's outcome can be unknown.
+  // BEGIN, COMMIT and ROLLBACK run on the inner connection, as the transaction's own statements: only COMMIT's outcome
+  // can be unknown, and only COMMIT is given to the faults (a ROLLBACK is what the server does anyway when it loses the
+  // connection).
   async beginTransaction(connection: TrackedConnection, settings: TransactionSettings) {
     connection.inTransaction = true
     try {
-      await this.inner.beginTransaction(connection, settings)
+      await this.inner.beginTransaction(connection.inner, settings)
     } catch (error) {
       connection.inTransaction = false
       throw error
@@ -143,7 +182,9 @@ class TrackingDriver implements Driver {
     )
     const xid = rows[0]?.xid ?? null
     try {
-      await this.inner.commitTransaction(connection)
+      await (this.faults
+        ? this.faults.execute('commit', connection.faultState(), () => this.inner.commitTransaction(connection.inner))
+        : this.inner.commitTransaction(connection.inner))
       noteCommitted()
     } catch (error) {
       // The connection broke around the COMMIT: ask the server, on another connection, what became of the transaction
@@ -158,6 +199,8 @@ class TrackingDriver implements Driver {
   }
   /** 'committed', 'aborted' or null (unknown: the server cannot be asked, or still ends the transaction after ~2 s). */
   private async statusOf(xid: string): Promise<string | null> {
+    const injected = this.faults && (await this.faults.commitStatus(xid))
+    if (injected !== undefined) return injected
     for (let attempt = 1; attempt <= 8; attempt++) {
       try {
         const connection = await this.inner.acquireConnection()
@@ -182,7 +225,7 @@ class TrackingDriver implements Driver {
     // failure must not count as a write of unknown outcome.
     connection.inTransaction = true
     try {
-      await this.inner.rollbackTransaction(connection)
+      await this.inner.rollbackTransaction(connection.inner)
     } finally {
       connection.inTransaction = false
     }
@@ -195,9 +238,25 @@ class TrackingDriver implements Driver {
   }
 }
 
-/** PostgresDialect whose driver tracks commits for retryTransient. */
+/** PostgresDialect whose driver tracks commits for retryTransient (and takes the simulator's faults). */
 export class TrackingPostgresDialect extends PostgresDialect {
+  constructor(private readonly config: PostgresDialectConfig & { faults?: DbFaultHook | undefined }) {
+    super(config)
+  }
   override createDriver(): Driver {
-    return new TrackingDriver(super.createDriver())
+    return new TrackingDriver(super.createDriver(), this.config.faults)
+  }
+}
+
+/**
+ * Any dialect with its commits tracked and `faults` injected: the simulator runs the embedded database so, to fail it
+ * as PostgreSQL fails (PGlite itself has no connection to lose, so the server does not track it).
+ */
+export function trackingDialect(dialect: Dialect, faults: DbFaultHook): Dialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createDriver: () => new TrackingDriver(dialect.createDriver(), faults),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
   }
 }

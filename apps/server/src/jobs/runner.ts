@@ -21,32 +21,48 @@ const JOB_PASSES: Record<JobName, (context: JobContext) => () => Promise<void>> 
   [JOBS.changes]: scheduledChanges,
 }
 
+/**
+ * Each job's pass as the runner runs it: never two at once in this process (a call while one runs does nothing),
+ * a failure logged and not thrown, the pass recorded in job_heartbeats. Resolves to the pass's failure (undefined when
+ * it succeeded or was skipped). The timers below call them; the simulator (apps/server/sim) calls them one at a time.
+ */
+export function jobPasses(context: JobContext): Record<JobName, () => Promise<unknown>> {
+  const { db, log } = context
+  const passes = {} as Record<JobName, () => Promise<unknown>>
+  for (const [name, job] of Object.entries(JOB_PASSES) as [JobName, (typeof JOB_PASSES)[JobName]][]) {
+    const pass = job(context)
+    let running = false
+    passes[name] = async () => {
+      if (running) return undefined
+      running = true
+      let failure: unknown
+      try {
+        await pass()
+      } catch (error) {
+        failure = error ?? new Error('job failed')
+        log.error({ err: error, job: name }, 'job failed')
+      } finally {
+        running = false
+      }
+      await recordJobRun(db, name, failure).catch((error) =>
+        log.error({ err: error, job: name }, 'job heartbeat failed'),
+      )
+      return failure
+    }
+  }
+  return passes
+}
+
 /** Starts every job whose interval is above 0; `stop` clears their timers (a running pass finishes on its own). */
 export function startJobs(context: JobContext): { stop: () => void } {
   const intervals = jobIntervals(context.config)
-  const timers = Object.entries(JOB_PASSES).flatMap(([name, job]) => {
+  const passes = jobPasses(context)
+  const timers = Object.entries(passes).flatMap(([name, pass]) => {
     const ms = intervals[name] ?? 0
-    return ms > 0 ? [every(context, name, ms, job(context))] : []
+    if (ms <= 0) return []
+    const timer = setInterval(pass, ms)
+    timer.unref()
+    return [timer]
   })
   return { stop: () => timers.forEach(clearInterval) }
-}
-
-function every({ db, log }: JobContext, name: string, ms: number, pass: () => Promise<void>) {
-  let running = false
-  const timer = setInterval(async () => {
-    if (running) return
-    running = true
-    let failure: unknown
-    try {
-      await pass()
-    } catch (error) {
-      failure = error ?? new Error('job failed')
-      log.error({ err: error, job: name }, 'job failed')
-    } finally {
-      running = false
-    }
-    await recordJobRun(db, name, failure).catch((error) => log.error({ err: error, job: name }, 'job heartbeat failed'))
-  }, ms)
-  timer.unref()
-  return timer
 }

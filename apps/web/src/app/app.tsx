@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { BrowserRouter, useLocation, useNavigate } from 'react-router'
 import { PrimaryButton } from '@/components/primary-button.tsx'
 import { Toaster } from '@/components/toaster.tsx'
+import { UpdatePrompt } from '@/components/update-prompt.tsx'
 import { ClientConfigContext } from '@/lib/client-config.ts'
 import { useWalletModal, WalletModalProvider } from '@/lib/wallet/wallet-modal.tsx'
 import { loadWalletLayer, useScreenShown, walletAtStartup } from './bootstrap.tsx'
@@ -35,8 +36,27 @@ export function App({ config, inviteCode }: AppProps) {
         </QueryClientProvider>
       </ClientConfigContext>
       <Toaster />
+      <UpdatePrompt />
+      <ServiceWorker />
     </>
   )
+}
+
+/** Afterwards (docs/architecture.md "Offline and updates"): registers the service worker once the first screen painted. */
+function ServiceWorker() {
+  const shown = useScreenShown()
+  useEffect(() => {
+    if (!shown) return
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => import('./service-worker.ts').then((m) => m.registerServiceWorker(), console.error))
+    })
+    return () => {
+      cancelAnimationFrame(frame)
+      clearTimeout(timer)
+    }
+  }, [shown])
+  return null
 }
 
 function Wallet({ config, inviteCode }: AppProps) {
@@ -73,12 +93,22 @@ function Wallet({ config, inviteCode }: AppProps) {
   )
 }
 
-/** The runtime config could not be loaded: say so, with a way to try again. */
-export function StartupError() {
+/**
+ * The runtime config could not be loaded: say so, with a way to try again. `offline`: the server could not be reached
+ * at all (no network; the service worker then served the page it keeps): the offline screen.
+ */
+export function StartupError({ offline }: { offline: boolean }) {
   const { t } = useTranslation(['ui', 'msg'])
   return (
-    <div className="startup-error" role="alert">
-      <p>{t('msg:common.failedConfig')}</p>
+    <div className="startup-error" role="alert" data-testid={offline ? 'offline' : 'startup-error'}>
+      {offline ? (
+        <>
+          <h1>{t('offline.title')}</h1>
+          <p>{t('offline.text')}</p>
+        </>
+      ) : (
+        <p>{t('msg:common.failedConfig')}</p>
+      )}
       <PrimaryButton onClick={() => window.location.reload()}>{t('common.retry')}</PrimaryButton>
     </div>
   )

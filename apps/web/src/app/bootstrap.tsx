@@ -12,13 +12,22 @@ export function ScreenShown() {
   return null
 }
 
+/** Where the wallet adapter remembers the wallet last connected (WalletProvider's default localStorage key). */
+const REMEMBERED_WALLET_KEY = 'walletName'
+
 /**
  * Whether the wallet layer loads right after the first paint: a Phantom-type wallet is injected (it may connect by
- * itself, SPEC §4), or the demo wallet will be (local chain). For anyone else it loads when they open the wallet picker.
+ * itself, SPEC §4), the demo wallet will be (local chain), or the wallet adapter remembers a wallet (a Wallet Standard
+ * one such as the Mobile Wallet Adapter) to reconnect and restore the session with. For anyone else it loads when they
+ * open the wallet picker.
  */
 export function walletAtStartup(config: ClientConfig) {
   const injected = window as { phantom?: { solana?: unknown }; solana?: unknown }
-  return config.demoWallet || Boolean(injected.phantom?.solana ?? injected.solana)
+  return (
+    config.demoWallet ||
+    Boolean(injected.phantom?.solana ?? injected.solana) ||
+    localStorage.getItem(REMEMBERED_WALLET_KEY) !== null
+  )
 }
 
 let walletLayer: Promise<typeof import('./wallet-layer.tsx').WalletLayer> | undefined

@@ -1,10 +1,20 @@
+import type { Adapter } from '@solana/wallet-adapter-base'
 import { PhantomWalletAdapter } from '@solana/wallet-adapter-phantom'
 import { ConnectionProvider, useConnection, useWallet, WalletProvider } from '@solana/wallet-adapter-react'
+import {
+  createDefaultAuthorizationCache,
+  createDefaultChainSelector,
+  createDefaultWalletNotFoundHandler,
+  registerMwa,
+} from '@solana-mobile/wallet-standard-mobile'
 import type { ClientConfig } from '@solpledge/contract/client'
 import { useEffect, useMemo } from 'react'
 import { WalletConnect, WalletLogin } from '@/features/auth/components/wallet-login.tsx'
+import { chosenWallet, takeWalletChoice } from '@/features/auth/hooks/wallet-choice.ts'
+import { APP_NAME } from '@/lib/config.ts'
 import { useResumePayments } from '@/lib/payment/use-resume-payments.ts'
-import { reportWalletError } from '@/lib/wallet/wallet-error.ts'
+import { isAndroidBrowser } from '@/lib/wallet/phantom.ts'
+import { quietly, reportWalletError } from '@/lib/wallet/wallet-error.ts'
 import { publishWallet } from '@/lib/wallet/wallet-state.ts'
 
 export interface WalletLayerProps {
@@ -15,19 +25,61 @@ export interface WalletLayerProps {
   userLogin: boolean
 }
 
+/** The Wallet Standard chain of a cluster, as the Mobile Wallet Adapter names it. */
+const chainOf = (cluster: string) => `solana:${cluster === 'mainnet-beta' ? 'mainnet' : cluster}` as const
+
+let mwaRegistered = false
+
 /**
- * The chain connection, the Phantom wallet, the wallet picker and the user login: a chunk of its own that the shell
- * (app.tsx) loads after the first paint, or when a screen opens the wallet picker. It renders beside the screens and
- * hands them the wallet's state through lib/wallet/wallet-state.ts.
+ * On Android's browser (not a web view, where an injected wallet is used), the Mobile Wallet Adapter: a Wallet
+ * Standard wallet that reaches the wallet app on the phone (Phantom) without leaving the browser. Registered before
+ * the wallet adapter starts, which then lists it instead of making its own.
+ */
+function registerMobileWallet(config: ClientConfig) {
+  if (mwaRegistered || !isAndroidBrowser()) return
+  mwaRegistered = true
+  registerMwa({
+    appIdentity: { name: APP_NAME, uri: window.location.origin, icon: 'icons/icon-192.png' },
+    authorizationCache: createDefaultAuthorizationCache(),
+    chains: [chainOf(config.cluster)],
+    chainSelector: createDefaultChainSelector(),
+    onWalletNotFound: createDefaultWalletNotFoundHandler(),
+  })
+}
+
+/**
+ * The wallet adapter's auto-connect: a wallet the user chose connects as they asked (one with Sign-In-With-Solana is
+ * left to the login's signIn: connecting and signing in one prompt); one selected at start-up — remembered, or the
+ * installed Phantom — reconnects quietly (a trusted site's silent reconnection: no prompt, and no toast when it cannot).
+ */
+async function autoConnect(adapter: Adapter) {
+  const choice = chosenWallet(adapter.name)
+  if (choice) {
+    if (choice.signIn) return false
+    takeWalletChoice()
+    return true
+  }
+  await quietly(() => adapter.autoConnect())
+  return false
+}
+
+/**
+ * The chain connection, the wallets (Phantom's injected provider, the Wallet Standard wallets the page has, the Mobile
+ * Wallet Adapter on Android), the wallet picker and the user login: a chunk of its own that the shell (app.tsx) loads
+ * after the first paint, or when a screen opens the wallet picker. It renders beside the screens and hands them the
+ * wallet's state through lib/wallet/wallet-state.ts.
  */
 export function WalletLayer({ config, inviteCode, onReset, userLogin }: WalletLayerProps) {
-  const wallets = useMemo(() => [new PhantomWalletAdapter()], [])
+  const wallets = useMemo(() => {
+    registerMobileWallet(config)
+    return [new PhantomWalletAdapter()]
+  }, [config])
   const connection = useMemo(() => ({ commitment: 'confirmed' as const, wsEndpoint: config.wsUrl }), [config.wsUrl])
   return (
     <ConnectionProvider endpoint={config.rpcUrl} config={connection}>
-      <WalletProvider wallets={wallets} autoConnect onError={reportWalletError}>
+      <WalletProvider wallets={wallets} autoConnect={autoConnect} onError={reportWalletError}>
         <PublishWallet />
-        <WalletConnect />
+        <WalletConnect inviteCode={inviteCode} signIn={userLogin} />
         {userLogin && <WalletLogin inviteCode={inviteCode} onReset={onReset} />}
       </WalletProvider>
     </ConnectionProvider>

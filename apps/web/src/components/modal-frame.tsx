@@ -10,6 +10,11 @@ const loadMotionFeatures = () => import('@/app/motion-features.ts').then((module
 
 /** Seconds the modal fades out before it unmounts (SPEC §2: closing waits 150 ms). */
 const FADE_S = 0.15
+/**
+ * A tap on the mask this soon after the modal opened is the second tap of the double tap that opened it (the mask now
+ * lies where the button was): it is ignored, and the modal stays open.
+ */
+export const MASK_GUARD_MS = 300
 
 /**
  * The modal itself, with its fade (the animation library comes with the first modal that opens, not with the screen).
@@ -21,6 +26,9 @@ export default function ModalFrame({ open, title, onClose, testId, children }: M
   const titleId = useId()
   const latestClose = useRef(onClose)
   latestClose.current = onClose
+  const openedAt = useRef(0)
+  if (!open) openedAt.current = 0
+  else if (openedAt.current === 0) openedAt.current = Date.now()
 
   // A modal that can be dismissed when it opens owns a history entry while open; back closes it when it can.
   useEffect(() => {
@@ -58,7 +66,9 @@ export default function ModalFrame({ open, title, onClose, testId, children }: M
                 className="modal-mask"
                 tabIndex={-1}
                 aria-label={t('common.close')}
-                onClick={onClose}
+                onClick={() => {
+                  if (Date.now() - openedAt.current >= MASK_GUARD_MS) onClose()
+                }}
               />
             ) : (
               <div className="modal-mask" />

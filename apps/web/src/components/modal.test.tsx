@@ -2,9 +2,10 @@
 import { act, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { renderSignedIn } from '@/test/harness.tsx'
 import { Modal } from './modal.tsx'
+import { MASK_GUARD_MS } from './modal-frame.tsx'
 
 /** A page with a sheet that can open a second sheet over it, as a form opens its review. */
 function Page() {
@@ -78,5 +79,57 @@ describe('a modal and the browser back button', () => {
     await user.keyboard('{Escape}')
     await waitFor(() => expect(screen.queryByTestId('review')).toBeNull())
     expect(screen.getByTestId('form')).toBeTruthy()
+  })
+
+  it('a closing sheet never undoes a navigation away that started meanwhile (a link to Phantom)', async () => {
+    await renderSignedIn(<Page />)
+    const user = userEvent.setup()
+    await user.click(screen.getByText('open'))
+    await screen.findByTestId('form')
+    const go = vi.spyOn(history, 'go')
+    const length = history.length
+    // As the wallet picker does: the sheet closes and, in the same task, the page sets location.href. The browser
+    // announces the navigation at once (here beforeunload: happy-dom has no Navigation API); the step back that takes
+    // the sheet's entry would cancel it.
+    const closes = screen.getAllByRole('button', { name: 'Close' }).filter((b) => b.className === 'modal-close')
+    act(() => {
+      ;(closes[0] as HTMLElement).click()
+      window.dispatchEvent(new Event('beforeunload'))
+    })
+    await waitFor(() => expect(screen.queryByTestId('form')).toBeNull())
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(go).not.toHaveBeenCalled()
+    expect(history.length).toBe(length)
+    // The page stayed after all (the wallet's app opened instead): the next sheet takes its entry back as usual.
+    document.dispatchEvent(new Event('visibilitychange'))
+    await user.click(screen.getByText('open'))
+    await screen.findByTestId('form')
+    await user.keyboard('{Escape}')
+    await waitFor(() => expect(go).toHaveBeenCalledWith(-1))
+    go.mockRestore()
+  })
+})
+
+describe("a sheet's mask", () => {
+  it('ignores the second tap of the double tap that opened the sheet, and closes on a later tap', async () => {
+    await renderSignedIn(<Page />)
+    let now = Date.now()
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => now)
+    try {
+      const opener = screen.getByText('open')
+      act(() => opener.click())
+      const sheet = await screen.findByTestId('form')
+      // The second tap of a double tap lands where the button was: on the mask, which now covers it.
+      const mask = sheet.parentElement?.querySelector('.modal-mask') as HTMLElement
+      now += MASK_GUARD_MS - 1
+      act(() => mask.click())
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(screen.getByTestId('form')).toBeTruthy()
+      now += 1
+      act(() => mask.click())
+      await waitFor(() => expect(screen.queryByTestId('form')).toBeNull())
+    } finally {
+      clock.mockRestore()
+    }
   })
 })

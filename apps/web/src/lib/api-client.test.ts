@@ -101,6 +101,15 @@ describe('api client', () => {
     expect(c.onSessionInvalid).toHaveBeenCalledWith('expired')
   })
 
+  it("calls with a given session's headers, and its -403 leaves the current session alone", async () => {
+    const c = client(reply({ code: -403, msg: 'expired', data: null }))
+    const session = { token: 'old', address: 'B' }
+    await expect(c.call(api.logout, {}, { session })).rejects.toMatchObject({ code: -403 })
+    const [, init] = c.fetch.mock.calls[0] ?? []
+    expect(init?.headers).toMatchObject({ 'User-Token': 'old', 'User-Address': 'B' })
+    expect(c.onSessionInvalid).not.toHaveBeenCalled()
+  })
+
   it('resolves any other code', async () => {
     const c = client(reply({ code: 7, msg: 'odd', data: { is_reg: 1 } }))
     await expect(c.call(api.isReg, { address: 'A' })).resolves.toEqual({ is_reg: 1 })

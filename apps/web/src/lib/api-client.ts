@@ -68,6 +68,11 @@ export interface CallOptions {
    * without it.
    */
   idempotencyKey?: string
+  /**
+   * The session to call with instead of the current one (a stored session checked before it is restored, or one
+   * ended after its account left). Its -403 is only this call's refusal: the current session is not cleared.
+   */
+  session?: { token: string; address: string }
 }
 
 export interface ApiClientOptions {
@@ -85,10 +90,16 @@ export function createApiClient({
   onSessionInvalid,
   timeoutMs = REQUEST_TIMEOUT_MS,
 }: ApiClientOptions) {
-  async function request<T>(path: string, body?: unknown, extra: Record<string, string> = {}): Promise<Envelope<T>> {
+  async function request<T>(
+    path: string,
+    body?: unknown,
+    extra: Record<string, string> = {},
+    session?: CallOptions['session'],
+  ): Promise<Envelope<T>> {
+    const own: Record<string, string> = session ? { 'User-Token': session.token, 'User-Address': session.address } : {}
     const init: RequestInit = {
       method: 'GET',
-      headers: { ...headers(), ...extra },
+      headers: { ...headers(), ...extra, ...own },
       signal: AbortSignal.timeout(timeoutMs),
     }
     if (body instanceof FormData) {
@@ -110,7 +121,7 @@ export function createApiClient({
     }
     const envelope = (await response.json()) as Envelope<T>
     if (envelope.code === Code.SESSION_INVALID) {
-      onSessionInvalid(envelope.msg)
+      if (!session) onSessionInvalid(envelope.msg)
       throw new ApiError(envelope.code, envelope.msg, envelope.key)
     }
     if (SILENT_REJECT_CODES.includes(envelope.code)) throw new ApiError(envelope.code, envelope.msg, envelope.key)
@@ -118,11 +129,16 @@ export function createApiClient({
   }
 
   /** POSTs a contract route; resolves the whole envelope (for callers that show the server's msg). */
-  const send = <R extends ClientRoute>(route: R, body: BodyOf<R>, { params, idempotencyKey }: CallOptions = {}) =>
+  const send = <R extends ClientRoute>(
+    route: R,
+    body: BodyOf<R>,
+    { params, idempotencyKey, session }: CallOptions = {},
+  ) =>
     request<DataOf<R>>(
       expandPath(route.path, params),
       body,
       route.idempotent ? { [IDEMPOTENCY_HEADER]: idempotencyKey ?? newIdempotencyKey() } : {},
+      session,
     )
 
   return {

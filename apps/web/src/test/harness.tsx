@@ -2,13 +2,13 @@
 // query client and toaster around the component, and a fake fetch at the API boundary that records every call.
 import { API_BASE, Code, type LoginData } from '@solpledge/contract/client'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, configure, render } from '@testing-library/react'
+import { cleanup, configure, type RenderResult, render } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { afterEach, vi } from 'vitest'
 import { Toaster } from '@/components/toaster.tsx'
 import { initI18n } from '@/lib/i18n.ts'
 import { LANGUAGE_KEY } from '@/lib/language.ts'
-import { clearSession, saveLogin } from '@/lib/session.ts'
+import { clearSession, saveLogin, setWalletAddress } from '@/lib/session.ts'
 
 // happy-dom's Web Animations reject a cancelled animation's promise where browsers leave it to the page: the fades
 // run on motion's own frame loop instead.
@@ -90,8 +90,8 @@ export function deferred<T>() {
 
 let i18nReady: Promise<void> | null = null
 
-/** Renders `ui` signed in (as ADDRESS unless told), in English, with the app's providers and toaster. */
-export async function renderSignedIn(ui: ReactNode, address = ADDRESS) {
+/** Renders `ui` in English with the app's providers and toaster, nobody signed in; rerender keeps the providers. */
+export async function renderApp(ui: ReactNode): Promise<RenderResult> {
   localStorage.setItem(LANGUAGE_KEY, 'en')
   // The strings, and the chunks a modal loads when it first opens (so that finding one does not wait on a transform).
   i18nReady ??= Promise.all([
@@ -100,18 +100,28 @@ export async function renderSignedIn(ui: ReactNode, address = ADDRESS) {
     import('@/app/motion-features.ts'),
   ]).then(() => undefined)
   await i18nReady
-  saveLogin({ address, token: 'token' } as LoginData)
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
-  return render(
+  const wrap = (node: ReactNode) => (
     <QueryClientProvider client={queryClient}>
-      {ui}
+      {node}
       <Toaster />
-    </QueryClientProvider>,
+    </QueryClientProvider>
   )
+  const view = render(wrap(ui))
+  return { ...view, rerender: (node: ReactNode) => view.rerender(wrap(node)) }
+}
+
+/** Renders `ui` signed in (as ADDRESS unless told), in English, with the app's providers and toaster. */
+export async function renderSignedIn(ui: ReactNode, address = ADDRESS): Promise<RenderResult> {
+  setWalletAddress(address)
+  saveLogin({ address, token: 'token' } as LoginData)
+  return renderApp(ui)
 }
 
 afterEach(() => {
   cleanup()
   clearSession()
+  setWalletAddress(null)
+  localStorage.clear()
   vi.unstubAllGlobals()
 })

@@ -33,6 +33,7 @@ export const en = {
   'auth.notBound': 'Please enter an invitation code to bind your referrer',
   'auth.selfInvite': 'You cannot use your own address as the invitation code',
   'auth.unknownInviter': 'The invitation code does not belong to a registered user',
+  'auth.logoutSuccess': 'Signed out',
   // Client: SPEC §8 user messages
   'wallet.failedQueryBalance': 'Failed to query balance.',
   'wallet.failedTokenBalance': 'Failed to get token balance.',

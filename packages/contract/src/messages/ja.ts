@@ -29,6 +29,7 @@ export const ja: Catalogue = {
   'auth.notBound': '招待コードを入力して紹介者を登録してください',
   'auth.selfInvite': '自分のアドレスを招待コードに使うことはできません',
   'auth.unknownInviter': '招待コードは登録済みユーザーのものではありません',
+  'auth.logoutSuccess': 'サインアウトしました',
   'wallet.failedQueryBalance': '残高の照会に失敗しました。',
   'wallet.failedTokenBalance': 'トークン残高の取得に失敗しました。',
   'wallet.failedBalance': '残高の取得に失敗しました。',

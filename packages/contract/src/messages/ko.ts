@@ -29,6 +29,7 @@ export const ko: Catalogue = {
   'auth.notBound': '초대 코드를 입력하여 추천인을 연결하세요',
   'auth.selfInvite': '자신의 주소를 초대 코드로 사용할 수 없습니다',
   'auth.unknownInviter': '초대 코드가 등록된 사용자의 것이 아닙니다',
+  'auth.logoutSuccess': '로그아웃했습니다',
   'wallet.failedQueryBalance': '잔액 조회에 실패했습니다.',
   'wallet.failedTokenBalance': '토큰 잔액을 가져오지 못했습니다.',
   'wallet.failedBalance': '잔액을 가져오지 못했습니다.',

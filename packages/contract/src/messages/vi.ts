@@ -29,6 +29,7 @@ export const vi: Catalogue = {
   'auth.notBound': 'Vui lòng nhập mã mời để liên kết người giới thiệu',
   'auth.selfInvite': 'Không thể dùng địa chỉ của chính bạn làm mã mời',
   'auth.unknownInviter': 'Mã mời không thuộc về người dùng đã đăng ký',
+  'auth.logoutSuccess': 'Đã đăng xuất',
   'wallet.failedQueryBalance': 'Truy vấn số dư thất bại.',
   'wallet.failedTokenBalance': 'Không lấy được số dư token.',
   'wallet.failedBalance': 'Không lấy được số dư.',

@@ -29,6 +29,7 @@ export const zh: Catalogue = {
   'auth.notBound': '请输入邀请码绑定推荐人',
   'auth.selfInvite': '不能使用自己的地址作为邀请码',
   'auth.unknownInviter': '邀请码不属于已注册用户',
+  'auth.logoutSuccess': '已退出登录',
   'wallet.failedQueryBalance': '查询余额失败。',
   'wallet.failedTokenBalance': '获取代币余额失败。',
   'wallet.failedBalance': '获取余额失败。',

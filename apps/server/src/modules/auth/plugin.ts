@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { retryTransient } from '../../db/transient.ts'
-import { requireSession, SessionCache, type SessionUser } from './session.ts'
+import { requireSession, SessionCache, type SessionPolicy, type SessionUser } from './session.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Sessions checked recently (SESSION_CACHE_MS); revoking a user's sessions must call `forgetUser`. */
     sessions: SessionCache
+    /** How sessions end (SESSION_IDLE_*): the live channel checks its connections' sessions by it too. */
+    sessionPolicy: SessionPolicy
   }
   interface FastifyRequest {
     /** The session's user on every route whose contract says `auth: true` (null elsewhere), set before the handler. */
@@ -16,15 +18,17 @@ declare module 'fastify' {
 
 /**
  * The user session check (docs/architecture.md "Login and sessions"): a route whose contract says `auth: true` answers
- * -403 unless the User-Token and User-Address headers name a live session, after its body is validated and before
- * its handler runs; the handler reads the caller from `request.user`.
+ * -403 unless the User-Token and User-Address headers name a live session (not revoked, expired or idle), after its
+ * body is validated and before its handler runs; the handler reads the caller from `request.user`.
  */
-export const sessionPlugin = fp(async (app: FastifyInstance, options: { cacheMs: number }) => {
-  app.decorate('sessions', new SessionCache(options.cacheMs))
+export const sessionPlugin = fp(async (app: FastifyInstance, options: { cacheMs: number } & SessionPolicy) => {
+  const { cacheMs, ...policy } = options
+  app.decorate('sessions', new SessionCache(cacheMs))
+  app.decorate('sessionPolicy', policy)
   app.decorateRequest('user', null)
   app.addHook('preHandler', async (request) => {
     // A database connection that breaks under the check costs a retry, not a 500 (db/transient.ts).
     if (request.routeOptions.config.contract?.auth)
-      request.user = await retryTransient(() => requireSession(app.db, request, app.sessions))
+      request.user = await retryTransient(() => requireSession(app.db, request, app.sessions, policy))
   })
 })

@@ -1,12 +1,12 @@
 import { createSignInMessageText, parseSignInMessageText } from '@solana/wallet-standard-util'
-import { Code, type LoginData } from '@solpledge/contract'
+import { Code, type LoginData, type SignInInput } from '@solpledge/contract'
 import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
 import { bindMember } from '../team/index.ts'
 import { findUserByAddress } from '../user/index.ts'
 import { isWalletAddress, newNonce, parseHexSignature, verifyWalletSignature } from './crypto.ts'
-import { createSession } from './session.ts'
+import { createSession, revokeOtherSessions } from './session.ts'
 
 /** How long a sign-in message may be used (the issue allows at most 5 minutes). */
 export const NONCE_TTL_MS = 5 * 60_000
@@ -18,6 +18,8 @@ export interface LoginSettings {
   /** SIWS chain id of the cluster: mainnet, devnet, testnet or localnet. */
   chainId: string
   sessionTtlHours: number
+  /** The clock sessions are opened by, in ms since the epoch (default Date.now; tests move it). */
+  now?: () => number
 }
 
 function requireAddress(address: string) {
@@ -32,33 +34,39 @@ export async function isRegistered(db: Database, address: string): Promise<0 | 1
 
 /**
  * Issues a single-use Sign-In-With-Solana message for `address` naming `requestedDomain` when it is allowed. The
- * statement says what the signature opens: the app (default) or the operator console.
+ * statement says what the signature opens: the app (default) or the operator console. Without an address (a wallet's
+ * signIn connects and signs in one prompt, and names the account it signs in with) the stored text has an empty
+ * address line, and any address may fill it in, once.
  */
 export async function issueNonce(
   db: Database,
   settings: LoginSettings,
-  address: string,
+  address: string | undefined,
   requestedDomain?: string,
   statement = SIGN_IN_STATEMENT,
 ) {
-  requireAddress(address)
+  if (address !== undefined) requireAddress(address)
   const domain =
     requestedDomain && settings.domains.includes(requestedDomain) ? requestedDomain : (settings.domains[0] as string)
   const nonce = newNonce()
   const issuedAt = new Date()
   const expiresAt = new Date(issuedAt.getTime() + NONCE_TTL_MS)
-  const message = createSignInMessageText({
+  const input: SignInInput = {
     domain,
-    address,
+    ...(address === undefined ? {} : { address }),
     statement,
     version: '1',
     chainId: settings.chainId,
     nonce,
     issuedAt: issuedAt.toISOString(),
     expirationTime: expiresAt.toISOString(),
-  })
-  await db.insertInto('login_nonces').values({ nonce, address, domain, message, expires_at: expiresAt }).execute()
-  return { message, nonce, expires_at: expiresAt.toISOString() }
+  }
+  const message = createSignInMessageText({ ...input, address: address ?? '' })
+  await db
+    .insertInto('login_nonces')
+    .values({ nonce, address: address ?? null, domain, message, expires_at: expiresAt })
+    .execute()
+  return { message, nonce, expires_at: expiresAt.toISOString(), sign_in: input }
 }
 
 export interface LoginInput {
@@ -66,6 +74,8 @@ export interface LoginInput {
   sign: string
   message: string
   invite_code?: string | undefined
+  /** Sign out everywhere else: the wallet's other live sessions end. */
+  end_other_sessions?: boolean | undefined
 }
 
 /**
@@ -88,13 +98,21 @@ export async function verifySignIn(
     throw refuse('auth.messageMismatch')
   if (!verifyWalletSignature(input.address, input.message, signature)) throw refuse('auth.invalidSignature')
 
+  // A message issued without an address is the issued text with this address filled in, and nothing else changed:
+  // written out again from its fields it is the same text, and without the address it is the stored one.
+  const filledIn =
+    createSignInMessageText(parsed) === input.message ? createSignInMessageText({ ...parsed, address: '' }) : null
   // Single use: the nonce is spent by the first valid signature, whatever happens next.
   const spent = await db
     .updateTable('login_nonces')
     .set({ used_at: sql`now()` })
     .where('nonce', '=', parsed.nonce)
-    .where('address', '=', input.address)
-    .where('message', '=', input.message)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('address', '=', input.address), eb('message', '=', input.message)]),
+        ...(filledIn === null ? [] : [eb.and([eb('address', 'is', null), eb('message', '=', filledIn)])]),
+      ]),
+    )
     .where('used_at', 'is', null)
     .where('expires_at', '>', new Date())
     .executeTakeFirst()
@@ -103,7 +121,8 @@ export async function verifySignIn(
 
 /**
  * Logs a wallet in (SPEC §4 with a server nonce, checked by verifySignIn). A new address binds to its inviter for good;
- * code 2 means it cannot be bound.
+ * code 2 means it cannot be bound. With `end_other_sessions` the wallet's other sessions end in the same transaction
+ * (the caller forgets them from its session cache).
  */
 export async function login(db: Database, settings: LoginSettings, input: LoginInput): Promise<LoginData> {
   await verifySignIn(db, settings, input)
@@ -131,7 +150,13 @@ export async function login(db: Database, settings: LoginSettings, input: LoginI
     user = await findUserByAddress(db, input.address)
     if (!user) throw new Error('user vanished after insert')
   }
-  const session = await createSession(db, user.id, user.address, settings.sessionTtlHours)
+  const { id, address } = user
+  const now = (settings.now ?? Date.now)()
+  const session = await db.transaction().execute(async (trx) => {
+    const opened = await createSession(trx, id, address, settings.sessionTtlHours, now)
+    if (input.end_other_sessions) await revokeOtherSessions(trx, id, opened.id, now)
+    return opened
+  })
   return { ...user, token: session.token, expires_at: session.expiresAt.toISOString() }
 }
 

@@ -11,14 +11,23 @@ export interface SessionUser extends User {
   sessionId: string
 }
 
-/** One read: a live session by token hash (parameter 1) and expiry after now (parameter 2), with its user. */
+/**
+ * One read: a live session by token hash (parameter 1) — not revoked, before its absolute expiry (parameter 2: now)
+ * and seen since the idle cutoff (parameter 3: now − the idle time) — with its user.
+ */
 const sessionQuery = (db: Database) =>
   userQuery(db)
     .innerJoin('sessions as s', 's.user_id', 'u.id')
-    .select(['s.id as session_id', 's.address as session_address', 's.expires_at as session_expires_at'])
+    .select([
+      's.id as session_id',
+      's.address as session_address',
+      's.expires_at as session_expires_at',
+      's.last_seen_at as session_last_seen_at',
+    ])
     .where('s.token_hash', '=', '')
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', new Date(0))
+    .where('s.last_seen_at', '>', new Date(0))
 type SessionRow = Awaited<ReturnType<ReturnType<typeof sessionQuery>['executeTakeFirstOrThrow']>>
 
 // The check runs on every authenticated call: its SQL is built once per database, only the parameters change.
@@ -27,7 +36,7 @@ function compiledSessionQuery(db: Database): CompiledQuery {
   let query = compiled.get(db)
   if (!query) {
     query = sessionQuery(db).compile()
-    if (query.parameters.length !== 2) throw new Error('the session query must take exactly two parameters')
+    if (query.parameters.length !== 3) throw new Error('the session query must take exactly three parameters')
     compiled.set(db, query)
   }
   return query
@@ -41,8 +50,8 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
 /**
  * Sessions checked in the last `ttlMs`, by token hash: every authenticated call checks its session, and most calls
  * come from a few sessions in quick succession. An entry is trusted until `ttlMs` after the check (never past the
- * session's expiry); `forgetUser` drops a user's entries at once when this server revokes their sessions. Bounded:
- * past `maxEntries` the oldest check is dropped.
+ * session's expiry or idle end); `forgetUser` and `forgetSession` drop entries at once when this server revokes
+ * sessions. Bounded: past `maxEntries` the oldest check is dropped.
  */
 export class SessionCache {
   private readonly entries = new Map<string, { user: SessionUser; address: string; until: number }>()
@@ -71,23 +80,52 @@ export class SessionCache {
   forgetUser(userId: string) {
     for (const [key, entry] of this.entries) if (entry.user.id === userId) this.entries.delete(key)
   }
+
+  /** Forgets one cached session (call it when revoking it). */
+  forgetSession(sessionId: string) {
+    for (const [key, entry] of this.entries) if (entry.user.sessionId === sessionId) this.entries.delete(key)
+  }
 }
 
-/** The user of a valid session whose address is the request's User-Address; otherwise -403. */
-export function requireSession(db: Database, request: FastifyRequest, cache: SessionCache): Promise<SessionUser> {
-  return sessionUser(db, header(request, 'user-token'), header(request, 'user-address'), cache)
+/** How sessions end (docs/architecture.md "Login and sessions"). */
+export interface SessionPolicy {
+  /** A session ends after this long without a call. */
+  idleMs: number
+  /** The clock sessions are measured by, in ms since the epoch (tests move it). */
+  now: () => number
 }
 
-/** The user of the session `token` when it is live and bound to `address`; otherwise -403. */
+/** The most a session's last call is behind in the database: last_seen_at is written at most once per this time. */
+export const SESSION_TOUCH_MS = 5 * 60_000
+/** The touch interval of an idle time: five minutes, or a quarter of a shorter idle time. */
+export const touchInterval = (idleMs: number) => Math.min(SESSION_TOUCH_MS, Math.floor(idleMs / 4))
+
+/**
+ * The user of a valid session whose address is the request's User-Address; otherwise -403. Valid: not revoked, before
+ * its absolute expiry, and called within the idle time. The call counts as activity: `last_seen_at` moves to now when
+ * it is more than the touch interval old — one write per session per interval at most, not one per call (a session
+ * checked from the cache is not touched, it was seen at most SESSION_CACHE_MS ago).
+ */
+export function requireSession(
+  db: Database,
+  request: FastifyRequest,
+  cache: SessionCache,
+  policy: SessionPolicy,
+): Promise<SessionUser> {
+  return sessionUser(db, header(request, 'user-token'), header(request, 'user-address'), cache, policy)
+}
+
+/** The user of the session `token` when it is valid (as requireSession says) and bound to `address`; otherwise -403. */
 export async function sessionUser(
   db: Database,
   token: string | undefined,
   address: string | undefined,
   cache: SessionCache,
+  policy: SessionPolicy,
 ): Promise<SessionUser> {
   if (!token || !address) throw new AppError(Code.SESSION_INVALID, 'error.sessionInvalid')
   const tokenHash = hashToken(token)
-  const now = Date.now()
+  const now = policy.now()
   const cached = cache.get(tokenHash, now)
   if (cached) {
     if (cached.address !== address) throw new AppError(Code.SESSION_INVALID, 'error.sessionInvalid')
@@ -95,22 +133,64 @@ export async function sessionUser(
   }
   const { rows } = await db.executeQuery<SessionRow>({
     ...compiledSessionQuery(db),
-    parameters: [tokenHash, new Date(now)],
+    parameters: [tokenHash, new Date(now), new Date(now - policy.idleMs)],
   })
   const row = rows[0]
   if (!row || row.session_address !== address) throw new AppError(Code.SESSION_INVALID, 'error.sessionInvalid')
+  let lastSeen = new Date(row.session_last_seen_at).getTime()
+  const touchBefore = now - touchInterval(policy.idleMs)
+  if (lastSeen < touchBefore) {
+    // Conditional: of several instances (or calls) touching at once, one writes.
+    await db
+      .updateTable('sessions')
+      .set({ last_seen_at: new Date(now) })
+      .where('id', '=', row.session_id)
+      .where('last_seen_at', '<', new Date(touchBefore))
+      .execute()
+    lastSeen = now
+  }
   const user = { ...toUser(row), sessionId: row.session_id }
-  cache.set(tokenHash, user, row.session_address, new Date(row.session_expires_at), now)
+  const ends = Math.min(new Date(row.session_expires_at).getTime(), lastSeen + policy.idleMs)
+  cache.set(tokenHash, user, row.session_address, new Date(ends), now)
   return user
 }
 
 /** Opens a session: the token is returned once and only its hash is stored. */
-export async function createSession(db: Database, userId: string, address: string, ttlHours: number) {
+export async function createSession(db: Database, userId: string, address: string, ttlHours: number, now = Date.now()) {
   const token = newToken()
-  const expiresAt = new Date(Date.now() + ttlHours * 3_600_000)
-  await db
+  const expiresAt = new Date(now + ttlHours * 3_600_000)
+  const row = await db
     .insertInto('sessions')
-    .values({ token_hash: hashToken(token), user_id: userId, address, expires_at: expiresAt })
+    .values({
+      token_hash: hashToken(token),
+      user_id: userId,
+      address,
+      created_at: new Date(now),
+      last_seen_at: new Date(now),
+      expires_at: expiresAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return { id: row.id, token, expiresAt }
+}
+
+/** Ends one session: its token is refused from now on. */
+export async function revokeSession(db: Database, sessionId: string, now: number) {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: new Date(now) })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
     .execute()
-  return { token, expiresAt }
+}
+
+/** Ends every live session of the user but `keep` ("sign out everywhere" at a new sign-in). */
+export async function revokeOtherSessions(db: Database, userId: string, keep: string, now: number) {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: new Date(now) })
+    .where('user_id', '=', userId)
+    .where('id', '<>', keep)
+    .where('revoked_at', 'is', null)
+    .execute()
 }

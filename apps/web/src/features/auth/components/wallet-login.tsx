@@ -5,9 +5,9 @@ import { BindDialog } from './bind-dialog.tsx'
 import { WalletModal } from './wallet-modal.tsx'
 
 /** The wallet picker and the connection at start-up: every screen has them, the user app and the console alike. */
-export function WalletConnect() {
+export function WalletConnect(props: { inviteCode: string; signIn: boolean }) {
   useConnectAtStartup()
-  return <WalletModal />
+  return <WalletModal {...props} />
 }
 
 interface WalletLoginProps {

@@ -6,34 +6,66 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Modal } from '@/components/modal.tsx'
 import { toast } from '@/lib/toast.ts'
-import { phantomBrowseUrl } from '@/lib/wallet/phantom.ts'
+import { isMobileWalletAdapter, isPhantomWallet, isPhone, phantomBrowseUrl } from '@/lib/wallet/phantom.ts'
 import { useWalletModal } from '@/lib/wallet/wallet-modal.tsx'
+import { chooseWallet, takeWalletChoice } from '../hooks/wallet-choice.ts'
 import './wallet-modal.css'
 
 /** Seconds the 'More options' list takes to expand or collapse (SPEC §2: 250 ms). */
 const EXPAND_S = 0.25
 
-/** Our own wallet picker (SPEC §2): detected wallets first, the rest behind 'More options'. Only Phantom connects. */
-export function WalletModal() {
+/** A wallet extension (or a wallet app's browser) put it in the page: the Mobile Wallet Adapter is not one. */
+const isDetected = ({ adapter, readyState }: Wallet) =>
+  readyState === WalletReadyState.Installed && !isMobileWalletAdapter(adapter.name)
+
+/** Phantom first, then the Mobile Wallet Adapter (Phantom's app on Android), then the rest as listed. */
+const rank = ({ adapter }: Wallet) =>
+  adapter.name === PhantomWalletName ? 0 : isMobileWalletAdapter(adapter.name) ? 1 : 2
+
+interface WalletModalProps {
+  /** The invite code the app was opened with: kept in the link that opens the page in Phantom. */
+  inviteCode: string
+  /** The user login signs in a chosen wallet that has Sign-In-With-Solana (false on the operator console). */
+  signIn: boolean
+}
+
+/**
+ * Our own wallet picker (SPEC §2): detected wallets first, the rest behind 'More options'. On a phone Phantom is in
+ * the first list whether or not it is in the page — without it, choosing it opens this page in Phantom's in-app
+ * browser — and on Android the Mobile Wallet Adapter beside it. Only Phantom connects (lib/wallet/phantom.ts).
+ */
+export function WalletModal({ inviteCode, signIn }: WalletModalProps) {
   const { t } = useTranslation(['ui', 'msg'])
   const { visible, setVisible } = useWalletModal()
   const { wallets, wallet: selected, select, connect } = useWallet()
   const [expanded, setExpanded] = useState(false)
-  const detected = wallets.filter((w) => w.readyState === WalletReadyState.Installed)
-  const others = wallets.filter((w) => w.readyState !== WalletReadyState.Installed)
+  const phone = isPhone()
+  const first = wallets
+    .filter((w) => w.readyState === WalletReadyState.Installed || (phone && isPhantomWallet(w.adapter.name)))
+    .sort((a, b) => rank(a) - rank(b))
+  const others = wallets.filter((w) => !first.includes(w))
 
   const close = () => setVisible(false)
 
   function choose({ adapter, readyState }: Wallet) {
     close()
-    if (adapter.name !== PhantomWalletName) toast.error(t('msg:wallet.switchWallet'))
-    // A phone browser without the extension: open this page in Phantom's in-app browser.
-    else if (readyState === WalletReadyState.Loadable)
-      window.location.href = phantomBrowseUrl(window.location.href, window.location.origin)
-    else if (readyState !== WalletReadyState.Installed) toast.error(t('msg:wallet.phantomNotInstalled'))
-    // Selecting makes WalletProvider connect; a wallet already selected (e.g. after a refused connect) is asked again.
-    else if (selected?.adapter.name === adapter.name) connect().catch(console.error)
-    else select(adapter.name)
+    const installed = readyState === WalletReadyState.Installed
+    if (!isPhantomWallet(adapter.name)) toast.error(t('msg:wallet.switchWallet'))
+    // A phone browser without Phantom in the page: open this page in Phantom's in-app browser.
+    else if (adapter.name === PhantomWalletName && !installed && (phone || readyState === WalletReadyState.Loadable))
+      window.location.href = phantomBrowseUrl(window.location.href, window.location.origin, inviteCode)
+    else if (!installed && readyState !== WalletReadyState.Loadable) toast.error(t('msg:wallet.phantomNotInstalled'))
+    else {
+      // Selecting makes WalletProvider connect, or (Sign-In-With-Solana) the login sign in; a wallet already selected
+      // (e.g. after a refused connect) is asked again.
+      const withSignIn = signIn && 'signIn' in adapter
+      chooseWallet({ name: adapter.name, signIn: withSignIn })
+      if (selected?.adapter.name !== adapter.name) select(adapter.name)
+      else if (!withSignIn) {
+        takeWalletChoice()
+        connect().catch(console.error)
+      }
+    }
   }
 
   return (
@@ -41,9 +73,9 @@ export function WalletModal() {
       open={visible}
       onClose={close}
       testId="wallet-modal"
-      title={detected.length > 0 ? t('wallet.detected') : t('wallet.missing')}
+      title={wallets.some(isDetected) ? t('wallet.detected') : t('wallet.missing')}
     >
-      <WalletList wallets={detected} onChoose={choose} />
+      <WalletList wallets={first} onChoose={choose} />
       {others.length > 0 && (
         <>
           <button
@@ -82,7 +114,7 @@ function WalletList({ wallets, onChoose }: { wallets: Wallet[]; onChoose: (walle
           <button type="button" className="wallet-option" onClick={() => onChoose(wallet)}>
             <img src={wallet.adapter.icon} alt="" width={28} height={28} />
             <span>{wallet.adapter.name}</span>
-            {wallet.readyState === WalletReadyState.Installed && <small>{t('wallet.installed')}</small>}
+            {isDetected(wallet) && <small>{t('wallet.installed')}</small>}
           </button>
         </li>
       ))}

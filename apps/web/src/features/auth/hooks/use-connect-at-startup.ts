@@ -2,18 +2,20 @@ import { WalletReadyState } from '@solana/wallet-adapter-base'
 import { PhantomWalletName } from '@solana/wallet-adapter-phantom'
 import { useWallet } from '@solana/wallet-adapter-react'
 import { useEffect, useRef } from 'react'
+import { isSignedOut } from '@/lib/session.ts'
 
 /**
- * Start-up (SPEC §4): the wallet connects by itself. Only Phantom is accepted, so when it is installed and nothing
- * is selected yet it is selected once per page load and the provider's autoConnect connects it. After the user
- * disconnects it stays disconnected until they connect again.
+ * Start-up (SPEC §4): the wallet connects by itself. Only Phantom is accepted, so when it is installed and nothing is
+ * selected yet it is selected once per page load, and the wallet layer reconnects it quietly (a remembered wallet is
+ * reconnected the same way). After the user signed out (Disconnect, or the wallet disconnected the site) nothing
+ * connects until they choose a wallet again, on this page or a later one.
  */
 export function useConnectAtStartup() {
   const { wallet, wallets, select } = useWallet()
   const done = useRef(false)
   useEffect(() => {
     if (done.current) return
-    if (wallet) {
+    if (wallet || isSignedOut()) {
       done.current = true
       return
     }

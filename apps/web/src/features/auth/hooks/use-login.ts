@@ -1,11 +1,21 @@
 import { useWallet } from '@solana/wallet-adapter-react'
 import { Code } from '@solpledge/contract/client'
 import i18next from 'i18next'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { ApiError } from '@/lib/api-client.ts'
-import { clearSession, markUnbound, saveLogin, setWalletAddress, useSession } from '@/lib/session.ts'
+import {
+  clearSession,
+  markUnbound,
+  saveLogin,
+  setSignedOut,
+  setWalletAddress,
+  storedCredentials,
+  storedSession,
+  useSession,
+} from '@/lib/session.ts'
 import { showMessage, toast } from '@/lib/toast.ts'
-import { isRegistered, signIn } from '../api/login.ts'
+import { endOnServer, isLive, isRegistered, logIn, type SignedLogin, signLogin } from '../api/login.ts'
+import { takeWalletChoice, useWalletChoice } from './wallet-choice.ts'
 
 /** Login error (SPEC §4, §8): server refusals show their msg, anything else 'Signature failed.'. */
 function reportLoginError(error: unknown) {
@@ -17,24 +27,43 @@ function reportLoginError(error: unknown) {
   }
   toast.error(error.message)
   // Not bound: keep the session, the bind dialog shows. Any other refusal ends it.
-  if (error.code === Code.NOT_BOUND) markUnbound()
-  else clearSession()
+  if (error.code !== Code.NOT_BOUND) clearSession()
 }
 
+/** Ends whatever session the storage holds, on the server too, and clears userinfo, root and token. */
+function endStoredSession() {
+  const stored = storedCredentials()
+  if (stored) endOnServer(stored)
+  clearSession()
+}
+
+/** A signed message the bind may still send: it is the account's and has a minute left. */
+const stillValid = (signed: SignedLogin | null, account: string): signed is SignedLogin =>
+  signed !== null && signed.address === account && signed.expiresAt - Date.now() > 60_000
+
 /**
- * The login state machine (SPEC §4). When a wallet connects: is it registered? yes → sign in; no → the bind dialog.
- * When the account changes or the wallet disconnects: clear the session, go home (onReset), and sign in again as the
- * new account. Results that arrive for an account that is no longer connected are dropped.
+ * The login state machine (SPEC §4). When a wallet connects: a session stored for it that the server still accepts is
+ * restored silently (no signature, no toast); otherwise is it registered? yes → sign in; no → the bind dialog. A
+ * wallet chosen in the picker that has Sign-In-With-Solana is connected and signed in by one signIn, and a new member's
+ * bind then sends that signature. When the account changes or the wallet disconnects: the session ends on the server
+ * and here, the app goes home (onReset), and the new account signs in. Results that arrive for an account that is no
+ * longer connected are dropped (lib/session.ts writes only for the connected account).
  */
 export function useLogin(onReset: () => void) {
-  const { publicKey, signMessage } = useWallet()
+  const { publicKey, signMessage, signIn, wallet, select } = useWallet()
   const { isBind } = useSession()
   const address = publicKey?.toBase58() ?? null
+  const choice = useWalletChoice()
+  const signer = useMemo(() => ({ signIn, signMessage }), [signIn, signMessage])
   /** The account the app currently works for. */
   const current = useRef<string | null>(null)
   const [pending, setPending] = useState(false)
   /** The account whose bind state is known (the check or a login attempt finished). */
   const [settled, setSettled] = useState<string | null>(null)
+  /** The picker's signIn is connecting the wallet: the account it names is signed in by it. */
+  const signingIn = useRef(false)
+  /** What the picker's signIn signed for an account that is not bound yet: the bind sends it. */
+  const signedForBind = useRef<SignedLogin | null>(null)
 
   const attempt = useCallback(async (account: string, task: () => Promise<void>) => {
     setPending(true)
@@ -48,15 +77,21 @@ export function useLogin(onReset: () => void) {
     setSettled(account)
   }, [])
 
-  const logIn = useCallback(
-    async (account: string, inviteCode: string) => {
-      if (!signMessage) throw new Error('The wallet cannot sign messages')
-      const { data, msg } = await signIn(account, inviteCode, signMessage)
-      if (current.current !== account) return
-      saveLogin(data)
-      showMessage(msg, 'success')
+  const finish = useCallback(async (signed: SignedLogin, inviteCode: string) => {
+    const { data, msg } = await logIn(signed, inviteCode)
+    if (saveLogin(data)) showMessage(msg, 'success')
+  }, [])
+
+  /** Signs in a connected account: bound → log in with `signed` or a new signature; not bound → the bind dialog. */
+  const signInAccount = useCallback(
+    async (account: string, signed?: SignedLogin) => {
+      if (await isRegistered(account)) await finish(signed ?? (await signLogin(signer, account)), '')
+      else {
+        signedForBind.current = signed ?? null
+        markUnbound(account)
+      }
     },
-    [signMessage],
+    [finish, signer],
   )
 
   useEffect(() => {
@@ -65,19 +100,61 @@ export function useLogin(onReset: () => void) {
     current.current = address
     setWalletAddress(address)
     setPending(false)
+    signedForBind.current = null
     if (previous) {
-      clearSession()
+      endStoredSession()
       onReset()
     }
-    if (address)
-      attempt(address, async () => {
-        if (await isRegistered(address)) await logIn(address, '')
-        else markUnbound()
+    // Signed out sticks until a wallet connects again.
+    if (address) setSignedOut(false)
+    else if (previous) setSignedOut(true)
+    if (!address || signingIn.current) return
+    attempt(address, async () => {
+      const stored = storedSession(address)
+      // A live session of this account comes back as it was: no signature, no toast. Offline, it is kept too (its
+      // next call says whether it still holds).
+      if (stored && (await isLive(stored).catch(() => true))) {
+        saveLogin(stored)
+        return
+      }
+      endStoredSession()
+      await signInAccount(address)
+    })
+  }, [address, attempt, onReset, signInAccount])
+
+  // A wallet chosen in the picker with Sign-In-With-Solana: one prompt connects it and signs the server's message.
+  useEffect(() => {
+    const adapter = wallet?.adapter
+    if (!adapter || !choice?.signIn || choice.name !== adapter.name || !signIn || adapter.connected) return
+    takeWalletChoice()
+    signingIn.current = true
+    setPending(true)
+    signLogin({ signIn })
+      .then((signed) => {
+        signingIn.current = false
+        // The wallet is connected as the account it signed in with: the app works for it from now on.
+        current.current = signed.address
+        setWalletAddress(signed.address)
+        setSignedOut(false)
+        endStoredSession()
+        return attempt(signed.address, () => signInAccount(signed.address, signed))
       })
-  }, [address, attempt, logIn, onReset])
+      .catch((error: unknown) => {
+        signingIn.current = false
+        setPending(false)
+        reportLoginError(error)
+        // Nothing connected: the choice is not remembered.
+        if (!adapter.connected) select(null)
+      })
+  }, [choice, wallet, signIn, select, attempt, signInAccount])
 
   const bind = (inviteCode: string) => {
-    if (address) attempt(address, () => logIn(address, inviteCode.trim()))
+    if (!address) return
+    const signed = signedForBind.current
+    signedForBind.current = null
+    attempt(address, async () =>
+      finish(stillValid(signed, address) ? signed : await signLogin(signer, address), inviteCode.trim()),
+    )
   }
 
   return { pending, needsBind: address !== null && settled === address && !pending && !isBind, bind }
