@@ -102,9 +102,12 @@ export async function openDatabase(options: {
     // checked out between two queries) as an uncaught exception, which ends the process.
     pool.on('error', () => {}) // an idle client's error: reported by its own listener
     pool.on('connect', (client) => client.on('error', report))
-    return withNotifySource(new Kysely<DB>({ dialect: new TrackingPostgresDialect({ pool, faults: options.faults }) }), {
-      url: options.listenUrl ?? options.url,
-    })
+    return withNotifySource(
+      new Kysely<DB>({ dialect: new TrackingPostgresDialect({ pool, faults: options.faults }) }),
+      {
+        url: options.listenUrl ?? options.url,
+      },
+    )
   }
   if (options.dir) await fs.mkdir(path.dirname(options.dir), { recursive: true })
   const client = new PGlite(options.dir)

@@ -215,7 +215,9 @@ class LiveChannel {
   }
 
   private async checkUser(token: string, address: string): Promise<Identity & { as: 'user' }> {
-    const user = await retryTransient(() => sessionUser(this.app.db, token, address, this.app.sessions, this.app.sessionPolicy))
+    const user = await retryTransient(() =>
+      sessionUser(this.app.db, token, address, this.app.sessions, this.app.sessionPolicy),
+    )
     return { as: 'user', userId: user.id, sessionId: `user:${user.sessionId}`, token, address, checkedAt: Date.now() }
   }
 
@@ -249,7 +251,13 @@ class LiveChannel {
     try {
       if (identity.as === 'admin') await this.checkAdmin(identity.token, connection.ip)
       else {
-        const user = await sessionUser(this.app.db, identity.token, identity.address, this.app.sessions, this.app.sessionPolicy)
+        const user = await sessionUser(
+          this.app.db,
+          identity.token,
+          identity.address,
+          this.app.sessions,
+          this.app.sessionPolicy,
+        )
         if (`user:${user.sessionId}` === identity.sessionId) identity.checkedAt = Date.now()
         else connection.close(LIVE_CLOSE.sessionInvalid, 'session_invalid')
       }
