@@ -7,6 +7,7 @@ import {
   doubleTapOnce,
   expect,
   onChainBalance,
+  recordAttribute,
   register,
   secondPhone,
   serverToday,
@@ -174,6 +175,12 @@ test('an operator approves a withdrawal under review and the user receives it on
   const phone = await secondPhone(browser, testInfo)
   const usdt = phone.locator('[data-testid="asset-row"][data-coin="USDT"]')
 
+  // The queue is open before the withdrawal exists: it must come by push (the live channel), not by a reload.
+  await page.getByTestId('admin-nav-withdrawals').click()
+  await expect(page.getByTestId('admin-withdrawals-tab-review')).toBeVisible()
+  let consoleLoads = 0
+  page.on('load', () => consoleLoads++)
+
   await test.step('the user tops up 200 USDT and asks to withdraw 150 USDT', async () => {
     await useWallets(phone, [user])
     await phone.goto('/assets')
@@ -193,12 +200,14 @@ test('an operator approves a withdrawal under review and the user receives it on
   })
   const before = await onChainBalance(user.address, 'USDT')
 
-  await test.step('the operator approves it in the queue', async () => {
-    await page.getByTestId('admin-nav-withdrawals').click()
+  const statuses = await recordAttribute(phone, '[data-testid="withdrawal-row"]', 'data-status')
+
+  await test.step('the operator approves it in the queue, which showed it without a reload', async () => {
     const row = page.locator(`[data-testid="admin-withdrawal-row"][data-user="${user.address}"]`)
     await expect(row).toHaveAttribute('data-status', 'review')
     await expect(row.getByTestId('admin-withdrawal-amount')).toHaveText('150 USDT')
     await expect(row.getByTestId('admin-withdrawal-approvals')).toHaveText('0/1')
+    expect(consoleLoads).toBe(0)
     await snap(page, testInfo, 'review queue')
     await row.getByTestId('admin-withdrawal-approve').click()
     // Approving asks first, naming the amount and the wallet.
@@ -218,6 +227,8 @@ test('an operator approves a withdrawal under review and the user receives it on
       timeout: 30_000,
     })
     expect(await onChainBalance(user.address, 'USDT')).toBe(before + 149_000_000n)
+    // The phone never reloaded: it showed each status as the live channel brought it ("pending" may pass unseen).
+    expect((await statuses.values())?.filter((status) => status !== 'pending')).toEqual(['review', 'sent', 'confirmed'])
     await snap(phone, testInfo, 'withdrawal received')
   })
 

@@ -371,6 +371,70 @@ export async function submitReviewed(submit: Locator) {
 }
 
 /**
+ * Records, in the page, every value `attribute` takes on the first element matching `selector` (a MutationObserver,
+ * so a state shown for a moment between two checks is not missed); `values()` reads them in order.
+ */
+export async function recordAttribute(page: Page, selector: string, attribute: string) {
+  const key = `${selector}|${attribute}`
+  await page.evaluate(
+    ([key, selector, attribute]) => {
+      const page = window as unknown as { e2eRecorded?: Record<string, string[]> }
+      page.e2eRecorded ??= {}
+      const values: string[] = []
+      page.e2eRecorded[key as string] = values
+      const look = () => {
+        const value = document.querySelector(selector as string)?.getAttribute(attribute as string)
+        if (value != null && values.at(-1) !== value) values.push(value)
+      }
+      look()
+      new MutationObserver(look).observe(document.body, { subtree: true, childList: true, attributes: true })
+    },
+    [key, selector, attribute],
+  )
+  return {
+    values: () =>
+      page.evaluate((key) => (window as unknown as { e2eRecorded: Record<string, string[]> }).e2eRecorded[key], key),
+  }
+}
+
+/**
+ * The live channel's frames the page receives (docs/architecture.md "Live updates"), parsed, from every connection of
+ * the page in order: call before the page opens the channel.
+ */
+export function liveFrames(page: Page) {
+  const frames: { type: string; topic?: string; seq?: number; resumed?: boolean; data?: unknown }[] = []
+  page.on('websocket', (socket) => {
+    if (!socket.url().endsWith('/api/live')) return
+    socket.on('framereceived', ({ payload }) => frames.push(JSON.parse(String(payload))))
+  })
+  return frames
+}
+
+/** Resolves once the page has made no request for `ms` (its data loaded): what an idle screen is measured from. */
+export async function quiet(page: Page, ms = 2_000) {
+  let last = Date.now()
+  // Requests already on their way when this starts end unseen: only those started since are waited for.
+  const open = new Set<Request>()
+  const started = (request: Request) => {
+    open.add(request)
+    last = Date.now()
+  }
+  const ended = (request: Request) => {
+    if (open.delete(request)) last = Date.now()
+  }
+  page.on('request', started)
+  page.on('requestfinished', ended)
+  page.on('requestfailed', ended)
+  try {
+    await expect.poll(() => open.size === 0 && Date.now() - last >= ms, { timeout: 60_000 }).toBe(true)
+  } finally {
+    page.off('request', started)
+    page.off('requestfinished', ended)
+    page.off('requestfailed', ended)
+  }
+}
+
+/**
  * Puts Wallet Standard test wallets in the page (packages/test-wallet) as a wallet extension does, before the app
  * runs: named 'Phantom' unless told, holding `wallets` (the first active), approving every prompt and recording it.
  */

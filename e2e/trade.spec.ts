@@ -301,6 +301,20 @@ test.describe('quick trade and swap', () => {
       await expect(page.getByTestId('book-ask').getByTestId('book-amount')).toHaveText('5')
       await expect(page.getByTestId('trend-chart').locator('canvas').first()).toBeVisible()
       await snap(page, testInfo, 'market after the swap')
+    })
+
+    await test.step("B's open book shows A's new order within 2 s, without a reload (the live channel)", async () => {
+      await openTrade(pageB, 'buy')
+      await expect(pageB.getByTestId('book-ask')).toHaveCount(1)
+      const requests: string[] = []
+      pageB.on('request', (request) => requests.push(request.url()))
+      const placed = await callAs(sessionA, api.tradeSell.path, { price: '950000', amount: `${2n * PLG}` })
+      expect(placed.code).toBe(1)
+      const ask = pageB.locator('[data-testid="book-ask"][data-price="950000"]')
+      await expect(ask.getByTestId('book-amount')).toHaveText('2', { timeout: 2_000 })
+      // Pushed, not polled: the book came without a request for it.
+      expect(requests.filter((url) => url.includes(api.tradeHome.path))).toEqual([])
+      await snap(pageB, testInfo, 'the new order pushed to the other phone')
       await pageB.context().close()
     })
   })

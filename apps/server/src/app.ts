@@ -17,9 +17,11 @@ import { assetsRoutes } from './modules/assets/routes.ts'
 import { sessionPlugin } from './modules/auth/plugin.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { financeRoutes } from './modules/finance/routes.ts'
+import { publishFiguresAfterTrades } from './modules/home/live.ts'
 import { homeRoutes } from './modules/home/routes.ts'
 import { intentRoutes } from './modules/intents/routes.ts'
 import { liabilitiesRoutes } from './modules/liabilities/routes.ts'
+import { liveChannel } from './modules/live/channel.ts'
 import { nodeRoutes } from './modules/node/routes.ts'
 import { noticeRoutes } from './modules/notice/routes.ts'
 import { pledgeRoutes } from './modules/pledge/routes.ts'
@@ -99,6 +101,7 @@ export async function buildApp({ db, config, platform, logger = false, loggerIns
   app.decorate('config', config)
   app.decorate('platform', platform)
   app.decorate('trade', new TradeMarket(db, config.productSymbol))
+  app.trade.onTraded = publishFiguresAfterTrades(db, app.trade, app.log)
   cacheValuations(db, config.valuationCacheMs)
   // Before the routes, so that every request is counted and logged.
   app.decorate('metrics', createMetrics(app))
@@ -155,6 +158,8 @@ export async function buildApp({ db, config, platform, logger = false, loggerIns
     },
   })
   await app.register(swaggerUi, { routePrefix: `${API_BASE}/docs` })
+  // Before the routes: the WebSocket plugin must see every route registered after it.
+  await liveChannel(app, config.live)
 
   const login = {
     domains: config.publicUrls.map((url) => new URL(url).host),

@@ -3,12 +3,25 @@ import net from 'node:net'
 import path from 'node:path'
 import { ed25519 } from '@noble/curves/ed25519'
 import { getBase58Encoder } from '@solana/kit'
-import { ADMIN_ROLES, type AdminRole } from '@solpledge/contract'
+import { ADMIN_ROLES, type AdminRole, LIVE_HEARTBEAT_MS } from '@solpledge/contract'
 import { DEFAULT_PRIORITY_FEE, type PriorityFee } from './chain/rpc.ts'
 import { addressOf, type StoredKeypair } from './lib/keys.ts'
 import { isWalletAddress } from './modules/auth/crypto.ts'
 
 /** Server configuration, read once from the environment (README.md lists every variable). */
+export interface LiveSettings {
+  /** Open connections per client address (LIVE_MAX_PER_IP); more are refused with HTTP 429 before the upgrade. */
+  maxPerIp: number
+  /** Connections one session (or admin session) may authenticate (LIVE_MAX_PER_SESSION). */
+  maxPerSession: number
+  /** Unsent bytes a connection may hold before it is cut as too slow (LIVE_MAX_BUFFER_BYTES). */
+  maxBufferBytes: number
+  /** How long the outbox keeps events for clients that resume (LIVE_RETENTION_MINUTES). */
+  retentionMinutes: number
+  /** Interval of the pings (tests shorten it). */
+  heartbeatMs: number
+}
+
 export interface Config {
   host: string
   port: number
@@ -16,6 +29,8 @@ export interface Config {
   dataDir: string
   /** PostgreSQL connection string; when absent the embedded PGlite database under dataDir is used. */
   databaseUrl: string | undefined
+  /** A direct or session-mode URL of the same database for the live channel's LISTEN (DATABASE_LISTEN_URL). */
+  databaseListenUrl: string | undefined
   /**
    * True only when the chain is the local one that `npm start` (or a test) launched itself: SOLPLEDGE_LOCAL_CHAIN=1,
    * which the launcher sets. Only then the demo wallet, the faucet, generated keys, the first-admin rule and demo
@@ -68,6 +83,8 @@ export interface Config {
   valuationCacheMs: number
   /** Login calls allowed per client IP per minute and route, counted over all instances (in the database). */
   loginRateLimit: number
+  /** The live channel's limits (docs/operations.md "Live updates"). */
+  live: LiveSettings
   /** Calls of each public read allowed per client IP per minute, counted by each instance (0 = no limit). */
   publicRateLimit: number
   /**
@@ -415,6 +432,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     dataDir: path.resolve(value('DATA_DIR') ?? 'data'),
     databaseUrl: value('DATABASE_URL'),
+    databaseListenUrl: value('DATABASE_LISTEN_URL'),
     localChain,
     cluster,
     rpcUrl,
@@ -434,6 +452,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionCacheMs: int('SESSION_CACHE_MS', 2000),
     valuationCacheMs: int('VALUATION_CACHE_MS', 5000),
     loginRateLimit: int('LOGIN_RATE_LIMIT', 60),
+    live: {
+      maxPerIp: int('LIVE_MAX_PER_IP', 200),
+      maxPerSession: int('LIVE_MAX_PER_SESSION', 8),
+      maxBufferBytes: int('LIVE_MAX_BUFFER_BYTES', 1024 * 1024),
+      retentionMinutes: int('LIVE_RETENTION_MINUTES', 60),
+      heartbeatMs: LIVE_HEARTBEAT_MS,
+    },
     publicRateLimit: int('PUBLIC_RATE_LIMIT', 1200),
     trustProxy,
     requestTimeoutMs,

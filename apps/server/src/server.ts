@@ -44,6 +44,7 @@ async function main() {
   // A broken database connection is logged and replaced, never fatal.
   const db = await openDatabase({
     url: config.databaseUrl,
+    listenUrl: config.databaseListenUrl,
     dir: path.join(config.dataDir, 'pglite'),
     onConnectionError: (error) => log.warn({ err: error.message }, 'database connection lost'),
     log,

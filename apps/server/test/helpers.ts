@@ -76,6 +76,8 @@ export interface TestContext {
   app: App
   db: Database
   platform: Platform
+  /** The database's URL on PostgreSQL (another instance opens it too); undefined on PGlite. */
+  url?: string | undefined
   close: () => Promise<void>
 }
 
@@ -89,7 +91,7 @@ export async function createTestApp(
   options: { now?: () => number } = {},
 ): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-api-'))
-  const { db, drop } = await freshDatabase()
+  const { db, drop, url } = await freshDatabase()
   const config = testConfig({ dataDir, ...overrides })
   const platform = await loadPlatform(config)
   const app = await buildApp({ db, config, platform, ...options })
@@ -98,6 +100,7 @@ export async function createTestApp(
     app,
     db,
     platform,
+    url,
     close: async () => {
       await app.close()
       await drop()

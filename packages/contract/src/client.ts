@@ -17,6 +17,8 @@ export * from './economics.ts'
 export * from './envelope.ts'
 export * from './i18n.ts'
 export * from './ids.ts'
+export type * from './live.ts'
+export * from './live-protocol.ts'
 export type { Catalogue, MessageKey } from './messages/en.ts'
 export type * from './system.ts'
 

@@ -59,3 +59,5 @@ export const LEDGER_TYPES = [
   'trade_fee',
   'admin_adjustment',
 ] as const
+/** The chart's candle intervals (the contract's CandleInterval) and their length in seconds. */
+export const CANDLE_SECONDS = { '1m': 60, '5m': 300, '15m': 900, '1h': 3600, '4h': 14_400, '1d': 86_400 } as const

@@ -25,6 +25,8 @@ import * as liabilities from './migrations/0019-liabilities.ts'
 import * as economics from './migrations/0020-economics.ts'
 import * as rateLimits from './migrations/0021-rate-limits.ts'
 import * as sessionIdle from './migrations/0023-session-idle.ts'
+import * as live from './migrations/0024-live.ts'
+import { type NotifySource, notifySources } from './notify.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
 import { type DbFaultHook, TrackingPostgresDialect } from './transient.ts'
@@ -53,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '0020-economics': economics,
   '0021-rate-limits': rateLimits,
   '0023-session-idle': sessionIdle,
+  '0024-live': live,
 }
 
 /**
@@ -63,6 +66,11 @@ const migrations: Record<string, Migration> = {
  */
 export async function openDatabase(options: {
   url?: string
+  /**
+   * Where the live channel LISTENs (db/notify.ts), when `url` goes through a transaction-mode pooler that does not
+   * pass notifications: a direct or session-mode URL of the same database. Default: `url`.
+   */
+  listenUrl?: string
   dir?: string
   onConnectionError?: (error: Error) => void
   /** Where the database's outage and recovery are logged (lib/reachability.ts): a new connection failing, then one opening. */
@@ -94,12 +102,27 @@ export async function openDatabase(options: {
     // checked out between two queries) as an uncaught exception, which ends the process.
     pool.on('error', () => {}) // an idle client's error: reported by its own listener
     pool.on('connect', (client) => client.on('error', report))
-    return new Kysely<DB>({ dialect: new TrackingPostgresDialect({ pool, faults: options.faults }) })
+    return withNotifySource(
+      new Kysely<DB>({ dialect: new TrackingPostgresDialect({ pool, faults: options.faults }) }),
+      {
+        url: options.listenUrl ?? options.url,
+      },
+    )
   }
   if (options.dir) await fs.mkdir(path.dirname(options.dir), { recursive: true })
   const client = new PGlite(options.dir)
   await client.waitReady
-  return new Kysely<DB>({ dialect: new PGliteDialect(client) })
+  return pgliteDatabase(client)
+}
+
+/** The Kysely database of an open PGlite instance. */
+export function pgliteDatabase(client: PGlite): Database {
+  return withNotifySource(new Kysely<DB>({ dialect: new PGliteDialect(client) }), { pglite: client })
+}
+
+function withNotifySource(db: Database, source: NotifySource): Database {
+  notifySources.set(db, source)
+  return db
 }
 
 const DATE_OID = 1082

@@ -278,6 +278,23 @@ export interface LiabilityNodesTable {
   nodes: Uint8Array
 }
 
+/** Live updates' outbox (0024-live, modules/live): `seq` is set when the writing transaction commits. */
+export interface LiveOutboxTable {
+  id: Generated<Int8>
+  topic: string
+  seq: Int8 | null
+  /** jsonb: written as JSON text, read as the value. */
+  payload: ColumnType<unknown, string, never>
+  created_at: Generated<Timestamp>
+  committed_at: Timestamp | null
+}
+
+/** The last sequence number of each live topic (0024-live). */
+export interface LiveTopicsTable {
+  topic: string
+  seq: Int8
+}
+
 export interface SettlementRunsTable {
   day: Day
   /** held: the circuit breaker stopped it before its payment, until an admin releases it (0020-economics). */
@@ -561,6 +578,8 @@ export interface DB {
   liability_snapshots: LiabilitySnapshotsTable
   liability_leaves: LiabilityLeavesTable
   liability_nodes: LiabilityNodesTable
+  live_outbox: LiveOutboxTable
+  live_topics: LiveTopicsTable
   rate_limit_hits: RateLimitHitsTable
 }
 

@@ -5,8 +5,27 @@
 // requests cut by the kill fail), and the instance that was not killed never went down. Its own tier (`npm run
 // test:faults`, a stage of `npm test`): real processes take seconds to start. On TEST_DATABASE_URL's cluster, or on a
 // throwaway one.
+
+import { Keypair } from '@solana/web3.js'
+import { api } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { audit, type Cluster, ready, runLoad, settled, startCluster, Tally } from '../fixtures/instances.ts'
+import {
+  audit,
+  type Cluster,
+  payTopUp,
+  post,
+  ready,
+  runLoad,
+  settled,
+  signIn,
+  startCluster,
+  Tally,
+  until,
+} from '../fixtures/instances.ts'
+import { TestWallet } from '../helpers.ts'
+import { type EventMessage, LiveTestClient } from '../live-client.ts'
+
+const PLG = 1_000_000_000n
 
 describe('two instances under faults', () => {
   let cluster: Cluster
@@ -58,4 +77,71 @@ describe('two instances under faults', () => {
         `${tally.status5xx.length} 5xx, ${withdrawals.length} withdrawals; connections terminated ${dropped.join(' + ')}`,
     )
   }, 150_000)
+
+  it('live channel: a client of a killed instance reconnects through the proxy to the other and misses nothing', async () => {
+    const [a, b] = cluster.instances as [(typeof cluster.instances)[0], (typeof cluster.instances)[0]]
+    await ready(a)
+    await ready(b)
+    const tally = new Tally()
+    const wallet = new TestWallet()
+    const keypair = Keypair.fromSeed(wallet.secret)
+    await cluster.localnet.faucet(wallet.address, { sol: 2_000_000_000n, tokens: { PLG: 100n * PLG } })
+    const auth = await signIn(cluster, wallet, tally)
+    const { intent } = await payTopUp(cluster, keypair, auth, 'PLG', 50n * PLG, tally)
+    await until('the top-up credited', async () => {
+      const row = await cluster.db
+        .selectFrom('payment_intents')
+        .select('status')
+        .where('id', '=', intent.id)
+        .executeTakeFirst()
+      return row?.status === 'fulfilled'
+    })
+    // Orders go to A (its process commits them); the client is B's.
+    const sell = async (n: number) => {
+      const placed = await post(
+        `http://127.0.0.1:${a.port}`,
+        api.tradeSell,
+        { price: `${90_000_000 + n * 100}`, amount: `${PLG}` },
+        tally,
+        auth,
+      )
+      expect(placed?.code, JSON.stringify(placed)).toBe(1)
+      return (placed?.data as { id: string } | undefined)?.id as string
+    }
+    const open = async (url: string, since: Partial<Record<'market' | 'user', number>>) => {
+      const client = await LiveTestClient.connect(`${url.replace(/^http/, 'ws')}/api/live`)
+      expect(await client.auth({ token: auth.token, address: auth.address })).toMatchObject({ type: 'authed' })
+      const subscribed = {
+        market: await client.subscribe('market', since.market),
+        user: await client.subscribe('user', since.user),
+      }
+      return { client, subscribed }
+    }
+    const first = await open(`http://127.0.0.1:${b.port}`, {})
+    const ids = [await sell(1), await sell(2)]
+    await first.client.event('user', (e) => e.data.kind === 'order' && e.data.order.id === ids[1])
+    await b.kill()
+    expect((await first.client.whenClosed()).code).toBe(1006)
+    // Committed while the client has no connection.
+    ids.push(await sell(3), await sell(4))
+    const last = (topic: 'market' | 'user') => first.client.events(topic).at(-1)?.seq ?? first.subscribed[topic].seq
+    // The proxy skips the dead instance: the client lands on A and resumes from the last numbers it applied.
+    const second = await open(cluster.url, { market: last('market'), user: last('user') })
+    expect(second.subscribed.market).toMatchObject({ resumed: true, seq: last('market') })
+    expect(second.subscribed.user).toMatchObject({ resumed: true, seq: last('user') })
+    ids.push(await sell(5))
+    await second.client.event('user', (e) => e.data.kind === 'order' && e.data.order.id === ids[4])
+    for (const topic of ['market', 'user'] as const) {
+      const seqs = [...first.client.events(topic), ...second.client.events(topic)].map((e: EventMessage) => e.seq)
+      const from = first.subscribed[topic].seq + 1
+      expect(seqs, topic).toEqual(seqs.map((_, i) => from + i))
+    }
+    const orders = [...first.client.events('user'), ...second.client.events('user')].flatMap((e) =>
+      e.data.kind === 'order' ? [e.data.order.id] : [],
+    )
+    expect(new Set(orders)).toEqual(new Set(ids))
+    second.client.close()
+    expect(tally.status5xx).toEqual([])
+    await b.start()
+  }, 120_000)
 })

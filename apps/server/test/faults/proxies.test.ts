@@ -3,9 +3,11 @@
 // - deploy/haproxy.cfg, its ports and certificate changed, in front of two instances on one PostgreSQL. Instance b's
 //   RPC becomes unreachable (the probe's scenario): its readiness check fails and HAProxy's active check takes it out;
 //   clients forging X-Forwarded-For on every call then get no answer ≥ 500, are rate limited by their real address,
-//   and the audit log records that address; their top-ups are credited. b's RPC comes back and so does b.
+//   and the audit log records that address; their top-ups are credited, and the live channel through HAProxy (upgraded
+//   over TLS, signed in) tells of each. b's RPC comes back and so does b.
 // - deploy/nginx.conf: `nginx -t`, then nginx itself in front of an echo server: the instance sees X-Forwarded-For as
-//   the client's address only, whatever the client sent, and WebSocket upgrade headers passed on.
+//   the client's address only, whatever the client sent, and WebSocket upgrade headers passed on (a real WebSocket
+//   through it too).
 // - deploy/Caddyfile: `caddy validate`.
 import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -15,12 +17,14 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { Keypair } from '@solana/web3.js'
-import { API_BASE, api, Code, HEALTH_PATHS, LOGIN_TYPE, type PaymentIntent } from '@solpledge/contract'
+import { API_BASE, api, Code, HEALTH_PATHS, LIVE_PATH, LOGIN_TYPE, type PaymentIntent } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { WebSocket, WebSocketServer } from 'ws'
 // @ts-expect-error plain ESM helpers shared with the npm scripts
 import { debianTool, freePort } from '../../../../scripts/lib.mjs'
 import { type Cluster, cuttableRpc, type Instance, startCluster, until } from '../fixtures/instances.ts'
 import { TestWallet } from '../helpers.ts'
+import { LiveTestClient } from '../live-client.ts'
 import { pay } from '../money.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..')
@@ -318,6 +322,14 @@ describe('HAProxy (deploy/haproxy.cfg) in front of two instances, one not ready'
       message: signIn,
     })
     const auth = session.json().data as { token: string }
+    // The live channel through HAProxy: upgraded over TLS, signed in, and told of each top-up as it is credited.
+    const live = await LiveTestClient.connect(
+      `${url.replace(/^https/, 'wss')}${API_BASE}${LIVE_PATH}`,
+      { 'x-forwarded-for': '203.0.113.9' },
+      { rejectUnauthorized: false, localAddress: '127.0.0.8' },
+    )
+    expect(await live.auth({ token: auth.token, address: user.address })).toEqual({ type: 'authed', as: 'user' })
+    await live.subscribe('user')
     for (let i = 0; i < 4; i++) {
       const created = await userCall(api.intentCreate, { purpose: 'recharge', coin: 'USDT', amount: '1000000' }, auth)
       const intent = created.json().data as PaymentIntent
@@ -325,6 +337,12 @@ describe('HAProxy (deploy/haproxy.cfg) in front of two instances, one not ready'
       const submitted = await userCall(api.intentSubmit, { id: intent.id, signature }, auth)
       expect(submitted.json()).toMatchObject({ code: Code.OK, data: { status: 'fulfilled' } })
     }
+
+    const credited = () =>
+      live.events('user').filter((e) => e.data.kind === 'intent' && e.data.status === 'fulfilled').length
+    await live.next(() => credited() >= 4)
+    expect(credited()).toBe(4)
+    live.close()
 
     expect(statuses.filter((status) => status >= 500)).toEqual([])
     expect(cluster.instances.flatMap((i) => i.faults())).toEqual([])
@@ -356,6 +374,17 @@ describe('nginx (deploy/nginx.conf)', () => {
     const binary = tool('/usr/sbin/nginx', 'nginx')
     // The instances: one echo server answering the headers it was sent.
     echo = http.createServer((req, res) => res.end(JSON.stringify(req.headers)))
+    // …and a WebSocket server that greets with the headers of the upgrade it accepted.
+    const sockets = new WebSocketServer({ noServer: true })
+    echo.on('upgrade', (req, socket, head) => {
+      // An upgrade without a WebSocket key (the headers check below): answered as the echo answers.
+      if (!req.headers['sec-websocket-key']) {
+        const body = JSON.stringify(req.headers)
+        socket.end(`HTTP/1.1 200 OK\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
+        return
+      }
+      sockets.handleUpgrade(req, socket, head, (ws) => ws.send(JSON.stringify(req.headers)))
+    })
     await new Promise<void>((resolve) => echo?.listen(0, '127.0.0.1', resolve))
     const upstream = (echo.address() as net.AddressInfo).port
     const [httpsPort, httpPort] = [await freePort(), await freePort()]
@@ -405,6 +434,17 @@ describe('nginx (deploy/nginx.conf)', () => {
     >
     expect(plain['x-forwarded-for']).toBe('127.0.0.6')
     expect(plain.upgrade).toBeUndefined()
+    // A real WebSocket through it (the live channel's path): upgraded, and its first frame arrives.
+    const ws = new WebSocket(`wss://127.0.0.1:${httpsPort}${API_BASE}${LIVE_PATH}`, {
+      rejectUnauthorized: false,
+      localAddress: '127.0.0.7',
+    })
+    const greeting = await new Promise<Record<string, string>>((resolve, reject) => {
+      ws.once('message', (data) => resolve(JSON.parse(data.toString())))
+      ws.once('error', reject)
+    })
+    ws.terminate()
+    expect(greeting).toMatchObject({ 'x-forwarded-for': '127.0.0.7', upgrade: 'websocket', connection: 'upgrade' })
   }, 120_000)
 })
 

@@ -91,10 +91,13 @@ export const setSignedOut = (value: boolean) =>
 
 export const getToken = () => sessionStorage.getItem(TOKEN_KEY)
 export const useSession = store.use
+/** Calls `listener` after every change of the login state (the live channel's identity follows it). */
+export const onSessionChange = store.subscribe
 
 /** The connected wallet address, sent as the User-Address header. */
 export const getWalletAddress = address.get
 export const setWalletAddress = address.set
+export const onWalletAddressChange = address.subscribe
 
 /** The address of the signed-in user, or null: user data is only asked for with a session. */
 export function useSignedInAddress() {

@@ -13,6 +13,7 @@ export function createStore<T>(initial: T) {
   const get = () => state
   return {
     get,
+    subscribe,
     set(next: T) {
       state = next
       for (const listener of listeners) listener()

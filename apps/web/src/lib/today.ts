@@ -1,5 +1,6 @@
 import { api } from '@solpledge/contract/client'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
+import { useLiveRefresh } from '@/lib/live/use-live.ts'
 import { call } from './api-client.ts'
 import { domainKeys } from './query-keys.ts'
 import { useSignedInAddress } from './session.ts'
@@ -16,5 +17,10 @@ export const todayQueryOptions = (address: string | null) =>
 
 export function useToday() {
   const address = useSignedInAddress()
+  // The user's own stakes, deposits and nodes move their money; a member's do not reach here (a safety refresh would).
+  useLiveRefresh('user', todayQueryOptions(address).queryKey, {
+    match: (event) => event.kind === 'balance',
+    enabled: address !== null,
+  })
   return useQuery(todayQueryOptions(address))
 }

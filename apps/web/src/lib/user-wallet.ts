@@ -1,6 +1,7 @@
-import { type AssetBalance, api } from '@solpledge/contract/client'
-import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
+import { type AssetBalance, api, type LiveEvent } from '@solpledge/contract/client'
+import { queryOptions, skipToken, useQuery, useQueryClient } from '@tanstack/react-query'
 import { call } from './api-client.ts'
+import { refetch, refetchSoon, useLiveRefresh, useLiveTopic } from './live/use-live.ts'
 import { userWalletKeys } from './query-keys.ts'
 import { useSignedInAddress } from './session.ts'
 
@@ -15,10 +16,46 @@ export const getUserWallet = async () => (await call(api.userWallet, {})).list
 export const userWalletQueryOptions = (address: string | null) =>
   queryOptions({ queryKey: userWalletKey(address ?? ''), queryFn: address ? getUserWallet : skipToken })
 
-/** `pollMs`: refresh that often while the page is visible. */
-export function useUserWallet({ pollMs }: { pollMs?: number } = {}) {
+/** The wallet after a balance event: the account's balance as the ledger has it now, the total beside it. */
+export function withBalance(
+  assets: readonly AssetBalance[],
+  event: Extract<LiveEvent<'user'>, { kind: 'balance' }>,
+): AssetBalance[] {
+  return assets.map((asset) => {
+    if (asset.coin !== event.coin) return asset
+    const next = { ...asset, [event.account]: event.balance }
+    const balance = (BigInt(next.available) + BigInt(next.locked)).toString()
+    // USDT is worth itself; another asset's value follows the price, which only the server applies.
+    const usdt_value = asset.usdt_value === asset.balance ? balance : asset.usdt_value
+    return { ...next, balance, usdt_value }
+  })
+}
+
+/** The user's balances, following the balance events of the live channel. */
+export function useUserWallet() {
   const address = useSignedInAddress()
-  return useQuery({ ...userWalletQueryOptions(address), refetchInterval: pollMs ?? false })
+  const queryClient = useQueryClient()
+  const key = userWalletKey(address ?? '')
+  useLiveTopic(
+    'user',
+    {
+      onEvent: (event) => {
+        if (event.kind !== 'balance') return
+        const before = queryClient.getQueryData<AssetBalance[]>(key)
+        if (!before) return
+        const after = withBalance(before, event)
+        queryClient.setQueryData(key, after)
+        // The value of an asset priced in USDT comes from the server.
+        const asset = after.find((a) => a.coin === event.coin)
+        if (asset && asset.usdt_value !== null && asset.usdt_value !== asset.balance) refetchSoon(queryClient, key)
+      },
+      onSnapshot: () => refetch(queryClient, key),
+    },
+    address !== null,
+  )
+  // Fees and minimums are the assets' settings.
+  useLiveRefresh('config', key, { match: (event) => event.kind === 'assets', enabled: address !== null })
+  return useQuery(userWalletQueryOptions(address))
 }
 
 /** The wallet entry of `coin` (matched by coin or symbol), if the user's wallet lists it. */

@@ -14,6 +14,38 @@ import { clearSession, saveLogin, setWalletAddress } from '@/lib/session.ts'
 // run on motion's own frame loop instead.
 Reflect.deleteProperty(Element.prototype, 'animate')
 
+/**
+ * The live channel's socket in component tests: it stays connecting unless a test opens it (FakeSocket.open), and
+ * records what the client sends; `receive` delivers a server message.
+ */
+export class FakeSocket {
+  static readonly all: FakeSocket[] = []
+  readyState = 0
+  readonly sent: Record<string, unknown>[] = []
+  onopen: (() => void) | null = null
+  onmessage: ((message: { data: string }) => void) | null = null
+  onclose: ((event: { code: number }) => void) | null = null
+  onerror: (() => void) | null = null
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this)
+  }
+  send(text: string) {
+    this.sent.push(JSON.parse(text))
+  }
+  close() {
+    this.readyState = 3
+  }
+  open() {
+    this.readyState = 1
+    this.onopen?.()
+    this.receive({ type: 'welcome', heartbeat_ms: 30_000 })
+  }
+  receive(message: object) {
+    this.onmessage?.({ data: JSON.stringify(message) })
+  }
+}
+vi.stubGlobal('WebSocket', FakeSocket)
+
 // findBy/waitFor wait for what the app shows after a fetch or a render: generous on a busy machine, never a sleep.
 configure({ asyncUtilTimeout: 5000 })
 

@@ -2,3 +2,4 @@
 export { syncConfiguredAdmins } from './admins.ts'
 export { applyDueChanges } from './changes.ts'
 export { jobStatus } from './ops.ts'
+export { type AdminCaller, adminOf } from './session.ts'

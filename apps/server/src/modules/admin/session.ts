@@ -31,9 +31,19 @@ export interface AdminLoginSettings extends LoginSettings {
 const sessionInvalid = () => new AppError(Code.SESSION_INVALID, 'admin.sessionInvalid')
 
 /** The admin of a live session named by the Admin-Token header, with at least `required`; otherwise -403. */
-export async function requireAdmin(db: Database, request: FastifyRequest, required: AdminRole): Promise<AdminCaller> {
+export function requireAdmin(db: Database, request: FastifyRequest, required: AdminRole): Promise<AdminCaller> {
   const token = request.headers['admin-token']
-  if (typeof token !== 'string' || token.length === 0 || token.length > 256) throw sessionInvalid()
+  return adminOf(db, typeof token === 'string' ? token : undefined, required, request.ip)
+}
+
+/** The admin of the live admin session `token`, with at least `required`; otherwise -403. */
+export async function adminOf(
+  db: Database,
+  token: string | undefined,
+  required: AdminRole,
+  ip: string,
+): Promise<AdminCaller> {
+  if (token === undefined || token.length === 0 || token.length > 256) throw sessionInvalid()
   const row = await db
     .selectFrom('admin_sessions as s')
     .innerJoin('admins as a', 'a.address', 's.address')
@@ -46,7 +56,7 @@ export async function requireAdmin(db: Database, request: FastifyRequest, requir
   if (!row) throw sessionInvalid()
   if (!roleAtLeast(row.role, required))
     throw new AppError(Code.SESSION_INVALID, 'admin.roleRequired', { role: required })
-  return { sessionId: row.id, address: row.address, role: row.role, ip: request.ip }
+  return { sessionId: row.id, address: row.address, role: row.role, ip }
 }
 
 const activeAdmin = (db: Database, address: string) =>

@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Sessions checked recently (SESSION_CACHE_MS); revoking a user's sessions must call `forgetUser`. */
     sessions: SessionCache
+    /** How sessions end (SESSION_IDLE_*): the live channel checks its connections' sessions by it too. */
+    sessionPolicy: SessionPolicy
   }
   interface FastifyRequest {
     /** The session's user on every route whose contract says `auth: true` (null elsewhere), set before the handler. */
@@ -22,6 +24,7 @@ declare module 'fastify' {
 export const sessionPlugin = fp(async (app: FastifyInstance, options: { cacheMs: number } & SessionPolicy) => {
   const { cacheMs, ...policy } = options
   app.decorate('sessions', new SessionCache(cacheMs))
+  app.decorate('sessionPolicy', policy)
   app.decorateRequest('user', null)
   app.addHook('preHandler', async (request) => {
     // A database connection that breaks under the check costs a retry, not a 500 (db/transient.ts).

@@ -106,14 +106,23 @@ export const touchInterval = (idleMs: number) => Math.min(SESSION_TOUCH_MS, Math
  * it is more than the touch interval old — one write per session per interval at most, not one per call (a session
  * checked from the cache is not touched, it was seen at most SESSION_CACHE_MS ago).
  */
-export async function requireSession(
+export function requireSession(
   db: Database,
   request: FastifyRequest,
   cache: SessionCache,
   policy: SessionPolicy,
 ): Promise<SessionUser> {
-  const token = header(request, 'user-token')
-  const address = header(request, 'user-address')
+  return sessionUser(db, header(request, 'user-token'), header(request, 'user-address'), cache, policy)
+}
+
+/** The user of the session `token` when it is valid (as requireSession says) and bound to `address`; otherwise -403. */
+export async function sessionUser(
+  db: Database,
+  token: string | undefined,
+  address: string | undefined,
+  cache: SessionCache,
+  policy: SessionPolicy,
+): Promise<SessionUser> {
   if (!token || !address) throw new AppError(Code.SESSION_INVALID, 'error.sessionInvalid')
   const tokenHash = hashToken(token)
   const now = policy.now()

@@ -115,7 +115,7 @@ interface PendingTransfer {
   reference: string
 }
 
-interface FillRecord {
+export interface FillRecord {
   maker: OrderState
   taker: OrderState
   price: bigint

@@ -24,6 +24,7 @@ import {
   type SwapResult,
 } from './batch.ts'
 import { OrderBook } from './engine.ts'
+import { publishBatch } from './live.ts'
 import { type MarketRules, marketRules } from './rules.ts'
 
 /** A command waiting in the market's queue. */
@@ -74,6 +75,11 @@ export class TradeMarket {
   private readonly queue: Job[] = []
   private running = false
   private asset: { symbol: string; baseDecimals: number; quoteDecimals: number } | undefined
+  /**
+   * Called after a batch that traded has committed: the market's figures and the valuation price derived from the
+   * trades are published then (modules/home/live.ts), outside the batch's transaction.
+   */
+  onTraded: (() => void) | undefined
 
   constructor(
     readonly db: Database,
@@ -205,11 +211,16 @@ export class TradeMarket {
 
   private async write(jobs: Job[]) {
     let next: BookState | undefined
+    let traded = false
     const outcomes = await this.db.transaction().execute(async (trx) => {
       const batch = await this.open(trx, jobs)
       const outcomes = TradeMarket.apply(jobs, batch)
       next = batch.state
-      if (await batch.flush(trx, this.symbol)) next.seq += 1n
+      if (await batch.flush(trx, this.symbol)) {
+        next.seq += 1n
+        await publishBatch(trx, batch, (await this.assets(trx)).baseDecimals)
+        traded = batch.fills.length > 0
+      }
       // The commands' answers, written with their effects (a refused command has none: it is answered as it is).
       for (const [i, job] of jobs.entries()) {
         const outcome = outcomes[i] as { value?: unknown }
@@ -223,6 +234,7 @@ export class TradeMarket {
       return outcomes
     })
     this.state = next ?? null
+    if (traded) this.onTraded?.()
     return outcomes
   }
 

@@ -127,6 +127,23 @@ export function valuationPrice(db: Database, symbol: string, config: BusinessCon
 }
 
 /**
+ * The valuation price computed now, not taken from the cache (the cache then holds it for the other callers): what the
+ * live channel publishes right after trades (modules/home/live.ts).
+ */
+export function freshValuation(db: Database, symbol: string, config: BusinessConfig): Promise<Valuation> {
+  const value = computeValuation(db, symbol, config)
+  const cache = caches.get(db)
+  if (cache)
+    cache.latest.set(symbol, {
+      key: JSON.stringify([config.referencePrice, config.valuation]),
+      until: Date.now() + cache.ms,
+      value,
+    })
+  value.catch(() => cache?.latest.get(symbol)?.value === value && cache.latest.delete(symbol))
+  return value
+}
+
+/**
  * One query: the window's in-band fills summed per interval and account pair (an index range on trade_fills (symbol,
  * created_at)); the interval of a fill is its age × VALUATION_INTERVALS / window, by the database clock that also
  * stamps the fills.

@@ -2,6 +2,7 @@
 // swaps at the book's prices, the user's orders with their fills, the market figures and the candles.
 import {
   type api,
+  CANDLE_SECONDS,
   type Candle,
   type CandleInterval,
   Code,
@@ -27,7 +28,7 @@ import { marketRules } from './rules.ts'
 /** The largest id PostgreSQL's bigint holds: a larger one names no order. */
 const MAX_ID = 2n ** 63n - 1n
 
-function presentOrder(order: OrderState, baseDecimals: number): TradeOrder {
+export function presentOrder(order: OrderState, baseDecimals: number): TradeOrder {
   return {
     id: order.id.toString(),
     order_sn: order.orderSn,
@@ -219,7 +220,7 @@ export async function orderDetail(
  * The market's rules, price and figures of the last 24 hours (a rolling window ending now). Its price is the last
  * trade (the reference price before the first): the valuation price is for everything but the quick trade.
  */
-async function marketInfo(market: TradeMarket): Promise<MarketInfo> {
+export async function marketInfo(market: TradeMarket): Promise<MarketInfo> {
   const { db, symbol } = market
   const [config, last, assets, day] = await Promise.all([
     getBusinessConfig(db),
@@ -290,14 +291,7 @@ export async function tradeHome(market: TradeMarket, depth: number): Promise<Dat
   return { market: info, ...book }
 }
 
-const CANDLE_INTERVALS: Record<CandleInterval, number> = {
-  '1m': 60,
-  '5m': 300,
-  '15m': 900,
-  '1h': 3600,
-  '4h': 14_400,
-  '1d': 86_400,
-}
+const CANDLE_INTERVALS: Record<CandleInterval, number> = CANDLE_SECONDS
 
 /** Candles of `seconds` from the fills in [from, to) (either bound may be open), newest first, at most `limit`. */
 async function candlesBetween(

@@ -1,8 +1,10 @@
 import { type ReactNode, Suspense } from 'react'
 import { useTranslation } from 'react-i18next'
 import { NavLink } from 'react-router'
+import { consoleChannel } from '@/admin/lib/live.ts'
 import type { AdminSession } from '@/admin/lib/session.ts'
 import { LanguageSwitcher } from '@/components/language-switcher.tsx'
+import { LiveStatusNote } from '@/components/live-status.tsx'
 import { shorten } from '@/lib/shorten.ts'
 
 /** The console's areas in navigation order, the first its start screen (docs/admin-console.md#screens). */
@@ -53,6 +55,7 @@ export function AdminLayout({ session, onSignOut, children }: AdminLayoutProps) 
       </nav>
       <main className="admin-main">
         <Suspense fallback={<p className="muted-note">{t('loading')}</p>}>{children}</Suspense>
+        <LiveStatusNote status={consoleChannel().useStatus()} />
       </main>
       <footer className="admin-footer">
         <LanguageSwitcher />

@@ -24,6 +24,8 @@ const store = createStore<AdminSession | null>(read())
 /** The current console session, or null. */
 export const getAdminSession = store.get
 export const useAdminSession = store.use
+/** Calls `listener` after every change of the console session (the console's live channel follows it). */
+export const onAdminSessionChange = store.subscribe
 
 export function saveAdminSession(session: AdminSession) {
   sessionStorage.setItem(ADMIN_SESSION_KEY, JSON.stringify(session))

@@ -1,4 +1,6 @@
 import type { IntentPurpose } from '@solpledge/contract/client'
+import { useMemo } from 'react'
+import { createStore } from '../store.ts'
 
 /**
  * The on-chain payments in flight (top-up, stake, node purchase), kept in sessionStorage until the server has their
@@ -46,9 +48,20 @@ function readStored(storage: Storage): PendingPayment[] {
   }
 }
 
+/** Counts the writes of the store, so screens that show the payments follow them. */
+const writes = createStore(0)
+
 function writeStored(payments: readonly PendingPayment[], storage: Storage) {
   if (payments.length === 0) storage.removeItem(PENDING_PAYMENTS_KEY)
   else storage.setItem(PENDING_PAYMENTS_KEY, JSON.stringify(payments))
+  writes.set(writes.get() + 1)
+}
+
+/** The stored payments, as they change. */
+export function usePendingPayments(storage: Storage = sessionStorage): readonly PendingPayment[] {
+  const version = writes.use()
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` says when the storage changed
+  return useMemo(() => readStored(storage), [version, storage])
 }
 
 /** Stores a payment, replacing the one with the same intent id. */

@@ -1,6 +1,7 @@
 import { api, type LiabilityProof, type LiabilityRoot } from '@solpledge/contract/client'
 import type { Inclusion } from '@solpledge/proof'
 import { queryOptions, useQuery } from '@tanstack/react-query'
+import { useLiveRefresh } from '@/lib/live/use-live.ts'
 import { call } from '../../../lib/api-client.ts'
 import { assetsKeys } from './keys.ts'
 
@@ -10,7 +11,10 @@ export const getLiabilitiesRoot = () => call(api.liabilitiesRoot, {})
 export const liabilitiesRootQueryOptions = () =>
   queryOptions({ queryKey: assetsKeys.liabilitiesRoot, queryFn: getLiabilitiesRoot, staleTime: 60_000 })
 
-export const useLiabilitiesRoot = () => useQuery(liabilitiesRootQueryOptions())
+export function useLiabilitiesRoot() {
+  useLiveRefresh('liabilities', liabilitiesRootQueryOptions().queryKey)
+  return useQuery(liabilitiesRootQueryOptions())
+}
 
 /** The signed-in user's inclusion proof in a snapshot (the one whose root is shown beside it). */
 export const getLiabilitiesProof = (snapshotId: string) => call(api.liabilitiesProof, { snapshot_id: snapshotId })

@@ -1,6 +1,6 @@
 import type { Connection, PublicKey } from '@solana/web3.js'
-import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
-import { BALANCE_POLL_MS } from '@/lib/chain-balances.ts'
+import { queryOptions, skipToken, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useAccountSubscriptions } from '@/lib/chain-balances.ts'
 import { useChainConnection, useWalletState } from '@/lib/wallet/wallet-state.ts'
 import { assetsKeys } from './keys.ts'
 
@@ -17,9 +17,18 @@ export const solBalanceQueryOptions = (connection: Connection | null, owner: Pub
     queryFn: connection && owner ? () => getSolBalance(connection, owner) : skipToken,
   })
 
-/** The connected wallet's SOL, refreshed every few seconds while the page is visible. */
+/** The connected wallet's SOL, as the chain changes it (accountSubscribe on the wallet). */
 export function useSolBalance() {
   const connection = useChainConnection()
   const { publicKey } = useWalletState()
-  return useQuery({ ...solBalanceQueryOptions(connection, publicKey), refetchInterval: BALANCE_POLL_MS })
+  const queryClient = useQueryClient()
+  const options = solBalanceQueryOptions(connection, publicKey)
+  useAccountSubscriptions(
+    publicKey ? connection : null,
+    async () => (publicKey ? [publicKey] : []),
+    (_account, info) => queryClient.setQueryData(options.queryKey, BigInt(info.lamports)),
+    options.queryKey,
+    [publicKey?.toBase58()],
+  )
+  return useQuery(options)
 }

@@ -1,7 +1,6 @@
 import type { Withdrawal } from '@solpledge/contract/client'
 import { describe, expect, it } from 'vitest'
-import { anyStatusChanged, statusById, withdrawalsPollInterval } from './get-withdrawals.ts'
-import { WITHDRAWAL_POLL_MS } from './keys.ts'
+import { withWithdrawal } from './get-withdrawals.ts'
 
 const withdrawal = (id: string, status: Withdrawal['status']): Withdrawal => ({
   id,
@@ -22,33 +21,29 @@ const pages = (...lists: Withdrawal[][]) => ({
   pageParams: lists.map((_, index) => index + 1),
 })
 
-describe('withdrawalsPollInterval', () => {
-  it.each(['review', 'pending', 'sent'] as const)('polls while one is %s, on any loaded page', (status) => {
-    expect(withdrawalsPollInterval(pages([withdrawal('1', status)]))).toBe(WITHDRAWAL_POLL_MS)
-    expect(withdrawalsPollInterval(pages([withdrawal('3', 'confirmed')], [withdrawal('1', status)]))).toBe(
-      WITHDRAWAL_POLL_MS,
-    )
+describe('withWithdrawal', () => {
+  const event = (id: string, status: Withdrawal['status'], signature: string | null = null) => ({
+    kind: 'withdrawal' as const,
+    id,
+    status,
+    signature,
+    reason: null,
+    updated_at: '2030-01-01T00:01:00.000Z',
   })
 
-  it('stops once every withdrawal is settled, or there are none', () => {
-    const settled = [withdrawal('3', 'confirmed'), withdrawal('2', 'failed'), withdrawal('1', 'rejected')]
-    expect(withdrawalsPollInterval(pages(settled))).toBe(false)
-    expect(withdrawalsPollInterval(pages([]))).toBe(false)
-    expect(withdrawalsPollInterval(undefined)).toBe(false)
-  })
-})
-
-describe('anyStatusChanged', () => {
-  const before = statusById([withdrawal('2', 'sent'), withdrawal('1', 'confirmed')])
-
-  it('notices a withdrawal that moved on', () => {
-    expect(anyStatusChanged(before, statusById([withdrawal('2', 'confirmed'), withdrawal('1', 'confirmed')]))).toBe(
-      true,
-    )
+  it('moves the loaded withdrawal to the status of the event, with its signature, on whatever page it is', () => {
+    const data = pages([withdrawal('3', 'pending')], [withdrawal('2', 'sent'), withdrawal('1', 'confirmed')])
+    const next = withWithdrawal(data, event('2', 'confirmed', 'sig2'))
+    expect(next?.pages[1]?.list[0]).toEqual({
+      ...withdrawal('2', 'confirmed'),
+      signature: 'sig2',
+      updated_at: '2030-01-01T00:01:00.000Z',
+    })
+    expect(next?.pages[0]).toEqual(data.pages[0])
+    expect(next?.pages[1]?.list[1]).toEqual(data.pages[1]?.list[1])
   })
 
-  it('ignores new withdrawals and unchanged ones', () => {
-    const after = statusById([withdrawal('3', 'review'), withdrawal('2', 'sent'), withdrawal('1', 'confirmed')])
-    expect(anyStatusChanged(before, after)).toBe(false)
+  it('is null for a withdrawal it has not loaded (the list is read again)', () => {
+    expect(withWithdrawal(pages([withdrawal('1', 'sent')]), event('9', 'review'))).toBeNull()
   })
 })

@@ -1,31 +1,41 @@
-import { api, type Withdrawal } from '@solpledge/contract/client'
-import { type InfiniteData, infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query'
+import { api, type LiveEvent, type Withdrawal } from '@solpledge/contract/client'
+import {
+  type InfiniteData,
+  infiniteQueryOptions,
+  skipToken,
+  useInfiniteQuery,
+  useQueryClient,
+} from '@tanstack/react-query'
 import { call } from '@/lib/api-client.ts'
+import { refetch, refetchSoon, useLiveTopic } from '@/lib/live/use-live.ts'
 import { nextPage, PAGE_SIZE, type Paged } from '@/lib/paging.ts'
 import { useSignedInAddress } from '@/lib/session.ts'
-import { assetsKeys, WITHDRAWAL_POLL_MS } from './keys.ts'
+import { assetsKeys } from './keys.ts'
 
 /** One page of the user's withdrawals of an asset, newest first. */
 export const getWithdrawals = (coin: string, page: number) => call(api.withdrawList, { page, limit: PAGE_SIZE, coin })
 
-/** Statuses of a withdrawal that is still on its way: it will change by itself. */
-const IN_FLIGHT = new Set<Withdrawal['status']>(['review', 'pending', 'sent'])
-export const isInFlight = (withdrawal: Pick<Withdrawal, 'status'>) => IN_FLIGHT.has(withdrawal.status)
-
 export type WithdrawalPages = InfiniteData<Paged<Withdrawal>, unknown>
 
-/** Poll while any loaded withdrawal is still on its way; stop once all are settled. */
-export const withdrawalsPollInterval = (data: WithdrawalPages | undefined) =>
-  data?.pages.some((page) => page.list.some(isInFlight)) ? WITHDRAWAL_POLL_MS : false
+type WithdrawalEvent = Extract<LiveEvent<'user'>, { kind: 'withdrawal' }>
 
-/** The status of each loaded withdrawal, by id. */
-export type WithdrawalStatuses = ReadonlyMap<string, Withdrawal['status']>
-export const statusById = (withdrawals: readonly Withdrawal[]): WithdrawalStatuses =>
-  new Map(withdrawals.map((withdrawal) => [withdrawal.id, withdrawal.status]))
-
-/** Whether a withdrawal seen before now has another status (new ones do not count). */
-export const anyStatusChanged = (before: WithdrawalStatuses, after: WithdrawalStatuses) =>
-  [...after].some(([id, status]) => before.has(id) && before.get(id) !== status)
+/**
+ * The loaded pages with the withdrawal of a live event in its new state (status, signature, reason); null when none
+ * of them holds it (a new withdrawal: the list is read again).
+ */
+export function withWithdrawal(data: WithdrawalPages, event: WithdrawalEvent): WithdrawalPages | null {
+  let found = false
+  const pages = data.pages.map((page) => ({
+    ...page,
+    list: page.list.map((withdrawal) => {
+      if (withdrawal.id !== event.id) return withdrawal
+      found = true
+      const { status, signature, reason, updated_at } = event
+      return { ...withdrawal, status, signature, reason, updated_at }
+    }),
+  }))
+  return found ? { ...data, pages } : null
+}
 
 export const withdrawalsQueryOptions = (address: string | null, coin: string) =>
   infiniteQueryOptions({
@@ -35,12 +45,24 @@ export const withdrawalsQueryOptions = (address: string | null, coin: string) =>
     getNextPageParam: nextPage,
   })
 
-/** The user's withdrawals of an asset; refreshed every few seconds while one is on its way and the page is visible. */
+/** The user's withdrawals of an asset; each moves through its statuses as the live channel says. */
 export function useWithdrawals(coin: string) {
   const address = useSignedInAddress()
-  return useInfiniteQuery({
-    ...withdrawalsQueryOptions(address, coin),
-    enabled: coin !== '',
-    refetchInterval: (query) => withdrawalsPollInterval(query.state.data),
-  })
+  const queryClient = useQueryClient()
+  const options = withdrawalsQueryOptions(address, coin)
+  useLiveTopic(
+    'user',
+    {
+      onEvent: (event) => {
+        if (event.kind !== 'withdrawal') return
+        const data = queryClient.getQueryData(options.queryKey)
+        const next = data && withWithdrawal(data, event)
+        if (next) queryClient.setQueryData(options.queryKey, next as typeof data)
+        else if (data) refetchSoon(queryClient, options.queryKey)
+      },
+      onSnapshot: () => refetch(queryClient, options.queryKey),
+    },
+    address !== null && coin !== '',
+  )
+  return useInfiniteQuery({ ...options, enabled: coin !== '' })
 }

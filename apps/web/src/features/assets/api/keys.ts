@@ -1,9 +1,6 @@
 import { chainBalanceKeys, domainKeys } from '@/lib/query-keys.ts'
 import { userWalletKey } from '@/lib/user-wallet.ts'
 
-/** How often the withdrawals refresh by themselves while one is still on its way and the screen is visible. */
-export const WITHDRAWAL_POLL_MS = 3_000
-
 /** Query keys of the assets feature (what each action refreshes: INVALIDATES in query-keys.ts). */
 export const assetsKeys = {
   wallet: userWalletKey,

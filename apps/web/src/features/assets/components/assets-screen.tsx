@@ -3,13 +3,14 @@ import { useCallback, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Page } from '@/components/page.tsx'
 import { SignedOut } from '@/components/signed-out.tsx'
-import { BALANCE_POLL_MS, useTokenBalances } from '@/lib/chain-balances.ts'
+import { useTokenBalances } from '@/lib/chain-balances.ts'
 import { useSignedInAddress } from '@/lib/session.ts'
 import { toast } from '@/lib/toast.ts'
 import { useUserWallet } from '@/lib/user-wallet.ts'
 import { AssetList } from './asset-list.tsx'
 import { SolvencyCard } from './solvency-card.tsx'
 import { TopUpDialog } from './top-up-dialog.tsx'
+import { TopUpProgress } from './top-up-progress.tsx'
 import { WalletBalances } from './wallet-balances.tsx'
 import { WithdrawDialog } from './withdraw-dialog.tsx'
 import './assets.css'
@@ -28,7 +29,7 @@ export function AssetsScreen() {
 
 function MyAssets() {
   const { t } = useTranslation(['ui', 'msg'])
-  const { data: assets } = useUserWallet({ pollMs: BALANCE_POLL_MS })
+  const { data: assets } = useUserWallet()
   const mints = useMemo(() => (assets ?? []).flatMap((asset) => (asset.mint ? [asset.mint] : [])), [assets])
   const tokens = useTokenBalances(mints)
   const topUp = useAssetDialog(assets)
@@ -46,6 +47,7 @@ function MyAssets() {
   return (
     <>
       <AssetList assets={assets} onTopUp={openTopUp} onWithdraw={openWithdraw} />
+      <TopUpProgress />
       <WalletBalances assets={assets ?? []} tokens={tokens} />
       <TopUpDialog
         open={topUp.open}

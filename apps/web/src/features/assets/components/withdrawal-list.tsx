@@ -1,22 +1,12 @@
 import type { AssetBalance, Withdrawal } from '@solpledge/contract/client'
-import { useQueryClient } from '@tanstack/react-query'
-import { useEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LoadMore } from '@/components/load-more.tsx'
 import { EmptyState } from '@/components/page.tsx'
 import { formatDateTime } from '@/lib/format.ts'
 import { flattenPages } from '@/lib/paging.ts'
-import { useSignedInAddress } from '@/lib/session.ts'
 import { shorten } from '@/lib/shorten.ts'
 import { useFormat } from '@/lib/use-format.ts'
-import {
-  anyStatusChanged,
-  statusById,
-  useWithdrawals,
-  type WithdrawalPages,
-  type WithdrawalStatuses,
-} from '../api/get-withdrawals.ts'
-import { assetsKeys } from '../api/keys.ts'
+import { useWithdrawals } from '../api/get-withdrawals.ts'
 
 const statusTone: Record<Withdrawal['status'], string> = {
   review: 'badge-wait',
@@ -27,13 +17,12 @@ const statusTone: Record<Withdrawal['status'], string> = {
   rejected: 'badge-bad',
 }
 
-/** The asset's withdrawals, newest first, 20 at a time; their status updates by itself while one is on its way. */
+/** The asset's withdrawals, newest first, 20 at a time; their status follows the live channel. */
 export function WithdrawalList({ asset }: { asset: AssetBalance }) {
   const { t, i18n } = useTranslation()
   const format = useFormat()
   const { data, isError, hasNextPage, fetchNextPage, isFetchingNextPage } = useWithdrawals(asset.coin)
   const withdrawals = data ? flattenPages(data.pages) : []
-  useBalancesFollowStatus(asset.coin, data)
   const amount = (units: string) => format.amount(units, asset, 'exact')
 
   return (
@@ -97,23 +86,4 @@ export function WithdrawalList({ asset }: { asset: AssetBalance }) {
       {hasNextPage && <LoadMore testId="withdrawal-more" loading={isFetchingNextPage} onLoad={() => fetchNextPage()} />}
     </section>
   )
-}
-
-/**
- * A withdrawal that changes status moves money (sent out of locked, or refunded to available): the balances and the
- * ledger shown with the list are refreshed when a polled status changes.
- */
-function useBalancesFollowStatus(coin: string, data: WithdrawalPages | undefined) {
-  const queryClient = useQueryClient()
-  const address = useSignedInAddress() ?? ''
-  const seen = useRef<WithdrawalStatuses | null>(null)
-
-  useEffect(() => {
-    if (!data) return
-    const previous = seen.current
-    seen.current = statusById(flattenPages(data.pages))
-    if (!previous || !anyStatusChanged(previous, seen.current)) return
-    queryClient.invalidateQueries({ queryKey: assetsKeys.wallet(address) })
-    queryClient.invalidateQueries({ queryKey: assetsKeys.moneyLog(address, coin) })
-  }, [data, address, coin, queryClient])
 }

@@ -1,6 +1,7 @@
 import { api } from '@solpledge/contract/client'
 import { infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query'
 import { call } from '@/lib/api-client.ts'
+import { useLiveRefresh } from '@/lib/live/use-live.ts'
 import { nextPage } from '@/lib/paging.ts'
 import { useSignedInAddress } from '@/lib/session.ts'
 import { FINANCE_PAGE_SIZE, financeKeys } from './keys.ts'
@@ -19,5 +20,10 @@ export const depositQueryOptions = (address: string | null, id: string) =>
 
 export function useDeposit(id: string) {
   const address = useSignedInAddress()
+  // Output, expiry, a new position: each moves the user's money.
+  useLiveRefresh('user', depositQueryOptions(address, id).queryKey, {
+    match: (event) => event.kind === 'balance',
+    enabled: address !== null,
+  })
   return useInfiniteQuery(depositQueryOptions(address, id))
 }

@@ -2,6 +2,7 @@ import { api, type DataOf } from '@solpledge/contract/client'
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { call } from '@/lib/api-client.ts'
+import { useLiveRefresh } from '@/lib/live/use-live.ts'
 import { noticeKeys } from './keys.ts'
 
 export type Banner = DataOf<typeof api.bannerList>['list'][number]
@@ -14,5 +15,6 @@ export const bannersQueryOptions = (lang: string) =>
 
 export function useBanners() {
   const { i18n } = useTranslation()
+  useLiveRefresh('notice', bannersQueryOptions(i18n.language).queryKey)
   return useQuery(bannersQueryOptions(i18n.language))
 }

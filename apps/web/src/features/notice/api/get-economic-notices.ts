@@ -1,6 +1,7 @@
 import { api, type DataOf } from '@solpledge/contract/client'
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { call } from '@/lib/api-client.ts'
+import { useLiveRefresh } from '@/lib/live/use-live.ts'
 import { noticeKeys } from './keys.ts'
 
 export type EconomicNotice = DataOf<typeof api.economicNotices>['list'][number]
@@ -16,4 +17,8 @@ export const economicNoticesQueryOptions = () =>
     staleTime: 60_000,
   })
 
-export const useEconomicNotices = () => useQuery(economicNoticesQueryOptions())
+/** Read again when a change is announced or applied (the notice topic). */
+export function useEconomicNotices() {
+  useLiveRefresh('notice', economicNoticesQueryOptions().queryKey)
+  return useQuery(economicNoticesQueryOptions())
+}

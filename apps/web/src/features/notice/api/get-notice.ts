@@ -2,6 +2,7 @@ import { api, type DataOf, isId } from '@solpledge/contract/client'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { call } from '@/lib/api-client.ts'
+import { useLiveRefresh } from '@/lib/live/use-live.ts'
 import { noticeKeys } from './keys.ts'
 
 export type Notice = DataOf<typeof api.noticeInfo>
@@ -20,5 +21,6 @@ export const noticeQueryOptions = (id: string | undefined, lang: string) =>
 
 export function useNotice(id: string | undefined) {
   const { i18n } = useTranslation()
+  useLiveRefresh('notice', noticeQueryOptions(id, i18n.language).queryKey, { enabled: id !== undefined })
   return useQuery(noticeQueryOptions(id, i18n.language))
 }

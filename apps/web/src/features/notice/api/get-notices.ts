@@ -2,6 +2,7 @@ import { api, type DataOf } from '@solpledge/contract/client'
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { call } from '@/lib/api-client.ts'
+import { useLiveRefresh } from '@/lib/live/use-live.ts'
 import { noticeKeys } from './keys.ts'
 
 /** Notices per page (docs/product.md#notices). */
@@ -28,6 +29,7 @@ export const noticesQueryOptions = (lang: string) =>
 /** The notice list, more pages on demand; public (no session needed). */
 export function useNotices() {
   const { i18n } = useTranslation()
+  useLiveRefresh('notice', noticesQueryOptions(i18n.language).queryKey)
   return useInfiniteQuery(noticesQueryOptions(i18n.language))
 }
 

@@ -1,6 +1,7 @@
 import { api } from '@solpledge/contract/client'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
 import { call } from '@/lib/api-client.ts'
+import { useLiveRefresh } from '@/lib/live/use-live.ts'
 import { useSignedInAddress } from '@/lib/session.ts'
 import { pledgeKeys } from './keys.ts'
 
@@ -14,5 +15,10 @@ export const fuelQueryOptions = (address: string | null) =>
 
 export function useFuel() {
   const address = useSignedInAddress()
+  // Output, expiry, a new position: each moves the user's money.
+  useLiveRefresh('user', fuelQueryOptions(address).queryKey, {
+    match: (event) => event.kind === 'balance',
+    enabled: address !== null,
+  })
   return useQuery(fuelQueryOptions(address))
 }

@@ -1,6 +1,7 @@
 import { api } from '@solpledge/contract/client'
 import { infiniteQueryOptions, queryOptions, skipToken, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { call } from '@/lib/api-client.ts'
+import { useLiveRefresh } from '@/lib/live/use-live.ts'
 import { nextPage } from '@/lib/paging.ts'
 import { useSignedInAddress } from '@/lib/session.ts'
 import { PLEDGE_PAGE_SIZE, pledgeKeys } from './keys.ts'
@@ -18,6 +19,11 @@ export const stakeQueryOptions = (address: string | null, id: string) =>
 
 export function useStake(id: string) {
   const address = useSignedInAddress()
+  // Output, expiry, a new position: each moves the user's money.
+  useLiveRefresh('user', stakeQueryOptions(address, id).queryKey, {
+    match: (event) => event.kind === 'balance',
+    enabled: address !== null,
+  })
   return useQuery(stakeQueryOptions(address, id))
 }
 
@@ -32,5 +38,9 @@ export const stakeRecordsQueryOptions = (address: string | null, id: string) =>
 
 export function useStakeRecords(id: string) {
   const address = useSignedInAddress()
+  useLiveRefresh('user', stakeRecordsQueryOptions(address, id).queryKey, {
+    match: (event) => event.kind === 'balance',
+    enabled: address !== null,
+  })
   return useInfiniteQuery(stakeRecordsQueryOptions(address, id))
 }

@@ -1,6 +1,7 @@
 import { api, type Stake } from '@solpledge/contract/client'
 import { infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query'
 import { call } from '@/lib/api-client.ts'
+import { useLiveRefresh } from '@/lib/live/use-live.ts'
 import { nextPage } from '@/lib/paging.ts'
 import { useSignedInAddress } from '@/lib/session.ts'
 import { PLEDGE_PAGE_SIZE, pledgeKeys } from './keys.ts'
@@ -19,5 +20,10 @@ export const stakesQueryOptions = (address: string | null, status: Stake['status
 
 export function useStakes(status: Stake['status']) {
   const address = useSignedInAddress()
+  // Output, expiry, a new position: each moves the user's money.
+  useLiveRefresh('user', stakesQueryOptions(address, status).queryKey, {
+    match: (event) => event.kind === 'balance',
+    enabled: address !== null,
+  })
   return useInfiniteQuery(stakesQueryOptions(address, status))
 }

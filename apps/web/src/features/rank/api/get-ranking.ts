@@ -1,6 +1,7 @@
 import { api, type RankType } from '@solpledge/contract/client'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
 import { call } from '@/lib/api-client.ts'
+import { useLiveRefresh } from '@/lib/live/use-live.ts'
 import { domainKeys } from '@/lib/query-keys.ts'
 import { useSignedInAddress } from '@/lib/session.ts'
 
@@ -16,5 +17,6 @@ export const rankingQueryOptions = (address: string | null, type: RankType) =>
 
 export function useRanking(type: RankType) {
   const address = useSignedInAddress()
+  useLiveRefresh('rank', rankingQueryOptions(address, type).queryKey)
   return useQuery(rankingQueryOptions(address, type))
 }

@@ -1,6 +1,7 @@
 import { api } from '@solpledge/contract/client'
 import { infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query'
 import { call } from '@/lib/api-client.ts'
+import { useLiveRefresh } from '@/lib/live/use-live.ts'
 import { nextPage } from '@/lib/paging.ts'
 import { useSignedInAddress } from '@/lib/session.ts'
 import { TEAM_PAGE_SIZE, teamKeys } from './keys.ts'
@@ -18,5 +19,9 @@ export const membersQueryOptions = (address: string | null) =>
 
 export function useMembers() {
   const address = useSignedInAddress()
+  useLiveRefresh('user', membersQueryOptions(address).queryKey, {
+    match: (event) => event.kind === 'team',
+    enabled: address !== null,
+  })
   return useInfiniteQuery(membersQueryOptions(address))
 }

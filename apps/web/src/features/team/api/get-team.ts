@@ -1,6 +1,7 @@
 import { api } from '@solpledge/contract/client'
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query'
 import { call } from '@/lib/api-client.ts'
+import { useLiveRefresh } from '@/lib/live/use-live.ts'
 import { useSignedInAddress } from '@/lib/session.ts'
 import { teamKeys } from './keys.ts'
 
@@ -12,5 +13,9 @@ export const teamQueryOptions = (address: string | null) =>
 
 export function useTeam() {
   const address = useSignedInAddress()
+  useLiveRefresh('user', teamQueryOptions(address).queryKey, {
+    match: (event) => event.kind === 'team' || event.kind === 'balance',
+    enabled: address !== null,
+  })
   return useQuery(teamQueryOptions(address))
 }

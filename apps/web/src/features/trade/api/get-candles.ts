@@ -1,7 +1,7 @@
 import { api, type CandleInterval } from '@solpledge/contract/client'
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { call } from '@/lib/api-client.ts'
-import { CHART_POLL_MS, tradeKeys } from './keys.ts'
+import { tradeKeys } from './keys.ts'
 
 /** How many candles the chart shows. */
 export const CANDLE_LIMIT = 120
@@ -21,7 +21,6 @@ export const candlesQueryOptions = (interval: CandleInterval | null) =>
     queryKey: tradeKeys.candles(interval ?? '1m'),
     queryFn: () => getCandles(interval ?? '1m'),
     enabled: interval !== null,
-    refetchInterval: CHART_POLL_MS,
   })
 
 export const useCandles = (interval: CandleInterval | null) => useQuery(candlesQueryOptions(interval))

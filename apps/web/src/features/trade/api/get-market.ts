@@ -1,7 +1,7 @@
 import { api } from '@solpledge/contract/client'
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { call } from '@/lib/api-client.ts'
-import { MARKET_POLL_MS, tradeKeys } from './keys.ts'
+import { tradeKeys } from './keys.ts'
 
 /** Levels of each side of the book the screens show. */
 export const BOOK_DEPTH = 8
@@ -14,6 +14,5 @@ export type Market = Awaited<ReturnType<typeof getMarket>>
 export const marketQueryOptions = (depth = BOOK_DEPTH) =>
   queryOptions({ queryKey: tradeKeys.market(depth), queryFn: () => getMarket(depth) })
 
-/** `live`: refresh every 2 s (the book, the last price); without, the market rules and figures as last loaded. */
-export const useMarket = ({ live = true }: { live?: boolean } = {}) =>
-  useQuery({ ...marketQueryOptions(), refetchInterval: live ? MARKET_POLL_MS : false })
+/** The market as last read; a screen that shows it moving calls useLiveMarket (live-market.ts) too. */
+export const useMarket = () => useQuery(marketQueryOptions())

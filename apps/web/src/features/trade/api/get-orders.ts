@@ -3,7 +3,8 @@ import { infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/rea
 import { call } from '@/lib/api-client.ts'
 import { nextPage } from '@/lib/paging.ts'
 import { useSignedInAddress } from '@/lib/session.ts'
-import { ORDERS_PAGE_SIZE, ORDERS_POLL_MS, tradeKeys } from './keys.ts'
+import { ORDERS_PAGE_SIZE, tradeKeys } from './keys.ts'
+import { useLiveOrders } from './live-orders.ts'
 
 /** One page of the user's orders of a status, both sides, newest first. */
 export const getOrders = (status: TradeOrderStatus, page: number) =>
@@ -15,10 +16,11 @@ export const ordersQueryOptions = (address: string | null, status: TradeOrderSta
     queryFn: address ? ({ pageParam }) => getOrders(status, pageParam) : skipToken,
     initialPageParam: 1,
     getNextPageParam: nextPage,
-    refetchInterval: ORDERS_POLL_MS,
   })
 
+/** The user's orders of a status, following the user's order events. */
 export function useOrders(status: TradeOrderStatus) {
   const address = useSignedInAddress()
+  useLiveOrders(address)
   return useInfiniteQuery(ordersQueryOptions(address, status))
 }

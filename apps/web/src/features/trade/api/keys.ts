@@ -4,14 +4,6 @@ import { domainKeys } from '@/lib/query-keys.ts'
 /** How many orders the list loads at a time. */
 export const ORDERS_PAGE_SIZE = 10
 
-/**
- * Live updates by polling while the page is visible (TanStack Query pauses interval refetches in a hidden tab): the
- * book and the last price every 2 s, the user's orders every 3 s, the chart every 5 s.
- */
-export const MARKET_POLL_MS = 2_000
-export const ORDERS_POLL_MS = 3_000
-export const CHART_POLL_MS = 5_000
-
 /** Query keys of the trade feature; what each action refreshes: INVALIDATES in query-keys.ts. */
 export const tradeKeys = {
   market: (depth: number) => [...domainKeys.trade, 'market', depth] as const,

@@ -5,7 +5,7 @@ import { call } from '@/lib/api-client.ts'
 import { reportActionError } from '@/lib/report-action-error.ts'
 import { toast } from '@/lib/toast.ts'
 import { useMoneyAction } from '@/lib/use-money-action.ts'
-import { MARKET_POLL_MS, tradeKeys } from './keys.ts'
+import { tradeKeys } from './keys.ts'
 
 export interface QuoteRequest {
   from: string
@@ -20,13 +20,12 @@ export const getSwapQuote = ({ from, amount, slippageBps }: QuoteRequest) =>
 
 export type SwapQuote = Awaited<ReturnType<typeof getSwapQuote>>
 
-/** The quote, refreshed as the book moves; the previous one stays shown while the next loads. */
+/** The quote, read again as the book moves (live-market.ts); the previous one stays shown while the next loads. */
 export const swapQuoteQueryOptions = (request: QuoteRequest | null) =>
   queryOptions({
     queryKey: tradeKeys.quote(request?.from ?? '', request?.amount.toString() ?? '', request?.slippageBps ?? 0),
     queryFn: () => getSwapQuote(request as QuoteRequest),
     enabled: request !== null,
-    refetchInterval: MARKET_POLL_MS,
     placeholderData: keepPreviousData,
   })
 

@@ -31,7 +31,7 @@ function OrderDetail() {
   const { id = '' } = useParams()
   const valid = /^[1-9][0-9]*$/.test(id)
   const order = useOrder(valid ? id : '')
-  const market = useMarket({ live: false })
+  const market = useMarket()
 
   if (!valid || order.error instanceof ApiError)
     return (

@@ -7,7 +7,6 @@ import { ReviewSheet } from '@/components/review-sheet.tsx'
 import { bpsToPercent } from '@/lib/format.ts'
 import { showNotice } from '@/lib/notice.ts'
 import { findAsset, useUserWallet } from '@/lib/user-wallet.ts'
-import { ORDERS_POLL_MS } from '../api/keys.ts'
 import { usePlaceOrder } from '../api/place-order.ts'
 import { maxOrderAmount, type OrderCheck, orderTotal, validateOrder } from '../utils/order-form.ts'
 import { marketUnits } from '../utils/units.ts'
@@ -28,7 +27,7 @@ interface OrderFormProps {
 export function OrderForm({ side, market, price, onPriceChange }: OrderFormProps) {
   const { t, i18n } = useTranslation()
   const [amount, setAmount] = useState('')
-  const { data: assets } = useUserWallet({ pollMs: ORDERS_POLL_MS })
+  const { data: assets } = useUserWallet()
   const units = marketUnits(market, i18n.resolvedLanguage)
   const spent = side === 'buy' ? market.quote : market.symbol
   const asset = findAsset(assets, spent)

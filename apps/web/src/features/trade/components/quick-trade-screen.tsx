@@ -7,6 +7,7 @@ import { SignedOut } from '@/components/signed-out.tsx'
 import { Tabs } from '@/components/tabs.tsx'
 import { useSignedInAddress } from '@/lib/session.ts'
 import { useMarket } from '../api/get-market.ts'
+import { useLiveMarket } from '../api/live-market.ts'
 import { MarketSummary } from './market-summary.tsx'
 import { MyOrders } from './my-orders.tsx'
 import { OrderBook } from './order-book.tsx'
@@ -23,13 +24,14 @@ export function QuickTradeScreen() {
 
 /**
  * The trade home: the market with its trend chart, the buy/sell form, the order book and the user's orders, all
- * refreshed while the page is visible.
+ * following the live channel while the page is shown.
  */
 function QuickTrade({ side }: { side: TradeSide }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const address = useSignedInAddress()
   const book = useMarket()
+  useLiveMarket()
   // Switching sides is a new route: the typed price comes along.
   const location = useLocation()
   const [price, setPrice] = useState(() => (location.state as { price?: string } | null)?.price ?? '')

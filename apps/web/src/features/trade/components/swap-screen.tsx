@@ -16,6 +16,7 @@ import { useSignedInAddress } from '@/lib/session.ts'
 import { useDebouncedValue } from '@/lib/use-debounced-value.ts'
 import { findAsset, useUserWallet } from '@/lib/user-wallet.ts'
 import { useMarket } from '../api/get-market.ts'
+import { useLiveMarket } from '../api/live-market.ts'
 import { type SwapQuote, useSwap, useSwapQuote } from '../api/swap.ts'
 import { HIGH_IMPACT_BPS, SLIPPAGE_OPTIONS, type Slippage, validateSwap } from '../utils/swap.ts'
 import './trade.css'
@@ -29,7 +30,8 @@ const QUOTE_DEBOUNCE_MS = 400
 export function SwapScreen() {
   const { t } = useTranslation()
   const address = useSignedInAddress()
-  const market = useMarket({ live: false })
+  const market = useMarket()
+  useLiveMarket()
   return (
     <Page title={t('screens.swap')}>
       <Link className="trade-switch-link" to="/quick-trade/buy" data-testid="to-trade">

@@ -6,7 +6,7 @@ import { chartSeries, priceStep } from '../utils/chart.ts'
 
 const ChartCanvas = lazy(() => import('./chart-canvas.tsx'))
 
-/** The trend chart: candles of the chosen interval (the server's default first), refreshed every 5 s. */
+/** The trend chart: candles of the chosen interval (the server's default first), its open candle growing with the market's trades (live-market.ts). */
 export function TrendChart({ market }: { market: MarketInfo }) {
   const { t, i18n } = useTranslation()
   const info = useChartInfo()

@@ -3,6 +3,7 @@ import type { AdminChange } from '@solpledge/contract/client'
 import { useQuery } from '@tanstack/react-query'
 import { adminCall } from '@/admin/lib/api-client.ts'
 import { findAdminAsset, useAdminAssets } from '@/admin/lib/assets.ts'
+import { useConsoleRefresh } from '@/admin/lib/live.ts'
 import { adminKeys } from '@/admin/lib/query-keys.ts'
 import { useAdminAction } from '@/admin/lib/use-admin-action.ts'
 import { useAdminPages } from '@/admin/lib/use-admin-pages.ts'
@@ -45,10 +46,13 @@ export const CHANGE_STATUSES: readonly ChangeStatus[] = [
 
 /**
  * Changes of the allow-list, the asset settings and the configuration of a status ('pending': waiting for a second
- * admin; 'scheduled': waiting for the end of the notice period).
+ * admin; 'scheduled': waiting for the end of the notice period), read again when one is proposed or decided (the
+ * console topic).
  */
-export const useChanges = (status: ChangeStatus) =>
-  useAdminPages(adminKeys.changes({ status }), (page) => adminCall(adminApi.adminChanges, { status, ...page }))
+export function useChanges(status: ChangeStatus) {
+  useConsoleRefresh(adminKeys.changes({ status }), (event) => event.kind === 'change')
+  return useAdminPages(adminKeys.changes({ status }), (page) => adminCall(adminApi.adminChanges, { status, ...page }))
+}
 
 export const useApproveChange = (onDone: () => void) => useAdminAction(adminApi.adminChangeApprove, onDone)
 

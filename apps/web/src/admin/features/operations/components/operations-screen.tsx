@@ -6,15 +6,13 @@ import { useTranslation } from 'react-i18next'
 import { ConfirmDialog } from '@/admin/components/confirm-dialog.tsx'
 import { AdminPage, ListState, Panel, TableWrap, Time } from '@/admin/components/ui.tsx'
 import { adminCall, useAllowed } from '@/admin/lib/api-client.ts'
+import { SAFETY_REFRESH_MS, useConsoleRefresh } from '@/admin/lib/live.ts'
 import { adminKeys } from '@/admin/lib/query-keys.ts'
 import { bpsToPercent, formatUnits } from '@/admin/lib/units.ts'
 import { useAdminAction } from '@/admin/lib/use-admin-action.ts'
 import { Facts } from '@/components/facts.tsx'
 import { formatDateTime } from '@/lib/format.ts'
 import { History } from './history.tsx'
-
-/** The figures move by themselves (deposits, the sender, the jobs): refreshed this often while visible. */
-const OPERATIONS_POLL_MS = 15_000
 
 /**
  * Operations: the release the server runs, the solvency report (what users are owed against what the platform holds on
@@ -23,15 +21,19 @@ const OPERATIONS_POLL_MS = 15_000
  */
 export function OperationsScreen() {
   const { t } = useTranslation('admin')
+  // Withdrawals and failing jobs are pushed (the console topic); what moves without a push — the holdings on chain,
+  // the jobs' lag as time passes — is read again every few minutes.
+  useConsoleRefresh(adminKeys.solvency(), (event) => event.kind === 'withdrawal')
+  useConsoleRefresh(adminKeys.jobs(), (event) => event.kind === 'withdrawal' || event.kind === 'job')
   const solvency = useQuery({
     queryKey: adminKeys.solvency(),
     queryFn: () => adminCall(adminApi.adminSolvency, {}),
-    refetchInterval: OPERATIONS_POLL_MS,
+    refetchInterval: SAFETY_REFRESH_MS,
   })
   const jobs = useQuery({
     queryKey: adminKeys.jobs(),
     queryFn: () => adminCall(adminApi.adminJobs, {}),
-    refetchInterval: OPERATIONS_POLL_MS,
+    refetchInterval: SAFETY_REFRESH_MS,
   })
 
   return (

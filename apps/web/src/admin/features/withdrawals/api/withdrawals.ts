@@ -1,6 +1,7 @@
 import { adminApi } from '@solpledge/contract/admin'
 import type { AdminWithdrawal } from '@solpledge/contract/client'
 import { adminCall } from '@/admin/lib/api-client.ts'
+import { useConsoleRefresh } from '@/admin/lib/live.ts'
 import { adminKeys } from '@/admin/lib/query-keys.ts'
 import { useAdminAction } from '@/admin/lib/use-admin-action.ts'
 import { useAdminPages } from '@/admin/lib/use-admin-pages.ts'
@@ -21,14 +22,16 @@ export interface WithdrawalFilter {
   address?: string
 }
 
-/** The queue changes as other operators decide and the sender sends: refreshed this often while visible. */
-const QUEUE_POLL_MS = 10_000
-
-/** Withdrawals of a status: 'review' is the queue waiting for a decision, oldest first. */
-export const useAdminWithdrawals = (filter: WithdrawalFilter) =>
-  useAdminPages(adminKeys.withdrawals(filter), (page) => adminCall(adminApi.adminWithdrawals, { ...filter, ...page }), {
-    pollMs: QUEUE_POLL_MS,
-  })
+/**
+ * Withdrawals of a status: 'review' is the queue waiting for a decision, oldest first. It changes as users ask, other
+ * operators decide and the sender sends: read again on the console topic's withdrawal events.
+ */
+export function useAdminWithdrawals(filter: WithdrawalFilter) {
+  useConsoleRefresh(adminKeys.withdrawals(filter), (event) => event.kind === 'withdrawal')
+  return useAdminPages(adminKeys.withdrawals(filter), (page) =>
+    adminCall(adminApi.adminWithdrawals, { ...filter, ...page }),
+  )
+}
 
 export const useApproveWithdrawal = (onDone: () => void) => useAdminAction(adminApi.adminWithdrawalApprove, onDone)
 
