@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
-// Test tiers (DESIGN.md §6): `unit` sits beside the code; `api` drives the server through app.inject on a real
+// Test tiers (docs/design.md#tests): `unit` sits beside the code; `api` drives the server through app.inject on a real
 // database (PGlite by default, PostgreSQL when TEST_DATABASE_URL is set by scripts/test.mjs). Files named *.pg.test.ts
 // need what only PostgreSQL has (several sessions at once): they run in the PostgreSQL pass only, never skipped.
 // `production` starts the compiled server (`npm run build` first; scripts/test.mjs runs it after its build stage).

@@ -16,10 +16,10 @@ import {
 import { topUp } from './top-up.ts'
 
 /**
- * Accessibility and phone layout (issue 14) of every route of the app and of the console, signed out and signed in,
- * with their sheets open: no serious or critical axe violation of WCAG 2.x A/AA (tap targets of at least 24 px
- * included), nothing wider than the 390 px screen, no placeholder cut off. Each role reuses one page; the findings of
- * all screens are reported together.
+ * Accessibility and phone layout (docs/architecture.md#accessibility-and-phone-layout) of every route of the app and of
+ * the console, signed out and signed in, with their sheets open: no serious or critical axe violation of WCAG 2.x A/AA
+ * (tap targets of at least 24 px included), nothing wider than the 390 px screen, no placeholder cut off. Each role
+ * reuses one page; the findings of all screens are reported together.
  */
 
 const APP_ROUTES = [

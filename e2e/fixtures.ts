@@ -324,8 +324,8 @@ async function doubleTap(button: Locator, how: 'dblclick' | 'clicks') {
 }
 
 /**
- * Double-taps a money button (issue 12) and checks that it made exactly one call of `route` and showed exactly one
- * toast, `answer`: nothing twice, no error beside a success. The effect is the caller's to check.
+ * Double-taps a money button (docs/architecture.md#web-app) and checks that it made exactly one call of `route` and
+ * showed exactly one toast, `answer`: nothing twice, no error beside a success. The effect is the caller's to check.
  */
 export async function doubleTapOnce(
   page: Page,
@@ -347,8 +347,8 @@ export async function doubleTapOnce(
 }
 
 /**
- * Submits a money form and waits for its review sheet (issue 14); resolves the sheet's Confirm button, which makes the
- * money call (e.g. for doubleTapOnce).
+ * Submits a money form and waits for its review sheet (docs/architecture.md#web-app); resolves the sheet's Confirm
+ * button, which makes the money call (e.g. for doubleTapOnce).
  */
 export async function openReview(submit: Locator) {
   await submit.click()

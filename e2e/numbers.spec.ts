@@ -15,10 +15,11 @@ import {
 import { topUp } from './top-up.ts'
 
 /**
- * Issue 14's browser check: every route of the app, in English and Chinese, for a user with balances, positions,
- * outputs and history, shows no raw i18n key, no figure with more decimals than its asset shows and no figure of
- * 10,000 or more without grouping. Exact amounts (detail screens, marked data-exact) and prices (data-price) may show
- * more decimals. It settles days ahead, which journeys that settle their own positions must not meet: a server of its own.
+ * Numbers as users read them (docs/money.md#showing-amounts-appswebsrclibformatts): every route of the app, in English
+ * and Chinese, for a user with balances, positions, outputs and history, shows no raw i18n key, no figure with more
+ * decimals than its asset shows and no figure of 10,000 or more without grouping. Exact amounts (detail screens, marked
+ * data-exact) and prices (data-price) may show more decimals. It settles days ahead, which journeys that settle their
+ * own positions must not meet: a server of its own.
  */
 
 test.use({ ownServer: 'numbers' })

@@ -108,7 +108,7 @@ test.describe('staking, finance and node payments', () => {
       await snap(page, testInfo, 'stake refused')
     })
 
-    // Every money button of this journey is double-tapped (issue 12): each time one call, one effect, one toast.
+    // Every money button of this journey is double-tapped: each time one call, one effect, one toast.
     await test.step('stake 200 PLG from the balance and 200 PLG on chain, for 30 days', async () => {
       await openPledge(page)
       await page.locator('[data-testid="pledge-period"][data-value="30"]').click()

@@ -137,7 +137,7 @@ const preactCompat = [
 const srcAlias = { find: /^@\//, replacement: fileURLToPath(new URL('./src/', import.meta.url)) }
 
 // The wallet and chain code (@solana/*, the demo wallet) are reached only through dynamic imports
-// (src/app/bootstrap.tsx), so they land in lazily loaded chunks and the first screen stays small (ENVIRONMENT.md);
+// (src/app/bootstrap.tsx), so they land in lazily loaded chunks and the first screen stays small;
 // src/app/entry-chunk.test.ts holds the entry chunk to its budget.
 const appShell = new Set<string>()
 

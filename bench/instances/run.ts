@@ -1,4 +1,4 @@
-// Several instances under faults, at a larger load (issue 15 item 5; docs/benchmarks.md "bench/instances"): the setup
+// Several instances under faults, at a larger load (docs/benchmarks.md "bench/instances"): the setup
 // of apps/server/test/faults/instances.test.ts — server processes on one PostgreSQL (a throwaway cluster) and the
 // local chain, behind a round-robin TCP proxy on loopback — measured three times on fresh users: the mixed load through
 // one instance (the baseline), through two, and through two while every database connection is terminated, one

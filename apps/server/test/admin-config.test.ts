@@ -122,7 +122,7 @@ describe(`operator console configuration (${dbKind})`, () => {
       { ...version.value, pledge: { ...version.value.pledge, minUsdt: '-1' } },
     ]
     for (const value of invalid) expect((await save(version.id, value)).code).toBe(Code.INVALID)
-    // Sane bounds (issue 12): a value beyond any plausible one is refused naming the field and its bound.
+    // Sane bounds (docs/admin.md#bounds): a value beyond any plausible one is refused naming the field and its bound.
     const level = version.value.nodeLevels[0] as BusinessConfig['nodeLevels'][number]
     for (const [value, msg] of [
       [

@@ -28,9 +28,9 @@ import {
 const USDT = 1_000_000n
 
 /**
- * Four eyes that one admin cannot bypass (issue 12): with one admin the rules cannot apply; from the second admin on,
- * every adjustment, every weakening change of the allow-list or the review thresholds, and every reviewed withdrawal
- * (unless a dual threshold above the review threshold is set) needs two different people.
+ * Four eyes that one admin cannot bypass (docs/admin.md#four-eyes): with one admin the rules cannot apply; from the
+ * second admin on, every adjustment, every weakening change of the allow-list or the review thresholds, and every
+ * reviewed withdrawal (unless a dual threshold above the review threshold is set) needs two different people.
  */
 describe(`operator console: four eyes (${dbKind})`, () => {
   let t: TestContext

@@ -1,6 +1,7 @@
-// Backup and restore (issue 15 item 3, scripts/backup.mjs): a backup taken while transfers keep being written restores
-// elsewhere to exactly the books as they stood at one moment — the same transfers up to it, the same balances, the same
-// ledger totals (the liabilities side of solvency), sound invariants — with DATA_DIR's files and the hot-wallet key.
+// Backup and restore (docs/operations.md#backup-and-restore, scripts/backup.mjs): a backup taken while transfers keep
+// being written restores elsewhere to exactly the books as they stood at one moment — the same transfers up to it, the
+// same balances, the same ledger totals (the liabilities side of solvency), sound invariants — with DATA_DIR's files
+// and the hot-wallet key.
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'

@@ -1,6 +1,7 @@
-// Proof of liabilities (issue 16), the server side: the v1 tree against an independent reference, proofs checked by a
-// verifier written here (another code path than the server's), the root published on the local chain, a snapshot
-// consistent at every point of a settlement and while trades run, the API's refusals, the operator trigger.
+// Proof of liabilities, the server side (docs/proof-of-liabilities-server.md): the v1 tree against an independent
+// reference, proofs checked by a verifier written here (another code path than the server's), the root published on
+// the local chain, a snapshot consistent at every point of a settlement and while trades run, the API's refusals and
+// the operator trigger.
 import { createHash, randomBytes } from 'node:crypto'
 import { createKeyPairSignerFromBytes, getBase58Decoder, getBase58Encoder } from '@solana/kit'
 import { api, Code, type LiabilityProof, type LiabilityRoot } from '@solpledge/contract'

@@ -125,7 +125,7 @@ describe(`notices and banners (${dbKind})`, () => {
       expect((await list({ page: 1, limit: 10 }, lang)).list[0]).toMatchObject({ title: 'en title 1', lang: 'en' })
     }
     expect(await info(id, 'zh')).toMatchObject({ title: 'zh title 1', lang: 'zh' })
-    // No accept-language, or none of the five: the request language is zh (SPEC §9).
+    // No accept-language, or none of the five: the request language is zh (docs/product.md#languages).
     expect(await info(id, 'de-DE')).toMatchObject({ title: 'zh title 1', lang: 'zh' })
     const bare = await t.app.inject({ method: 'POST', url: `/api${api.noticeInfo.path}`, payload: { id } })
     expect(bare.json().data).toMatchObject({ title: 'zh title 1', lang: 'zh' })

@@ -93,7 +93,7 @@ describe(`staking (${dbKind})`, () => {
     expect(move).toEqual({ type: 'stake', amount: String(1000n * PLG), reference: `stake:${s.id}` })
     expect(await list(u, 'mining')).toEqual({ list: [s], total: 1, page: 1, limit: 10 })
     expect((await list(u, 'expired')).list).toEqual([])
-    // The spec's clients send the status as a number or a numeric string: 1 mining, 2 expired.
+    // The spec's clients send the status as a number or a numeric string: 1 mining, 2 expired (docs/product.md#records).
     expect((await list(u, 1)).list).toEqual([s])
     expect((await list(u, '1')).list).toEqual([s])
     expect((await list(u, 2)).list).toEqual([])

@@ -244,7 +244,7 @@ describe(`monthly ranking (${dbKind})`, () => {
       expect(data.list[rank - 1]).toEqual({ rank, address: shortAddress(wallet.address), power: '42' })
       expect(data.list[0]?.address).toMatch(/^.{4}….{4}$/)
     }
-    // The spec's clients send the tab as a number (1 direct, 2 team) or a numeric string.
+    // The spec's clients (docs/product.md#spec-paths) send the tab as a number (1 direct, 2 team) or a numeric string.
     for (const [type, name] of [
       [1, 'direct'],
       ['2', 'team'],

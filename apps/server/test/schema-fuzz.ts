@@ -25,7 +25,7 @@ export interface JsonSchema {
 
 /** Characters no body text may hold: NUL (PostgreSQL text cannot), other controls, a lone surrogate (not UTF-8). */
 export const FORBIDDEN_CHARS = ['\u0000', '\u0001', '\u0008', '\u000b', '\u001b', '\u007f', '\ud800', '\udfff']
-/** Ids past PostgreSQL's bigint: 2^63, the 19 nines, 2^64. */
+/** Ids past PostgreSQL's bigint: 2^63, nineteen nines, 2^64. */
 export const HUGE_IDS = ['9223372036854775808', '9999999999999999999', '18446744073709551616']
 /** Numbers no field takes: beyond every bound, past 2^53 and 2^63, fractional (no body field is a float). */
 export const WILD_NUMBERS = [1e308, -1e308, 2 ** 63, -(2 ** 63), 2 ** 53 + 2, 0.5, -0.000001]

@@ -1,5 +1,5 @@
-// Safe by default (issue 15 item 0): readiness that checks the chain, settings fixed at the first start, demo content
-// only on the local chain, the browsers' RPC kept apart from the server's.
+// Safe by default (docs/operations.md#configuration-and-keys): readiness that checks the chain, settings fixed at the
+// first start, demo content only on the local chain, the browsers' RPC kept apart from the server's.
 import net from 'node:net'
 import { API_BASE, api, Code, HEALTH_PATHS, type HealthReport } from '@solpledge/contract'
 import { type Localnet, startLocalnet } from '@solpledge/localnet'

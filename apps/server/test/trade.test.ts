@@ -243,7 +243,7 @@ describe(`quick trade: orders, matching and money (${dbKind})`, () => {
     expect((await list({ status: 'pending', type: 'buy' })).total).toBe(1)
     expect(ids((await list({ status: 'cancelled' })).list)).toEqual([made[0]?.id])
     expect((await list({ status: 'completed' })).list).toEqual([])
-    // Without a status (the spec's clients send none): every order, newest first.
+    // Without a status (the spec's clients send none: docs/product.md#spec-paths): every order, newest first.
     const all = await list({})
     expect(all.total).toBe(6)
     expect(ids(all.list)).toEqual(ids([...made].reverse()))

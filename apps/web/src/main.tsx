@@ -12,8 +12,8 @@ import '@/app/styles.css'
 
 blockPinchZoom()
 reloadOnMissingChunk()
-// Start-up (SPEC §4): the wallet reconnects and the login runs again, or restores the stored session silently when the
-// server still accepts it (features/auth/hooks/use-login.ts); until then nobody is signed in.
+// Start-up (docs/product.md#start-up): the wallet reconnects and the login runs again, or restores the stored session
+// silently when the server still accepts it (features/auth/hooks/use-login.ts); until then nobody is signed in.
 const { pathname, search } = window.location
 const inviteCode = new URLSearchParams(search).get('code') ?? ''
 

@@ -40,7 +40,7 @@ import { Stake, StakeStatus } from './pledge.ts'
 import { TradeOrder, TradeOrderStatus, TradeSide } from './trade.ts'
 import { WithdrawalStatus } from './withdrawals.ts'
 
-// The operator console's routes (issue 7, docs/admin.md); their schemas are in admin.ts.
+// The operator console's routes (docs/admin.md); their schemas are in admin.ts.
 
 export const adminRoutes = {
   adminNonce: route({

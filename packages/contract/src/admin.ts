@@ -1,4 +1,4 @@
-// The operator console's schemas (issue 7, docs/admin.md). The routes are in admin-routes.ts;
+// The operator console's schemas (docs/admin.md). The routes are in admin-routes.ts;
 // every one of them needs an admin session (Admin-Token header) of at least the route's `admin` role, except the
 // sign-in calls. Amounts are base units as decimal strings, as everywhere in the API.
 import { type Static, Type } from 'typebox'
@@ -17,7 +17,7 @@ export const roleAtLeast = (role: AdminRole, required: AdminRole): boolean =>
 
 /** The header that carries the admin session token. */
 export const ADMIN_TOKEN_HEADER = 'Admin-Token'
-/** The upload helper's multipart field name (SPEC §7). */
+/** The upload helper's multipart field name (docs/product.md#paths-we-added). */
 export const UPLOAD_FIELD = 'video'
 /** Largest image the console accepts, bytes. */
 export const UPLOAD_MAX_BYTES = 2 * 1024 * 1024

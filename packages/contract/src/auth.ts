@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox'
 import { Address, Empty, type RouteDef, route } from './common.ts'
 import { MultilineText, Text } from './fields.ts'
 
-// Sign-in with a wallet: is it registered, the message to sign, the login (SPEC §4).
+// Sign-in with a wallet: is it registered, the message to sign, the login (docs/product.md#login).
 
 export const User = Type.Object({
   id: Type.String({ description: 'User id' }),

@@ -24,8 +24,8 @@ export const CONFIG_AMOUNT_LIMITS: Record<string, { asset: 'usdt' | 'product'; m
 }
 
 /**
- * The product's business constants (DESIGN.md §3): database-backed, versioned, effective on the next request. The
- * operator console edits them; the server seeds demo values on first start.
+ * The product's business constants (docs/design.md#glossary): database-backed, versioned, effective on the next
+ * request. The operator console edits them; the server seeds demo values on first start.
  */
 export const BusinessConfig = Type.Object(
   {
@@ -83,7 +83,7 @@ export const BusinessConfig = Type.Object(
       Type.Object({ level: Type.Integer({ minimum: 1, maximum: 50 }), rateBps: Rate }, { additionalProperties: false }),
       { maxItems: 50 },
     ),
-    /** Small-market fuel tiers (SPEC §1 event: 3000, 10000, 20000, 50000, 100000), ascending. */
+    /** Small-market fuel tiers (docs/design.md#power-and-performance: 3000, 10000, 20000, 50000, 100000), ascending. */
     fuelTiers: Type.Array(Type.Integer({ minimum: 1, maximum: 1_000_000_000 }), { minItems: 1, maxItems: 20 }),
     settlementHourUtc: Type.Integer({ minimum: 0, maximum: 23 }),
     /**

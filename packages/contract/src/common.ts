@@ -10,7 +10,7 @@ export interface RouteDef<
   A extends boolean = boolean,
   M extends AdminRole | undefined = AdminRole | undefined,
 > {
-  /** Path below API_BASE, spelled as the spec spells it. */
+  /** Path below API_BASE, spelled as the spec spells it (docs/product.md#spec-paths). */
   path: string
   /** True when the call needs a session (User-Token and User-Address headers). */
   auth: A

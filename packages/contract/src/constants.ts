@@ -1,9 +1,9 @@
 // Plain values shared by server, web and tests, without schemas: the web app's first chunk imports these.
-/** Every API path is POST under this base (SPEC §7). Paths match case-insensitively. */
+/** Every API path is POST under this base (docs/product.md#requests). Paths match case-insensitively. */
 export const API_BASE = '/api'
-/** The app-key header value the web app sends on every request (SPEC §7). Informational: it is public. */
+/** The app-key header the web app sends on every request (docs/product.md#requests). Informational: it is public. */
 export const APP_KEY = 'solpledge-web'
-/** Login type value (SPEC §9). */
+/** Login type value (docs/product.md#login). */
 export const LOGIN_TYPE = '3'
 /** Largest JSON body the API accepts. */
 export const MAX_BODY_BYTES = 64 * 1024

@@ -1,10 +1,10 @@
 import type { MessageKey } from './messages/en.ts'
 
 /**
- * Envelope codes (SPEC §7). Every answer of the API is HTTP 200 with `{ code, msg, key, data }` unless the transport
- * itself failed (HTTP 500 for an unexpected server fault, still with an envelope). `key` is the message key `msg` was
- * translated from: clients decide by it (and by code), never by the translated text. The web client resolves code 1,
- * rejects the failure codes below, and on -403 clears the session.
+ * Envelope codes (docs/product.md#envelope). Every answer of the API is HTTP 200 with `{ code, msg, key, data }` unless
+ * the transport itself failed (HTTP 500 for an unexpected server fault, still with an envelope). `key` is the message
+ * key `msg` was translated from: clients decide by it (and by code), never by the translated text. The web client
+ * resolves code 1, rejects the failure codes below, and on -403 clears the session.
  */
 export const Code = {
   /** Success. */
@@ -26,7 +26,7 @@ export const Code = {
 } as const
 export type CodeValue = (typeof Code)[keyof typeof Code]
 
-/** Codes on which the web client rejects without showing anything itself (SPEC §7). */
+/** Codes on which the web client rejects without showing anything itself (docs/product.md#envelope). */
 export const SILENT_REJECT_CODES: readonly number[] = [0, 2, -1, -406, -2, -102]
 
 export interface Envelope<T = unknown> {

@@ -2,9 +2,9 @@ import { Type } from 'typebox'
 import { ID_PATTERN } from './ids.ts'
 
 /**
- * The shared field schemas that keep wrong input out at the boundary (issue 12): text that PostgreSQL can store, ids
- * that a bigint can hold. Every string of a request body is one of these, a pattern, a format or a literal; every
- * number has bounds (apps/server/test/fuzz.test.ts checks every route's body for it).
+ * The shared field schemas that keep wrong input out at the boundary (docs/architecture.md#api-conventions): text that
+ * PostgreSQL can store, ids that a bigint can hold. Every string of a request body is one of these, a pattern, a format
+ * or a literal; every number has bounds (apps/server/test/fuzz.test.ts checks every route's body for it).
  */
 
 export const Id = Type.String({ pattern: ID_PATTERN, description: 'Numeric id' })

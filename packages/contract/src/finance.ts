@@ -21,7 +21,7 @@ export const FinanceProduct = Type.Object({
   power_bps: Type.Integer(),
   output_bps: Type.Integer(),
 })
-/** A finance deposit (SPEC finance record): amounts in the deposit's coin, power in USDT base units. */
+/** A finance deposit (docs/product.md#records): amounts in the deposit's coin, power in USDT base units. */
 export const FinanceDeposit = Type.Object({
   id: Id,
   coin: Coin,

@@ -1,10 +1,10 @@
-/** The five languages of the product (SPEC §1). */
+/** The five languages of the product (docs/product.md#languages). */
 export const LANGUAGES = ['en', 'zh', 'ja', 'ko', 'vi'] as const
 export type Language = (typeof LANGUAGES)[number]
 
-/** Default language of requests when the header is missing or unknown (SPEC §9). */
+/** Default language of requests when the header is missing or unknown (docs/product.md#languages). */
 export const DEFAULT_REQUEST_LANGUAGE: Language = 'zh'
-/** Default interface language (SPEC §9). */
+/** Default interface language (docs/product.md#languages). */
 export const DEFAULT_UI_LANGUAGE: Language = 'en'
 
 export const isLanguage = (value: unknown): value is Language =>

@@ -13,7 +13,7 @@ import {
 import { Id, NumberedEnum } from './fields.ts'
 import { OutputRecord } from './settlement.ts'
 
-// Staking {product} for a period (SPEC staking).
+// Staking {product} for a period (docs/product.md#staking).
 
 export const PledgeConfig = Type.Object({
   symbol: Type.String(),
@@ -27,10 +27,10 @@ export const PledgeConfig = Type.Object({
 })
 export type PledgeConfig = Static<typeof PledgeConfig>
 
-/** A stake's status; spec clients send it as a number too (1 mining, 2 expired). */
+/** A stake's status; spec clients send it as a number too (1 mining, 2 expired: docs/product.md#records). */
 export const STAKE_STATUSES = ['mining', 'expired'] as const
 export const StakeStatus = Type.Union([Type.Literal('mining'), Type.Literal('expired')])
-/** A stake (SPEC staking record): amounts in {product} base units, value and power in USDT base units. */
+/** A stake (docs/product.md#records): amounts in {product} base units, value and power in USDT base units. */
 export const Stake = Type.Object({
   id: Id,
   coin: Coin,

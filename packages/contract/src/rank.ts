@@ -4,7 +4,7 @@ import { NumberedEnum } from './fields.ts'
 
 // The monthly ranking of new power.
 
-/** The ranking's tabs; spec clients send them as a number too (1 direct, 2 team). */
+/** The ranking's tabs; spec clients send them as a number too (1 direct, 2 team: docs/product.md#spec-paths). */
 export const RANK_TYPES = ['direct', 'team'] as const
 export const RankType = Type.Union([Type.Literal('direct'), Type.Literal('team')])
 export type RankType = Static<typeof RankType>

@@ -11,7 +11,7 @@ export const OutputType = Type.Union([
   Type.Literal('referral_reward'),
 ])
 export type OutputType = Static<typeof OutputType>
-/** One credit of the daily settlement (SPEC output-detail table: time, currency, amount, type). */
+/** One credit of the daily settlement (output detail in docs/product.md#records: time, currency, amount, type). */
 export const OutputRecord = Type.Object({
   id: Id,
   day: Day,

@@ -5,7 +5,7 @@ import { MAX_UNIX_SECONDS } from './ids.ts'
 
 // Quick trade: the {product}/USDT order book, the chart and swaps.
 
-/** Quick trade ({product}/USDT order book over internal balances, DESIGN.md §3). */
+/** Quick trade ({product}/USDT order book over internal balances, docs/trade.md). */
 export const TradeSide = Type.Union([Type.Literal('buy'), Type.Literal('sell')])
 export type TradeSide = Static<typeof TradeSide>
 export const TradeOrderStatus = Type.Union([

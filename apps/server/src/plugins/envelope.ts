@@ -136,7 +136,7 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
   socket.destroy()
 }
 
-/** Envelope answers for every outcome under /api: success, refusals, bad input and faults (SPEC §7). */
+/** Envelope answers for every outcome under /api (docs/product.md#envelope): success, refusals, bad input, faults. */
 export const envelopePlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('lang', 'zh')
   // The request guard: before anything reads a header or a param, refuse those with control characters.

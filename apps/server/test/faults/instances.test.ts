@@ -1,4 +1,4 @@
-// Several instances under faults (issue 15 item 5; docs/operations.md "Several instances"): two server processes on
+// Several instances under faults (docs/operations.md "Several instances"): two server processes on
 // one PostgreSQL behind a round-robin proxy, a mixed load of 20 users, and mid-load every database connection
 // terminated, one instance SIGKILLed and restarted, and the connections terminated again. Then: every deposit credited
 // once, every withdrawal paid once on chain, the ledger sound, locked = open orders + open withdrawals, no 5xx (only

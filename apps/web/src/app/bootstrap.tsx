@@ -17,9 +17,9 @@ const REMEMBERED_WALLET_KEY = 'walletName'
 
 /**
  * Whether the wallet layer loads right after the first paint: a Phantom-type wallet is injected (it may connect by
- * itself, SPEC §4), the demo wallet will be (local chain), or the wallet adapter remembers a wallet (a Wallet Standard
- * one such as the Mobile Wallet Adapter) to reconnect and restore the session with. For anyone else it loads when they
- * open the wallet picker.
+ * itself: docs/product.md#start-up), the demo wallet will be (local chain), or the wallet adapter remembers a wallet (a
+ * Wallet Standard one such as the Mobile Wallet Adapter) to reconnect and restore the session with. For anyone else it
+ * loads when they open the wallet picker.
  */
 export function walletAtStartup(config: ClientConfig) {
   const injected = window as { phantom?: { solana?: unknown }; solana?: unknown }

@@ -22,9 +22,9 @@ function staticClosure(manifest: Manifest, key: string, seen = new Set<string>()
 }
 
 /**
- * Gzip bytes of the JavaScript every page loads before it can paint anything of its own (issue 13): the entry chunk
- * and its static imports. 78 kB at the time of writing (Preact as React, React Router, i18next, TanStack Query, the
- * API client); raise it only knowingly.
+ * Gzip bytes of the JavaScript every page loads before it can paint anything of its own
+ * (docs/benchmarks.md#benchweb--the-first-screen-on-a-phone): the entry chunk and its static imports. 78 kB at the time
+ * of writing (Preact as React, React Router, i18next, TanStack Query, the API client); raise it only knowingly.
  */
 const ENTRY_BUDGET_GZIP = 85_000
 /** The same plus the largest language chunk and the home screen's chunks: what `/` loads before its first paint. */
@@ -144,7 +144,7 @@ describe("the screens' preload list", () => {
   })
 })
 
-describe('the proof-of-liabilities verifier (issue 16)', () => {
+describe('the proof-of-liabilities verifier', () => {
   it('is a chunk of its own, loaded only when the assets screen verifies a proof', () => {
     const chunks = fs
       .readdirSync(path.join(outDir, 'assets'))
@@ -157,7 +157,7 @@ describe('the proof-of-liabilities verifier (issue 16)', () => {
 })
 
 /**
- * The operator console is its own lazily loaded chunk (issue 7): the build must not put any of its code or strings
+ * The operator console is its own lazily loaded chunk: the build must not put any of its code or strings
  * into what a user's page loads up front.
  */
 describe('the operator console chunk', () => {

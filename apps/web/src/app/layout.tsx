@@ -6,10 +6,11 @@ import { ScreenShown } from './bootstrap.tsx'
 import { BottomNav } from './bottom-nav.tsx'
 
 /**
- * Phone layout: the current screen, faded and slid in on each navigation (SPEC §2's spring, drawn by CSS: see
- * .page-enter in styles.css), above the bottom navigation. The screen the app opens on has no screen to come from: it
- * shows at once in place of the loading overlay, its text painted in full from the first frame (a browser counts text
- * drawn at opacity 0 as not painted, so an entrance there would leave the page's largest paint to chance).
+ * Phone layout: the current screen, faded and slid in on each navigation (the spring of
+ * docs/product.md#shared-elements, drawn by CSS: see .page-enter in styles.css), above the bottom navigation. The
+ * screen the app opens on has no screen to come from: it shows at once in place of the loading overlay, its text
+ * painted in full from the first frame (a browser counts text drawn at opacity 0 as not painted, so an entrance there
+ * would leave the page's largest paint to chance).
  */
 export function Layout() {
   const { pathname, key } = useLocation()

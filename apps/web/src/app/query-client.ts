@@ -5,8 +5,8 @@ import { ApiError } from '@/lib/api-client.ts'
 const MAX_RETRIES = 1
 
 /**
- * The app's react-query client. Data-loading failures are only logged (SPEC §8): screens show what they have and
- * user actions report their own errors.
+ * The app's react-query client. Data-loading failures are only logged (docs/product.md#wallet-toasts): screens show
+ * what they have and user actions report their own errors.
  */
 export const queryClient = new QueryClient({
   queryCache: new QueryCache({ onError: (error) => console.error(error) }),

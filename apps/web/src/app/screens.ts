@@ -11,7 +11,7 @@ export interface Screen {
   name: string
 }
 
-/** The operator console (issue 7): /admin and everything below it, its own app in a chunk of its own. */
+/** The operator console (docs/admin-console.md): /admin and everything below it, its own app in a chunk of its own. */
 export const CONSOLE: Screen = { path: '/admin/*', module: 'admin/app/admin-app.tsx', name: 'default' }
 
 /**

@@ -1,7 +1,9 @@
 import { useTranslation } from 'react-i18next'
 import './loading-overlay.css'
 
-/** Full-screen overlay with a white 48px spinner and a text, 'Loading' unless told (SPEC §2). */
+/**
+ * Full-screen overlay with a white 48px spinner and a text, 'Loading' unless told (docs/product.md#shared-elements).
+ */
 export function LoadingOverlay({ text }: { text?: string }) {
   const { t } = useTranslation()
   return (

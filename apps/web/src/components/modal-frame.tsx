@@ -8,7 +8,7 @@ import './modal.css'
 
 const loadMotionFeatures = () => import('@/app/motion-features.ts').then((module) => module.default)
 
-/** Seconds the modal fades out before it unmounts (SPEC §2: closing waits 150 ms). */
+/** Seconds the modal fades out before it unmounts (docs/product.md#shared-elements: closing waits 150 ms). */
 const FADE_S = 0.15
 /**
  * A tap on the mask this soon after the modal opened is the second tap of the double tap that opened it (the mask now

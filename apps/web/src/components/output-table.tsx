@@ -4,7 +4,7 @@ import { formatShortDay } from '@/lib/format.ts'
 import './output-table.css'
 import { useFormat } from '@/lib/use-format.ts'
 
-/** The output-detail table (SPEC §2): time, currency, amount and type of each credit of the daily settlement. */
+/** The output-detail table (docs/product.md#records): time, currency, amount and type of each settlement credit. */
 export function OutputTable({ records, testId }: { records: readonly OutputRecord[]; testId: string }) {
   const { t, i18n } = useTranslation()
   const format = useFormat()

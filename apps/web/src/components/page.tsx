@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import './page.css'
 
-/** A screen: its title (every screen has one, SPEC §2) and its content. */
+/** A screen: its title (every screen has one: docs/product.md#screens) and its content. */
 export function Page({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <section className="page">

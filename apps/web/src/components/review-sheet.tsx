@@ -23,8 +23,9 @@ export interface ReviewSheetProps {
 }
 
 /**
- * The review before money moves (issue 14); test ids `review`, `review-confirm`, `review-cancel` (one open at a time): a validated form opens it with the figures of the action; Confirm makes
- * the one money call (useMoneyAction guards it against double taps), Cancel or back returns to the form unchanged.
+ * The review before money moves (docs/architecture.md#web-app); test ids `review`, `review-confirm`, `review-cancel`
+ * (one open at a time): a validated form opens it with the figures of the action; Confirm makes the one money call
+ * (useMoneyAction guards it against double taps), Cancel or back returns to the form unchanged.
  */
 export function ReviewSheet({
   open,

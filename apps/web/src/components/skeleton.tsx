@@ -13,8 +13,8 @@ interface SkeletonProps {
 }
 
 /**
- * Placeholder bars where a screen waits for its data (the 'loading' text stays for lazy screens, SPEC §2): screen
- * readers hear 'Loading', sighted users see the shape of what comes.
+ * Placeholder bars where a screen waits for its data (the 'loading' text stays for lazy screens:
+ * docs/product.md#screens): screen readers hear 'Loading', sighted users see the shape of what comes.
  */
 export function Skeleton({ rows = 1, height = 16, aspectRatio, testId = 'skeleton' }: SkeletonProps) {
   const { t } = useTranslation()

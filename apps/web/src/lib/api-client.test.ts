@@ -115,7 +115,7 @@ describe('api client', () => {
     await expect(c.call(api.isReg, { address: 'A' })).resolves.toEqual({ is_reg: 1 })
   })
 
-  it("uploads a file as multipart form data under the route's field (SPEC §7: 'video')", async () => {
+  it("uploads a file as multipart form data under the route's field ('video')", async () => {
     const c = client(reply({ code: 1, msg: '', data: { url: '/uploads/a.png' } }))
     const file = new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' })
     await expect(c.upload(adminApi.adminUpload, file, 'a.png')).resolves.toEqual({ url: '/uploads/a.png' })

@@ -15,7 +15,7 @@ import { requestLanguage } from './language.ts'
 import { clearSession, getToken, getWalletAddress } from './session.ts'
 import { toast } from './toast.ts'
 
-/** Request timeout (SPEC §7). */
+/** Request timeout (docs/product.md#requests). */
 export const REQUEST_TIMEOUT_MS = 50_000
 
 /**
@@ -147,8 +147,8 @@ export function createApiClient({
     call: async <R extends ClientRoute>(route: R, body: BodyOf<R>, options?: CallOptions) =>
       (await send(route, body, options)).data,
     /**
-     * POSTs one file as multipart/form-data under the route's file field (SPEC §7's upload helper: 'video') and
-     * resolves its data.
+     * POSTs one file as multipart/form-data under the route's file field ('video', as docs/product.md#paths-we-added
+     * says) and resolves its data.
      */
     upload: async <R extends ClientRoute>(route: R, file: Blob, fileName: string) => {
       if (!route.multipart) throw new Error(`${route.path} takes no file`)

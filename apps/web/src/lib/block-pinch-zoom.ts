@@ -1,7 +1,7 @@
 /**
- * Blocks multi-touch pinch zoom (SPEC §1) with touch and gesture handlers, not with the viewport's user-scalable=no
- * (which accessibility audits refuse): a second finger's touches are cancelled; one finger still scrolls. The CSS
- * touch-action (styles.css) keeps browsers from starting a pinch on their own.
+ * Blocks multi-touch pinch zoom (docs/product.md#shared-elements) with touch and gesture handlers, not with the
+ * viewport's user-scalable=no (which accessibility audits refuse): a second finger's touches are cancelled; one finger
+ * still scrolls. The CSS touch-action (styles.css) keeps browsers from starting a pinch on their own.
  */
 export function blockPinchZoom() {
   const preventMultiTouch = (event: TouchEvent) => {

@@ -1,4 +1,4 @@
-/** Lower-case hex of bytes, e.g. a wallet signature (SPEC §9: the signature is sent as hex). */
+/** Lower-case hex of bytes, e.g. a wallet signature (sent as hex: docs/product.md#login). */
 export const toHex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')
 
 /** A calendar day. */

@@ -40,8 +40,8 @@ async function loadLanguage(language: Language) {
 }
 
 /**
- * Picks the start-up language (SPEC §1), loads its strings, stores it and keeps localStorage and <html lang> in sync
- * with changes. The app renders once this resolves.
+ * Picks the start-up language (docs/product.md#languages), loads its strings, stores it and keeps localStorage and
+ * <html lang> in sync with changes. The app renders once this resolves.
  */
 export async function initI18n() {
   const language = chooseLanguage(localStorage.getItem(LANGUAGE_KEY), navigator.languages)

@@ -4,8 +4,8 @@ import { ApiError } from './api-client.ts'
 import { toast } from './toast.ts'
 
 /**
- * A user action failed (SPEC §8): the server's msg when it refused, else `fallback`. A -403 was already shown by the
- * API client when it ended the session.
+ * A user action failed (docs/product.md#envelope): the server's msg when it refused, else `fallback`. A -403 was
+ * already shown by the API client when it ended the session.
  */
 export function reportActionError(error: unknown, fallback: MessageKey = 'error.internal') {
   console.error(error)

@@ -1,14 +1,16 @@
 import type { LoginData } from '@solpledge/contract/client'
 import { createStore } from './store.ts'
 
-/** Login state (SPEC §4), persisted under localStorage 'root'. */
+/** Login state (docs/product.md#login), persisted under localStorage 'root'. */
 export interface Session {
   loginStatus: boolean
   isBind: boolean
   userInfo: LoginData | null
 }
 
-/** Storage keys (SPEC §3). Only these are ever cleared: the language and demo-wallet keys survive. */
+/**
+ * Storage keys (docs/product.md#storage-keys). Only these are ever cleared: the language and demo-wallet keys survive.
+ */
 export const ROOT_KEY = 'root'
 export const USERINFO_KEY = 'userinfo'
 export const TOKEN_KEY = 'token'

@@ -7,9 +7,9 @@ export interface Toast {
   kind: ToastKind
 }
 
-/** How long a toast stays (SPEC §9). */
+/** How long a toast stays (docs/product.md#constants-and-timings). */
 export const TOAST_MS = 2000
-/** Default duration of the general message helper (SPEC §9). */
+/** Default duration of the general message helper (docs/product.md#constants-and-timings). */
 export const MESSAGE_MS = 1500
 
 const store = createStore<readonly Toast[]>([])

@@ -23,9 +23,9 @@ export interface MoneyActionOptions<D, V> extends Omit<UseMutationOptions<D, Err
 }
 
 /**
- * A user action that moves money or money state, as a TanStack Query mutation (issue 12): its calls carry one
- * Idempotency-Key per action, the same again when the same action is retried after a call without an answer (see
- * idempotency.ts); and it runs once at a time: a second tap while it runs is ignored at once, before React has
+ * A user action that moves money or money state, as a TanStack Query mutation (docs/architecture.md#web-app): its calls
+ * carry one Idempotency-Key per action, the same again when the same action is retried after a call without an answer
+ * (see idempotency.ts); and it runs once at a time: a second tap while it runs is ignored at once, before React has
  * re-rendered the button as disabled. A double tap makes one request, one effect and one toast. The guard holds
  * until the mutation has settled, its refresh included, so the button is never enabled over stale data.
  */

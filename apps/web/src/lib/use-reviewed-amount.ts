@@ -3,9 +3,10 @@ import type { AmountCheck } from './amount-check.ts'
 import { showNotice } from './notice.ts'
 
 /**
- * The state of an amount form reviewed before it moves (issue 14): the typed text and, once it passes its check, the
+ * The state of an amount form reviewed before it moves: the typed text and, once it passes its check, the
  * amount under review. `submit(check)` is the form's submit: the checked amount opens the review, a refusal is a
  * toast, no check (undefined: nothing to submit yet, or a call running) does nothing. `reset` clears both.
+ * See docs/architecture.md#web-app.
  */
 export function useReviewedAmount() {
   const [text, setText] = useState('')

@@ -1,5 +1,6 @@
 /**
- * The one error catalogue (DESIGN.md §6): every user-facing message of SPEC §8 and every server `msg`.
+ * The one error catalogue (docs/design.md#errors-and-messages): every user-facing message of docs/product.md#messages
+ * and every server `msg`.
  * Placeholders use i18next's {{name}} syntax so the web app can load this catalogue as it is.
  */
 export const en = {
@@ -34,7 +35,7 @@ export const en = {
   'auth.selfInvite': 'You cannot use your own address as the invitation code',
   'auth.unknownInviter': 'The invitation code does not belong to a registered user',
   'auth.logoutSuccess': 'Signed out',
-  // Client: SPEC §8 user messages
+  // Client: user messages (docs/product.md#user-messages)
   'wallet.failedQueryBalance': 'Failed to query balance.',
   'wallet.failedTokenBalance': 'Failed to get token balance.',
   'wallet.failedBalance': 'Failed to get balance.',
@@ -57,7 +58,7 @@ export const en = {
   'trade.cancelFailed': 'Failed to withdraw order.',
   'assets.rechargeUnsupported': 'This asset does not support recharge.',
   'assets.withdrawUnsupported': 'This asset does not support withdrawal.',
-  // Client: SPEC §8 success messages
+  // Client: success messages (docs/product.md#success-messages)
   'pledge.success': 'Staking Successful',
   'assets.rechargeSuccess': 'Recharge successfully',
   'trade.cancelSuccess': 'Revocation successfully',
@@ -116,7 +117,7 @@ export const en = {
   'trade.slippage': 'The price has moved: you would receive less than the minimum of {{min}} {{unit}}',
   'trade.noLiquidity': 'There are not enough orders on the book for this amount',
   'trade.unknownAsset': 'Only {{product}} and USDT can be swapped',
-  // Operator console (issue 7)
+  // Operator console
   'admin.sessionInvalid': 'Your operator session is missing or has expired, please sign in again',
   'admin.roleRequired': 'This action needs the {{role}} role',
   'admin.notAllowed': 'This wallet is not on the operator list',

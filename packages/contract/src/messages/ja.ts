@@ -110,7 +110,7 @@ export const ja: Catalogue = {
   'trade.slippage': '価格が変動しました：受取額が最低額 {{min}} {{unit}} を下回ります',
   'trade.noLiquidity': '板の注文がこの数量に足りません',
   'trade.unknownAsset': 'スワップできるのは {{product}} と USDT だけです',
-  // Operator console (issue 7)
+  // Operator console
   'admin.sessionInvalid': '管理セッションがないか期限切れです。もう一度サインインしてください',
   'admin.roleRequired': 'この操作には {{role}} ロールが必要です',
   'admin.notAllowed': 'このウォレットは運営者リストにありません',

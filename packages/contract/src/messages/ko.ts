@@ -110,7 +110,7 @@ export const ko: Catalogue = {
   'trade.slippage': '가격이 변동되어 받을 수량이 최소 수량 {{min}} {{unit}}보다 적습니다',
   'trade.noLiquidity': '이 수량을 체결할 주문이 호가창에 부족합니다',
   'trade.unknownAsset': '{{product}}와 USDT만 스왑할 수 있습니다',
-  // Operator console (issue 7)
+  // Operator console
   'admin.sessionInvalid': '관리자 세션이 없거나 만료되었습니다. 다시 로그인하세요',
   'admin.roleRequired': '이 작업에는 {{role}} 역할이 필요합니다',
   'admin.notAllowed': '이 지갑은 운영자 목록에 없습니다',

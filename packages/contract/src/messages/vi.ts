@@ -110,7 +110,7 @@ export const vi: Catalogue = {
   'trade.slippage': 'Giá đã thay đổi: bạn sẽ nhận ít hơn mức tối thiểu {{min}} {{unit}}',
   'trade.noLiquidity': 'Sổ lệnh không đủ lệnh cho số lượng này',
   'trade.unknownAsset': 'Chỉ có thể hoán đổi {{product}} và USDT',
-  // Operator console (issue 7)
+  // Operator console
   'admin.sessionInvalid': 'Phiên quản trị không có hoặc đã hết hạn, vui lòng đăng nhập lại',
   'admin.roleRequired': 'Thao tác này cần vai trò {{role}}',
   'admin.notAllowed': 'Ví này không có trong danh sách quản trị viên',

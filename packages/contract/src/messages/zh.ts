@@ -110,7 +110,7 @@ export const zh: Catalogue = {
   'trade.slippage': '价格已变动：您将收到的数量少于最低值 {{min}} {{unit}}',
   'trade.noLiquidity': '挂单深度不足，无法成交该数量',
   'trade.unknownAsset': '仅支持 {{product}} 与 USDT 互换',
-  // Operator console (issue 7)
+  // Operator console
   'admin.sessionInvalid': '管理会话不存在或已过期，请重新登录',
   'admin.roleRequired': '此操作需要 {{role}} 角色',
   'admin.notAllowed': '该钱包不在管理员名单中',

@@ -1,6 +1,9 @@
 import { type Kysely, sql } from 'kysely'
 
-/** Payment intents (DESIGN.md §5): one mechanism for every inflow from the chain (top-up now; stake and node later). */
+/**
+ * Payment intents (docs/design.md#inflows-payment-intents): one mechanism for every inflow from the chain (top-up now;
+ * stake and node later).
+ */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('payment_intents')

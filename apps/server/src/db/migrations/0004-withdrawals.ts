@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely'
 const money = sql`numeric(38, 0)`
 
 /**
- * Withdrawals (DESIGN.md §5, docs/money.md): the amount (fee included) is locked at request; the sender job signs a
+ * Withdrawals (docs/money.md): the amount (fee included) is locked at request; the sender job signs a
  * payout from the hot wallet and stores its signature, bytes and last valid block height before sending it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

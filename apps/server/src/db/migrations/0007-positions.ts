@@ -101,8 +101,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute()
   await db.schema.createIndex('output_records_user_idx').on('output_records').columns(['user_id', 'day']).execute()
 
-  // Power (DESIGN.md §3) and performance, per user; team figures are sums over the whole downline, kept current by
-  // every change (modules/power). Power and performance are USDT base units.
+  // Power and performance (docs/design.md#power-and-performance), per user; team figures are sums over the whole
+  // downline, kept current by every change (modules/power). Power and performance are USDT base units.
   await db.schema
     .createTable('user_power')
     .addColumn('user_id', 'bigint', (c) => c.primaryKey())

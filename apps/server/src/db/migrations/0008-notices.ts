@@ -16,7 +16,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('notices')
     .addColumn('id', 'bigserial', (c) => c.primaryKey())
     .addColumn('slug', 'text', (c) => c.unique())
-    // The event notice (SPEC §1): opened as a dialog on the home screen. At most one notice carries the flag.
+    // The event notice (docs/product.md#home), opened as a dialog on the home screen. At most one carries the flag.
     .addColumn('is_event', 'boolean', (c) => c.notNull().defaultTo(false))
     .addColumn('visible', 'boolean', (c) => c.notNull().defaultTo(true))
     .addColumn('published_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
@@ -46,7 +46,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('banners')
     .addColumn('id', 'bigserial', (c) => c.primaryKey())
     .addColumn('slug', 'text', (c) => c.unique())
-    // Where the banner shows: 1 the home carousel (SPEC §7).
+    // Where the banner shows: 1 the home carousel (docs/product.md#home).
     .addColumn('type', 'integer', (c) => c.notNull().defaultTo(1))
     // Order in the carousel: smaller first, then older first.
     .addColumn('sort', 'integer', (c) => c.notNull().defaultTo(0))

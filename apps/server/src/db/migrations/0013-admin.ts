@@ -4,7 +4,7 @@ const money = sql`numeric(38, 0)`
 const roleCheck = (column: string) => sql`${sql.ref(column)} in ('viewer', 'operator', 'admin')`
 
 /**
- * The operator console (issue 7, docs/admin.md): the allow-list of operator wallets and their sessions, the audit log,
+ * The operator console (docs/admin.md): the allow-list of operator wallets and their sessions, the audit log,
  * versioned asset settings with the two-admin thresholds, withdrawal approvals, manual balance adjustments and the
  * jobs' heartbeats.
  */

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely'
 
 /**
- * Idempotency-Key (issue 12, docs/money.md): one row per (caller, key) of a money call. The row is claimed `running`
+ * Idempotency-Key (docs/money.md): one row per (caller, key) of a money call. The row is claimed `running`
  * before the handler runs and holds the answer once it is `done`, so a repeat (also from another server instance) is
  * answered from here and never runs the handler again.
  */

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely'
 
 /**
- * Four eyes that one admin cannot bypass (issue 12, docs/admin.md): once two admins exist, every manual adjustment
+ * Four eyes that one admin cannot bypass (docs/admin.md): once two admins exist, every manual adjustment
  * needs a second admin (the per-asset adjustment threshold goes), and changes that weaken the rules (allow-list
  * additions, raised roles, raised review thresholds) wait in admin_changes for a different admin's approval.
  */

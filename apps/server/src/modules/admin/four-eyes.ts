@@ -1,4 +1,4 @@
-// Four eyes that one admin cannot bypass (issue 12, docs/admin.md): who can give a second approval, and which changes
+// Four eyes that one admin cannot bypass (docs/admin.md): who can give a second approval, and which changes
 // weaken the rules. With fewer than two admins (or two reviewers for withdrawals) the rules cannot apply: one person
 // decides alone, and the console's operations screen says so.
 import { ADMIN_ROLES, type AdminRole } from '@solpledge/contract'

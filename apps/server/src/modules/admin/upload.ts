@@ -1,7 +1,7 @@
-// Image upload for notices and banners (SPEC §7's upload helper: one file in the multipart field 'video'). The type is
-// decided by the file's first bytes (PNG, JPEG, WebP, GIF; never SVG, which can carry script), the size is capped
-// while reading, and the file is stored under DATA_DIR/uploads with a random name: the client's file name is only
-// checked (a name with path parts is refused) and recorded in the audit log, never used as a path.
+// Image upload for notices and banners (docs/product.md#paths-we-added: one file in the multipart field 'video'). The
+// type is decided by the file's first bytes (PNG, JPEG, WebP, GIF; never SVG, which can carry script), the size is
+// capped while reading, and the file is stored under DATA_DIR/uploads with a random name: the client's file name is
+// only checked (a name with path parts is refused) and recorded in the audit log, never used as a path.
 import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'

@@ -23,8 +23,8 @@ export const listAssets = (db: Database) =>
   db.selectFrom('assets').selectAll().orderBy('sort').orderBy('code').execute()
 
 /**
- * The user's assets with balances (SPEC §3 Asset: coin, amount, balance, available, is_user_recharge) and what each is
- * worth in USDT: USDT at par, the platform token (`product`) at the valuation price, any other asset null.
+ * The user's assets with balances (docs/product.md#records: coin, amount, balance, available, is_user_recharge) and
+ * what each is worth in USDT: USDT at par, the platform token (`product`) at the valuation price, any other asset null.
  */
 export async function userWallet(db: Database, userId: string, product: string): Promise<AssetBalance[]> {
   const [assets, held, { price }] = await Promise.all([listAssets(db), balances(db, userId), valuation(db, product)])

@@ -8,7 +8,7 @@ import { findUserByAddress } from '../user/index.ts'
 import { isWalletAddress, newNonce, parseHexSignature, verifyWalletSignature } from './crypto.ts'
 import { createSession, revokeOtherSessions } from './session.ts'
 
-/** How long a sign-in message may be used (the issue allows at most 5 minutes). */
+/** How long a sign-in message may be used (at most 5 minutes: docs/product.md#constants-and-timings). */
 export const NONCE_TTL_MS = 5 * 60_000
 export const SIGN_IN_STATEMENT = 'Sign in to solpledge'
 
@@ -120,9 +120,9 @@ export async function verifySignIn(
 }
 
 /**
- * Logs a wallet in (SPEC §4 with a server nonce, checked by verifySignIn). A new address binds to its inviter for good;
- * code 2 means it cannot be bound. With `end_other_sessions` the wallet's other sessions end in the same transaction
- * (the caller forgets them from its session cache).
+ * Logs a wallet in (docs/product.md#login, with a server nonce checked by verifySignIn). A new address binds to its
+ * inviter for good; code 2 means it cannot be bound. With `end_other_sessions` the wallet's other sessions end in the
+ * same transaction (the caller forgets them from its session cache).
  */
 export async function login(db: Database, settings: LoginSettings, input: LoginInput): Promise<LoginData> {
   await verifySignIn(db, settings, input)

@@ -1,5 +1,6 @@
-// Finance (SPEC finance, docs/money.md "Finance deposits"): fixed-period USDT deposits from the asset balance with a
-// power multiple and an output released daily by the settlement; redeemable to the balance once expired, once.
+// Finance (docs/product.md#finance, docs/money.md "Finance deposits"): fixed-period USDT deposits from the asset
+// balance with a power multiple and an output released daily by the settlement; redeemable to the balance once
+// expired, once.
 import { type api, Code, type DataOf, type FinanceDeposit } from '@solpledge/contract'
 import type { Selectable } from 'kysely'
 import type { Database } from '../../db/index.ts'

@@ -1,4 +1,4 @@
-// Home figures (SPEC home data): the {product} price and trading pair, and the user's power figures of today.
+// Home figures (docs/product.md#home): the {product} price and trading pair, and the user's power figures of today.
 import { type api, type DataOf, formatAmount, tokenIcon } from '@solpledge/contract'
 import type { Database } from '../../db/index.ts'
 import { listAssets, requireAsset } from '../assets/index.ts'

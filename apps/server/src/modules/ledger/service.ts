@@ -1,6 +1,6 @@
-// The one double-entry ledger (DESIGN.md §4): every money movement is a transfer that debits one account and credits
-// another of the same asset, under a unique idempotency key. Amounts are bigint base units in TypeScript and
-// numeric(38,0) in SQL, written as decimal strings so no floating point ever touches them.
+// The one double-entry ledger (docs/design.md#the-ledger): every money movement is a transfer that debits one account
+// and credits another of the same asset, under a unique idempotency key. Amounts are bigint base units in TypeScript
+// and numeric(38,0) in SQL, written as decimal strings so no floating point ever touches them.
 // Inside a transaction pass its `trx` to every function here, never the `db`: PGlite is one session that a transaction
 // holds until it ends, so a query on `db` from inside it would wait forever.
 import type { LedgerEntry, LedgerType } from '@solpledge/contract'

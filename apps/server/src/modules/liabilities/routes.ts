@@ -5,8 +5,8 @@ import { snapshotNow } from './publish.ts'
 import { inclusionProof, snapshotRoot } from './snapshot.ts'
 
 /**
- * Proof of liabilities (issue 16): the latest root (public), the user's proof, and the Operator-Token trigger (the
- * console's is in modules/admin, audited).
+ * Proof of liabilities (docs/proof-of-liabilities-server.md#the-api): the latest root (public), the user's proof, and
+ * the Operator-Token trigger (the console's is in modules/admin, audited).
  */
 export async function liabilitiesRoutes(app: FastifyInstance) {
   defineRoute(app, api.liabilitiesRoot, {}, () => snapshotRoot(app.db))

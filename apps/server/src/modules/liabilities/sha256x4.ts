@@ -1,4 +1,4 @@
-// A multi-buffer SHA-256 for the proof-of-liabilities tree (issue 16, docs/proof-of-liabilities-server.md): four
+// A multi-buffer SHA-256 for the proof-of-liabilities tree (docs/proof-of-liabilities-server.md): four
 // independent messages hashed at once, one per 32-bit lane of WebAssembly SIMD (v128), and the hashing of a whole
 // subtree (salted commitments, leaves, sums and inner nodes of format v1) in one call. The module's bytes are emitted
 // here, from this file, when a tree is hashed: nothing is built or committed beforehand.

@@ -1,4 +1,4 @@
-// Proof-of-liabilities snapshots (issue 16, docs/proof-of-liabilities-server.md): what every user is owed
+// Proof-of-liabilities snapshots (docs/proof-of-liabilities-server.md): what every user is owed
 // (./owed.ts), taken in one REPEATABLE READ transaction, salted, shuffled, hashed into the Merkle sum tree of format v1
 // (./tree.ts) while the rows stream in, stored, and published in one SPL Memo transaction (./publish.ts).
 import { randomBytes } from 'node:crypto'

@@ -1,4 +1,4 @@
-// The Merkle sum tree of proof of liabilities, format v1 (issue 16, docs/proof-of-liabilities.md):
+// The Merkle sum tree of proof of liabilities, format v1 (docs/proof-of-liabilities.md):
 //   commitment = SHA-256("solpledge-pol-v1:user" ‖ address (32 raw bytes) ‖ salt (32 bytes))
 //   leaf       = SHA-256("solpledge-pol-v1:leaf" ‖ commitment ‖ amount₁ ‖ … ‖ amountₙ), sums = the amounts
 //   node       = SHA-256("solpledge-pol-v1:node" ‖ left.hash ‖ left.sums ‖ right.hash ‖ right.sums), sums added

@@ -1,5 +1,5 @@
-// Nodes (SPEC node levels): a user buys a node of a configured level, paid in USDT from the available balance (or by a
-// payment intent, which credits the balance first) to the system account 'node_sales'. Each level has a supply cap
+// Nodes (docs/product.md#nodes): a user buys a node of a configured level, paid in USDT from the available balance (or
+// by a payment intent, which credits the balance first) to the system account 'node_sales'. Each level has a supply cap
 // that concurrent purchases can never exceed. A node adds power: its price × the level's power bonus.
 import type { api, BusinessConfig, DataOf, UserNode } from '@solpledge/contract'
 import { type Selectable, sql, type Transaction } from 'kysely'

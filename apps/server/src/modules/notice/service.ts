@@ -1,6 +1,6 @@
-// Notices and banners (SPEC §1, §7): operator content stored per language. Every read picks, per row, the translation
-// in the request's language, else en, else the first other language there is: a notice is never hidden for want of a
-// translation, and the answer says which language it is in.
+// Notices and banners (docs/product.md#notices, docs/product.md#home): operator content stored per language. Every read
+// picks, per row, the translation in the request's language, else en, else the first other language there is: a notice
+// is never hidden for want of a translation, and the answer says which language it is in.
 import { type api, Code, type DataOf, type Language } from '@solpledge/contract'
 import { type Expression, type SqlBool, sql } from 'kysely'
 import type { Database } from '../../db/index.ts'

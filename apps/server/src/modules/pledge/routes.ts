@@ -10,7 +10,7 @@ export async function pledgeRoutes(app: FastifyInstance) {
   registerPurpose('stake', stakePurpose)
   defineRoute(app, api.pledgeConfig, {}, ({ request }) => {
     const { product } = request.params as { product: string }
-    // Only the platform token can be staked (the path names it, as SPEC §7 does).
+    // Only the platform token can be staked (the path names it: docs/product.md#spec-paths).
     if (product.toUpperCase() !== app.config.productSymbol.toUpperCase())
       throw new AppError(Code.NOT_FOUND, 'common.notFound')
     return pledgeConfig(app.db, app.config.productSymbol)

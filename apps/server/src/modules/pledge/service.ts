@@ -1,4 +1,4 @@
-// Staking (SPEC pledge, DESIGN.md §3, docs/money.md "Stakes"): {product} locked for a configured period, producing a
+// Staking (docs/product.md#staking, docs/money.md "Stakes"): {product} locked for a configured period, producing a
 // fixed total output released daily by the settlement, and power for the user and every ancestor while it mines.
 import {
   type api,

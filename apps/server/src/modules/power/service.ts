@@ -1,6 +1,6 @@
-// Power and performance (DESIGN.md §3): personal figures per user and team figures summed over the whole downline.
-// Every change goes through applyPower, inside the transaction that makes the change, so the figures are always
-// those of the positions in force. Units: USDT base units.
+// Power and performance (docs/design.md#power-and-performance): personal figures per user and team figures summed over
+// the whole downline. Every change goes through applyPower, inside the transaction that makes the change, so the
+// figures are always those of the positions in force. Units: USDT base units.
 import { type RawBuilder, sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import { planWithout } from '../../db/planner.ts'

@@ -1,4 +1,4 @@
-// The monthly ranking (DESIGN.md §3, docs/architecture.md "Monthly ranking"): new power this UTC month, of the direct
+// The monthly ranking (docs/architecture.md "Monthly ranking"): new power this UTC month, of the direct
 // members (tab direct) or of the whole downline (tab team), from power_events. Snapshots are computed set-based by a
 // scheduled job and read by key: the top 30 by rank, anyone's own position by (snapshot, user).
 //

@@ -1,7 +1,7 @@
-// The team (DESIGN.md §3, docs/architecture.md "Referral tree"): a user's figures are maintained ancestor aggregates
-// in user_power, changed in the same transaction as whatever changes them (a bind here, a position in modules/power),
-// so reading them never walks the downline: one primary-key read, plus the direct members' rows (by the index on
-// users.parent_id) for push performance and the largest leg.
+// The team (docs/design.md#team-and-ranking, docs/architecture.md "Referral tree"): a user's figures are maintained
+// ancestor aggregates in user_power, changed in the same transaction as whatever changes them (a bind here, a position
+// in modules/power), so reading them never walks the downline: one primary-key read, plus the direct members' rows (by
+// the index on users.parent_id) for push performance and the largest leg.
 import type { api, DataOf, TeamMember } from '@solpledge/contract'
 import { sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'

@@ -1,7 +1,8 @@
-// The in-memory matching engine of one quick-trade market ({product}/USDT, DESIGN.md §3): limit orders with
-// price-time priority, partial fills at the resting (maker) order's price, cancel, and self-trade prevention that
-// expires the taker. Prices are USDT base units per whole token and amounts base units of the token, all bigint; the
-// configuration guarantees tick × lot is a multiple of one whole token, so every fill's USDT value is exact.
+// The in-memory matching engine of one quick-trade market ({product}/USDT, docs/trade.md#matching-enginets): limit
+// orders with price-time priority, partial fills at the resting (maker) order's price, cancel, and self-trade
+// prevention that expires the taker. Prices are USDT base units per whole token and amounts base units of the token,
+// all bigint; the configuration guarantees tick × lot is a multiple of one whole token, so every fill's USDT
+// value is exact.
 //
 // The engine holds no money: the trade service locks and moves funds through the ledger in the database transaction
 // that persists each command, and rebuilds a book with `load` from the pending orders when the database moved on.

@@ -1,4 +1,4 @@
-// Quick trade (SPEC quick trade, DESIGN.md §3, docs/trade.md): limit orders of {product} for USDT on the market's book,
+// Quick trade (docs/product.md#quick-trade, docs/trade.md): limit orders of {product} for USDT on the market's book,
 // swaps at the book's prices, the user's orders with their fills, the market figures and the candles.
 import {
   type api,

@@ -1,5 +1,5 @@
-// Withdrawals (DESIGN.md §5, docs/money.md): the amount (fee included) moves available → locked at request, a
-// review may approve or reject it (rejected: locked → available); the sender (sender.ts, run by the job
+// Withdrawals (docs/design.md#outflows-withdrawals, docs/money.md): the amount (fee included) moves available → locked
+// at request, a review may approve or reject it (rejected: locked → available); the sender (sender.ts, run by the job
 // jobs/withdrawal-sender.ts) pays it out.
 import { formatAmount, type Withdrawal } from '@solpledge/contract'
 import type { Selectable, Transaction } from 'kysely'

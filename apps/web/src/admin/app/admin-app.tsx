@@ -15,8 +15,8 @@ import './admin.css'
 registerAdminStrings()
 
 /**
- * The operator console (issue 7) under /admin: its own lazily loaded chunk with its own login and session. Signed
- * out it shows the login; signed in, the areas the navigation lists.
+ * The operator console (docs/admin-console.md) under /admin: its own lazily loaded chunk with its own login and
+ * session. Signed out it shows the login; signed in, the areas the navigation lists.
  */
 export default function AdminApp() {
   const login = useAdminLogin()

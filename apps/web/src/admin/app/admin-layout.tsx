@@ -7,7 +7,7 @@ import { LanguageSwitcher } from '@/components/language-switcher.tsx'
 import { LiveStatusNote } from '@/components/live-status.tsx'
 import { shorten } from '@/lib/shorten.ts'
 
-/** The console's areas (issue 7), in the order of the navigation; the first is the console's start screen. */
+/** The console's areas in navigation order, the first its start screen (docs/admin-console.md#screens). */
 const SECTIONS = ['operations', 'withdrawals', 'users', 'config', 'content', 'audit'] as const
 type Section = (typeof SECTIONS)[number]
 

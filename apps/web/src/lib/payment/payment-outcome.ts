@@ -1,7 +1,7 @@
 import type { IntentPurpose, MessageKey, PaymentIntent } from '@solpledge/contract/client'
 import type { Notice } from '../notice.ts'
 
-/** What a fulfilled payment of each purpose made happen (SPEC §8 success messages). */
+/** What a fulfilled payment of each purpose made happen (docs/product.md#success-messages). */
 const SUCCESS: Record<IntentPurpose, MessageKey> = {
   recharge: 'assets.rechargeSuccess',
   stake: 'pledge.success',

@@ -26,11 +26,11 @@ export function paymentAccounts(intent: PaymentIntent, owner: PublicKey, tokenPr
 }
 
 /**
- * The transaction that pays an intent of any purpose (DESIGN.md §5): when the recipient has no token account yet, an
- * idempotent instruction that creates it (the user pays its rent); then a TransferChecked of the intent's amount from
- * the user's associated token account, carrying the intent's reference as an extra read-only, non-signer key so the
- * server can find and verify it. Both on `tokenProgram`, the program that owns the mint (classic SPL Token or
- * Token-2022).
+ * The transaction that pays an intent of any purpose (docs/design.md#inflows-payment-intents): when the recipient has
+ * no token account yet, an idempotent instruction that creates it (the user pays its rent); then a TransferChecked of
+ * the intent's amount from the user's associated token account, carrying the intent's reference as an extra read-only,
+ * non-signer key so the server can find and verify it. Both on `tokenProgram`, the program that owns the mint (classic
+ * SPL Token or Token-2022).
  */
 export function buildPaymentTransaction(
   intent: PaymentIntent,

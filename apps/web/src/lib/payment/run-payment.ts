@@ -19,7 +19,7 @@ export interface PaymentContext {
   /** The wallet adapter's sendTransaction: the wallet signs and sends. */
   sendTransaction: (transaction: Transaction, connection: Connection) => Promise<string>
   onStep: (step: PaymentStep) => void
-  /** Information on the way (SPEC §8: whether the recipient token account exists). */
+  /** Information on the way (docs/product.md#top-up: whether the recipient token account exists). */
   onInfo: (notice: Notice) => void
 }
 
@@ -47,11 +47,12 @@ const serverNotice = (error: unknown, fallback: Notice): Notice =>
   error instanceof ApiError ? { text: error.message } : fallback
 
 /**
- * An on-chain payment (DESIGN.md §5), the one mechanism of top-ups, stakes and node purchases: the server creates a
- * payment intent; the wallet pays it on chain with a TransferChecked carrying the intent's reference; once confirmed,
- * the signature is reported and the server fulfils the intent (credits the balance, makes the stake or the node).
- * Resolves the fulfilled intent (its `refusal` says when the stake or node could not be made); rejects with a
- * PaymentError saying what to tell the user. `idempotencyKey`: the user action's, for asking for the intent.
+ * An on-chain payment (docs/design.md#inflows-payment-intents), the one mechanism of top-ups, stakes and node
+ * purchases: the server creates a payment intent; the wallet pays it on chain with a TransferChecked carrying the
+ * intent's reference; once confirmed, the signature is reported and the server fulfils the intent (credits the balance,
+ * makes the stake or the node). Resolves the fulfilled intent (its `refusal` says when the stake or node could not be
+ * made); rejects with a PaymentError saying what to tell the user. `idempotencyKey`: the user action's, for asking for
+ * the intent.
  */
 export async function runPayment(
   ctx: PaymentContext,

@@ -2,8 +2,8 @@ import { PhantomWalletName } from '@solana/wallet-adapter-phantom'
 import { SolanaMobileWalletAdapterWalletName } from '@solana-mobile/wallet-standard-mobile'
 
 /**
- * Phantom's universal link that opens a page in Phantom's in-app browser (SPEC §4: a phone without the extension),
- * with the invite code the app was opened with kept in the page's query.
+ * Phantom's universal link that opens a page in Phantom's in-app browser, for a phone without the extension
+ * (docs/product.md#disconnect-and-account-change), with the invite code the app was opened with kept in the query.
  */
 export function phantomBrowseUrl(href: string, origin: string, inviteCode = '') {
   const page = new URL(href)
@@ -12,9 +12,10 @@ export function phantomBrowseUrl(href: string, origin: string, inviteCode = '') 
 }
 
 /**
- * The wallets the app accepts (SPEC §5: Phantom only): Phantom, and on Android the Mobile Wallet Adapter, which opens
- * the wallet app of the phone — Phantom's, for a Phantom user. Which app answers the adapter is not something the page
- * can learn, so it counts as Phantom's way in on Android; any other wallet gets 'Please switch solana wallet'.
+ * The wallets the app accepts (Phantom only: docs/product.md#wallet-toasts): Phantom, and on Android the Mobile Wallet
+ * Adapter, which opens the wallet app of the phone — Phantom's, for a Phantom user. Which app answers the adapter is
+ * not something the page can learn, so it counts as Phantom's way in on Android; any other wallet gets 'Please switch
+ * solana wallet'.
  */
 export const isPhantomWallet = (name: string): boolean =>
   name === PhantomWalletName || name === SolanaMobileWalletAdapterWalletName

@@ -37,8 +37,8 @@ export async function quietly(task: () => Promise<void>) {
 }
 
 /**
- * WalletProvider's onError. Connecting problems become the SPEC §8 wallet toasts; other errors (signing, sending,
- * disconnecting) are only logged here because the code that asked for them reports them itself.
+ * WalletProvider's onError. Connecting problems become the wallet toasts of docs/product.md#wallet-toasts; other errors
+ * (signing, sending, disconnecting) are only logged here because the code that asked for them reports them itself.
  */
 export function reportWalletError(error: WalletError) {
   console.error(error)

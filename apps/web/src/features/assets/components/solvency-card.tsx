@@ -6,9 +6,10 @@ import { useSolvency } from '../api/get-solvency.ts'
 import { LiabilitiesProof } from './liabilities-proof.tsx'
 
 /**
- * Reserves against what the platform owes its users, per asset (DESIGN.md §4), for anyone to check: what all users
+ * Reserves against what the platform owes its users, per asset, for anyone to check: what all users
  * hold here, against the platform's wallets on chain (the treasury receives top-ups, the hot wallet pays withdrawals);
  * then the latest proof-of-liabilities snapshot, which each signed-in user checks their own balance against.
+ * See docs/design.md#solvency.
  */
 export function SolvencyCard() {
   const { t, i18n } = useTranslation()

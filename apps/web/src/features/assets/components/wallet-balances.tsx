@@ -24,7 +24,7 @@ export function WalletBalances({ assets, tokens }: WalletBalancesProps) {
   const faucet = useFaucet()
   const onChain = assets.filter((asset) => asset.mint !== null)
 
-  /** A user action: what cannot be read now is said (SPEC §8). */
+  /** A user action: what cannot be read now is said (docs/product.md#user-messages). */
   const refresh = async () => {
     const [solResult, tokenResult] = await Promise.all([sol.refetch(), tokens.refetch()])
     if (solResult.isError) toast.error(i18next.t('msg:wallet.failedBalance'))

@@ -2,9 +2,9 @@ import { type AssetBalance, formatAmount, parseAmount } from '@solpledge/contrac
 import { type AmountCheck, checkTypedAmount, refuseAmount as refuse } from '@/lib/amount-check.ts'
 
 /**
- * Checks a typed top-up amount (SPEC §5) and says what is wrong. `walletBalance` is the wallet's balance of the asset
- * in base units: the amount may not exceed it. It is not checked while unknown (undefined) or when the wallet has no
- * token account (null): the top-up itself then reads the chain and reports that.
+ * Checks a typed top-up amount (docs/product.md#top-up) and says what is wrong. `walletBalance` is the wallet's balance
+ * of the asset in base units: the amount may not exceed it. It is not checked while unknown (undefined) or when the
+ * wallet has no token account (null): the top-up itself then reads the chain and reports that.
  */
 export function validateTopUpAmount(text: string, decimals: number, walletBalance?: bigint | null): AmountCheck {
   const check = checkTypedAmount(text, decimals, 'assets.enterRechargeAmount')
@@ -19,9 +19,9 @@ export type WithdrawLimits = Pick<
 >
 
 /**
- * Checks a typed withdrawal amount (SPEC §5) against the asset's rules, in the order the user should hear them: the
- * asset must allow withdrawal; an amount, well formed; at least the minimum; more than the fee (it is taken from the
- * amount); at most the available balance. Resolves the amount in base units, fee included.
+ * Checks a typed withdrawal amount (docs/product.md#withdrawal) against the asset's rules, in the order the user should
+ * hear them: the asset must allow withdrawal; an amount, well formed; at least the minimum; more than the fee (it is
+ * taken from the amount); at most the available balance. Resolves the amount in base units, fee included.
  */
 export function validateWithdrawAmount(text: string, asset: WithdrawLimits): AmountCheck {
   if (asset.is_withdraw !== 1) return refuse('assets.withdrawUnsupported')

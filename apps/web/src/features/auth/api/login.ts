@@ -23,9 +23,9 @@ export interface SignedLogin {
 }
 
 /**
- * Gets a single-use sign-in message from the server signed (SPEC §4 with a nonce): by the wallet's signIn where it
- * has one, else by signMessage of the text's UTF-8 bytes. Without `address` (a wallet not connected yet) only signIn
- * can: the server's message then leaves the address to the account the wallet signs in with.
+ * Gets a single-use sign-in message from the server signed (docs/product.md#login, with a nonce): by the wallet's
+ * signIn where it has one, else by signMessage of the text's UTF-8 bytes. Without `address` (a wallet not connected
+ * yet) only signIn can: the server's message then leaves the address to the account the wallet signs in with.
  */
 export async function signLogin(wallet: WalletSigner, address?: string): Promise<SignedLogin> {
   const nonce = await call(api.nonce, address ? { address } : {})

@@ -11,7 +11,7 @@ interface BindDialogProps {
   onBind: (inviteCode: string) => void
 }
 
-/** Binds the wallet to its referrer (SPEC §2): no close button, it stays until the user is bound. */
+/** Binds the wallet to its referrer (docs/product.md#binding): no close button, it stays until the user is bound. */
 export function BindDialog({ open, initialCode, onBind }: BindDialogProps) {
   const { t } = useTranslation()
   const [code, setCode] = useState(initialCode)

@@ -11,7 +11,7 @@ import { useWalletModal } from '@/lib/wallet/wallet-modal.tsx'
 import { chooseWallet, takeWalletChoice } from '../hooks/wallet-choice.ts'
 import './wallet-modal.css'
 
-/** Seconds the 'More options' list takes to expand or collapse (SPEC §2: 250 ms). */
+/** Seconds the 'More options' list takes to expand or collapse (docs/product.md#shared-elements: 250 ms). */
 const EXPAND_S = 0.25
 
 /** A wallet extension (or a wallet app's browser) put it in the page: the Mobile Wallet Adapter is not one. */
@@ -30,9 +30,10 @@ interface WalletModalProps {
 }
 
 /**
- * Our own wallet picker (SPEC §2): detected wallets first, the rest behind 'More options'. On a phone Phantom is in
- * the first list whether or not it is in the page — without it, choosing it opens this page in Phantom's in-app
- * browser — and on Android the Mobile Wallet Adapter beside it. Only Phantom connects (lib/wallet/phantom.ts).
+ * Our own wallet picker (docs/product.md#shared-elements): detected wallets first, the rest behind 'More options'. On a
+ * phone Phantom is in the first list whether or not it is in the page — without it, choosing it opens this page in
+ * Phantom's in-app browser — and on Android the Mobile Wallet Adapter beside it. Only Phantom connects
+ * (lib/wallet/phantom.ts).
  */
 export function WalletModal({ inviteCode, signIn }: WalletModalProps) {
   const { t } = useTranslation(['ui', 'msg'])

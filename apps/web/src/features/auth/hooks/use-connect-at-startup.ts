@@ -5,10 +5,10 @@ import { useEffect, useRef } from 'react'
 import { isSignedOut } from '@/lib/session.ts'
 
 /**
- * Start-up (SPEC §4): the wallet connects by itself. Only Phantom is accepted, so when it is installed and nothing is
- * selected yet it is selected once per page load, and the wallet layer reconnects it quietly (a remembered wallet is
- * reconnected the same way). After the user signed out (Disconnect, or the wallet disconnected the site) nothing
- * connects until they choose a wallet again, on this page or a later one.
+ * Start-up (docs/product.md#start-up): the wallet connects by itself. Only Phantom is accepted, so when it is installed
+ * and nothing is selected yet it is selected once per page load, and the wallet layer reconnects it quietly (a
+ * remembered wallet is reconnected the same way). After the user signed out (Disconnect, or the wallet disconnected the
+ * site) nothing connects until they choose a wallet again, on this page or a later one.
  */
 export function useConnectAtStartup() {
   const { wallet, wallets, select } = useWallet()

@@ -17,7 +17,7 @@ import { showMessage, toast } from '@/lib/toast.ts'
 import { endOnServer, isLive, isRegistered, logIn, type SignedLogin, signLogin } from '../api/login.ts'
 import { takeWalletChoice, useWalletChoice } from './wallet-choice.ts'
 
-/** Login error (SPEC §4, §8): server refusals show their msg, anything else 'Signature failed.'. */
+/** Login error (docs/product.md#login): server refusals show their msg, anything else 'Signature failed.'. */
 function reportLoginError(error: unknown) {
   console.error(error)
   if (!(error instanceof ApiError)) {
@@ -42,12 +42,12 @@ const stillValid = (signed: SignedLogin | null, account: string): signed is Sign
   signed !== null && signed.address === account && signed.expiresAt - Date.now() > 60_000
 
 /**
- * The login state machine (SPEC §4). When a wallet connects: a session stored for it that the server still accepts is
- * restored silently (no signature, no toast); otherwise is it registered? yes → sign in; no → the bind dialog. A
- * wallet chosen in the picker that has Sign-In-With-Solana is connected and signed in by one signIn, and a new member's
- * bind then sends that signature. When the account changes or the wallet disconnects: the session ends on the server
- * and here, the app goes home (onReset), and the new account signs in. Results that arrive for an account that is no
- * longer connected are dropped (lib/session.ts writes only for the connected account).
+ * The login state machine (docs/product.md#login). When a wallet connects: a session stored for it that the server
+ * still accepts is restored silently (no signature, no toast); otherwise is it registered? yes → sign in; no → the bind
+ * dialog. A wallet chosen in the picker that has Sign-In-With-Solana is connected and signed in by one signIn, and a
+ * new member's bind then sends that signature. When the account changes or the wallet disconnects: the session ends on
+ * the server and here, the app goes home (onReset), and the new account signs in. Results that arrive for an account
+ * that is no longer connected are dropped (lib/session.ts writes only for the connected account).
  */
 export function useLogin(onReset: () => void) {
   const { publicKey, signMessage, signIn, wallet, select } = useWallet()

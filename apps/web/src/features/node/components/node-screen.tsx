@@ -11,8 +11,8 @@ import { NodeLevels } from './node-levels.tsx'
 import './node.css'
 
 /**
- * /node: the node levels on sale with purchase from the balance or on chain, and the user's own nodes (SPEC: Node
- * purchase and My Node). A refusal returned after an on-chain payment stays shown until dismissed.
+ * /node: the node levels on sale with purchase from the balance or on chain, and the user's own nodes
+ * (docs/product.md#nodes). A refusal returned after an on-chain payment stays shown until dismissed.
  */
 export function NodeScreen() {
   const { t } = useTranslation()

@@ -7,7 +7,7 @@ import { noticeKeys } from './keys.ts'
 
 export type Banner = DataOf<typeof api.bannerList>['list'][number]
 
-/** The home carousel's banners (SPEC §7: page 1, limit 10, type 1), in display order. */
+/** The home carousel's banners (docs/product.md#home: page 1, limit 10, type 1), in display order. */
 export const getBanners = async () => (await call(api.bannerList, { page: 1, limit: 10, type: 1 })).list
 
 export const bannersQueryOptions = (lang: string) =>

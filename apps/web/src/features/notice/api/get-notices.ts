@@ -5,7 +5,7 @@ import { call } from '@/lib/api-client.ts'
 import { useLiveRefresh } from '@/lib/live/use-live.ts'
 import { noticeKeys } from './keys.ts'
 
-/** Notices per page (SPEC §9). */
+/** Notices per page (docs/product.md#notices). */
 export const NOTICE_PAGE_SIZE = 10
 
 export type NoticePage = DataOf<typeof api.noticeList>

@@ -41,8 +41,8 @@ function Slide({ banner }: { banner: Banner }) {
 }
 
 /**
- * The home carousel (SPEC §7: banners of type 1): swipe or wait; dots show where you are. Nothing shows while there
- * are no banners (a failure to load them is only logged).
+ * The home carousel (docs/product.md#home: banners of type 1): swipe or wait; dots show where you are. Nothing shows
+ * while there are no banners (a failure to load them is only logged).
  */
 export function BannerCarousel() {
   const { t } = useTranslation()

@@ -9,8 +9,8 @@ import './notice.css'
 const closed = new Set<string>()
 
 /**
- * The event notice dialog (SPEC §1) with its close button: it opens only for the notice the operator flagged as the
- * event notice; with none flagged (the default) it never opens.
+ * The event notice dialog (docs/product.md#home) with its close button: it opens only for the notice the operator
+ * flagged as the event notice; with none flagged (the default) it never opens.
  */
 export function EventNoticeDialog({ eventId }: { eventId: string | null }) {
   const { t } = useTranslation()

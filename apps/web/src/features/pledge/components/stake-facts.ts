@@ -3,7 +3,7 @@ import type { TFunction } from 'i18next'
 import type { Fact } from '@/components/facts.tsx'
 import { bpsToMultiple, formatAmountOf, formatDateTime, formatDay, formatMoney, USDT } from '@/lib/format.ts'
 
-/** Every figure of a stake for its order detail (SPEC staking record and more). */
+/** Every figure of a stake for its order detail (docs/product.md#records, and more). */
 export function stakeFacts(t: TFunction, stake: Stake, language: string | undefined): Fact[] {
   const amount = (units: string) =>
     formatMoney(units, { symbol: stake.coin, decimals: stake.decimals }, language, 'exact')

@@ -1,4 +1,4 @@
-/** Where a fuel figure stands against ascending tiers (SPEC §1: 3000, 10000, 20000, 50000, 100000). */
+/** Where a fuel figure stands against ascending tiers (docs/design.md#power-and-performance). */
 export interface FuelProgress {
   /** How many tiers the fuel has reached. */
   reached: number

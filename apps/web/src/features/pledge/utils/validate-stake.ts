@@ -2,10 +2,10 @@ import { formatAmount, type PledgeConfig } from '@solpledge/contract/client'
 import { type AmountCheck, checkTypedAmount, refuseAmount } from '@/lib/amount-check.ts'
 
 /**
- * Checks a typed stake amount (SPEC §5) in the order the user should hear it: an amount of {product} ('Please enter
- * the amount of {product}'), well formed, at least the minimum, at most what the chosen way of paying can spend
- * (`spendable`: the available balance, or the wallet's tokens when paying on chain; not checked while unknown).
- * Resolves the amount in base units.
+ * Checks a typed stake amount (docs/product.md#staking) in the order the user should hear it: an amount of {product}
+ * ('Please enter the amount of {product}'), well formed, at least the minimum, at most what the chosen way of paying
+ * can spend (`spendable`: the available balance, or the wallet's tokens when paying on chain; not checked while
+ * unknown). Resolves the amount in base units.
  */
 export function validateStake(
   text: string,

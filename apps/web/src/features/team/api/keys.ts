@@ -7,5 +7,5 @@ export const teamKeys = {
   member: (address: string, member: string) => [...domainKeys.team, 'member', address, member] as const,
 }
 
-/** The direct-member list's page size: the first page is page 1 of 10 (SPEC §9). */
+/** The direct-member list's page size: the first page is page 1 of 10 (docs/product.md#team). */
 export const TEAM_PAGE_SIZE = 10

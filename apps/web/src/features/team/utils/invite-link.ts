@@ -1,2 +1,2 @@
-/** The invite link of a user: the app's home with their address as the code (SPEC §1: code pre-fills the bind input). */
+/** A user's invite link: the app's home with their address as the code for the bind input (docs/product.md#binding). */
 export const inviteLink = (origin: string, address: string) => `${origin}/?code=${encodeURIComponent(address)}`

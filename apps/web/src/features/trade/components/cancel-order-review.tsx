@@ -14,7 +14,10 @@ interface CancelOrderReviewProps {
   onClose: () => void
 }
 
-/** The review before a cancel, as before every money action: the order, the question naming its number (SPEC §4). */
+/**
+ * The review before a cancel, as before every money action: the order, the question naming its number
+ * (docs/product.md#quick-trade).
+ */
 export function CancelOrderReview({ order, market, onClose }: CancelOrderReviewProps) {
   const { t, i18n } = useTranslation(['ui', 'msg'])
   const cancel = useCancelOrder(onClose)

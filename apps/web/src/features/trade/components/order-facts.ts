@@ -17,9 +17,10 @@ export const orderType = (t: TFunction, order: Pick<TradeOrder, 'type' | 'kind'>
   order.kind === 'swap' ? `${t('trade.type.swap')} · ${t(`trade.type.${order.type}`)}` : t(`trade.type.${order.type}`)
 
 /**
- * Every label of an order (SPEC §3: orderSn, type, status, price, amount, sold amount, remaining amount, total
+ * Every label of an order (orderSn, type, status, price, amount, sold amount, remaining amount, total
  * earnings, time) and its average price, turnover and fee. Earnings and fee are in the asset received: USDT for a
  * sell, {product} for a buy. Every decimal on the order's detail screen (`exact`), display precision in lists.
+ * See docs/product.md#records.
  */
 export function orderFacts(
   t: TFunction,

@@ -9,7 +9,10 @@ import { type AuditSearch, auditQuery } from '../utils/audit-search.ts'
 
 const EMPTY: AuditSearch = { action: '', actor: '', target: '', from: '', to: '' }
 
-/** The audit log (issue 7): every admin action, newest first, searchable by action, actor, target and time. */
+/**
+ * The audit log (docs/admin.md#the-audit-log): every admin action, newest first, searchable by action, actor, target
+ * and time.
+ */
 export function AuditScreen() {
   const { t } = useTranslation('admin')
   const [search, setSearch] = useState(EMPTY)

@@ -24,9 +24,9 @@ import { EffectNote } from './business-form.tsx'
 const AMOUNT_FIELDS = new Set<string>([...ASSET_AMOUNTS, ...ASSET_THRESHOLDS])
 
 /**
- * An asset's operator settings (issue 7): recharge allowed, withdrawals on, the withdrawal minimum and fee, and the
- * review thresholds (empty: none), typed in the asset's units and saved as a new version against the one loaded,
- * after the same review of what changes as the business configuration.
+ * An asset's operator settings (docs/admin.md#asset-settings): recharge allowed, withdrawals on, the withdrawal minimum
+ * and fee, and the review thresholds (empty: none), typed in the asset's units and saved as a new version against the
+ * one loaded, after the same review of what changes as the business configuration.
  */
 export function AssetSettingsForm({ asset }: { asset: AdminAsset }) {
   const { t } = useTranslation('admin')

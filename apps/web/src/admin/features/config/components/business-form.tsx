@@ -70,9 +70,9 @@ interface EditorProps {
 }
 
 /**
- * The business configuration (issue 7): every constant of the product in one form laid out by the contract's schema,
- * validated as typed values, saved as a new version against the version it was loaded from (refused if someone saved
- * meanwhile). A confirmation lists what changes.
+ * The business configuration (docs/admin.md#business-configuration): every constant of the product in one form laid out
+ * by the contract's schema, validated as typed values, saved as a new version against the version it was loaded from
+ * (refused if someone saved meanwhile). A confirmation lists what changes.
  */
 export function BusinessForm({ version, units }: { version: ConfigVersion; units: Units }) {
   const { t } = useTranslation('admin')

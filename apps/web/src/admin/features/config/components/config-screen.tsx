@@ -13,8 +13,9 @@ const TABS = ['business', 'assets', 'history', 'operators', 'changes'] as const
 type Tab = (typeof TABS)[number]
 
 /**
- * Configuration (issue 7): the business constants, the assets' withdrawal and review settings, their version
- * history with who changed what and when, the operator allow-list, and the changes waiting for a second admin.
+ * Configuration: the business constants, the assets' withdrawal and review settings, their version history with who
+ * changed what and when, the operator allow-list, and the changes waiting for a second admin
+ * (docs/admin.md#configuration).
  */
 export function ConfigScreen() {
   const { t } = useTranslation('admin')

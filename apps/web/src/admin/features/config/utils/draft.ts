@@ -5,11 +5,12 @@ import { Value } from 'typebox/value'
 import { bpsToPercent, parseInteger, parsePercent } from '@/admin/lib/units.ts'
 
 /**
- * The business configuration form (issue 7), driven by the contract's schema: every leaf of BusinessConfig becomes a
- * text field (or a checkbox or a choice) in the unit people think in, and is read back with validation. Amounts are
- * decimals of USDT or of {product} (base units in the API); rates and multiples are percentages (basis points in the
- * API). A field the server adds later still gets a plain field: only amounts and rates need naming, and the contract
- * names them (CONFIG_AMOUNTS and CONFIG_RATES in economics.ts, which the server's bounds and notices use too).
+ * The business configuration form (docs/admin.md#business-configuration), driven by the contract's schema: every leaf
+ * of BusinessConfig becomes a text field (or a checkbox or a choice) in the unit people think in, and is read back with
+ * validation. Amounts are decimals of USDT or of {product} (base units in the API); rates and multiples are percentages
+ * (basis points in the API). A field the server adds later still gets a plain field: only amounts and rates need
+ * naming, and the contract names them (CONFIG_AMOUNTS and CONFIG_RATES in economics.ts, which the server's bounds and
+ * notices use too).
  */
 
 /** A path into the configuration as the server's change list spells it: 'pledge.minUsdt', 'finance[1].outputBps'. */

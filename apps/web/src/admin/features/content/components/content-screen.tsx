@@ -17,7 +17,7 @@ type Editing<T> = { item: T | null } | null
 const englishOf = <T extends { lang: string }>(translations: readonly T[]): T | undefined =>
   translations.find((item) => item.lang === 'en') ?? translations[0]
 
-/** Content (issue 7): notices and banners in five languages, with images, publish/unpublish and the event flag. */
+/** Content (docs/admin.md#content): notices and banners in five languages, images, publishing and the event flag. */
 export function ContentScreen() {
   const { t } = useTranslation('admin')
   const [tab, setTab] = useState<Tab>('notices')

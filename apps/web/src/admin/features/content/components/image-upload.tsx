@@ -15,7 +15,7 @@ function uploadProblem(file: { type: string; size: number }): 'type' | 'size' | 
 }
 
 /**
- * Picks an image and uploads it (multipart, field 'video' as SPEC §7's upload helper); `onUploaded` gets the URL it
+ * Picks an image and uploads it (multipart, field 'video': docs/admin.md#image-upload); `onUploaded` gets the URL it
  * is served at. Type and size are checked here first so a wrong file is refused at once.
  */
 export function ImageUpload({ onUploaded, disabled, testId }: ImageUploadProps) {

@@ -16,8 +16,9 @@ interface AdjustDialogProps {
 }
 
 /**
- * A manual balance adjustment (issue 7): credit or debit a user's available balance with a mandatory reason; it is a
- * ledger transfer against the system account. Once two admins exist, every adjustment waits for a second admin.
+ * A manual balance adjustment (docs/admin.md#balance-adjustments): credit or debit a user's available balance with a
+ * mandatory reason; it is a ledger transfer against the system account. Once two admins exist, every adjustment waits
+ * for a second admin.
  */
 export function AdjustDialog({ open, user, onClose }: AdjustDialogProps) {
   const { t } = useTranslation('admin')

@@ -7,8 +7,8 @@ import { AdjustmentsTable } from './adjustments-table.tsx'
 import { UserDetail } from './user-detail.tsx'
 
 /**
- * Users (issue 7): look a user up by address (or id) and see everything about them; with no user chosen, the
- * adjustments waiting for a second admin.
+ * Users (docs/admin.md#users): look a user up by address (or id) and see everything about them; with no user chosen,
+ * the adjustments waiting for a second admin.
  */
 export function UsersScreen() {
   const { t } = useTranslation('admin')

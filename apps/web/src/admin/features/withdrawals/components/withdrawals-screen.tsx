@@ -21,9 +21,9 @@ import {
 import { reviewState } from '../utils/review-state.ts'
 
 /**
- * Withdrawal review (issue 7): the queue waiting for a decision, oldest first, with approve and reject (with a
- * reason: the funds go back to the user); the other statuses to follow what was sent. A withdrawal at or above the
- * asset's dual review threshold needs the approvals of two different operators.
+ * Withdrawal review (docs/admin.md#withdrawal-review): the queue waiting for a decision, oldest first, with approve and
+ * reject (with a reason: the funds go back to the user); the other statuses to follow what was sent. A withdrawal at or
+ * above the asset's dual review threshold needs the approvals of two different operators.
  */
 export function WithdrawalsScreen() {
   const { t } = useTranslation('admin')
