@@ -9,6 +9,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { Kysely } from 'kysely'
 import pg from 'pg'
 import { type Database, migrate, openDatabase } from '../src/db/index.ts'
+import { notifySources } from '../src/db/notify.ts'
 import { PGliteDialect } from '../src/db/pglite-dialect.ts'
 import type { DB } from '../src/db/schema.ts'
 import { type DbFaultHook, trackingDialect } from '../src/db/transient.ts'
@@ -86,7 +87,12 @@ async function pgliteEngine(): Promise<Engine> {
     kind: 'pglite',
     raw,
     // PGlite is one session: the incarnation's driver queues its transactions on it, as the server's does.
-    open: async (faults) => new Kysely<DB>({ dialect: trackingDialect(new PGliteDialect(client), faults) }),
+    // Its notifications (the live channel's LISTEN) come from the same session, as openDatabase records for PGlite.
+    open: async (faults) => {
+      const db = new Kysely<DB>({ dialect: trackingDialect(new PGliteDialect(client), faults) })
+      notifySources.set(db, { pglite: client })
+      return db
+    },
     release: async () => {},
     observer,
     syncClock: async () => {
