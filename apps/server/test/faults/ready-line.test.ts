@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../../../scripts/lib.mjs'
 // @ts-expect-error plain ESM helpers shared with the npm scripts
 import { startPostgres } from '../../../../scripts/postgres.mjs'
+import { GENESIS_HASHES } from '../../src/chain/cluster.ts'
 import { cuttableRpc, Instance, until } from '../fixtures/instances.ts'
 import { createPostgresDatabase, productionEnv } from '../helpers.ts'
 
@@ -22,7 +23,8 @@ describe('the ready line', () => {
   let server: Instance
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-ready-'))
   beforeAll(async () => {
-    localnet = await startLocalnet({ port: 0, slotMs: 50 })
+    // devnet's genesis hash: the server checks at start that SOLANA_RPC_URL serves SOLANA_CLUSTER (devnet here).
+    localnet = await startLocalnet({ port: 0, slotMs: 50, genesisHash: GENESIS_HASHES.devnet })
     rpc = await cuttableRpc(localnet.rpcUrl)
     if (process.env.TEST_DATABASE_URL) database = await createPostgresDatabase(process.env.TEST_DATABASE_URL)
     else {
