@@ -1,7 +1,8 @@
 // The repository explains itself (docs/design.md#documentation): checked by `npm run lint` over every tracked text file.
 // - No pointer to knowledge outside the repository: the specification and the design live in docs/product.md and
-//   docs/design.md, so a "SPEC", a section sign with a number, SPEC.md, DESIGN.md, ENVIRONMENT.md, /work/shared or an
-//   issue number is refused (the issues are not in the repository either; say what the code does and link the doc).
+//   docs/design.md, so the outside specification's name in capitals, a section sign with a number, the outside
+//   specification, design and environment files, /work/shared or a tracker's numbered item is refused (say what the
+//   code does and link the doc).
 // - Every link into docs/ resolves: `docs/<file>.md#<anchor>` anywhere, and in Markdown every relative `](<file>.md#<anchor>)`,
 //   names a file that exists and a heading of it, spelled as GitHub renders heading anchors.
 // Usage: node scripts/check-references.mjs [root] — exits 1 and lists the violations when there are any.
@@ -12,8 +13,12 @@ import { fileURLToPath } from 'node:url'
 
 /** What points outside the repository, with what to write instead. */
 const OUTSIDE = [
-  [/\bSPEC\b|§\s?\d|\b(?:SPEC|DESIGN|ENVIRONMENT)\.md\b|\/work\/shared\b/, 'link docs/product.md or docs/design.md'],
-  [/\b[Ii]ssues? #?\d+/, 'say what it is, or link the doc that explains it'],
+  // Written with character classes and escapes, so that this file does not spell what it refuses.
+  [
+    /\bS[P]EC\b|\u00a7\s?\d|\b(?:S[P]EC|D[E]SIGN|E[N]VIRONMENT)\.md\b|\/work\/shared\b/,
+    'link docs/product.md or docs/design.md',
+  ],
+  [/\b[Ii]ss[u]es? #?\d+/, 'say what it is, or link the doc that explains it'],
 ]
 /** This checker and its test spell the refused patterns on purpose. */
 const SELF = new Set(['scripts/check-references.mjs', 'scripts/check-references.test.mjs'])
