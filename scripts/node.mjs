@@ -1,4 +1,5 @@
-// The Node.js the project runs on: 22 LTS or newer (package.json `engines`, enforced by `engine-strict` in .npmrc).
+// The Node.js the project runs on: 22 LTS or newer (package.json `engines`; npm only warns on an older
+// one, so that `npm ci` works on any machine).
 // On an older Node, `npm start` and `npm test` fetch Node 22 from the npm registry's `node` package into a cache folder
 // (reused by every later run and every clone on the machine) and run themselves again under it, with that Node first
 // on PATH, so every child — npm ci, vitest, playwright, tsx, the server — runs on it too.
@@ -41,7 +42,7 @@ export function nodeBinDir(major = 22) {
   fs.rmSync(staging, { recursive: true, force: true })
   fs.mkdirSync(staging)
   say(`fetching Node ${major} from the npm registry (package node@${major}) into ${prefix}`)
-  // cwd outside the repository, so its .npmrc (engine-strict) and workspaces do not apply to this install.
+  // cwd outside the repository, so its .npmrc and workspaces do not apply to this install.
   const npm = spawnSync(
     'npm',
     [
