@@ -98,6 +98,9 @@ test.describe('team, ranking and home figures', () => {
     await page.getByTestId('home-link-rank').click()
     await expect(page).toHaveURL(/\/rank$/)
     await expect(page.getByTestId('page-title')).toHaveText('Ranking')
+    // A screen below Team: the Team tab stays highlighted, and a back control leads to where it was opened from.
+    await expect(page.getByTestId('nav-team')).toHaveAttribute('aria-current', 'true')
+    await expect(page.getByTestId('nav-home')).not.toHaveAttribute('aria-current')
     await expect(page.getByTestId('rank-board-direct')).toBeVisible()
     await expect(page.getByTestId('rank-mine-power')).toHaveText('250')
     await expect(page.getByTestId('rank-mine-rank')).toHaveText(/^#\d+$/)
@@ -110,10 +113,15 @@ test.describe('team, ranking and home figures', () => {
     await expect(page.getByTestId('rank-mine-power')).toHaveText('350')
     await expect(page.getByTestId('rank-row').first()).toBeVisible()
     await snap(page, testInfo, 'team tab')
+    await page.getByTestId('back').click()
+    await expect(page).toHaveURL(/\/$/)
+    await expect(page.getByTestId('nav-home')).toHaveAttribute('aria-current', 'page')
     await page.goto('/team')
     await page.getByTestId('team-rank-link').click()
     await expect(page).toHaveURL(/\/rank$/)
     await expect(page.getByTestId('rank-board-direct')).toBeVisible()
+    await page.getByTestId('back').click()
+    await expect(page).toHaveURL(/\/team$/)
   })
 
   test('the home screen shows the price, the pair and the power figures', async ({ page }, testInfo) => {
