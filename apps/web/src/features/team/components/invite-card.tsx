@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { PrimaryButton } from '@/components/primary-button.tsx'
+import { copyShortcut, copyText } from '@/lib/copy-text.ts'
 import { toast } from '@/lib/toast.ts'
-import { copyShortcut, copyText } from '../utils/copy-text.ts'
 import { inviteLink } from '../utils/invite-link.ts'
 
 /** The user's invite link (their address as the code) with a copy button. */
