@@ -40,7 +40,7 @@ export function SwapScreen() {
         {t('trade.toTrade')}
       </Link>
       {market.data ? (
-        <SwapForm market={market.data} signedIn={address !== null} />
+        <SwapForm book={market.data} signedIn={address !== null} />
       ) : (
         <p className="muted-note">{market.isError ? t('trade.market.unavailable') : t('common.loading')}</p>
       )}
@@ -48,7 +48,8 @@ export function SwapScreen() {
   )
 }
 
-function SwapForm({ market: book, signedIn }: { market: Market; signedIn: boolean }) {
+/** The swap form over the market and its book as last read (`book`: the market with its best levels). */
+function SwapForm({ book, signedIn }: { book: Market; signedIn: boolean }) {
   const { t } = useTranslation(['ui', 'msg'])
   const { market } = book
   const format = useFormat()
