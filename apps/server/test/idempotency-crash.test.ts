@@ -38,7 +38,8 @@ describe(`a money call killed between its commit and its answer (${dbKind})`, ()
   }, 60_000)
   afterAll(() => localnet?.close())
 
-  // The server starts three times (tsx compiles it each time): the timeout is a bound for a loaded machine, not a wait.
+  // The server starts three times (seconds each: PGlite's start, the seed, the app's schemas): the timeout is a bound
+  // for a loaded machine, not a wait.
   it('is done once, and the retry after the restart replays its answer byte for byte', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-idempotency-crash-'))
     const database = await serverDatabase(dataDir)

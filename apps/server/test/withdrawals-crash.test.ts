@@ -46,8 +46,8 @@ describe(`withdrawals survive a crash at every sender step (${dbKind})`, () => {
     return BigInt(balance?.value.amount ?? 0)
   }
 
-  // Each case starts the server twice (tsx compiles it each time): its timeout is a bound for a loaded machine (30 s
-  // for a start was too short on one), not a wait.
+  // Each case starts the server twice (seconds each: PGlite's start, the seed, the app's schemas): its timeout is a
+  // bound for a loaded machine (30 s for a start was too short on one), not a wait.
   for (const step of ['stored', 'sent', 'confirmed'] as const) {
     it(`crash right after '${step}': paid exactly once after the restart`, async () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-crash-'))
