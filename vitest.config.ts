@@ -64,6 +64,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 300_000,
           hookTimeout: 180_000,
+          // The server's processes start from one bundle (apps/server/test/fixtures/server-bundle.ts).
+          globalSetup: ['apps/server/test/faults/global-setup.ts'],
           // Several server processes on one PostgreSQL (TEST_DATABASE_URL's cluster, or a throwaway one) and the local
           // chain, killed and cut off from the database under load: seconds per process start, so a tier of its own.
         },

@@ -21,7 +21,7 @@ import { type Localnet, startLocalnet } from '@solpledge/localnet'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // @ts-expect-error plain ESM helpers shared with the npm scripts
 import { freePort } from '../../../scripts/lib.mjs'
-import { Client, freshDatabaseUrl, readDatabase, serverEnv } from './fixtures/crash.ts'
+import { Client, readDatabase, serverDatabase, serverEnv } from './fixtures/crash.ts'
 import { Instance } from './fixtures/instances.ts'
 import { dbKind, TestWallet } from './helpers.ts'
 import { pay } from './money.ts'
@@ -38,10 +38,11 @@ describe(`a money call killed between its commit and its answer (${dbKind})`, ()
   }, 60_000)
   afterAll(() => localnet?.close())
 
-  // The server starts three times (tsx compiles it each time): the timeout is a bound for a loaded machine, not a wait.
+  // The server starts three times (seconds each: PGlite's start, the seed, the app's schemas): the timeout is a bound
+  // for a loaded machine, not a wait.
   it('is done once, and the retry after the restart replays its answer byte for byte', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-idempotency-crash-'))
-    const database = await freshDatabaseUrl()
+    const database = await serverDatabase(dataDir)
     const port: number = await freePort()
     // No sender or watcher: nothing but the calls changes the money tables.
     const env = serverEnv(localnet, dataDir, database, {

@@ -10,11 +10,11 @@ import { type Database, migrate, openDatabase } from '../src/db/index.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { checkInvariants } from '../src/modules/ledger/service.ts'
 import { settleThrough } from '../src/modules/settlement/service.ts'
+import { processArgs } from './fixtures/server-bundle.ts'
 import { PLG, paymentsFor, seedScenario, settlementState, storeConfig, UNGUARDED } from './fixtures/settlement.ts'
 import { addOffChainAssets, createPostgresDatabase, dbKind } from './helpers.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../../..')
-const CHILD = path.join(import.meta.dirname, 'fixtures/settle-child.ts')
 const DAY = '2025-06-20'
 const BATCH = 5
 
@@ -24,16 +24,22 @@ interface Target {
   drop: () => Promise<void>
 }
 
-/** A fresh database the child process can open too: PostgreSQL (TEST_DATABASE_URL) or a PGlite directory. */
+/**
+ * A fresh database the child process can open too: PostgreSQL (TEST_DATABASE_URL) or a PGlite directory; a copy of the
+ * run's migrated template when there is one (global-setup.ts).
+ */
 async function target(): Promise<Target> {
   const adminUrl = process.env.TEST_DATABASE_URL
   if (adminUrl) {
     // (force): the killed child's connections may linger until PostgreSQL notices they are gone.
-    const { url, drop } = await createPostgresDatabase(adminUrl, { force: true })
+    const template = process.env.TEST_DATABASE_TEMPLATE
+    const { url, drop } = await createPostgresDatabase(adminUrl, { force: true, template })
     return { env: { DATABASE_URL: url }, open: () => openDatabase({ url }), drop }
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-settle-'))
   const data = path.join(dir, 'pglite')
+  const template = process.env.TEST_PGLITE_TEMPLATE_DIR
+  if (template) fs.cpSync(template, data, { recursive: true })
   return {
     env: { PGLITE_DIR: data },
     open: () => openDatabase({ dir: data }),
@@ -63,7 +69,7 @@ interface ChildRun {
  * name), it is killed from outside while the next batch runs.
  */
 function runChild(t: Target, env: Record<string, string>, killAfter?: number | string): Promise<ChildRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+  const child = spawn(process.execPath, processArgs('settle-child'), {
     cwd: ROOT,
     env: { ...process.env, ...t.env, SETTLE_DAY: DAY, SETTLE_BATCH: String(BATCH), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -92,7 +98,7 @@ describe(`settlement crash safety (${dbKind})`, () => {
     try {
       for (const t of [crashed, reference])
         await using(t, async (db) => {
-          await migrate(db)
+          await migrate(db) // (nothing to do on a copy of the template)
           await addOffChainAssets(db)
           // The circuit breaker would hold the scenario's growing days: off here (its own tests: economics.test.ts).
           await storeConfig(db, { ...DEFAULT_BUSINESS_CONFIG, ...UNGUARDED })

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // @ts-expect-error plain ESM helpers shared with the npm scripts
 import { freePort } from '../../../scripts/lib.mjs'
 import { JOBS } from '../src/jobs/schedule.ts'
-import { Client, freshDatabaseUrl, readDatabase, serverEnv } from './fixtures/crash.ts'
+import { Client, readDatabase, serverDatabase, serverEnv } from './fixtures/crash.ts'
 import { Instance, until } from './fixtures/instances.ts'
 import { dbKind, TestWallet } from './helpers.ts'
 import { pay } from './money.ts'
@@ -46,12 +46,12 @@ describe(`withdrawals survive a crash at every sender step (${dbKind})`, () => {
     return BigInt(balance?.value.amount ?? 0)
   }
 
-  // Each case starts the server twice (tsx compiles it each time): its timeout is a bound for a loaded machine (30 s
-  // for a start was too short on one), not a wait.
+  // Each case starts the server twice (seconds each: PGlite's start, the seed, the app's schemas): its timeout is a
+  // bound for a loaded machine (30 s for a start was too short on one), not a wait.
   for (const step of ['stored', 'sent', 'confirmed'] as const) {
     it(`crash right after '${step}': paid exactly once after the restart`, async () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-crash-'))
-      const database = await freshDatabaseUrl()
+      const database = await serverDatabase(dataDir)
       const port: number = await freePort()
       const env = serverEnv(localnet, dataDir, database, {
         SENDER_INTERVAL_MS: '200',
