@@ -37,12 +37,19 @@ function startServer(env: Record<string, string>) {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
-  return new Promise<{ ready: Ready; stop: () => void }>((resolve, reject) => {
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  // Stopping waits for the child to close its server and its database pool: a cluster stopped before that makes the
+  // pool's connections fail with ECONNREFUSED in the child.
+  const stop = async () => {
+    child.kill('SIGTERM')
+    await exited
+  }
+  return new Promise<{ ready: Ready; stop: () => Promise<void> }>((resolve, reject) => {
     let buffer = ''
     child.stdout.on('data', (chunk) => {
       buffer += chunk
       const line = buffer.split('\n').find((l) => l.startsWith('{"ready"'))
-      if (line) resolve({ ready: JSON.parse(line) as Ready, stop: () => child.kill('SIGTERM') })
+      if (line) resolve({ ready: JSON.parse(line) as Ready, stop })
     })
     child.on('exit', (code) => reject(new Error(`bench server exited with ${code}`)))
   })
@@ -98,11 +105,12 @@ const databases = ['pglite', 'postgres'].filter((d) => !values.only || values.on
 const cacheModes = ['2000', '0']
 for (const [database, sessionCacheMs] of databases.flatMap((d) => cacheModes.map((c) => [d, c] as const))) {
   const pg = database === 'postgres' ? await startPostgres() : undefined
-  const { ready, stop } = await startServer({
+  const server = startServer({
     SESSION_CACHE_MS: sessionCacheMs,
     ...(pg ? { TEST_DATABASE_URL: pg.url } : {}),
   })
   try {
+    const { ready } = await server
     // Warm up both, then measure the bare route and the app back to back.
     await measure(`${ready.bareUrl}/api/bare`, {})
     const app = await measure(`${ready.appUrl}/api/user/user/index`, {
@@ -121,7 +129,7 @@ for (const [database, sessionCacheMs] of databases.flatMap((d) => cacheModes.map
       'bare p50 ms': bare.p50,
       'bare p99 ms': bare.p99,
       ratio: Number((app.rps / bare.rps).toFixed(3)),
-      target: '≥ 0.35',
+      target: '≥ 0.5',
     })
     if (sessionCacheMs !== '0') {
       const money = await measureMoney(ready)
@@ -133,7 +141,7 @@ for (const [database, sessionCacheMs] of databases.flatMap((d) => cacheModes.map
       })
     }
   } finally {
-    stop()
+    await server.then(({ stop }) => stop()).catch(() => {})
     pg?.stop()
   }
 }

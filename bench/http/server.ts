@@ -18,16 +18,22 @@ import {
   login,
   seedRoot,
   TestWallet,
-  testConfig,
+  productionEnv,
 } from '../../apps/server/test/helpers.ts'
 
 const { db, drop } = await freshDatabase()
-const config = testConfig({
-  dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-bench-')),
-  // SESSION_CACHE_MS as the server reads it, on the local chain's configuration (the bench runs no real cluster).
-  sessionCacheMs: loadConfig({ SOLPLEDGE_LOCAL_CHAIN: '1', SESSION_CACHE_MS: process.env.SESSION_CACHE_MS })
-    .sessionCacheMs,
-})
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-bench-'))
+// The configuration an operator gives a production server (deploy/env.example: a real cluster, its mints, the
+// treasury's address, the hot wallet's key, the root user, an https PUBLIC_URL), through the same validation as
+// `npm run serve`; the RPC is never contacted (nothing here touches the chain). Only two settings are the bench's own:
+// SESSION_CACHE_MS from the run, and LOGIN_RATE_LIMIT, because the bench signs its 50 users in from one address.
+const config = loadConfig(
+  productionEnv({
+    DATA_DIR: dataDir,
+    SESSION_CACHE_MS: process.env.SESSION_CACHE_MS,
+    LOGIN_RATE_LIMIT: '1000',
+  }),
+)
 // BENCH_LOG=1: the request log as in production (one JSON line per request at info), written to /dev/null.
 const logger = process.env.BENCH_LOG === '1' ? { level: 'info', file: '/dev/null' } : false
 const app = await buildApp({ db, config, platform: await loadPlatform(config), logger })
@@ -54,5 +60,6 @@ process.on('SIGTERM', async () => {
   await app.close()
   await bare.close()
   await drop()
+  fs.rmSync(dataDir, { recursive: true, force: true })
   process.exit(0)
 })
