@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { retryTransient } from '../../db/transient.ts'
 import { requireSession, SessionCache, type SessionPolicy, type SessionUser } from './session.ts'
@@ -26,9 +26,12 @@ export const sessionPlugin = fp(async (app: FastifyInstance, options: { cacheMs:
   app.decorate('sessions', new SessionCache(cacheMs))
   app.decorate('sessionPolicy', policy)
   app.decorateRequest('user', null)
-  app.addHook('preHandler', async (request) => {
+  const check = async (request: FastifyRequest) => {
     // A database connection that breaks under the check costs a retry, not a 500 (db/transient.ts).
-    if (request.routeOptions.config.contract?.auth)
-      request.user = await retryTransient(() => requireSession(app.db, request, app.sessions, policy))
+    request.user = await retryTransient(() => requireSession(app.db, request, app.sessions, policy))
+  }
+  // On the routes that ask for a session only, added to each when it is registered: other routes run no hook for it.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.contract?.auth) route.preHandler = [check, ...[route.preHandler ?? []].flat()]
   })
 })
