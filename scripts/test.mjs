@@ -1,9 +1,9 @@
 // `npm test`: everything a fresh clone needs, then every tier of tests, ending with one summary line of counts.
 // Stages: install → typecheck → lint → alerting rules (promtool) → deploy/ units (systemd-analyze) → unit → API on
-// PGlite → the simulator's seeds → API on PostgreSQL (throwaway cluster) → several instances under faults → production build (server and web)
-// → a server-only production install started and its operator commands run → e2e in Debian's Chromium. A failing stage
-// does not stop the later ones; the exit code says whether all passed. On a Node older than 22.12 it first runs itself
-// again under Node 22 (scripts/node.mjs).
+// PGlite → the simulator's seeds → API on PostgreSQL (throwaway cluster) → several instances under faults → production
+// build (server and web) → a server-only production install started and its operator commands run → every benchmark at
+// a tiny size → e2e in Debian's Chromium. A failing stage does not stop the later ones; the exit code says whether all
+// passed. On a Node older than 22.12 it first runs itself again under Node 22 (scripts/node.mjs).
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -125,6 +125,20 @@ function simulator() {
   return code === 0 && result !== null && result.passed > 0
 }
 
+/** Every benchmark at a tiny size (bench/smoke.ts): each must run to the end and print its figures; each counts as a test. */
+function benchSmoke() {
+  const file = path.join(reports, 'bench-smoke.json')
+  const code = run(bin('tsx'), ['bench/smoke.ts', '--report', file])
+  const result = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null
+  if (result) {
+    totals.passed += result.passed
+    totals.failed += result.failed
+    for (const bench of result.results)
+      if (!bench.ok) failures.push(`bench smoke: bench:${bench.bench}\n      ${bench.problem}`)
+  }
+  return code === 0 && result !== null && result.passed > 0
+}
+
 function playwright() {
   const file = path.join(reports, 'e2e.json')
   const code = run(bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {
@@ -202,6 +216,11 @@ await stage('several instances under faults', () => vitest('faults', 'faults'))
 // operator command runs from the build (apps/server/test/production).
 await stage('production build', () => run('npm', ['run', '--silent', 'build']) === 0)
 await stage('production install and start', () => vitest('production', 'production'))
+// After the build: bench:web measures the web app it built instead of building it again.
+await stage('benchmarks at a tiny size (bench:smoke)', () => {
+  ensureChromium()
+  return benchSmoke()
+})
 await stage('e2e journeys in Chromium', () => {
   ensureChromium()
   return playwright()

@@ -3,15 +3,14 @@
 // session is read once per 2 s) and without it (0: one database read per call). Prints req/s, p50, p99 and the ratio.
 // Then a money call with the session cache on: a 1 USDT finance deposit with a new Idempotency-Key each (the key's
 // claim, the deposit's transaction and the stored answer: docs/money.md), by one user per connection.
-// Usage: npm run bench:http [-- --duration 10 --connections 50 --json bench/results/http.json]
+// Usage: npm run bench:http [-- --duration 10 --connections 50 --only pglite|postgres --json bench/results/http.json]
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-// @ts-expect-error plain ESM helper shared with the npm scripts
-import { startPostgres } from '../../scripts/postgres.mjs'
+import { benchPostgres } from '../postgres.ts'
 
 const { values } = parseArgs({
   options: {
@@ -19,6 +18,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     json: { type: 'string' },
     only: { type: 'string' },
+    /** The money call's users, one per connection (default: as many as connections). */
+    users: { type: 'string' },
   },
 })
 const duration = Number(values.duration)
@@ -104,9 +105,10 @@ const moneyRows: Array<Record<string, string | number>> = []
 const databases = ['pglite', 'postgres'].filter((d) => !values.only || values.only === d)
 const cacheModes = ['2000', '0']
 for (const [database, sessionCacheMs] of databases.flatMap((d) => cacheModes.map((c) => [d, c] as const))) {
-  const pg = database === 'postgres' ? await startPostgres() : undefined
+  const pg = database === 'postgres' ? await benchPostgres() : undefined
   const server = startServer({
     SESSION_CACHE_MS: sessionCacheMs,
+    BENCH_USERS: values.users ?? String(connections),
     ...(pg ? { TEST_DATABASE_URL: pg.url } : {}),
   })
   try {

@@ -16,9 +16,9 @@ import {
   creditAvailable,
   freshDatabase,
   login,
+  productionEnv,
   seedRoot,
   TestWallet,
-  productionEnv,
 } from '../../apps/server/test/helpers.ts'
 
 const { db, drop } = await freshDatabase()
