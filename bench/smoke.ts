@@ -85,8 +85,7 @@ try {
       BENCH_POSTGRES: shared,
       ...(bench.testDatabase ? { TEST_DATABASE_URL: cluster.url } : {}),
     })
-    const problem =
-      code !== 0 ? `exited with ${code}` : bench.figures.test(output) ? undefined : 'printed no figures'
+    const problem = code !== 0 ? `exited with ${code}` : bench.figures.test(output) ? undefined : 'printed no figures'
     const seconds = Number(((Date.now() - at) / 1000).toFixed(1))
     results.push({ bench: bench.name, ok: !problem, seconds, ...(problem ? { problem } : {}) })
     console.log(`${problem ? 'FAIL' : 'ok  '}  bench:${bench.name} (${seconds} s)${problem ? `: ${problem}` : ''}`)

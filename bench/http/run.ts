@@ -1,6 +1,7 @@
 // bench/http: autocannon against the authenticated /api/user/user/index and a bare Fastify route in the same run on
 // loopback, on PGlite and on PostgreSQL, with the session cache as in production (SESSION_CACHE_MS default 2000: the
-// session is read once per 2 s) and without it (0: one database read per call). Prints req/s, p50, p99 and the ratio.
+// session is read once per 2 s) and without it (0: one database read per call). Prints req/s, p50, p99 and the ratio,
+// and the server process's CPU time per request for both (steadier than req/s on a machine shared with other work).
 // Then a money call with the session cache on: a 1 USDT finance deposit with a new Idempotency-Key each (the key's
 // claim, the deposit's transaction and the stored answer: docs/money.md), by one user per connection.
 // Usage: npm run bench:http [-- --duration 10 --connections 50 --only pglite|postgres --json bench/results/http.json]
@@ -36,8 +37,15 @@ interface Ready {
 function startServer(env: Record<string, string>) {
   const child = spawn(path.resolve('node_modules/.bin/tsx'), ['bench/http/server.ts'], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // The IPC channel answers the server's CPU time (process.cpuUsage) on request.
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   })
+  /** The server process's CPU time so far, in µs (user + system). */
+  const cpu = () =>
+    new Promise<number>((resolve) => {
+      child.once('message', (usage: NodeJS.CpuUsage) => resolve(usage.user + usage.system))
+      child.send('cpu')
+    })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   // Stopping waits for the child to close its server and its database pool: a cluster stopped before that makes the
   // pool's connections fail with ECONNREFUSED in the child.
@@ -45,12 +53,12 @@ function startServer(env: Record<string, string>) {
     child.kill('SIGTERM')
     await exited
   }
-  return new Promise<{ ready: Ready; stop: () => Promise<void> }>((resolve, reject) => {
+  return new Promise<{ ready: Ready; stop: () => Promise<void>; cpu: () => Promise<number> }>((resolve, reject) => {
     let buffer = ''
     child.stdout.on('data', (chunk) => {
       buffer += chunk
       const line = buffer.split('\n').find((l) => l.startsWith('{"ready"'))
-      if (line) resolve({ ready: JSON.parse(line) as Ready, stop })
+      if (line) resolve({ ready: JSON.parse(line) as Ready, stop, cpu })
     })
     child.on('exit', (code) => reject(new Error(`bench server exited with ${code}`)))
   })
@@ -61,7 +69,9 @@ async function measure(
   headers: Record<string, string>,
   body = '{}',
   setupRequest?: (request: autocannon.Request) => autocannon.Request,
+  cpu?: () => Promise<number>,
 ) {
+  const cpuBefore = await cpu?.()
   const result = await autocannon({
     url,
     method: 'POST',
@@ -75,7 +85,8 @@ async function measure(
   })
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`)
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
+  const cpuUs = cpu && cpuBefore !== undefined ? ((await cpu()) - cpuBefore) / result.requests.total : Number.NaN
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuUs }
 }
 
 /** Finance deposits of 1 USDT, each with a new Idempotency-Key, by the ready users in turn. */
@@ -112,15 +123,21 @@ for (const [database, sessionCacheMs] of databases.flatMap((d) => cacheModes.map
     ...(pg ? { TEST_DATABASE_URL: pg.url } : {}),
   })
   try {
-    const { ready } = await server
-    // Warm up both, then measure the bare route and the app back to back.
-    await measure(`${ready.bareUrl}/api/bare`, {})
-    const app = await measure(`${ready.appUrl}/api/user/user/index`, {
-      'user-token': ready.token,
-      'user-address': ready.address,
-      'accept-language': 'en',
-    })
-    const bare = await measure(`${ready.bareUrl}/api/bare`, {})
+    const { ready, cpu } = await server
+    const read = () =>
+      measure(
+        `${ready.appUrl}/api/user/user/index`,
+        { 'user-token': ready.token, 'user-address': ready.address, 'accept-language': 'en' },
+        '{}',
+        undefined,
+        cpu,
+      )
+    const bareRoute = () => measure(`${ready.bareUrl}/api/bare`, {}, '{}', undefined, cpu)
+    // Warm up both, then measure the app and the bare route back to back.
+    await bareRoute()
+    await read()
+    const app = await read()
+    const bare = await bareRoute()
     rows.push({
       database,
       'session cache ms': Number(sessionCacheMs),
@@ -132,6 +149,10 @@ for (const [database, sessionCacheMs] of databases.flatMap((d) => cacheModes.map
       'bare p99 ms': bare.p99,
       ratio: Number((app.rps / bare.rps).toFixed(3)),
       target: '≥ 0.5',
+      // The server's CPU time per request: on a shared machine it moves much less than req/s (docs/benchmarks.md).
+      'app CPU µs/req': Math.round(app.cpuUs),
+      'bare CPU µs/req': Math.round(bare.cpuUs),
+      'CPU ratio': Number((bare.cpuUs / app.cpuUs).toFixed(3)),
     })
     if (sessionCacheMs !== '0') {
       const money = await measureMoney(ready)

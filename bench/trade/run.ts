@@ -20,8 +20,8 @@ import { type Incoming, OrderBook, type Side } from '../../apps/server/src/modul
 import { TradeMarket } from '../../apps/server/src/modules/trade/market.ts'
 import { cancelOrder, placeOrder } from '../../apps/server/src/modules/trade/service.ts'
 import { postgresCluster } from '../../apps/server/test/fixtures/database.ts'
-import { benchPostgres } from '../postgres.ts'
 import { measureTransfers } from '../ledger/transfers.ts'
+import { benchPostgres } from '../postgres.ts'
 
 const { values } = parseArgs({
   options: {
@@ -268,7 +268,12 @@ async function persisted(seconds: number) {
 
 try {
   await createDatabase('trade_ledger_bench')
-  const ledger = await measureTransfers({ url: databaseUrl('trade_ledger_bench'), workers, users: 1000, seconds: duration })
+  const ledger = await measureTransfers({
+    url: databaseUrl('trade_ledger_bench'),
+    workers,
+    users: 1000,
+    seconds: duration,
+  })
   const trade = await persisted(duration)
   const figures = {
     'engine commands/s': Math.round(memory.perSecond),
