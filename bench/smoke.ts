@@ -40,11 +40,12 @@ const BENCHES: Bench[] = [
   {
     name: 'live',
     args: ['--clients', '3', '--seconds', '1', '--idle', '10'],
-    figures: /one instance .* p99 [\d.]+ ms[\s\S]*two instances .* p99 [\d.]+ ms[\s\S]*per connection/,
+    figures:
+      /^(?=[\s\S]*idle: .* per connection)(?=[\s\S]*one instance .* p99 [\d.]+ ms)(?=[\s\S]*two instances .* p99)/,
   },
   {
     name: 'instances',
-    args: ['--users', '2', '--rounds', '1'],
+    args: ['--users', '2', '--rounds', '1', '--between', '20'],
     figures: /one instance: \d+ requests[\s\S]*two instances: \d+ requests[\s\S]*under faults: \d+ requests/,
     testDatabase: true,
   },

@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { ed25519 } from '@noble/curves/ed25519'
 import { chromium } from '@playwright/test'
+import { GENESIS_HASHES } from '../../apps/server/src/chain/cluster.ts'
 import { localnetTokens } from '../../apps/server/src/chain/localnet.ts'
 import { addressOf } from '../../apps/server/src/lib/keys.ts'
 import { startServer } from '../../e2e/server.ts'
@@ -132,7 +133,15 @@ const [rpcPort, wsPort] = [await freePort(), await freePort()]
 const localnet = await startService(
   'localnet',
   bin('tsx'),
-  ['packages/localnet/src/cli.ts', '--port', String(rpcPort), '--ws-port', String(wsPort)],
+  [
+    'packages/localnet/src/cli.ts',
+    '--port',
+    String(rpcPort),
+    '--ws-port',
+    String(wsPort),
+    // Without --demo the server starts as on devnet, and checks at start that its RPC serves devnet.
+    ...(values.demo ? [] : ['--genesis-hash', GENESIS_HASHES.devnet as string]),
+  ],
   { ready: /localnet ready rpc=(\S+) ws=(\S+)/, quiet: true },
 )
 const [rpcUrl, wsUrl] = [localnet.match[1] as string, localnet.match[2] as string]
