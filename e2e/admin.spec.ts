@@ -193,9 +193,15 @@ test('an operator approves a withdrawal under review and the user receives it on
     await usdt.getByTestId('withdraw-button').click()
     await phone.getByTestId('withdraw-amount').fill('150')
     await submitReviewed(phone.getByTestId('withdraw-submit'))
-    await expect(toast(phone, 'Withdrawal requested')).toBeVisible()
+    // Over the threshold: the toast says it waits for review, not only that it was requested.
+    await expect(toast(phone, 'Withdrawal requested: it is under review before it is sent')).toBeVisible()
     await openUsdtDetail(phone)
     await expect(phone.getByTestId('withdrawal-row').first()).toHaveAttribute('data-status', 'review')
+    // The history shows it as one row in the same state.
+    await expect(phone.locator('[data-testid="money-log-row"][data-type="withdrawal"]')).toHaveAttribute(
+      'data-status',
+      'review',
+    )
     await snap(phone, testInfo, 'withdrawal waiting for review')
   })
   const before = await onChainBalance(user.address, 'USDT')
@@ -226,6 +232,13 @@ test('an operator approves a withdrawal under review and the user receives it on
     await expect(phone.getByTestId('withdrawal-row').first()).toHaveAttribute('data-status', 'confirmed', {
       timeout: 30_000,
     })
+    const history = phone.locator('[data-testid="money-log-row"][data-type="withdrawal"]')
+    await expect(history).toHaveAttribute('data-status', 'confirmed')
+    await history.locator('summary').click()
+    await expect(history.getByTestId('money-log-signature-link')).toHaveAttribute(
+      'href',
+      /^https:\/\/explorer\.solana\.com\/tx\/\w+\?cluster=custom&customUrl=http/,
+    )
     expect(await onChainBalance(user.address, 'USDT')).toBe(before + 149_000_000n)
     // The phone never reloaded: it showed each status as the live channel brought it ("pending" may pass unseen).
     expect((await statuses.values())?.filter((status) => status !== 'pending')).toEqual(['review', 'sent', 'confirmed'])
@@ -248,7 +261,7 @@ test('an operator approves a withdrawal under review and the user receives it on
     await usdt.getByTestId('withdraw-button').click()
     await phone.getByTestId('withdraw-amount').fill('40')
     await submitReviewed(phone.getByTestId('withdraw-submit'))
-    await expect(toast(phone, 'Withdrawal requested')).toBeVisible()
+    await expect(toast(phone, 'Withdrawal requested: it is under review before it is sent')).toBeVisible()
     await openUsdtDetail(phone)
     const newest = phone.getByTestId('withdrawal-row').first()
     await expect(newest).toHaveAttribute('data-status', 'review')
@@ -263,6 +276,12 @@ test('an operator approves a withdrawal under review and the user receives it on
 
     await expect(newest).toHaveAttribute('data-status', 'rejected', { timeout: 30_000 })
     await expect(newest.getByTestId('withdrawal-reason')).toHaveText(
+      'Reason: The destination wallet is under a compliance check',
+    )
+    const rejected = phone.locator('[data-testid="money-log-row"][data-type="withdrawal"]').first()
+    await expect(rejected).toHaveAttribute('data-status', 'rejected')
+    await rejected.locator('summary').click()
+    await expect(rejected.getByTestId('money-log-reason')).toHaveText(
       'Reason: The destination wallet is under a compliance check',
     )
     await snap(phone, testInfo, 'rejected withdrawal with its reason')

@@ -125,6 +125,40 @@ test.describe('assets', () => {
     const row = page.getByTestId('withdrawal-row').first()
     await expect(row).toHaveAttribute('data-status', 'confirmed', { timeout: 30_000 })
     expect(await onChainBalance(wallet.address, 'USDT')).toBe(beforeWithdrawal + 49_000_000n)
+
+    // Its transaction links to the explorer of the local chain: a custom cluster read through the chain's RPC URL,
+    // which knows the transaction.
+    const link = row.getByTestId('withdrawal-signature-link')
+    const signature = (await link.getAttribute('title')) as string
+    const href = (await link.getAttribute('href')) as string
+    const explorer = new URL(href)
+    expect(`${explorer.origin}${explorer.pathname}`).toBe(`https://explorer.solana.com/tx/${signature}`)
+    expect(explorer.searchParams.get('cluster')).toBe('custom')
+    const customUrl = explorer.searchParams.get('customUrl') as string
+    const found = await fetch(customUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'getTransaction',
+        params: [signature, { encoding: 'json', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }],
+      }),
+    }).then((res) => res.json() as Promise<{ result: { transaction: { signatures: string[] } } | null }>)
+    expect({ customUrl, found }).toMatchObject({ found: { result: { transaction: { signatures: [signature] } } } })
+    await expect(row.getByTestId('withdrawal-signature-copy')).toBeVisible()
+
+    // In the history the withdrawal is one row with its state (not its request, payout and fee as three), with the link.
+    const history = page.getByTestId('money-log-row')
+    await expect(history).toHaveCount(2)
+    const withdrawal = history.first()
+    await expect(withdrawal).toHaveAttribute('data-type', 'withdrawal')
+    await expect(withdrawal).toHaveAttribute('data-status', 'confirmed')
+    await expect(withdrawal.getByTestId('money-log-amount')).toHaveText('-50 USDT')
+    await withdrawal.locator('summary').click()
+    await expect(withdrawal.getByTestId('money-log-signature-link')).toHaveAttribute('href', href)
+    await expect(withdrawal.getByTestId('money-log-exact')).toHaveCount(4)
+    await expect(history.last()).toHaveAttribute('data-type', 'deposit')
     await snap(page, testInfo, 'withdrawal confirmed')
   })
 })

@@ -9,6 +9,24 @@ test.describe('nodes', () => {
     await page.goto('/assets')
     await page.getByTestId('faucet-button').click()
     await expect(page.locator('[data-testid="wallet-balance"][data-coin="USDT"]')).toContainText('1,000')
+
+    // Nothing in the balance yet, 1,000 USDT in the wallet: the review starts on paying on chain, the one way that can
+    // pay; the balance, chosen by hand, disables Confirm and says why instead of refusing after the tap.
+    await page.getByTestId('bottom-nav').getByText('Node').click()
+    await page.locator('[data-testid="node-level"][data-level="junior"]').getByTestId('node-buy').click()
+    await expect(page.getByTestId('node-pay-chain')).toHaveAttribute('aria-selected', 'true')
+    await expect(page.getByTestId('review-confirm')).toBeEnabled()
+    await expect(page.getByTestId('review-blocked')).toHaveCount(0)
+    await page.getByTestId('node-pay-balance').click()
+    await expect(page.getByTestId('review-confirm')).toBeDisabled()
+    await expect(page.getByTestId('review-blocked')).toHaveText(
+      'Your available balance (0 USDT) is less than the price of 500 USDT: pay on chain or top up first.',
+    )
+    await snap(page, testInfo, 'balance cannot pay')
+    await page.getByTestId('review-cancel').click()
+    await expect(page.getByTestId('review')).toHaveCount(0)
+
+    await page.getByTestId('bottom-nav').getByText('Assets').click()
     const usdt = page.locator('[data-testid="asset-row"][data-coin="USDT"]')
     await usdt.getByTestId('recharge-button').click()
     await page.getByTestId('recharge-amount').fill('600')
@@ -23,7 +41,7 @@ test.describe('nodes', () => {
     const soldBefore = await junior.textContent()
     await snap(page, testInfo, 'node levels')
     await junior.getByTestId('node-buy').click()
-    // The review sheet: price, what the node brings, the balances; paid from the balance unless told.
+    // The review sheet: price, what the node brings, the balances; paid from the balance now that it holds the price.
     await expect(page.getByTestId('review')).toBeVisible()
     await expect(page.getByTestId('node-confirm-price')).toHaveText('500 USDT')
     await expect(page.getByTestId('node-pay-balance')).toHaveAttribute('aria-selected', 'true')

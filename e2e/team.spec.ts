@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import { api } from '@solpledge/contract'
 import { callAs, expect, register, snap, test, useWallets, Wallet } from './fixtures.ts'
 import { topUp } from './top-up.ts'
@@ -64,13 +65,39 @@ test.describe('team, ranking and home figures', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
       `${new URL(page.url()).origin}/?code=${a.address}`,
     )
+
+    // The link as a QR code; without the Web Share API (as on a desktop browser), Share saves the poster.
+    await expect(page.getByTestId('invite-qr')).toBeVisible()
+    await page.evaluate(() => {
+      Reflect.deleteProperty(Navigator.prototype, 'share')
+      Reflect.deleteProperty(Navigator.prototype, 'canShare')
+    })
+    await snap(page, testInfo, 'invite QR')
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('share-invite').click()])
+    expect(download.suggestedFilename()).toBe('solpledge-invite.png')
+    const saved = await fs.promises.readFile((await download.path()) as string)
+    expect([...saved.subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10])
+    // 720 × 1080: the PNG header's width and height.
+    expect([saved.readUInt32BE(16), saved.readUInt32BE(20)]).toEqual([720, 1080])
+    await expect(page.getByTestId('toast').filter({ hasText: 'Invite poster saved' })).toBeVisible()
   })
 
-  test('copying without a clipboard prompts with the link and the shortcut', async ({ page }) => {
+  test('copying without a clipboard prompts with the link and the shortcut; Share hands the poster to the share sheet', async ({
+    page,
+  }, testInfo) => {
     await useWallets(page, [a])
     await page.addInitScript(() => {
       Object.defineProperty(navigator, 'clipboard', {
         value: { writeText: () => Promise.reject(new Error('denied')) },
+      })
+      // A share sheet that takes files, as a phone's: it keeps what it was given for the test to read.
+      const shared: ShareData[] = []
+      Object.assign(window, { shared })
+      Object.defineProperty(navigator, 'canShare', { value: (data: ShareData) => Boolean(data.files?.length) })
+      Object.defineProperty(navigator, 'share', {
+        value: async (data: ShareData) => {
+          shared.push(data)
+        },
       })
     })
     await page.goto('/team')
@@ -86,6 +113,46 @@ test.describe('team, ranking and home figures', () => {
     expect(prompts[0]?.message).toMatch(/Ctrl\+C|⌘\+C/)
     expect(prompts[0]?.value).toContain(`/?code=${a.address}`)
     await expect(page.getByTestId('toast').filter({ hasText: 'Copy Failed, Please Copy Manually' })).toBeVisible()
+
+    await page.getByTestId('share-invite').click()
+    const link = `${new URL(page.url()).origin}/?code=${a.address}`
+    await expect.poll(() => page.evaluate(() => (window as unknown as { shared: unknown[] }).shared.length)).toBe(1)
+    // The poster: a 720 × 1080 PNG with the QR code drawn dark on white in its middle.
+    const shared = await page.evaluate(async () => {
+      const [data] = (window as unknown as { shared: ShareData[] }).shared
+      const file = data?.files?.[0] as File
+      const image = await createImageBitmap(file)
+      const canvas = new OffscreenCanvas(image.width, image.height)
+      const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D
+      context.drawImage(image, 0, 0)
+      const pixels = context.getImageData(140, 290, 440, 440).data
+      let dark = 0
+      let light = 0
+      for (let i = 0; i < pixels.length; i += 4) {
+        if ((pixels[i] ?? 0) < 40) dark++
+        else if ((pixels[i] ?? 0) > 215) light++
+      }
+      return {
+        title: data?.title,
+        url: data?.url,
+        name: file.name,
+        type: file.type,
+        size: [image.width, image.height],
+        dark,
+        light,
+      }
+    })
+    expect(shared).toMatchObject({
+      title: 'Join me on solpledge',
+      url: link,
+      name: 'solpledge-invite.png',
+      type: 'image/png',
+      size: [720, 1080],
+    })
+    expect(shared.dark).toBeGreaterThan(440 * 440 * 0.2)
+    expect(shared.light).toBeGreaterThan(440 * 440 * 0.2)
+    await expect(page.getByTestId('toast').filter({ hasText: 'Invite poster saved' })).toHaveCount(0)
+    await snap(page, testInfo, 'shared')
   })
 
   test('the ranking, reached from Home and from Team, agrees with Home and says when it was updated', async ({
@@ -98,6 +165,9 @@ test.describe('team, ranking and home figures', () => {
     await page.getByTestId('home-link-rank').click()
     await expect(page).toHaveURL(/\/rank$/)
     await expect(page.getByTestId('page-title')).toHaveText('Ranking')
+    // A screen below Team: the Team tab stays highlighted, and a back control leads to where it was opened from.
+    await expect(page.getByTestId('nav-team')).toHaveAttribute('aria-current', 'true')
+    await expect(page.getByTestId('nav-home')).not.toHaveAttribute('aria-current')
     await expect(page.getByTestId('rank-board-direct')).toBeVisible()
     await expect(page.getByTestId('rank-mine-power')).toHaveText('250')
     await expect(page.getByTestId('rank-mine-rank')).toHaveText(/^#\d+$/)
@@ -110,10 +180,15 @@ test.describe('team, ranking and home figures', () => {
     await expect(page.getByTestId('rank-mine-power')).toHaveText('350')
     await expect(page.getByTestId('rank-row').first()).toBeVisible()
     await snap(page, testInfo, 'team tab')
+    await page.getByTestId('back').click()
+    await expect(page).toHaveURL(/\/$/)
+    await expect(page.getByTestId('nav-home')).toHaveAttribute('aria-current', 'page')
     await page.goto('/team')
     await page.getByTestId('team-rank-link').click()
     await expect(page).toHaveURL(/\/rank$/)
     await expect(page.getByTestId('rank-board-direct')).toBeVisible()
+    await page.getByTestId('back').click()
+    await expect(page).toHaveURL(/\/team$/)
   })
 
   test('the home screen shows the price, the pair and the power figures', async ({ page }, testInfo) => {

@@ -52,6 +52,12 @@ test.describe('quick trade and swap', () => {
     const sellerOrder = page.getByTestId('order-row').first()
 
     await test.step('before any trade the market shows the reference price and an empty chart', async () => {
+      // An empty book cannot fill a swap: Swap says so and is disabled before anything is typed.
+      await page.goto('/swap')
+      await expect(page.getByTestId('swap-depth')).toHaveText(
+        'There are no orders on the book to swap for USDT yet: place a limit order in Quick trade instead.',
+      )
+      await expect(page.getByTestId('swap-submit')).toBeDisabled()
       await openTrade(page, 'sell')
       await expect(page.getByTestId('market-price')).toHaveText('0.5')
       await expect(page.getByTestId('market-price')).toHaveAttribute('data-source', 'reference')
@@ -239,11 +245,14 @@ test.describe('quick trade and swap', () => {
       await pageB.getByTestId('swap-switch').click()
       await expect(pageB.getByTestId('swap-form')).toHaveAttribute('data-from', 'USDT')
       await expect(pageB.getByTestId('swap-available')).toHaveText('Available: 45.2 USDT')
+      // 5 PLG at 0.7 and 5 PLG at 0.8 on the book.
+      await expect(pageB.getByTestId('swap-depth')).toHaveText('The book can fill up to 7.5 USDT now.')
 
       // More than the book holds: what it can take is offered instead.
       await pageB.getByTestId('swap-amount').fill('20')
       await expect(pageB.getByTestId('swap-liquidity')).toContainText('There are not enough orders on the book')
       await expect(pageB.getByTestId('swap-liquidity')).toContainText('The book can take 7.5 USDT now.')
+      await expect(pageB.getByTestId('swap-submit')).toBeDisabled()
 
       await pageB.getByTestId('swap-amount').fill('5.5')
       await expect(pageB.getByTestId('swap-liquidity')).toHaveCount(0)

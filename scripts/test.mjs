@@ -1,15 +1,17 @@
 // `npm test`: everything a fresh clone needs, then every tier of tests, ending with one summary line of counts.
-// Stages: install → typecheck → lint → alerting rules (promtool) → deploy/ units (systemd-analyze) → unit → API on
-// PGlite → the simulator's seeds → API on PostgreSQL (throwaway cluster) → several instances under faults → production
-// build (server and web) → a server-only production install started and its operator commands run → every benchmark at
-// a tiny size → e2e in Debian's Chromium. A failing stage does not stop the later ones; the exit code says whether all
-// passed. On a Node older than 22.12 it first runs itself again under Node 22 (scripts/node.mjs).
-import { spawnSync } from 'node:child_process'
+// Stages: install → typecheck, lint, alerting rules (promtool), deploy/ units (systemd-analyze) beside the simulator's
+// seeds → unit → API on PGlite → API on PostgreSQL (throwaway cluster) → several instances under faults beside the
+// production build (server and web), a server-only production install started with its operator commands run, and
+// every benchmark at a tiny size → e2e in Debian's Chromium. Stages side by side are those that leave a core idle (tsc, the simulator and the faults tier
+// run on one core, or wait on processes): a lane's output is kept in .tmp/reports/<stage>.log and printed whole when
+// it ends. A failing stage does not stop the later ones; the exit code says whether all passed. On a Node older than
+// 22.12 it first runs itself again under Node 22 (scripts/node.mjs).
+import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
-import { bin, debianTool, ensureDependencies, log, root, run } from './lib.mjs'
+import { bin, debianTool, ensureDependencies, log, root } from './lib.mjs'
 import { runOnSupportedNode } from './node.mjs'
 import { startPostgres } from './postgres.mjs'
 
@@ -31,27 +33,59 @@ const firstLine = (text = '') =>
     ?.trim()
     .slice(0, 300) ?? ''
 
-async function stage(name, fn) {
+/**
+ * Runs a command to completion and resolves its exit code. `out` is where its output goes: the terminal, or the log
+ * file of a stage running beside another.
+ */
+function exec(command, args, { env = process.env, out = 'inherit' } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', out, out] })
+    child.on('error', reject)
+    child.on('exit', (code) => resolve(code ?? 1))
+  })
+}
+
+/**
+ * A stage: `fn(out)` resolves whether it passed. With `{ lane: true }` its output goes to .tmp/reports/<name>.log
+ * (printed once it ended) so that stages running at the same time do not interleave.
+ */
+async function stage(name, fn, { lane = false } = {}) {
   const started = Date.now()
-  log(`── ${name}`)
+  const logFile = path.join(reports, `${name.replace(/\W+/g, '-')}.log`)
+  const out = lane ? fs.openSync(logFile, 'w') : 'inherit'
+  if (!lane) log(`── ${name}`)
   let ok
   try {
-    ok = await fn()
+    ok = await fn(out)
   } catch (error) {
-    console.error(error)
+    if (lane) fs.writeSync(out, `${error?.stack ?? error}\n`)
+    else console.error(error)
     ok = false
+  }
+  if (lane) {
+    fs.closeSync(out)
+    log(`── ${name} (ran beside another stage)`)
+    process.stdout.write(fs.readFileSync(logFile, 'utf8'))
   }
   stages.push({ name, ok, seconds: Math.round((Date.now() - started) / 1000) })
 }
 
-function vitest(name, project, env = {}) {
+/** Stages in a row, as one lane beside others (`together`). */
+const inRow =
+  (...list) =>
+  async () => {
+    for (const [name, fn] of list) await stage(name, fn, { lane: true })
+  }
+
+/** Lanes at the same time; resolves when all ended. */
+const together = (...lanes) => Promise.all(lanes.map((lane) => lane()))
+
+async function vitest(name, project, env = {}, out = 'inherit') {
   const file = path.join(reports, `${name}.json`)
-  const code = run(
+  const code = await exec(
     bin('vitest'),
     ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`],
-    {
-      env: { ...process.env, ...env },
-    },
+    { env: { ...process.env, ...env }, out },
   )
   const result = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null
   if (result) {
@@ -113,10 +147,26 @@ function ensureSystemdAnalyze() {
   return analyze
 }
 
+/** `systemd-analyze verify` of the deploy/ units; any output fails (systemd only warns about a wrong value). */
+function verifyUnits(analyze, out) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-units-'))
+  try {
+    const units = fs.readdirSync(path.join(root, 'deploy')).filter((f) => /\.(service|timer)$/.test(f))
+    for (const unit of units)
+      fs.copyFileSync(path.join(root, 'deploy', unit), path.join(dir, unit.replace('@.', '@a.')))
+    const files = units.map((unit) => path.join(dir, unit.replace('@.', '@a.')))
+    const result = spawnSync(analyze, ['verify', '--man=no', ...files], { cwd: dir, encoding: 'utf8' })
+    fs.writeSync(out, result.stdout + result.stderr)
+    return result.status === 0 && `${result.stdout}${result.stderr}`.trim() === '' && units.length >= 3
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 /** The simulator's fixed seeds and a few fresh ones (printed), each run's counted as a test (docs/simulator.md). */
-function simulator() {
+async function simulator(out) {
   const file = path.join(reports, 'sim.json')
-  const code = run(bin('tsx'), ['apps/server/sim/cli.ts', '--ci', '--report', file])
+  const code = await exec(bin('tsx'), ['apps/server/sim/cli.ts', '--ci', '--report', file], { out })
   const result = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null
   if (result) {
     totals.passed += result.passed
@@ -125,10 +175,10 @@ function simulator() {
   return code === 0 && result !== null && result.passed > 0
 }
 
-/** Every benchmark at a tiny size (bench/smoke.ts): each must run to the end and print its figures; each counts as a test. */
-function benchSmoke() {
+/** Every benchmark at a tiny size (bench/smoke.ts): each must run to the end and print its figures; each is a test. */
+async function benchSmoke(out) {
   const file = path.join(reports, 'bench-smoke.json')
-  const code = run(bin('tsx'), ['bench/smoke.ts', '--report', file])
+  const code = await exec(bin('tsx'), ['bench/smoke.ts', '--report', file], { out })
   const result = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null
   if (result) {
     totals.passed += result.passed
@@ -139,9 +189,9 @@ function benchSmoke() {
   return code === 0 && result !== null && result.passed > 0
 }
 
-function playwright() {
+async function playwright() {
   const file = path.join(reports, 'e2e.json')
-  const code = run(bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {
+  const code = await exec(bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {
     env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: file },
   })
   const result = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null
@@ -166,61 +216,55 @@ function playwright() {
 
 const started = Date.now()
 ensureDependencies()
-await stage('typecheck', () => run('npm', ['run', '--silent', 'typecheck']) === 0)
-await stage('lint', () => run('npm', ['run', '--silent', 'lint']) === 0)
-await stage('alerting rules (promtool)', () => {
-  const promtool = ensurePromtool()
-  if (!promtool) return true
-  return (
-    run(promtool, ['check', 'rules', 'docs/operations/alerts.yml']) === 0 &&
-    run(promtool, ['test', 'rules', 'docs/operations/alerts.test.yml']) === 0
-  )
-})
-// The deploy/ units as systemd reads them (`systemd-analyze verify`: directives, values, the executable), each template
-// as an instance of it. Without systemd-analyze (and no root to install it) only this check is left out, as promtool.
-await stage('deploy files (systemd-analyze verify)', () => {
-  const analyze = ensureSystemdAnalyze()
-  if (!analyze) return true
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-units-'))
-  try {
-    const units = fs.readdirSync(path.join(root, 'deploy')).filter((f) => /\.(service|timer)$/.test(f))
-    for (const unit of units)
-      fs.copyFileSync(path.join(root, 'deploy', unit), path.join(dir, unit.replace('@.', '@a.')))
-    const files = units.map((unit) => path.join(dir, unit.replace('@.', '@a.')))
-    const result = spawnSync(analyze, ['verify', '--man=no', ...files], { cwd: dir, encoding: 'utf8' })
-    process.stdout.write(result.stdout + result.stderr)
-    // A wrong value is only a warning for systemd (it ignores the line): any output fails the check.
-    return result.status === 0 && `${result.stdout}${result.stderr}`.trim() === '' && units.length >= 3
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
-})
+// Installed first, so that nothing installs while stages run side by side.
+const promtool = ensurePromtool()
+const analyze = ensureSystemdAnalyze()
+const npmRun = async (script, out) => (await exec('npm', ['run', '--silent', script], { out })) === 0
+await together(
+  inRow(
+    ['typecheck', (out) => npmRun('typecheck', out)],
+    ['lint', (out) => npmRun('lint', out)],
+    [
+      'alerting rules (promtool)',
+      async (out) =>
+        !promtool ||
+        ((await exec(promtool, ['check', 'rules', 'docs/operations/alerts.yml'], { out })) === 0 &&
+          (await exec(promtool, ['test', 'rules', 'docs/operations/alerts.test.yml'], { out })) === 0),
+    ],
+    // The deploy/ units as systemd reads them (`systemd-analyze verify`: directives, values, the executable), each
+    // template as an instance of it. Without systemd-analyze (and no root to install it) only this check is left out.
+    ['deploy files (systemd-analyze verify)', (out) => !analyze || verifyUnits(analyze, out)],
+  ),
+  // Seeded runs of the whole money system under database, RPC and crash faults, every invariant checked after every
+  // step (apps/server/sim): the fixed seeds, then two fresh ones whose numbers it prints.
+  inRow(['simulator (seeded runs under faults)', simulator]),
+)
 await stage('unit tests', () => vitest('unit', 'unit'))
 await stage('API tests on PGlite', () => vitest('api-pglite', 'api'))
-// Seeded runs of the whole money system under database, RPC and crash faults, every invariant checked after every step
-// (apps/server/sim): the fixed seeds, then two fresh ones whose numbers it prints.
-await stage('simulator (seeded runs under faults)', simulator)
 await stage('API tests on PostgreSQL', async () => {
   const pg = await startPostgres()
   try {
-    return vitest('api-postgres', 'api', { TEST_DATABASE_URL: pg.url })
+    return await vitest('api-postgres', 'api', { TEST_DATABASE_URL: pg.url })
   } finally {
     pg.stop()
   }
 })
-// Two server processes on one PostgreSQL behind a proxy, under load: one SIGKILLed and restarted, every database
-// connection terminated (apps/server/test/faults; a throwaway cluster of its own unless TEST_DATABASE_URL is set).
-await stage('several instances under faults', () => vitest('faults', 'faults'))
-// `npm run build`: the packages and the server compiled to JavaScript, and the web app; then a server-only production
-// install (`npm ci --omit=dev --workspace apps/server`) where the server starts through `npm run serve` and every
-// operator command runs from the build (apps/server/test/production).
-await stage('production build', () => run('npm', ['run', '--silent', 'build']) === 0)
-await stage('production install and start', () => vitest('production', 'production'))
-// After the build: bench:web measures the web app it built instead of building it again.
-await stage('benchmarks at a tiny size (bench:smoke)', () => {
-  ensureChromium()
-  return benchSmoke()
-})
+// Installed before the lanes start: bench:smoke measures one page in Chromium.
+ensureChromium()
+await together(
+  // Two server processes on one PostgreSQL behind a proxy, under load: one SIGKILLed and restarted, every database
+  // connection terminated (apps/server/test/faults; a throwaway cluster of its own unless TEST_DATABASE_URL is set).
+  inRow(['several instances under faults', (out) => vitest('faults', 'faults', {}, out)]),
+  // `npm run build`: the packages and the server compiled to JavaScript, and the web app; then a server-only production
+  // install (`npm ci --omit=dev --workspace apps/server`) where the server starts through `npm run serve` and every
+  // operator command runs from the build (apps/server/test/production).
+  inRow(
+    ['production build', (out) => npmRun('build', out)],
+    ['production install and start', (out) => vitest('production', 'production', {}, out)],
+    // After the build: bench:web measures the web app it built (bench:smoke's Lighthouse needs Chromium, below).
+    ['benchmarks at a tiny size (bench:smoke)', benchSmoke],
+  ),
+)
 await stage('e2e journeys in Chromium', () => {
   ensureChromium()
   return playwright()

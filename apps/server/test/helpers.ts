@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { randomBytes, randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -16,6 +17,7 @@ import { type App, buildApp } from '../src/app.ts'
 import { type Config, loadConfig } from '../src/config.ts'
 import type { Database } from '../src/db/index.ts'
 import { addressOf } from '../src/lib/keys.ts'
+import { ledgerWrites, routeCalls } from '../src/lib/money-probe.ts'
 import { seedBusinessConfig } from '../src/modules/config/service.ts'
 import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
 import { loadPlatform, type Platform } from '../src/platform.ts'
@@ -72,6 +74,24 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   }
 }
 
+/**
+ * The routes seen writing the ledger without the contract's `idempotent` flag (the probe of lib/money-probe.ts, on every
+ * test app): closing a test app fails while one is listed, so any API test that moves money through an unflagged route
+ * fails its file. The list of money routes is thus what the routes do, not a list kept by hand.
+ */
+export const unflaggedMoneyRoutes = new Set<string>()
+/**
+ * The one route that moves money idempotent by its body, not by a key: the operator's settlement run settles each day
+ * once, in order, so running it again through the same day pays nothing more (settlement.test.ts).
+ */
+const IDEMPOTENT_BY_BODY: string[] = [api.settlementRun.path]
+const routeInCall = new AsyncLocalStorage<RouteDef>()
+routeCalls.bindStore(routeInCall)
+ledgerWrites.subscribe(() => {
+  const def = routeInCall.getStore()
+  if (def && !def.idempotent && !IDEMPOTENT_BY_BODY.includes(def.path)) unflaggedMoneyRoutes.add(def.path)
+})
+
 export interface TestContext {
   app: App
   db: Database
@@ -105,6 +125,10 @@ export async function createTestApp(
       await app.close()
       await drop()
       fs.rmSync(dataDir, { recursive: true, force: true })
+      if (unflaggedMoneyRoutes.size > 0)
+        throw new Error(
+          `routes that moved money without being flagged idempotent in the contract: ${[...unflaggedMoneyRoutes].join(', ')}`,
+        )
     },
   }
 }

@@ -217,7 +217,7 @@ describe(`valuation price (${dbKind})`, () => {
   })
 
   it('with VALUATION_CACHE_MS a computed price is reused, but a new configuration applies at once', async () => {
-    cacheValuations(t.db, 60_000)
+    cacheValuations(t.db, 600_000)
     try {
       expect(await homePrice()).toMatchObject({ price: '0.5', source: 'reference' })
       // 13 hours at 0.55 (1040 USDT counted): (13 × 0.55 + 11 × 0.5) / 24 = 0.527083, but not yet.

@@ -155,7 +155,10 @@ describe(`withdrawals (${dbKind})`, () => {
 
   it('large withdrawals wait for review: the sender ignores them; approved ones are paid, rejected ones refunded', async () => {
     const user = await depositor(ctx, 20_000n * USDT)
-    const first = (await withdraw(user, 10_000n * USDT)).data as Withdrawal
+    const answer = await withdraw(user, 10_000n * USDT)
+    // The answer says what happens next: not "requested" alone, but under review.
+    expect(answer.msg).toBe('Withdrawal requested: it is under review before it is sent')
+    const first = answer.data as Withdrawal
     const second = (await withdraw(user, 10_000n * USDT)).data as Withdrawal
     expect([first.status, second.status]).toEqual(['review', 'review'])
     expect(await balance(user)).toEqual({ available: 0n, locked: 20_000n * USDT })

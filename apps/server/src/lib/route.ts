@@ -17,6 +17,7 @@ import { envelopeBody, sendEnvelope } from '../plugins/envelope.ts'
 import { AppError } from './app-error.ts'
 import { type AnswerIn, type Commit, dataOf, type Outcome, runCommit } from './commit.ts'
 import { type Claimed, claim, faults, finish, parseKey, release, requestHash, storeAnswer } from './idempotency.ts'
+import { inRoute } from './money-probe.ts'
 import type { RateLimit } from './rate-limit.ts'
 
 /** The request carries the operator secret (compared in constant time). */
@@ -243,7 +244,9 @@ export function defineRoute<R extends RouteDef>(
         if (call.claimed) await storeAnswer(trx, call.claimed, 200, call.pending as string)
       }
       const result = await retryTransient(() =>
-        handler({ body: request.body, request, user, admin, commit, answerIn } as unknown as RouteContext<R>),
+        inRoute(def, () =>
+          handler({ body: request.body, request, user, admin, commit, answerIn } as unknown as RouteContext<R>),
+        ),
       ).then(
         (data) => ({ data }),
         (error: unknown) => ({ error }),

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { type ReactNode, useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import { type Fact, Facts } from './facts.tsx'
 import { Modal } from './modal.tsx'
@@ -18,6 +18,11 @@ export interface ReviewSheetProps {
   pending: boolean
   /** Confirm's text while pending (default: "Processing…"); a payment passes its current step. */
   pendingLabel?: ReactNode
+  /**
+   * Why the action cannot go ahead as it stands (e.g. the chosen way of paying holds too little): Confirm is disabled
+   * and this reason shows above it, instead of a refusal after the tap.
+   */
+  blocked?: ReactNode
   onConfirm: () => void
   onCancel: () => void
 }
@@ -35,17 +40,30 @@ export function ReviewSheet({
   note,
   pending,
   pendingLabel,
+  blocked,
   onConfirm,
   onCancel,
 }: ReviewSheetProps) {
   const { t } = useTranslation()
+  const blockedId = useId()
   return (
     <Modal open={open} title={title} onClose={pending ? undefined : onCancel} testId="review">
       <div className="review-sheet">
         <Facts className="facts-box review-rows" facts={rows} />
         {children}
         {note && <p className="review-note">{note}</p>}
-        <PrimaryButton data-testid="review-confirm" disabled={pending} aria-busy={pending} onClick={onConfirm}>
+        {blocked && !pending && (
+          <p className="review-blocked" id={blockedId} data-testid="review-blocked" role="status">
+            {blocked}
+          </p>
+        )}
+        <PrimaryButton
+          data-testid="review-confirm"
+          disabled={pending || Boolean(blocked)}
+          aria-busy={pending}
+          aria-describedby={blocked && !pending ? blockedId : undefined}
+          onClick={onConfirm}
+        >
           {pending ? (pendingLabel ?? t('review.pending')) : t('review.confirm')}
         </PrimaryButton>
         <button

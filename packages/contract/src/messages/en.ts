@@ -82,6 +82,7 @@ export const en = {
   'assets.withdrawBelowMinimum': 'The withdrawal amount cannot be less than {{min}} {{unit}}',
   'assets.withdrawFeeTooHigh': 'The amount must be larger than the fee of {{fee}} {{unit}}',
   'assets.withdrawRequested': 'Withdrawal requested',
+  'assets.withdrawUnderReview': 'Withdrawal requested: it is under review before it is sent',
   'node.unknownLevel': 'Unknown node level',
   'node.soldOut': 'This node level is sold out',
   'node.alreadyHeld': 'You already hold a node of this level',

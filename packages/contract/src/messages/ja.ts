@@ -75,6 +75,7 @@ export const ja: Catalogue = {
   'assets.withdrawBelowMinimum': '出金数量は {{min}} {{unit}} 以上にしてください',
   'assets.withdrawFeeTooHigh': '数量は手数料 {{fee}} {{unit}} より大きくしてください',
   'assets.withdrawRequested': '出金を申請しました',
+  'assets.withdrawUnderReview': '出金を申請しました：送金前に審査されます',
   'node.unknownLevel': '不明なノードレベルです',
   'node.soldOut': 'このノードレベルは完売しました',
   'node.alreadyHeld': 'このレベルのノードはすでに保有しています',

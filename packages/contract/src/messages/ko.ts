@@ -75,6 +75,7 @@ export const ko: Catalogue = {
   'assets.withdrawBelowMinimum': '출금 수량은 {{min}} {{unit}} 이상이어야 합니다',
   'assets.withdrawFeeTooHigh': '수량은 수수료 {{fee}} {{unit}}보다 커야 합니다',
   'assets.withdrawRequested': '출금이 신청되었습니다',
+  'assets.withdrawUnderReview': '출금이 신청되었습니다: 전송 전에 검토 중입니다',
   'node.unknownLevel': '알 수 없는 노드 등급입니다',
   'node.soldOut': '이 노드 등급은 매진되었습니다',
   'node.alreadyHeld': '이미 이 등급의 노드를 보유하고 있습니다',

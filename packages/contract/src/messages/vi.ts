@@ -75,6 +75,7 @@ export const vi: Catalogue = {
   'assets.withdrawBelowMinimum': 'Số lượng rút không được nhỏ hơn {{min}} {{unit}}',
   'assets.withdrawFeeTooHigh': 'Số lượng phải lớn hơn phí {{fee}} {{unit}}',
   'assets.withdrawRequested': 'Đã gửi yêu cầu rút',
+  'assets.withdrawUnderReview': 'Đã gửi yêu cầu rút: đang được xem xét trước khi gửi',
   'node.unknownLevel': 'Cấp node không xác định',
   'node.soldOut': 'Cấp node này đã bán hết',
   'node.alreadyHeld': 'Bạn đã sở hữu node cấp này',

@@ -75,6 +75,7 @@ export const zh: Catalogue = {
   'assets.withdrawBelowMinimum': '提现数量不能少于 {{min}} {{unit}}',
   'assets.withdrawFeeTooHigh': '数量必须大于手续费 {{fee}} {{unit}}',
   'assets.withdrawRequested': '提现申请已提交',
+  'assets.withdrawUnderReview': '提现申请已提交：发送前需经过审核',
   'node.unknownLevel': '未知的节点等级',
   'node.soldOut': '该等级节点已售罄',
   'node.alreadyHeld': '您已持有该等级的节点',

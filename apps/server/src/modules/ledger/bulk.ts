@@ -7,6 +7,7 @@ import { type RawBuilder, sql, type Transaction } from 'kysely'
 import { planWithout } from '../../db/planner.ts'
 import type { DB } from '../../db/schema.ts'
 import { invalid, refuse } from '../../lib/app-error.ts'
+import { noteLedgerWrite } from '../../lib/money-probe.ts'
 import { isNegativeUserBalance, sameTransfer, type TransferInput } from './service.ts'
 
 export interface BulkCredit {
@@ -37,6 +38,7 @@ export interface BulkCredit {
  */
 export async function creditUsers(trx: Transaction<DB>, input: BulkCredit): Promise<void> {
   const { credits, from, type } = input
+  noteLedgerWrite('creditUsers')
   // A batch touches thousands of perhaps millions of accounts: accounts are found by per-row index lookups (scalar
   // subqueries, nested-loop joins and index scans only, for these statements), never by a hash or merge join or a
   // scan that would read every account once the planner believes the batch is large. Index scans of the primary key
@@ -159,6 +161,7 @@ export async function accountIds(trx: Transaction<DB>, specs: AccountSpec[]): Pr
 export async function transferMany(trx: Transaction<DB>, transfers: TransferInput[]): Promise<void> {
   if (transfers.length === 0) return
   for (const t of transfers) if (t.amount <= 0n) throw invalid('error.invalidParams', { detail: 'amount' })
+  noteLedgerWrite('transferMany')
   const accounts = [...new Set(transfers.flatMap((t) => [BigInt(t.debit), BigInt(t.credit)]))]
     .sort((a, b) => (a < b ? -1 : 1))
     .map(String)

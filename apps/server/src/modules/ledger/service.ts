@@ -8,6 +8,7 @@ import { sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
 import { invalid, refuse } from '../../lib/app-error.ts'
+import { noteLedgerWrite } from '../../lib/money-probe.ts'
 
 export type UserAccountKind = 'available' | 'locked'
 
@@ -73,6 +74,7 @@ export interface TransferInput {
  */
 export async function transfer(trx: Transaction<DB>, input: TransferInput): Promise<{ id: string; created: boolean }> {
   if (input.amount <= 0n) throw invalid('error.invalidParams', { detail: 'amount' })
+  noteLedgerWrite('transfer')
   const amount = input.amount.toString()
   const inserted = await trx
     .insertInto('ledger_transfers')

@@ -9,6 +9,7 @@ import type { BusinessConfig, HoldReason, OutputType, SettlementDay } from '@sol
 import { type RawBuilder, sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
+import { retryTransient } from '../../db/transient.ts'
 import { addDays, dueAt, latestDueDay } from '../../lib/day.ts'
 import { getBusinessConfig } from '../config/index.ts'
 import { creditUsers } from '../ledger/index.ts'
@@ -154,7 +155,8 @@ export async function settleDay(db: Database, day: string, options: SettleOption
     // The check reads the reserves on chain before its transaction, never while it holds the run's row (and, on
     // PGlite, the one database session).
     const reserves = (await phaseOf(db, day)) === 'check' ? await readReserves(db, options.reserves) : undefined
-    const phase = await retryOnConflict(() => db.transaction().execute((trx) => step(trx, day, options, reserves)))
+    // A deadlock, a serialization failure or a broken connection aborts only the batch: it runs again (db/transient.ts).
+    const phase = await retryTransient(() => db.transaction().execute((trx) => step(trx, day, options, reserves)))
     if (phase === null) return
     options.onBatch?.({ day, phase })
   }
@@ -169,19 +171,6 @@ async function readReserves(db: Database, reserves: Reserves | undefined) {
   for (const { code } of await db.selectFrom('assets').select('code').execute())
     read.set(code, reserves ? await reserves(code) : null)
   return read
-}
-
-/** A deadlock or serialization failure aborts only the batch; it is safe to run it again (nothing was committed). */
-async function retryOnConflict<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work()
-    } catch (error) {
-      const code = (error as { code?: unknown } | null)?.code
-      if (attempt >= attempts || (code !== '40P01' && code !== '40001')) throw error
-      await new Promise((resolve) => setTimeout(resolve, 20 * attempt))
-    }
-  }
 }
 
 /** One batch of the run of `day`; returns the phase it worked on, or null when the day is done. */

@@ -1,6 +1,7 @@
 import type { LiabilityProof, LiabilityRoot } from '@solpledge/contract/client'
 import type { InclusionFailure } from '@solpledge/proof'
 import { useTranslation } from 'react-i18next'
+import { SignatureLink } from '../../../components/signature-link.tsx'
 import { TokenIcon } from '../../../components/token-icon.tsx'
 import { useClientConfig } from '../../../lib/client-config.ts'
 import { formatDateTime } from '../../../lib/format.ts'
@@ -22,14 +23,6 @@ const FAILURE: Record<InclusionFailure, 'proof' | 'unpublished' | 'rpc' | 'missi
   txFailed: 'memo',
   memoMismatch: 'memo',
   signer: 'memo',
-}
-
-/** The transaction on the Solana explorer of the app's cluster (the local chain through its RPC URL). */
-function explorerUrl(signature: string, cluster: string, rpcUrl: string) {
-  const url = `https://explorer.solana.com/tx/${signature}`
-  if (cluster === 'mainnet-beta') return url
-  if (cluster === 'devnet' || cluster === 'testnet') return `${url}?cluster=${cluster}`
-  return `${url}?cluster=custom&customUrl=${encodeURIComponent(rpcUrl)}`
 }
 
 /**
@@ -61,7 +54,6 @@ export function LiabilitiesProof() {
 function Snapshot({ snapshot, address }: { snapshot: LiabilityRoot; address: string | null }) {
   const { t, i18n } = useTranslation()
   const format = useFormat()
-  const { cluster, rpcUrl } = useClientConfig()
   return (
     <>
       <p className="liabilities-meta" data-testid="liabilities-snapshot">
@@ -106,14 +98,7 @@ function Snapshot({ snapshot, address }: { snapshot: LiabilityRoot; address: str
         {snapshot.signature ? (
           <>
             {t('assets.proof.published')}{' '}
-            <a
-              href={explorerUrl(snapshot.signature, cluster, rpcUrl)}
-              target="_blank"
-              rel="noreferrer"
-              title={snapshot.signature}
-            >
-              {shorten(snapshot.signature, 8)}
-            </a>
+            <SignatureLink signature={snapshot.signature} testId="liabilities-signature" keep={8} />
           </>
         ) : (
           t('assets.proof.publishing')

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { SignatureLink } from '@/components/signature-link.tsx'
 import { useLiveTopic } from '@/lib/live/use-live.ts'
 import { clearPendingPayment, usePendingPayments } from '@/lib/payment/pending-payment.ts'
-import { shorten } from '@/lib/shorten.ts'
 import { useChainConnection, useWalletState } from '@/lib/wallet/wallet-state.ts'
 
 type Step = 'sent' | 'seen' | 'credited'
@@ -79,9 +79,7 @@ export function TopUpProgress() {
             <span className={`badge ${row.step === 'credited' ? 'badge-ok' : 'badge-wait'}`}>
               {t(`assets.topUps.${row.step}`)}
             </span>
-            <span className="withdrawal-signature" title={row.signature}>
-              {shorten(row.signature)}
-            </span>
+            <SignatureLink signature={row.signature} testId="top-up-signature" />
           </li>
         ))}
       </ul>

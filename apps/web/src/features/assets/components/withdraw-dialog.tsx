@@ -56,7 +56,12 @@ export function WithdrawDialog({ open, asset, onClose }: WithdrawDialogProps) {
               value: amount(review - BigInt(asset.fee)),
               testId: 'review-receive',
             },
-            { id: 'to', label: t('assets.withdrawDialog.destination'), value: address, testId: 'review-address' },
+            {
+              id: 'to',
+              label: t('assets.withdrawDialog.destination'),
+              value: <span className="review-address">{address}</span>,
+              testId: 'review-address',
+            },
           ]}
           note={t('assets.withdrawDialog.note')}
           pending={pending}

@@ -1,20 +1,33 @@
-import type { AssetBalance, Withdrawal } from '@solpledge/contract/client'
+import type { AssetBalance } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { LoadMore } from '@/components/load-more.tsx'
 import { EmptyState } from '@/components/page.tsx'
+import { SignatureLink } from '@/components/signature-link.tsx'
 import { formatDateTime } from '@/lib/format.ts'
 import { flattenPages } from '@/lib/paging.ts'
-import { shorten } from '@/lib/shorten.ts'
 import { useFormat } from '@/lib/use-format.ts'
 import { useWithdrawals } from '../api/get-withdrawals.ts'
+import type { WithdrawalState } from '../utils/movements.ts'
 
-const statusTone: Record<Withdrawal['status'], string> = {
+const stateTone: Record<WithdrawalState, string> = {
+  requested: 'badge-wait',
   review: 'badge-wait',
   pending: 'badge-wait',
   sent: 'badge-wait',
   confirmed: 'badge-ok',
   failed: 'badge-bad',
   rejected: 'badge-bad',
+  refunded: 'badge-bad',
+}
+
+/** A withdrawal's state as a badge (test id `withdrawal-status`), here and in the asset's history. */
+export function WithdrawalBadge({ state }: { state: WithdrawalState }) {
+  const { t } = useTranslation()
+  return (
+    <span className={`badge ${stateTone[state]} withdrawal-status`} data-testid="withdrawal-status">
+      {t(`assets.withdrawals.status.${state}`)}
+    </span>
+  )
 }
 
 /** The asset's withdrawals, newest first, 20 at a time; their status follows the live channel. */
@@ -44,23 +57,12 @@ export function WithdrawalList({ asset }: { asset: AssetBalance }) {
               data-status={withdrawal.status}
             >
               <div className="money-log-main">
-                <span
-                  className={`badge ${statusTone[withdrawal.status]} withdrawal-status`}
-                  data-testid="withdrawal-status"
-                >
-                  {t(`assets.withdrawals.status.${withdrawal.status}`)}
-                </span>
+                <WithdrawalBadge state={withdrawal.status} />
                 <time className="money-log-time" dateTime={withdrawal.created_at}>
                   {formatDateTime(withdrawal.created_at, i18n.resolvedLanguage)}
                 </time>
                 {withdrawal.signature && (
-                  <span
-                    className="withdrawal-signature"
-                    title={withdrawal.signature}
-                    data-testid="withdrawal-signature"
-                  >
-                    {t('assets.withdrawals.signature', { signature: shorten(withdrawal.signature) })}
-                  </span>
+                  <SignatureLink signature={withdrawal.signature} testId="withdrawal-signature" />
                 )}
                 {withdrawal.reason && (
                   <span className="withdrawal-reason" data-testid="withdrawal-reason">

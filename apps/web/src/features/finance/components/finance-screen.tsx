@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { BackLink } from '@/components/back-link.tsx'
 import { Page } from '@/components/page.tsx'
 import { SignedOut } from '@/components/signed-out.tsx'
 import { useSignedInAddress } from '@/lib/session.ts'
@@ -12,6 +13,7 @@ export function FinanceScreen() {
   const address = useSignedInAddress()
   return (
     <Page title={t('screens.finance')}>
+      <BackLink to="/" />
       <DepositForm signedIn={address !== null} />
       {address ? <MyDeposits /> : <SignedOut text={t('finance.signedOut')} testId="finance-signed-out" />}
     </Page>

@@ -9,9 +9,8 @@ import { useFormat } from '@/lib/use-format.ts'
 import { findAsset, useUserWallet } from '@/lib/user-wallet.ts'
 import { useBuyNode } from '../api/buy-node.ts'
 import type { NodeLevel } from '../api/get-node-levels.ts'
+import { defaultPayWith, type PayWith } from '../utils/pay-with.ts'
 import { levelName } from './level-name.ts'
-
-type PayWith = 'balance' | 'chain'
 
 interface BuyNodeDialogProps {
   open: boolean
@@ -28,7 +27,8 @@ interface BuyNodeDialogProps {
  */
 export function BuyNodeDialog({ open, level, onClose, onRefused }: BuyNodeDialogProps) {
   const { t } = useTranslation()
-  const [payWith, setPayWith] = useState<PayWith>('balance')
+  // The user's own choice, for the level it was made on; until then the way that can pay (defaultPayWith).
+  const [chosen, setChosen] = useState<{ level: string; payWith: PayWith } | null>(null)
   const format = useFormat()
   const { data: assets } = useUserWallet()
   const usdt = findAsset(assets, 'USDT')
@@ -46,6 +46,22 @@ export function BuyNodeDialog({ open, level, onClose, onRefused }: BuyNodeDialog
   const pending = buy.isPending || chain.pending
   const usdtText = (units: bigint | string) => format.money(units, { symbol: 'USDT', decimals: usdtDecimals })
   if (!level) return null
+
+  const price = BigInt(level.price_usdt)
+  const available = usdt ? BigInt(usdt.available) : assets ? 0n : undefined
+  const wallet = walletUsdt === undefined ? undefined : (walletUsdt ?? 0n)
+  const canPay = {
+    balance: available === undefined ? undefined : available >= price,
+    chain: wallet === undefined ? undefined : wallet >= price,
+  }
+  const payWith = chosen?.level === level.code ? chosen.payWith : defaultPayWith(canPay)
+  const blocked =
+    canPay[payWith] === false
+      ? t(payWith === 'balance' ? 'node.confirm.balanceShort' : 'node.confirm.walletShort', {
+          price: usdtText(price),
+          amount: usdtText((payWith === 'balance' ? available : wallet) ?? 0n),
+        })
+      : undefined
 
   return (
     <ReviewSheet
@@ -75,6 +91,7 @@ export function BuyNodeDialog({ open, level, onClose, onRefused }: BuyNodeDialog
       ]}
       note={t('node.confirm.note')}
       pending={pending}
+      blocked={blocked}
       pendingLabel={chain.step ? t(`payment.steps.${chain.step}`) : t('node.confirm.submitting')}
       onConfirm={() =>
         payWith === 'balance' ? buy.mutate(level.code) : chain.pay({ intent: { purpose: 'node', level: level.code } })
@@ -85,7 +102,7 @@ export function BuyNodeDialog({ open, level, onClose, onRefused }: BuyNodeDialog
         label={t('pledge.form.payWith')}
         testId="node-pay"
         value={payWith}
-        onChange={setPayWith}
+        onChange={(value) => setChosen({ level: level.code, payWith: value })}
         options={[
           { value: 'balance', label: t('node.confirm.submit') },
           { value: 'chain', label: t('node.confirm.submitChain') },

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { BackLink } from '@/components/back-link.tsx'
 import { EmptyState, Page } from '@/components/page.tsx'
 import { formatDateTime } from '@/lib/format.ts'
 import { flattenNotices, useNotices } from '../api/get-notices.ts'
@@ -46,6 +47,7 @@ export function NoticeListScreen() {
 
   return (
     <Page title={t('screens.notice')}>
+      <BackLink to="/" />
       <EconomicNotices />
       {content}
       {notices.hasNextPage && (

@@ -1,6 +1,7 @@
 import type { RankType } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { BackLink } from '@/components/back-link.tsx'
 import { EmptyState, Page } from '@/components/page.tsx'
 import { SignedOut } from '@/components/signed-out.tsx'
 import { Tabs } from '@/components/tabs.tsx'
@@ -17,6 +18,7 @@ export function RankScreen() {
   const [type, setType] = useState<RankType>('direct')
   return (
     <Page title={t('screens.rank')}>
+      <BackLink to="/team" />
       <Tabs<RankType>
         label={t('screens.rank')}
         testId="rank-tab"
@@ -59,7 +61,8 @@ function Board({ type }: { type: RankType }) {
         <span className="rank-mine-place" data-testid="rank-mine-rank">
           {data.mine.rank === null ? t('rank.notRanked') : `#${data.mine.rank}`}
         </span>
-        <span data-testid="rank-mine-power">{power(data.mine.power)}</span>
+        {/* Unranked means no new power this month: a 0 beside "Not ranked" would only repeat it. */}
+        {data.mine.rank !== null && <span data-testid="rank-mine-power">{power(data.mine.power)}</span>}
       </div>
       {data.list.length === 0 ? (
         <EmptyState text={t('rank.empty')} />

@@ -2,6 +2,7 @@ import type { TradeSide } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router'
+import { BackLink } from '@/components/back-link.tsx'
 import { Page } from '@/components/page.tsx'
 import { SignedOut } from '@/components/signed-out.tsx'
 import { Tabs } from '@/components/tabs.tsx'
@@ -38,6 +39,7 @@ function QuickTrade({ side }: { side: TradeSide }) {
 
   return (
     <Page title={t('screens.quickTrade')}>
+      <BackLink to="/" />
       <Link className="trade-switch-link" to="/swap" data-testid="to-swap">
         {t('trade.toSwap')}
       </Link>

@@ -1,8 +1,9 @@
-import { formatAmount, type MarketInfo, parseAmount } from '@solpledge/contract/client'
-import { type FormEvent, useState } from 'react'
+import { formatAmount, parseAmount } from '@solpledge/contract/client'
+import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { AmountInput } from '@/components/amount-input.tsx'
+import { BackLink } from '@/components/back-link.tsx'
 import { Facts } from '@/components/facts.tsx'
 import { Page } from '@/components/page.tsx'
 import { PrimaryButton } from '@/components/primary-button.tsx'
@@ -15,10 +16,10 @@ import { showNotice } from '@/lib/notice.ts'
 import { useSignedInAddress } from '@/lib/session.ts'
 import { useDebouncedValue } from '@/lib/use-debounced-value.ts'
 import { findAsset, useUserWallet } from '@/lib/user-wallet.ts'
-import { useMarket } from '../api/get-market.ts'
+import { BOOK_DEPTH, type Market, useMarket } from '../api/get-market.ts'
 import { useLiveMarket } from '../api/live-market.ts'
 import { type SwapQuote, useSwap, useSwapQuote } from '../api/swap.ts'
-import { HIGH_IMPACT_BPS, SLIPPAGE_OPTIONS, type Slippage, validateSwap } from '../utils/swap.ts'
+import { HIGH_IMPACT_BPS, SLIPPAGE_OPTIONS, type Slippage, swapDepth, validateSwap } from '../utils/swap.ts'
 import './trade.css'
 import type { FigureKind } from '@/lib/format.ts'
 import { useFormat } from '@/lib/use-format.ts'
@@ -34,11 +35,12 @@ export function SwapScreen() {
   useLiveMarket()
   return (
     <Page title={t('screens.swap')}>
+      <BackLink to="/" />
       <Link className="trade-switch-link" to="/quick-trade/buy" data-testid="to-trade">
         {t('trade.toTrade')}
       </Link>
       {market.data ? (
-        <SwapForm market={market.data.market} signedIn={address !== null} />
+        <SwapForm book={market.data} signedIn={address !== null} />
       ) : (
         <p className="muted-note">{market.isError ? t('trade.market.unavailable') : t('common.loading')}</p>
       )}
@@ -46,8 +48,10 @@ export function SwapScreen() {
   )
 }
 
-function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean }) {
+/** The swap form over the market and its book as last read (`book`: the market with its best levels). */
+function SwapForm({ book, signedIn }: { book: Market; signedIn: boolean }) {
   const { t } = useTranslation(['ui', 'msg'])
+  const { market } = book
   const format = useFormat()
   const [from, setFrom] = useState(market.symbol)
   const [text, setText] = useState('')
@@ -71,6 +75,14 @@ function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean 
     quote.data && !quote.isPlaceholderData && request && typed.ok && typed.value === request.amount ? quote.data : null
   const awaitingQuote = typed.ok && typed.value > 0n && current === null
 
+  // What the book can fill of a swap from this asset; nothing to swap against on an empty side (a fresh install).
+  const depth = swapDepth(book, from === market.symbol ? 'base' : 'quote', market.base_decimals, BOOK_DEPTH)
+  const depthText =
+    depth &&
+    t(depth.more ? 'trade.swap.depthMore' : 'trade.swap.depth', { amount: amountOf(from, depth.amount, 'exact') })
+  const blockedId = useId()
+  const blocked = depth === null || (current !== null && !current.enough_liquidity)
+
   // The swap as reviewed: the amount and the quote the user saw (its minimum received is what the swap insists on).
   const [review, setReview] = useState<{ amount: bigint; quote: SwapQuote } | null>(null)
   const swap = useSwap(() => {
@@ -91,7 +103,7 @@ function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean 
     const check = validateSwap(text, decimals(from), available)
     if (!check.ok) return showNotice(check.notice, 'error')
     if (!current) return
-    if (!current.enough_liquidity) return showNotice({ key: 'trade.noLiquidity' }, 'error')
+    if (blocked) return
     setReview({ amount: check.value, quote: current })
   }
   const confirm = ({ amount, quote }: { amount: bigint; quote: SwapQuote }) => {
@@ -165,6 +177,14 @@ function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean 
           <strong className="swap-coin">{to}</strong>
         </output>
       </div>
+      <p
+        className={depth ? 'muted-note swap-depth' : 'swap-warning swap-depth'}
+        data-testid="swap-depth"
+        id={depth ? undefined : blockedId}
+        role={depth ? undefined : 'status'}
+      >
+        {depthText ?? t('trade.swap.emptyBook', { coin: to })}
+      </p>
       <div className="swap-slippage">
         <span className="amount-form-label">{t('trade.swap.slippage')}</span>
         <Tabs<`${Slippage}`>
@@ -191,11 +211,17 @@ function SwapForm({ market, signedIn }: { market: MarketInfo; signedIn: boolean 
           quoteCoin={market.quote}
           decimals={decimals(from)}
           onUse={setText}
+          warningId={depth ? blockedId : undefined}
         />
       )}
       <p className="amount-form-note">{t('trade.swap.note')}</p>
       {signedIn ? (
-        <PrimaryButton type="submit" data-testid="swap-submit" disabled={pending || awaitingQuote}>
+        <PrimaryButton
+          type="submit"
+          data-testid="swap-submit"
+          disabled={pending || awaitingQuote || blocked}
+          aria-describedby={blocked ? blockedId : undefined}
+        >
           {t('trade.swap.submit')}
         </PrimaryButton>
       ) : (
@@ -252,10 +278,12 @@ interface QuoteFactsProps {
   /** Decimals of the asset given, to offer what the book can take as the amount. */
   decimals: number
   onUse: (text: string) => void
+  /** Id of the warning when the book cannot take the whole amount (Swap is disabled and points to it). */
+  warningId: string | undefined
 }
 
 /** The quote's figures; when the book cannot take the whole amount, what it can take and a way to swap that. */
-function QuoteFacts({ quote, amountOf, quoteCoin, decimals, onUse }: QuoteFactsProps) {
+function QuoteFacts({ quote, amountOf, quoteCoin, decimals, onUse, warningId }: QuoteFactsProps) {
   const { t } = useTranslation(['ui', 'msg'])
   const high = quote.price_impact_bps >= HIGH_IMPACT_BPS
   const canTake = BigInt(quote.amount_in) > 0n
@@ -288,7 +316,7 @@ function QuoteFacts({ quote, amountOf, quoteCoin, decimals, onUse }: QuoteFactsP
         ]}
       />
       {!quote.enough_liquidity && (
-        <div className="swap-warning" data-testid="swap-liquidity" role="alert">
+        <div className="swap-warning" data-testid="swap-liquidity" id={warningId} role="alert">
           <p>{t('msg:trade.noLiquidity')}</p>
           {canTake && (
             <>
