@@ -59,7 +59,7 @@ function startServer(env: Record<string, string>) {
   }
   return new Promise<{ ready: Ready; stop: () => Promise<void>; cpu: () => Promise<number> }>((resolve, reject) => {
     let buffer = ''
-    child.stdout.on('data', (chunk) => {
+    child.stdout?.on('data', (chunk) => {
       buffer += chunk
       const line = buffer.split('\n').find((l) => l.startsWith('{"ready"'))
       if (line) resolve({ ready: JSON.parse(line) as Ready, stop, cpu })
