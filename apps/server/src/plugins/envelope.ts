@@ -87,11 +87,12 @@ const allText = (values: unknown) => {
 
 /**
  * The language of an accept-language header, remembered: clients send a handful of distinct headers, and parsing one
- * (split, sort) on every request cost more than the rest of the guard. At most 1000 are kept (then forgotten at once).
+ * (split, sort) on every request cost more than the rest of the guard. At most 1000 headers of at most 200 characters
+ * are kept (then forgotten at once); a longer one is parsed each time.
  */
 const languages = new Map<string, Language>()
 function languageOf(header: string | undefined): Language {
-  if (header === undefined) return pickLanguage(header)
+  if (header === undefined || header.length > 200) return pickLanguage(header)
   let lang = languages.get(header)
   if (lang === undefined) {
     if (languages.size >= 1000) languages.clear()
