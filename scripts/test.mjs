@@ -1,8 +1,8 @@
 // `npm test`: everything a fresh clone needs, then every tier of tests, ending with one summary line of counts.
 // Stages: install → typecheck, lint, alerting rules (promtool), deploy/ units (systemd-analyze) beside the simulator's
 // seeds → unit → API on PGlite → API on PostgreSQL (throwaway cluster) → several instances under faults beside the
-// production build (server and web) and a server-only production install started with its operator commands run → e2e
-// in Debian's Chromium. Stages side by side are those that leave a core idle (tsc, the simulator and the faults tier
+// production build (server and web), a server-only production install started with its operator commands run, and
+// every benchmark at a tiny size → e2e in Debian's Chromium. Stages side by side are those that leave a core idle (tsc, the simulator and the faults tier
 // run on one core, or wait on processes): a lane's output is kept in .tmp/reports/<stage>.log and printed whole when
 // it ends. A failing stage does not stop the later ones; the exit code says whether all passed. On a Node older than
 // 22.12 it first runs itself again under Node 22 (scripts/node.mjs).
@@ -175,6 +175,20 @@ async function simulator(out) {
   return code === 0 && result !== null && result.passed > 0
 }
 
+/** Every benchmark at a tiny size (bench/smoke.ts): each must run to the end and print its figures; each is a test. */
+async function benchSmoke(out) {
+  const file = path.join(reports, 'bench-smoke.json')
+  const code = await exec(bin('tsx'), ['bench/smoke.ts', '--report', file], { out })
+  const result = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null
+  if (result) {
+    totals.passed += result.passed
+    totals.failed += result.failed
+    for (const bench of result.results)
+      if (!bench.ok) failures.push(`bench smoke: bench:${bench.bench}\n      ${bench.problem}`)
+  }
+  return code === 0 && result !== null && result.passed > 0
+}
+
 async function playwright() {
   const file = path.join(reports, 'e2e.json')
   const code = await exec(bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {
@@ -235,6 +249,8 @@ await stage('API tests on PostgreSQL', async () => {
     pg.stop()
   }
 })
+// Installed before the lanes start: bench:smoke measures one page in Chromium.
+ensureChromium()
 await together(
   // Two server processes on one PostgreSQL behind a proxy, under load: one SIGKILLed and restarted, every database
   // connection terminated (apps/server/test/faults; a throwaway cluster of its own unless TEST_DATABASE_URL is set).
@@ -245,6 +261,8 @@ await together(
   inRow(
     ['production build', (out) => npmRun('build', out)],
     ['production install and start', (out) => vitest('production', 'production', {}, out)],
+    // After the build: bench:web measures the web app it built (bench:smoke's Lighthouse needs Chromium, below).
+    ['benchmarks at a tiny size (bench:smoke)', benchSmoke],
   ),
 )
 await stage('e2e journeys in Chromium', () => {

@@ -1,7 +1,8 @@
 // Child process of bench/http/run.ts: the real app (authenticated /api/user/user/index: the session check, one database
-// read unless the session cache answers; and a money call, a finance deposit with an Idempotency-Key) and a bare Fastify
-// route answering a constant envelope, on two loopback ports of the same process. SESSION_CACHE_MS as in production
-// (default 2000; 0 = read the session on every call); BENCH_LOG=1 logs each request as production does.
+// read unless the session cache answers; and a money call, a finance deposit with an Idempotency-Key) with the session
+// cache as in production (SESSION_CACHE_MS default 2000) and without it (0 = read the session on every call), and a bare
+// Fastify route answering a constant envelope, on three loopback ports of the same process. BENCH_LOG=1 logs each
+// request as production does.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -16,21 +17,25 @@ import {
   creditAvailable,
   freshDatabase,
   login,
+  productionEnv,
   seedRoot,
   TestWallet,
-  testConfig,
 } from '../../apps/server/test/helpers.ts'
 
 const { db, drop } = await freshDatabase()
-const config = testConfig({
-  dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-bench-')),
-  // SESSION_CACHE_MS as the server reads it, on the local chain's configuration (the bench runs no real cluster).
-  sessionCacheMs: loadConfig({ SOLPLEDGE_LOCAL_CHAIN: '1', SESSION_CACHE_MS: process.env.SESSION_CACHE_MS })
-    .sessionCacheMs,
-})
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-bench-'))
+// The configuration an operator gives a production server (deploy/env.example: a real cluster, its mints, the
+// treasury's address, the hot wallet's key, the root user, an https PUBLIC_URL), through the same validation as
+// `npm run serve`; the RPC is never contacted (nothing here touches the chain). LOGIN_RATE_LIMIT is the bench's own: it
+// signs its users in from one address.
+const config = loadConfig(productionEnv({ DATA_DIR: dataDir, LOGIN_RATE_LIMIT: '1000' }))
 // BENCH_LOG=1: the request log as in production (one JSON line per request at info), written to /dev/null.
 const logger = process.env.BENCH_LOG === '1' ? { level: 'info', file: '/dev/null' } : false
-const app = await buildApp({ db, config, platform: await loadPlatform(config), logger })
+const platform = await loadPlatform(config)
+// The app twice on the same database: with the session cache as configured (default SESSION_CACHE_MS, 2000) and
+// without it (0), each on its own port.
+const app = await buildApp({ db, config, platform, logger })
+const uncached = await buildApp({ db, config: { ...config, sessionCacheMs: 0 }, platform, logger })
 await addOffChainAssets(db)
 await seedBusinessConfig(db)
 const root = await seedRoot(db)
@@ -47,12 +52,20 @@ const [first] = users as [{ token: string; address: string }]
 const bare = Fastify({ logger: false })
 bare.post(`${API_BASE}/bare`, async () => ({ code: 1, msg: 'Success', data: { address: first.address } }))
 
-const appUrl = await app.listen({ host: '127.0.0.1', port: 0 })
+const appUrls = {
+  [config.sessionCacheMs]: await app.listen({ host: '127.0.0.1', port: 0 }),
+  0: await uncached.listen({ host: '127.0.0.1', port: 0 }),
+}
 const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 })
-console.log(JSON.stringify({ ready: true, appUrl, bareUrl, token: first.token, address: first.address, users }))
+const ready = { ready: true, appUrls, bareUrl, token: first.token, address: first.address, users }
+console.log(JSON.stringify(ready))
+// bench/http/run.ts asks for the CPU time around each measurement.
+process.on('message', () => process.send?.(process.cpuUsage()))
 process.on('SIGTERM', async () => {
   await app.close()
+  await uncached.close()
   await bare.close()
   await drop()
+  fs.rmSync(dataDir, { recursive: true, force: true })
   process.exit(0)
 })

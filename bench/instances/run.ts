@@ -4,7 +4,7 @@
 // one instance (the baseline), through two, and through two while every database connection is terminated, one
 // instance is SIGKILLed and restarted, and the connections are terminated again. Reports throughput, the errors each
 // fault caused, the time to recover, and the checks (deposits credited once, withdrawals paid once, ledger sound).
-//   npm run bench:instances -- --users 30 --rounds 4
+//   npm run bench:instances -- --users 30 --rounds 4 --between 300
 import os from 'node:os'
 import { parseArgs } from 'node:util'
 import {
@@ -18,8 +18,14 @@ import {
 } from '../../apps/server/test/fixtures/instances.ts'
 
 const { values } = parseArgs({
-  options: { users: { type: 'string', default: '30' }, rounds: { type: 'string', default: '4' } },
+  options: {
+    users: { type: 'string', default: '30' },
+    rounds: { type: 'string', default: '4' },
+    /** Requests answered before each fault and after the last (the load the faults fall into). */
+    between: { type: 'string', default: '300' },
+  },
 })
+const between = Number(values.between)
 const load = { users: Number(values.users), rounds: Number(values.rounds) }
 
 async function measure(cluster: Cluster, label: string, faults?: (tally: Tally) => Promise<void>) {
@@ -66,26 +72,26 @@ try {
             `requests, ${after.status5xx - before.status5xx} 5xx, ${after.cut - before.cut} cut`,
         )
       }
-      await tally.after(300)
+      await tally.after(between)
       await window('connections terminated (first ok answer after)', async () => {
         const next = tally.nextOk()
         console.log(`  terminated ${await cluster.dropConnections()} connections`)
         return next
       })
-      await tally.after(300)
+      await tally.after(between)
       await window('instance SIGKILLed (until restarted and ready)', async () => {
         await b.kill()
         await b.start()
         await ready(b)
         return Date.now()
       })
-      await tally.after(300)
+      await tally.after(between)
       await window('connections terminated again', async () => {
         const next = tally.nextOk()
         console.log(`  terminated ${await cluster.dropConnections()} connections`)
         return next
       })
-      await tally.after(300)
+      await tally.after(between)
     })) && sound
 } finally {
   await cluster.close()

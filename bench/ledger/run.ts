@@ -1,15 +1,14 @@
 // bench/ledger: ledger transfers per second on a throwaway PostgreSQL, against pgbench's TPC-B-like transaction
 // (5 statements) on the same cluster in the same run. Each ledger transfer is its own transaction: insert the transfer,
 // update the two balances in account id order, commit.
-// Usage: tsx bench/ledger/run.ts [--duration 10 --workers 16 --users 1000 --json bench/results/ledger.json]
+// Usage: tsx bench/ledger/run.ts [--duration 10 --workers 16 --users 1000 --scale 10 --json bench/results/ledger.json]
 
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { postgresCluster } from '../../apps/server/test/fixtures/database.ts'
-// @ts-expect-error plain ESM helper shared with the npm scripts
-import { startPostgres } from '../../scripts/postgres.mjs'
+import { benchPostgres } from '../postgres.ts'
 import { measureTransfers } from './transfers.ts'
 
 const { values } = parseArgs({
@@ -17,6 +16,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     workers: { type: 'string', default: '16' },
     users: { type: 'string', default: '1000' },
+    /** pgbench's scale factor (-s: 100,000 accounts each). */
+    scale: { type: 'string', default: '10' },
     json: { type: 'string' },
   },
 })
@@ -24,14 +25,7 @@ const duration = Number(values.duration)
 const workers = Number(values.workers)
 const users = Number(values.users)
 
-interface Cluster {
-  url: string
-  port: number
-  binDir: string
-  stop: () => void
-}
-
-const cluster = (await startPostgres()) as Cluster
+const cluster = await benchPostgres()
 const { admin, urlOf: databaseUrl } = postgresCluster(cluster.url)
 const createDatabase = (name: string) => admin(`create database ${name}`)
 
@@ -52,7 +46,7 @@ try {
   await createDatabase('ledger_bench')
   const result = await measureTransfers({ url: databaseUrl('ledger_bench'), workers, users, seconds: duration })
   await createDatabase('pgbench')
-  pgbench(['-i', '-q', '-s', '10'])
+  pgbench(['-i', '-q', '-s', String(Number(values.scale))])
   const output = pgbench(['-c', '16', '-j', '2', '-T', String(duration)])
   const tps = Number(/tps = ([\d.]+)/.exec(output)?.[1])
   if (!Number.isFinite(tps)) throw new Error(`no tps in pgbench output:\n${output}`)
@@ -65,7 +59,7 @@ try {
     'peak RSS MB': Math.round(process.resourceUsage().maxRSS / 1024),
   }
   console.log(
-    `\nbench/ledger — PostgreSQL, ${workers} workers, ${users} users, ${duration}s; pgbench -s 10 -c 16 -j 2 ` +
+    `\nbench/ledger — PostgreSQL, ${workers} workers, ${users} users, ${duration}s; pgbench -s ${values.scale} -c 16 -j 2 ` +
       `(${result.made} transfers, ${result.refused} refused)`,
   )
   console.table(figures)

@@ -28,8 +28,7 @@ import {
   TestWallet,
   userIdOf,
 } from '../../apps/server/test/helpers.ts'
-// @ts-expect-error plain ESM helper shared with the npm scripts
-import { startPostgres } from '../../scripts/postgres.mjs'
+import { benchPostgres } from '../postgres.ts'
 
 const { values } = parseArgs({
   options: {
@@ -48,7 +47,7 @@ const PLG = 1_000_000_000n
 v8.setFlagsFromString('--expose-gc')
 const gc = vm.runInNewContext('gc') as () => void
 
-const pgCluster = await startPostgres()
+const pgCluster = await benchPostgres()
 process.env.TEST_DATABASE_URL = pgCluster.url
 const a = await createTestApp()
 await addOffChainAssets(a.db)

@@ -22,8 +22,7 @@ import { publishSnapshot } from '../../apps/server/src/modules/liabilities/publi
 import { inclusionProof, takeSnapshot } from '../../apps/server/src/modules/liabilities/snapshot.ts'
 import { levelSizes, TreeBuilder } from '../../apps/server/src/modules/liabilities/tree.ts'
 import { loadPlatform } from '../../apps/server/src/platform.ts'
-// @ts-expect-error plain ESM helper shared with the npm scripts
-import { startPostgres } from '../../scripts/postgres.mjs'
+import { benchPostgres } from '../postgres.ts'
 
 const { values } = parseArgs({
   options: {
@@ -98,7 +97,7 @@ async function sampled<T>(work: () => Promise<T>) {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0
 
-const cluster = (await startPostgres()) as { url: string; stop: () => void }
+const cluster = (await benchPostgres()) as { url: string; stop: () => void }
 const localnet = await startLocalnet({ port: 0, slotMs: 100 })
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-bench-proof-'))
 const results: Record<string, unknown>[] = []

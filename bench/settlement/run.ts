@@ -19,8 +19,7 @@ import { checkInvariants } from '../../apps/server/src/modules/ledger/service.ts
 import { applyPower } from '../../apps/server/src/modules/power/service.ts'
 import { settleThrough } from '../../apps/server/src/modules/settlement/service.ts'
 import { postgresCluster } from '../../apps/server/test/fixtures/database.ts'
-// @ts-expect-error plain ESM helper shared with the npm scripts
-import { startPostgres } from '../../scripts/postgres.mjs'
+import { benchPostgres } from '../postgres.ts'
 
 const { values } = parseArgs({
   options: {
@@ -39,12 +38,7 @@ const DAY = '2026-01-31'
 const DAYS = 30
 const NODES = 1350
 
-interface Cluster {
-  url: string
-  binDir: string
-  stop: () => void
-}
-const cluster = (await startPostgres()) as Cluster
+const cluster = await benchPostgres()
 if (values['shared-buffers']) {
   // pg_ctl restart reuses the cluster's start options; the server binaries run as `postgres` when we are root.
   const client = new pg.Client({ connectionString: cluster.url })

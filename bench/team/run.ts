@@ -22,8 +22,7 @@ import { systemAccount, transfer, userAccount } from '../../apps/server/src/modu
 import { pledgeConfig, stakeFromBalance, stakeTerms } from '../../apps/server/src/modules/pledge/service.ts'
 import { bindMember, teamIndex } from '../../apps/server/src/modules/team/service.ts'
 import { postgresCluster } from '../../apps/server/test/fixtures/database.ts'
-// @ts-expect-error plain ESM helper shared with the npm scripts
-import { startPostgres } from '../../scripts/postgres.mjs'
+import { benchPostgres } from '../postgres.ts'
 
 const { values } = parseArgs({
   options: {
@@ -43,7 +42,7 @@ const writes = Number(values.writes)
 const LEADER = '1'
 const PLG_UNIT = 1_000_000_000n
 
-const cluster = (await startPostgres()) as { url: string; stop: () => void }
+const cluster = (await benchPostgres()) as { url: string; stop: () => void }
 const { admin, urlOf: databaseUrl } = postgresCluster(cluster.url)
 const ms = (n: number) => Number(n.toFixed(3))
 

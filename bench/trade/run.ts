@@ -20,9 +20,8 @@ import { type Incoming, OrderBook, type Side } from '../../apps/server/src/modul
 import { TradeMarket } from '../../apps/server/src/modules/trade/market.ts'
 import { cancelOrder, placeOrder } from '../../apps/server/src/modules/trade/service.ts'
 import { postgresCluster } from '../../apps/server/test/fixtures/database.ts'
-// @ts-expect-error plain ESM helper shared with the npm scripts
-import { startPostgres } from '../../scripts/postgres.mjs'
 import { measureTransfers } from '../ledger/transfers.ts'
+import { benchPostgres } from '../postgres.ts'
 
 const { values } = parseArgs({
   options: {
@@ -151,11 +150,6 @@ function engine(seconds: number) {
   return { perSecond: count / elapsed, commands: count, fills: fills - fillsBefore, resting: book.size }
 }
 
-interface Cluster {
-  url: string
-  stop: () => void
-}
-
 // The engine runs first, alone on the machine; then the cluster starts.
 const memory = engine(engineSeconds)
 console.log(
@@ -164,7 +158,7 @@ console.log(
 )
 if (values['engine-only']) process.exit(0)
 
-const cluster = (await startPostgres()) as Cluster
+const cluster = await benchPostgres()
 const { admin, urlOf: databaseUrl } = postgresCluster(cluster.url)
 const createDatabase = (name: string) => admin(`create database ${name}`)
 
@@ -273,8 +267,13 @@ async function persisted(seconds: number) {
 }
 
 try {
-  await createDatabase('ledger_bench')
-  const ledger = await measureTransfers({ url: databaseUrl('ledger_bench'), workers, users: 1000, seconds: duration })
+  await createDatabase('trade_ledger_bench')
+  const ledger = await measureTransfers({
+    url: databaseUrl('trade_ledger_bench'),
+    workers,
+    users: 1000,
+    seconds: duration,
+  })
   const trade = await persisted(duration)
   const figures = {
     'engine commands/s': Math.round(memory.perSecond),

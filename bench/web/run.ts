@@ -3,7 +3,8 @@
 // interactive (bytes on the wire and gzip), then the Lighthouse 12.2.3 mobile scores (simulated throttling) in
 // Debian's Chromium. The server runs once as production runs (no demo wallet: a visitor without a wallet) and, with
 // --demo, as `npm start` runs on the local chain (the demo wallet makes every visitor a wallet holder).
-// Usage: npm run bench:web [-- --demo --runs 1 --json bench/results/web.json --reports DIR]
+// Usage: npm run bench:web [-- --demo --runs 1 --pages /,/pledge,/assets --reuse-build --json bench/results/web.json
+//        --reports DIR]
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
@@ -13,6 +14,7 @@ import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { ed25519 } from '@noble/curves/ed25519'
 import { chromium } from '@playwright/test'
+import { GENESIS_HASHES } from '../../apps/server/src/chain/cluster.ts'
 import { localnetTokens } from '../../apps/server/src/chain/localnet.ts'
 import { addressOf } from '../../apps/server/src/lib/keys.ts'
 import { startServer } from '../../e2e/server.ts'
@@ -23,11 +25,15 @@ const { values } = parseArgs({
   options: {
     demo: { type: 'boolean', default: false },
     runs: { type: 'string', default: '1' },
+    /** The pages measured, comma-separated (default all three). */
+    pages: { type: 'string', default: '/,/pledge,/assets' },
+    /** Measure the web app already built in apps/web/dist (built only when there is none). */
+    'reuse-build': { type: 'boolean', default: false },
     json: { type: 'string' },
     reports: { type: 'string' },
   },
 })
-const PAGES = ['/', '/pledge', '/assets']
+const PAGES = values.pages.split(',')
 const CHROMIUM = '/usr/bin/chromium'
 const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run']
 const dist = path.join(root, 'apps/web/dist')
@@ -38,7 +44,8 @@ interface Bytes {
 }
 const kb = (n: number) => (n / 1000).toFixed(1)
 
-must('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root })
+if (!values['reuse-build'] || !fs.existsSync(path.join(dist, 'index.html')))
+  must('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root })
 
 /** Gzip size of a built file, as the entry-chunk test counts it. */
 const gzipOf = (urlPath: string) => gzipSync(fs.readFileSync(path.join(dist, urlPath))).length
@@ -126,7 +133,15 @@ const [rpcPort, wsPort] = [await freePort(), await freePort()]
 const localnet = await startService(
   'localnet',
   bin('tsx'),
-  ['packages/localnet/src/cli.ts', '--port', String(rpcPort), '--ws-port', String(wsPort)],
+  [
+    'packages/localnet/src/cli.ts',
+    '--port',
+    String(rpcPort),
+    '--ws-port',
+    String(wsPort),
+    // Without --demo the server starts as on devnet, and checks at start that its RPC serves devnet.
+    ...(values.demo ? [] : ['--genesis-hash', GENESIS_HASHES.devnet as string]),
+  ],
   { ready: /localnet ready rpc=(\S+) ws=(\S+)/, quiet: true },
 )
 const [rpcUrl, wsUrl] = [localnet.match[1] as string, localnet.match[2] as string]

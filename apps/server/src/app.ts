@@ -1,6 +1,5 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -38,7 +37,7 @@ import { withdrawalRoutes } from './modules/withdrawals/routes.ts'
 import type { Platform } from './platform.ts'
 import { clientErrorHandler, envelopePlugin, frameworkErrors } from './plugins/envelope.ts'
 import { requestLog, uuidv7 } from './plugins/request-log.ts'
-import { securityHeaders } from './plugins/security-headers.ts'
+import { securityHeaders, securityHeadersPlugin } from './plugins/security-headers.ts'
 import { webApp } from './plugins/web-app.ts'
 
 declare module 'fastify' {
@@ -108,7 +107,7 @@ export async function buildApp({ db, config, platform, logger = false, loggerIns
   await app.register(requestLog)
 
   // First, so that every answer carries the security headers: API, web app, console, docs, uploads and 404s.
-  await app.register(helmet, securityHeaders(config))
+  await app.register(securityHeadersPlugin, securityHeaders(config))
   await app.register(envelopePlugin)
   // Limits are set per route by defineRoute (lib/route.ts): the login calls' shared by all instances, public reads'.
   await app.register(rateLimit, {

@@ -8,6 +8,8 @@ const USAGE = `Usage: tsx packages/localnet/src/cli.ts [options]
   --ws-port <port>      extra WebSocket port (default port+1)
   --slot-ms <ms>        slot duration (default 400)
   --state-dir <dir>     persist the chain state in this directory
+  --genesis-hash <hash> the genesis hash getGenesisHash answers (default the local chain's own): a server that checks
+                        its cluster then takes this chain for that cluster (benchmarks of the production start)
   -h, --help            show this help`
 
 function intOption(value: string | undefined, name: string): number | undefined {
@@ -25,6 +27,7 @@ async function main(): Promise<void> {
       'ws-port': { type: 'string' },
       'slot-ms': { type: 'string' },
       'state-dir': { type: 'string' },
+      'genesis-hash': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -39,6 +42,7 @@ async function main(): Promise<void> {
     wsPort: intOption(values['ws-port'], 'ws-port'),
     slotMs: intOption(values['slot-ms'], 'slot-ms'),
     stateDir: values['state-dir'],
+    genesisHash: values['genesis-hash'],
   })
   console.log(`localnet ready rpc=${localnet.rpcUrl} ws=${localnet.wsUrl}`)
 

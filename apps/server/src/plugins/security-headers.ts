@@ -1,13 +1,45 @@
-import type { FastifyHelmetOptions } from '@fastify/helmet'
+import type { ServerResponse } from 'node:http'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import helmet, { type HelmetOptions } from 'helmet'
 import type { Config } from '../config.ts'
 
 /**
- * The security headers of every response (API, web app, console, docs, uploads, 404s), set by @fastify/helmet in an
- * onRequest hook; docs/architecture.md ("Security headers") explains each choice.
- *
- * connect-src names the RPC and WebSocket endpoints GET /api/config hands the web app (SOLANA_PUBLIC_RPC_URL,
- * SOLANA_PUBLIC_WS_URL; the server's own endpoints never reach browsers), the extra origins of CSP_CONNECT_SRC, and ws://localhost:* — the Solana Mobile Wallet Adapter
- * (added by the wallet adapter on Android Chrome) talks to the wallet app through a local WebSocket.
+ * The security headers of every response (API, web app, console, docs, uploads, 404s); docs/architecture.md
+ * ("Security headers") explains each choice. helmet computes them once, at start: they depend on the configuration
+ * only, so every response gets the same precomputed list, set in one callback hook (building them per request — the
+ * CSP parsed and validated again each time — was the largest cost of the request path: docs/benchmarks.md).
+ * A route may still replace one (uploads set a stricter CSP).
+ */
+export const securityHeadersPlugin = fp(async (app: FastifyInstance, options: HelmetOptions) => {
+  const headers = precomputed(options)
+  app.addHook('onRequest', (_request, reply, done) => {
+    for (const [name, value] of headers) reply.header(name, value)
+    done()
+  })
+})
+
+/** The headers helmet sets with these options, in its order, read from one run of its middleware. */
+export function precomputed(options: HelmetOptions): Array<[string, string]> {
+  const headers = new Map<string, string>()
+  const response = {
+    setHeader: (name: string, value: string) => headers.set(name.toLowerCase(), String(value)),
+    removeHeader: (name: string) => headers.delete(name.toLowerCase()),
+  } as unknown as ServerResponse
+  let ran = false
+  helmet(options)({} as never, response, (error?: unknown) => {
+    if (error) throw error
+    ran = true
+  })
+  if (!ran) throw new Error('helmet did not set its headers synchronously')
+  return [...headers]
+}
+
+/**
+ * The options of the security headers. connect-src names the RPC and WebSocket endpoints GET /api/config hands the web
+ * app (SOLANA_PUBLIC_RPC_URL, SOLANA_PUBLIC_WS_URL; the server's own endpoints never reach browsers), the extra origins
+ * of CSP_CONNECT_SRC, and ws://localhost:* — the Solana Mobile Wallet Adapter (added by the wallet adapter on Android
+ * Chrome) talks to the wallet app through a local WebSocket.
  */
 export function securityHeaders(config: Pick<Config, 'publicRpcUrl' | 'publicWsUrl' | 'publicUrls' | 'cspConnectSrc'>) {
   const https = config.publicUrls.some((url) => url.startsWith('https:'))
@@ -42,5 +74,5 @@ export function securityHeaders(config: Pick<Config, 'publicRpcUrl' | 'publicWsU
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     // Only when the app is served over https; not for subdomains the operator may run elsewhere.
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: false } : false,
-  } satisfies FastifyHelmetOptions
+  } satisfies HelmetOptions
 }

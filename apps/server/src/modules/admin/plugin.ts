@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { retryTransient } from '../../db/transient.ts'
 import { type AdminCaller, requireAdmin } from './session.ts'
@@ -17,8 +17,13 @@ declare module 'fastify' {
  */
 export const adminPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('admin', null)
-  app.addHook('onRequest', async (request) => {
-    const role = request.routeOptions.config.contract?.admin
-    if (role) request.admin = await retryTransient(() => requireAdmin(app.db, request, role))
+  // On the routes that name a role only, added to each when it is registered: other routes run no hook for it.
+  app.addHook('onRoute', (route) => {
+    const role = route.config?.contract?.admin
+    if (!role) return
+    const check = async (request: FastifyRequest) => {
+      request.admin = await retryTransient(() => requireAdmin(app.db, request, role))
+    }
+    route.onRequest = [check, ...[route.onRequest ?? []].flat()]
   })
 })

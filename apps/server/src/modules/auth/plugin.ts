@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { retryTransient } from '../../db/transient.ts'
-import { requireSession, SessionCache, type SessionPolicy, type SessionUser } from './session.ts'
+import { cachedSession, requireSession, SessionCache, type SessionPolicy, type SessionUser } from './session.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,9 +26,26 @@ export const sessionPlugin = fp(async (app: FastifyInstance, options: { cacheMs:
   app.decorate('sessions', new SessionCache(cacheMs))
   app.decorate('sessionPolicy', policy)
   app.decorateRequest('user', null)
-  app.addHook('preHandler', async (request) => {
-    // A database connection that breaks under the check costs a retry, not a 500 (db/transient.ts).
-    if (request.routeOptions.config.contract?.auth)
-      request.user = await retryTransient(() => requireSession(app.db, request, app.sessions, policy))
+  // A callback hook: a session the cache answers costs no promise; the database is asked only when it does not, where
+  // a connection that breaks under the check costs a retry, not a 500 (db/transient.ts).
+  const check = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    let user: SessionUser | undefined
+    try {
+      user = cachedSession(request, app.sessions, policy)
+    } catch (error) {
+      return done(error as Error)
+    }
+    if (user) {
+      request.user = user
+      return done()
+    }
+    retryTransient(() => requireSession(app.db, request, app.sessions, policy)).then((found) => {
+      request.user = found
+      done()
+    }, done)
+  }
+  // On the routes that ask for a session only, added to each when it is registered: other routes run no hook for it.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.contract?.auth) route.preHandler = [check, ...[route.preHandler ?? []].flat()]
   })
 })

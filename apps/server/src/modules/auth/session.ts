@@ -115,6 +115,24 @@ export function requireSession(
   return sessionUser(db, header(request, 'user-token'), header(request, 'user-address'), cache, policy)
 }
 
+/**
+ * requireSession's answer when the cache has it, without a promise or a database scope: the user, a -403 thrown for a
+ * cached token sent with another address, or undefined (not cached, or no token: requireSession decides).
+ */
+export function cachedSession(request: FastifyRequest, cache: SessionCache, policy: SessionPolicy) {
+  const token = header(request, 'user-token')
+  const address = header(request, 'user-address')
+  if (!token || !address) return undefined
+  return fromCache(cache, hashToken(token), address, policy.now())
+}
+
+/** The cached session's user; a -403 for a cached token sent with another address; undefined when not cached. */
+function fromCache(cache: SessionCache, tokenHash: string, address: string, now: number) {
+  const cached = cache.get(tokenHash, now)
+  if (cached && cached.address !== address) throw new AppError(Code.SESSION_INVALID, 'error.sessionInvalid')
+  return cached?.user
+}
+
 /** The user of the session `token` when it is valid (as requireSession says) and bound to `address`; otherwise -403. */
 export async function sessionUser(
   db: Database,
@@ -126,11 +144,8 @@ export async function sessionUser(
   if (!token || !address) throw new AppError(Code.SESSION_INVALID, 'error.sessionInvalid')
   const tokenHash = hashToken(token)
   const now = policy.now()
-  const cached = cache.get(tokenHash, now)
-  if (cached) {
-    if (cached.address !== address) throw new AppError(Code.SESSION_INVALID, 'error.sessionInvalid')
-    return cached.user
-  }
+  const cached = fromCache(cache, tokenHash, address, now)
+  if (cached) return cached
   const { rows } = await db.executeQuery<SessionRow>({
     ...compiledSessionQuery(db),
     parameters: [tokenHash, new Date(now), new Date(now - policy.idleMs)],

@@ -58,10 +58,24 @@ export function createMetrics(app: FastifyInstance) {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   })
-  app.addHook('onResponse', async (request, reply) => {
-    const labels = { method: request.method, route: routeLabel(request.routeOptions.url) }
-    requests.inc({ ...labels, status: String(reply.statusCode) })
-    duration.observe(labels, reply.elapsedTime / 1000)
+  // The label sets of each method, route pattern and status, built once (a callback hook: no promise per request).
+  const labelSets = new Map<string, { route: { method: string; route: string }; byStatus: Map<number, object> }>()
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = routeLabel(request.routeOptions.url)
+    const key = `${request.method} ${route}`
+    let labels = labelSets.get(key)
+    if (!labels) {
+      labels = { route: { method: request.method, route }, byStatus: new Map() }
+      labelSets.set(key, labels)
+    }
+    let withStatus = labels.byStatus.get(reply.statusCode)
+    if (!withStatus) {
+      withStatus = { ...labels.route, status: String(reply.statusCode) }
+      labels.byStatus.set(reply.statusCode, withStatus)
+    }
+    requests.inc(withStatus)
+    duration.observe(labels.route, reply.elapsedTime / 1000)
+    done()
   })
 
   const g = {
