@@ -2,10 +2,10 @@
 // Stages: install → typecheck, lint, alerting rules (promtool), deploy/ units (systemd-analyze) beside the simulator's
 // seeds → unit → API on PGlite → API on PostgreSQL (throwaway cluster) → several instances under faults beside the
 // production build (server and web), a server-only production install started with its operator commands run, and
-// every benchmark at a tiny size → e2e in Debian's Chromium. Stages side by side are those that leave a core idle (tsc, the simulator and the faults tier
-// run on one core, or wait on processes): a lane's output is kept in .tmp/reports/<stage>.log and printed whole when
-// it ends. A failing stage does not stop the later ones; the exit code says whether all passed. On a Node older than
-// 22.12 it first runs itself again under Node 22 (scripts/node.mjs).
+// every benchmark at a tiny size → e2e in Debian's Chromium. Stages side by side are those that leave a core idle
+// (tsc, the simulator and the faults tier run on one core, or wait on processes): a lane's output is kept in
+// .tmp/reports/<stage>.log and printed whole when it ends. A failing stage does not stop the later ones; the exit code
+// says whether all passed. On a Node older than 22.12 it first runs itself again under Node 22 (scripts/node.mjs).
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
