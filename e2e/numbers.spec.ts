@@ -29,20 +29,21 @@ const MAX_DECIMALS: Record<string, number> = { USDT: 2, SOL: 4, PLG: 6 }
 /** A figure without an asset after it: power, percentages, prices in a table. */
 const BARE_MAX_DECIMALS = 6
 
-/** What the screen shows, with exact amounts and prices left out, and the prices on their own. */
-async function visibleText(page: Page) {
-  const prices = await page.locator('[data-price]').allInnerTexts()
-  const hide = (hidden: boolean) =>
-    page.evaluate((hidden) => {
-      for (const el of Array.from(document.querySelectorAll<HTMLElement>('[data-exact], [data-price]')))
-        el.style.visibility = hidden ? 'hidden' : ''
-    }, hidden)
-  await hide(true)
-  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what people read
-  const text = await page.locator('body').innerText()
-  await hide(false)
-  return { text, prices }
-}
+/**
+ * What the screen shows, with exact amounts and prices left out, and the prices on their own: read in one synchronous
+ * step in the page, so that a render between hiding the exact amounts and reading the text cannot bring them back.
+ */
+const visibleText = (page: Page) =>
+  page.evaluate(() => {
+    const marked = Array.from(document.querySelectorAll<HTMLElement>('[data-exact], [data-price]'))
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what people read
+    const prices = Array.from(document.querySelectorAll<HTMLElement>('[data-price]'), (el) => el.innerText)
+    for (const el of marked) el.style.visibility = 'hidden'
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what people read
+    const text = document.body.innerText
+    for (const el of marked) el.style.visibility = ''
+    return { text, prices }
+  })
 
 /** The figures of a text ('12,345.67 USDT', '+0.5', '3105.439999996') with the asset symbol after each, if any. */
 function figures(text: string) {
