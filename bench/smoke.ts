@@ -9,6 +9,7 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 // @ts-expect-error plain ESM helper shared with the npm scripts
 import { startPostgres } from '../scripts/postgres.mjs'
+import type { BenchCluster } from './postgres.ts'
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, report: { type: 'string' } } })
 
@@ -75,7 +76,7 @@ function run(bench: Bench, env: NodeJS.ProcessEnv) {
   )
 }
 
-const cluster = (await startPostgres()) as { url: string; port: number; binDir: string; stop: () => void }
+const cluster = (await startPostgres()) as BenchCluster
 const shared = JSON.stringify({ url: cluster.url, port: cluster.port, binDir: cluster.binDir })
 const results: { bench: string; ok: boolean; seconds: number; problem?: string }[] = []
 const started = Date.now()

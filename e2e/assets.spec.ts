@@ -6,6 +6,7 @@ import {
   newUser,
   onChainBalance,
   openReview,
+  rpc,
   snap,
   snapshotLiabilities,
   submitReviewed,
@@ -135,17 +136,12 @@ test.describe('assets', () => {
     expect(`${explorer.origin}${explorer.pathname}`).toBe(`https://explorer.solana.com/tx/${signature}`)
     expect(explorer.searchParams.get('cluster')).toBe('custom')
     const customUrl = explorer.searchParams.get('customUrl') as string
-    const found = await fetch(customUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'getTransaction',
-        params: [signature, { encoding: 'json', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }],
-      }),
-    }).then((res) => res.json() as Promise<{ result: { transaction: { signatures: string[] } } | null }>)
-    expect({ customUrl, found }).toMatchObject({ found: { result: { transaction: { signatures: [signature] } } } })
+    const found = await rpc(
+      'getTransaction',
+      [signature, { encoding: 'json', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }],
+      customUrl,
+    )
+    expect({ customUrl, found }).toMatchObject({ found: { transaction: { signatures: [signature] } } })
     await expect(row.getByTestId('withdrawal-signature-copy')).toBeVisible()
 
     // In the history the withdrawal is one row with its state (not its request, payout and fee as three), with the link.

@@ -225,9 +225,9 @@ export async function signIn(page: Page, path = '/') {
   return user
 }
 
-/** Calls a method of the local chain's JSON-RPC; an RPC error throws. */
-export async function rpc(method: string, params: unknown[]) {
-  const res = await fetch(process.env.E2E_RPC_URL as string, {
+/** Calls a method of the local chain's JSON-RPC (or of the endpoint at `url`); an RPC error throws. */
+export async function rpc(method: string, params: unknown[], url = process.env.E2E_RPC_URL as string) {
+  const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),

@@ -68,7 +68,7 @@ export function ReviewSheet({
         </PrimaryButton>
         <button
           type="button"
-          className="review-cancel"
+          className="outline-button"
           data-testid="review-cancel"
           disabled={pending}
           onClick={onCancel}

@@ -37,7 +37,7 @@ export function HomeScreen({ news }: { news?: ReactNode }) {
         {connected ? (
           <button
             type="button"
-            className="home-disconnect"
+            className="outline-button home-disconnect"
             data-testid="disconnect"
             onClick={() => disconnect().catch(console.error)}
           >

@@ -90,7 +90,7 @@ export function InviteCard({ address }: { address: string }) {
         </PrimaryButton>
         <button
           type="button"
-          className="invite-share"
+          className="outline-button"
           data-testid="share-invite"
           disabled={!qr || sharing}
           aria-busy={sharing}

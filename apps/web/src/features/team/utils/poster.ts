@@ -31,12 +31,14 @@ export function drawPoster(ctx: CanvasRenderingContext2D, content: PosterContent
 
   ctx.textAlign = 'center'
   ctx.textBaseline = 'alphabetic'
-  ctx.fillStyle = '#ffffff'
-  ctx.font = 'bold 64px system-ui, sans-serif'
-  ctx.fillText(content.appName, POSTER_WIDTH / 2, 150, POSTER_WIDTH - 80)
-  ctx.fillStyle = '#c4b5fd'
-  ctx.font = '36px system-ui, sans-serif'
-  ctx.fillText(content.title, POSTER_WIDTH / 2, 220, POSTER_WIDTH - 80)
+  /** One centred line at height `y`, shrunk by the canvas to fit `margin` px from each side. */
+  const line = (text: string, y: number, color: string, font: string, margin = 40) => {
+    ctx.fillStyle = color
+    ctx.font = font
+    ctx.fillText(text, POSTER_WIDTH / 2, y, POSTER_WIDTH - 2 * margin)
+  }
+  line(content.appName, 150, '#ffffff', 'bold 64px system-ui, sans-serif')
+  line(content.title, 220, '#c4b5fd', '36px system-ui, sans-serif')
 
   // The QR code on white with its quiet zone, whole modules only so that it stays sharp.
   const left = (POSTER_WIDTH - QR_BOX) / 2
@@ -51,15 +53,9 @@ export function drawPoster(ctx: CanvasRenderingContext2D, content: PosterContent
     for (let x = 0; x < content.qr.size; x++)
       if (content.qr.dark(x, y)) ctx.fillRect(left + offset + x * unit, top + offset + y * unit, unit, unit)
 
-  ctx.fillStyle = '#e0e7ff'
-  ctx.font = '30px system-ui, sans-serif'
-  ctx.fillText(content.scan, POSTER_WIDTH / 2, 850, POSTER_WIDTH - 80)
-  ctx.fillStyle = '#ffffff'
-  ctx.font = 'bold 40px ui-monospace, monospace'
-  ctx.fillText(content.address, POSTER_WIDTH / 2, 920, POSTER_WIDTH - 80)
-  ctx.fillStyle = '#a5b4fc'
-  ctx.font = '22px ui-monospace, monospace'
-  ctx.fillText(content.link, POSTER_WIDTH / 2, 1010, POSTER_WIDTH - 60)
+  line(content.scan, 850, '#e0e7ff', '30px system-ui, sans-serif')
+  line(content.address, 920, '#ffffff', 'bold 40px ui-monospace, monospace')
+  line(content.link, 1010, '#a5b4fc', '22px ui-monospace, monospace', 30)
 }
 
 /** The poster as a PNG file named `name`, drawn on a canvas of its own. */
