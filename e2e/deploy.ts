@@ -14,8 +14,9 @@ export function copyBuild(dist: string) {
 const TEXT = /\.(js|css|html|json|webmanifest)$/
 
 /**
- * The next version of a build, as a deploy brings it: every hashed file under assets/ under a new name (one letter of
- * its hash changed), every reference to it rewritten (the page, the chunks, the preload list, the service worker's
+ * The next version of a build, as a deploy brings it: every hashed file under assets/ under a new name (a new random
+ * hash: never an earlier version's name, which the browser's cache would answer with that version's file), every
+ * reference to it rewritten (the page, the chunks, the preload list, the service worker's
  * precache list, whose index.html revision changes too), compressed copies made again — and the old names gone, as
  * when a deploy replaces the directory. Returns the new build's directory.
  */
@@ -24,10 +25,8 @@ export function nextBuild(dist: string) {
   const assets = path.join(dir, 'assets')
   const renames = new Map<string, string>()
   for (const name of fs.readdirSync(assets)) {
-    const match = /^(.+-[\w-]{7})([\w-])\.(js|css)$/.exec(name)
-    if (!match) continue
-    const next = `${match[1]}${match[2] === 'Z' ? 'Y' : 'Z'}.${match[3]}`
-    renames.set(name, next)
+    const match = /^(.+-)[\w-]{8}\.(js|css)$/.exec(name)
+    if (match) renames.set(name, `${match[1]}${randomBytes(6).toString('base64url')}.${match[2]}`)
   }
   const files = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((file) => path.join(dir, file))
   for (const file of files) {
