@@ -1,14 +1,13 @@
 import type { BodyOf, ClientRoute } from '@solpledge/contract/client'
-import { createContext, type ReactNode, useContext, useId, useState } from 'react'
+import { createContext, type ReactNode, useContext, useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import { adminDownload } from '@/admin/lib/api-client.ts'
 import { LoadMore } from '@/components/load-more.tsx'
 import { EmptyState } from '@/components/page.tsx'
 import { ApiError } from '@/lib/api-client.ts'
 import { formatDateTime } from '@/lib/format.ts'
-import { reportActionError } from '@/lib/report-action-error.ts'
-import { saveFile } from '@/lib/save-file.ts'
 import { shorten } from '@/lib/shorten.ts'
+import { useExport } from '@/lib/use-export.ts'
 
 /** The id of the heading of the area or block around: what names the scrolling tables in it (TableWrap). */
 const HeadingId = createContext<string | undefined>(undefined)
@@ -234,24 +233,14 @@ export function ExportButton<R extends ClientRoute>({
   testId: string
 }) {
   const { t } = useTranslation('admin')
-  const [busy, setBusy] = useState(false)
+  const exporting = useExport(() => adminDownload(route, body))
   return (
     <button
       type="button"
       className="admin-button"
       data-testid={testId}
-      disabled={busy}
-      onClick={async () => {
-        setBusy(true)
-        try {
-          const { file, name } = await adminDownload(route, body)
-          saveFile(file, name)
-        } catch (error) {
-          reportActionError(error)
-        } finally {
-          setBusy(false)
-        }
-      }}
+      disabled={exporting.busy}
+      onClick={exporting.run}
     >
       {t('exportCsv')}
     </button>

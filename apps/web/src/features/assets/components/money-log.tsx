@@ -14,8 +14,7 @@ import { SignatureLink } from '@/components/signature-link.tsx'
 import { download } from '@/lib/api-client.ts'
 import { formatDateTime, formatDay } from '@/lib/format.ts'
 import { flattenPages } from '@/lib/paging.ts'
-import { reportActionError } from '@/lib/report-action-error.ts'
-import { saveFile } from '@/lib/save-file.ts'
+import { useExport } from '@/lib/use-export.ts'
 import { useFormat } from '@/lib/use-format.ts'
 import { useMoneyLog } from '../api/get-money-log.ts'
 import { useWithdrawals } from '../api/get-withdrawals.ts'
@@ -34,18 +33,7 @@ export function MoneyLog({ asset }: { asset: AssetBalance }) {
   const loaded = useWithdrawals(asset.coin).data
   const withdrawals = new Map(loaded ? flattenPages(loaded.pages).map((item) => [item.id, item]) : [])
   // The whole history of the asset, of the type chosen, as a CSV file (UTC times, amounts in the asset's units).
-  const [exporting, setExporting] = useState(false)
-  const exportFile = async () => {
-    setExporting(true)
-    try {
-      const { file, name } = await download(api.moneyLogCsv, { coin: asset.coin, ...(type && { type }) })
-      saveFile(file, name)
-    } catch (error) {
-      reportActionError(error)
-    } finally {
-      setExporting(false)
-    }
-  }
+  const exporting = useExport(() => download(api.moneyLogCsv, { coin: asset.coin, ...(type && { type }) }))
 
   return (
     <section className="money-log" aria-labelledby="money-log-title">
@@ -72,8 +60,8 @@ export function MoneyLog({ asset }: { asset: AssetBalance }) {
             type="button"
             className="outline-button money-log-export"
             data-testid="money-log-export"
-            disabled={exporting}
-            onClick={exportFile}
+            disabled={exporting.busy}
+            onClick={exporting.run}
           >
             {t('assets.detail.export')}
           </button>
