@@ -2,16 +2,22 @@
 // its `npm run bench:*` script does (its own process, its documented options), with one PostgreSQL cluster for all of
 // them (bench/postgres.ts), and must run to the end, exit 0 and print its figures. The figures themselves are not
 // judged: at these sizes they mean nothing. Nothing is left out; a bench that cannot run here fails the stage.
-// Usage: npm run bench:smoke [-- --only http,ledger --report FILE]
+// Three benches run at a time (--jobs), the longest first: most of a bench's time at this size is spent starting
+// processes and waiting on them (servers, the local chain, Chromium), so one at a time left the cores idle. They share
+// nothing but the cluster, where each makes databases of its own names.
+// Usage: npm run bench:smoke [-- --only http,ledger --jobs 3 --report FILE]
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { buildServerBundle } from '../apps/server/test/fixtures/server-bundle.ts'
 // @ts-expect-error plain ESM helper shared with the npm scripts
 import { startPostgres } from '../scripts/postgres.mjs'
 import type { BenchCluster } from './postgres.ts'
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, report: { type: 'string' } } })
+const { values } = parseArgs({
+  options: { only: { type: 'string' }, jobs: { type: 'string', default: '3' }, report: { type: 'string' } },
+})
 
 /** What each bench must print: a table of figures (console.table), or its figures' lines. */
 const TABLE = /┌.*┐[\s\S]*\d[\s\S]*└.*┘/
@@ -22,21 +28,17 @@ interface Bench {
   /** Its servers take their databases from TEST_DATABASE_URL (apps/server/test/fixtures/instances.ts). */
   testDatabase?: boolean
 }
+/** Longest first (their time in npm test), so that the last to start are short ones. */
 const BENCHES: Bench[] = [
+  // The web app built by `npm run build` when there is one (npm test builds it first); one page, once.
+  { name: 'web', args: ['--pages', '/', '--reuse-build'], figures: /run 1 \/ .*Lighthouse perf \d+/ },
+  {
+    name: 'instances',
+    args: ['--users', '2', '--rounds', '1', '--between', '20'],
+    figures: /one instance: \d+ requests[\s\S]*two instances: \d+ requests[\s\S]*under faults: \d+ requests/,
+    testDatabase: true,
+  },
   { name: 'http', args: ['--duration', '1', '--connections', '2', '--users', '2'], figures: TABLE },
-  { name: 'ledger', args: ['--duration', '1', '--workers', '2', '--users', '20', '--scale', '1'], figures: TABLE },
-  {
-    name: 'trade',
-    args: ['--engine-seconds', '0.2', '--duration', '1', '--workers', '2', '--users', '20'],
-    figures: TABLE,
-  },
-  {
-    name: 'team',
-    args: ['--users', '1000', '--chain', '50', '--directs', '5', '--samples', '10', '--writes', '2'],
-    figures: TABLE,
-  },
-  { name: 'settlement', args: ['--users', '1000', '--batch', '400'], figures: TABLE },
-  { name: 'proof', args: ['--users', '1000', '--small', '500', '--proofs', '10'], figures: TABLE },
   { name: 'deposit', args: ['--deposits', '1'], figures: TABLE },
   {
     name: 'live',
@@ -45,13 +47,18 @@ const BENCHES: Bench[] = [
       /^(?=[\s\S]*idle: .* per connection)(?=[\s\S]*one instance .* p99 [\d.]+ ms)(?=[\s\S]*two instances .* p99)/,
   },
   {
-    name: 'instances',
-    args: ['--users', '2', '--rounds', '1', '--between', '20'],
-    figures: /one instance: \d+ requests[\s\S]*two instances: \d+ requests[\s\S]*under faults: \d+ requests/,
-    testDatabase: true,
+    name: 'trade',
+    args: ['--engine-seconds', '0.2', '--duration', '1', '--workers', '2', '--users', '20'],
+    figures: TABLE,
   },
-  // The web app built by `npm run build` when there is one (npm test builds it first); one page, once.
-  { name: 'web', args: ['--pages', '/', '--reuse-build'], figures: /run 1 \/ .*Lighthouse perf \d+/ },
+  { name: 'settlement', args: ['--users', '1000', '--batch', '400'], figures: TABLE },
+  { name: 'ledger', args: ['--duration', '1', '--workers', '2', '--users', '20', '--scale', '1'], figures: TABLE },
+  {
+    name: 'team',
+    args: ['--users', '1000', '--chain', '50', '--directs', '5', '--samples', '10', '--writes', '2'],
+    figures: TABLE,
+  },
+  { name: 'proof', args: ['--users', '1000', '--small', '500', '--proofs', '10'], figures: TABLE },
 ]
 
 const selected = values.only ? BENCHES.filter((b) => values.only?.split(',').includes(b.name)) : BENCHES
@@ -77,23 +84,34 @@ function run(bench: Bench, env: NodeJS.ProcessEnv) {
 }
 
 const cluster = (await startPostgres()) as BenchCluster
+// bench/instances starts its server processes from one bundle (TEST_SERVER_BUNDLE, inherited), as the faults tier
+// does, instead of through tsx at every start.
+const bundle = await buildServerBundle()
 const shared = JSON.stringify({ url: cluster.url, port: cluster.port, binDir: cluster.binDir })
-const results: { bench: string; ok: boolean; seconds: number; problem?: string }[] = []
+type Result = { bench: string; ok: boolean; seconds: number; problem?: string }
+const results: Result[] = []
 const started = Date.now()
+/** Runs one bench and prints its line (with its output when it failed) as soon as it ended. */
+async function smoke(bench: Bench): Promise<Result> {
+  const at = Date.now()
+  const { code, output } = await run(bench, {
+    BENCH_POSTGRES: shared,
+    ...(bench.testDatabase ? { TEST_DATABASE_URL: cluster.url } : {}),
+  })
+  const problem = code !== 0 ? `exited with ${code}` : bench.figures.test(output) ? undefined : 'printed no figures'
+  const seconds = Number(((Date.now() - at) / 1000).toFixed(1))
+  console.log(`${problem ? 'FAIL' : 'ok  '}  bench:${bench.name} (${seconds} s)${problem ? `: ${problem}` : ''}`)
+  if (problem) console.log(output.replace(/^/gm, '      '))
+  return { bench: bench.name, ok: !problem, seconds, ...(problem ? { problem } : {}) }
+}
 try {
-  for (const bench of selected) {
-    const at = Date.now()
-    const { code, output } = await run(bench, {
-      BENCH_POSTGRES: shared,
-      ...(bench.testDatabase ? { TEST_DATABASE_URL: cluster.url } : {}),
-    })
-    const problem = code !== 0 ? `exited with ${code}` : bench.figures.test(output) ? undefined : 'printed no figures'
-    const seconds = Number(((Date.now() - at) / 1000).toFixed(1))
-    results.push({ bench: bench.name, ok: !problem, seconds, ...(problem ? { problem } : {}) })
-    console.log(`${problem ? 'FAIL' : 'ok  '}  bench:${bench.name} (${seconds} s)${problem ? `: ${problem}` : ''}`)
-    if (problem) console.log(output.replace(/^/gm, '      '))
+  const queue = [...selected]
+  const lane = async () => {
+    for (let bench = queue.shift(); bench; bench = queue.shift()) results.push(await smoke(bench))
   }
+  await Promise.all(Array.from({ length: Math.max(1, Number(values.jobs)) }, lane))
 } finally {
+  bundle.remove()
   cluster.stop()
 }
 const failed = results.filter((r) => !r.ok).length

@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // @ts-expect-error plain ESM helpers shared with the npm scripts
 import { freePort } from '../../../scripts/lib.mjs'
 import { Client, readDatabase, serverDatabase, serverEnv } from './fixtures/crash.ts'
-import { Instance } from './fixtures/instances.ts'
+import { Instance, patientFetch } from './fixtures/instances.ts'
 import { dbKind, TestWallet } from './helpers.ts'
 import { pay } from './money.ts'
 
@@ -34,7 +34,11 @@ describe(`a money call killed between its commit and its answer (${dbKind})`, ()
   let connection: Connection
   beforeAll(async () => {
     localnet = await startLocalnet({ port: 0, slotMs: 50 })
-    connection = new Connection(localnet.rpcUrl, { commitment: 'confirmed', wsEndpoint: localnet.wsUrl })
+    connection = new Connection(localnet.rpcUrl, {
+      commitment: 'confirmed',
+      wsEndpoint: localnet.wsUrl,
+      fetch: patientFetch,
+    })
   }, 60_000)
   afterAll(() => localnet?.close())
 

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../../scripts/lib.mjs'
 import { JOBS } from '../src/jobs/schedule.ts'
 import { Client, readDatabase, serverDatabase, serverEnv } from './fixtures/crash.ts'
-import { Instance, until } from './fixtures/instances.ts'
+import { Instance, patientFetch, until } from './fixtures/instances.ts'
 import { dbKind, TestWallet } from './helpers.ts'
 import { pay } from './money.ts'
 
@@ -34,7 +34,11 @@ describe(`withdrawals survive a crash at every sender step (${dbKind})`, () => {
   let mint: string
   beforeAll(async () => {
     localnet = await startLocalnet({ port: 0, slotMs: 50 })
-    connection = new Connection(localnet.rpcUrl, { commitment: 'confirmed', wsEndpoint: localnet.wsUrl })
+    connection = new Connection(localnet.rpcUrl, {
+      commitment: 'confirmed',
+      wsEndpoint: localnet.wsUrl,
+      fetch: patientFetch,
+    })
     mint = localnet.tokens.find((t) => t.symbol === 'USDT')?.mint as string
   }, 60_000)
   afterAll(() => localnet?.close())
@@ -48,7 +52,12 @@ describe(`withdrawals survive a crash at every sender step (${dbKind})`, () => {
 
   // Each case starts the server twice (seconds each: PGlite's start, the seed, the app's schemas): its timeout is a
   // bound for a loaded machine (30 s for a start was too short on one), not a wait.
-  for (const step of ['stored', 'sent', 'confirmed'] as const) {
+  // Every step on PostgreSQL; on PGlite the step after 'stored' only, whose restart has the most to do (resend the
+  // stored transaction, or replace it once its blockhash expired). What the steps differ in is the sender's code, the
+  // same on both databases; what PGlite adds — its data directory keeping the commit made just before a SIGKILL, read
+  // by the next process — is proved by this case, by idempotency-crash.test.ts and by settlement-crash.test.ts.
+  const steps = dbKind === 'postgres' ? (['stored', 'sent', 'confirmed'] as const) : (['stored'] as const)
+  for (const step of steps) {
     it(`crash right after '${step}': paid exactly once after the restart`, async () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-crash-'))
       const database = await serverDatabase(dataDir)
