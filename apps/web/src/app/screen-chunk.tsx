@@ -40,7 +40,7 @@ export function screenChunk(load: () => Promise<Record<string, ComponentType>>, 
 /**
  * A screen: itself once its chunk is here, else through lazy(). lazy() alone suspends on its first render even then
  * (Preact's learns that its import resolved only in a `then` of its own), so the page's first render would draw the
- * loading fallback, then render the shell again with the screen, both in one long task.
+ * loading fallback, remove it and render the screen in a second pass, all in one long task.
  */
 export function ScreenOf({ chunk }: { chunk: ScreenChunk }) {
   // Chosen when mounted, and kept: switching from Lazy to the screen itself later would mount the screen again.
