@@ -1,5 +1,5 @@
 import fs from 'node:fs'
-import { api } from '@solpledge/contract'
+import { api, parseCsv } from '@solpledge/contract'
 import {
   doubleTapOnce,
   expect,
@@ -156,5 +156,14 @@ test.describe('assets', () => {
     await expect(withdrawal.getByTestId('money-log-exact')).toHaveCount(4)
     await expect(history.last()).toHaveAttribute('data-type', 'deposit')
     await snap(page, testInfo, 'withdrawal confirmed')
+
+    // The history as a CSV file: every entry in USDT with the balance after it, the payout's transaction named.
+    const csv = page.waitForEvent('download')
+    await page.getByTestId('money-log-export').click()
+    expect((await csv).suggestedFilename()).toBe('solpledge-history.csv')
+    const [header, ...lines] = parseCsv(fs.readFileSync((await (await csv).path()) as string, 'utf8'))
+    expect(header).toEqual(api.moneyLogCsv.csv?.columns)
+    expect(lines.find((line) => line[1] === 'withdraw_pay')?.[6]).toBe(signature)
+    expect(lines.at(-1)?.slice(1, 6)).toEqual(['deposit', 'USDT', 'available', '100', '100'])
   })
 })

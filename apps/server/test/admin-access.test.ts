@@ -30,6 +30,7 @@ import {
   call,
   createTestApp,
   dbKind,
+  download,
   fundedMember,
   login,
   type Member,
@@ -207,9 +208,11 @@ describe(`operator console access (${dbKind})`, () => {
       },
       adminBannerPublish: { id: fixture.banner, visible: false },
       adminWithdrawals: { status: 'review' },
+      adminWithdrawalsCsv: { status: 'review' },
       adminWithdrawalApprove: { id: fixture.withdrawal },
       adminWithdrawalReject: { id: fixture.withdrawal2, reason },
       adminUsers: { q: user.address.slice(0, 6) },
+      adminUsersCsv: { q: user.address.slice(0, 6) },
       adminUser: { address: user.address },
       adminUserLedger: { address: user.address },
       adminUserStakes: { address: user.address },
@@ -225,6 +228,7 @@ describe(`operator console access (${dbKind})`, () => {
       adminChangeApprove: { id: fixture.pendingChange },
       adminChangeReject: { id: fixture.pendingChange2, reason },
       adminAudit: { action: 'admin.' },
+      adminAuditCsv: { action: 'admin.' },
       adminSettlementRelease: { day: fixture.heldDay },
     }
     return bodies[name] ?? {}
@@ -312,6 +316,11 @@ describe(`operator console access (${dbKind})`, () => {
     // The solvency report reads the chain: admin-money.test.ts covers it on the local chain.
     const reads = adminRoutes.filter((n) => roleOf(n) === 'viewer' && !['adminLogout', 'adminSolvency'].includes(n))
     for (const name of reads) {
+      if (api[name].csv) {
+        const file = await download(t.app, api[name], await bodyOf(name), viewer.headers)
+        expect(file.lines?.[0], `${name}: ${file.refusal?.msg}`).toEqual(api[name].csv?.columns)
+        continue
+      }
       const res = await send(name, viewer.headers.headers)
       expect(res.code, `${name}: ${res.msg}`).toBe(Code.OK)
     }

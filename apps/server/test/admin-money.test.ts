@@ -14,7 +14,7 @@ import { ownerTokenBalance } from '../src/chain/token.ts'
 import { balances, checkInvariants, systemAccount } from '../src/modules/ledger/service.ts'
 import { processWithdrawals } from '../src/modules/withdrawals/sender.ts'
 import { auditCount, signedInAdmin, type TestAdmin } from './admin.ts'
-import { call, dbKind } from './helpers.ts'
+import { call, dbKind, download } from './helpers.ts'
 import { available, type ChainApp, createChainApp, depositor, fundedUser, sendAll } from './money.ts'
 
 const USDT = 1_000_000n // seeded USDT rules: minimum 10, fee 1, review from 10 000 USDT
@@ -138,6 +138,22 @@ describe(`operator console: withdrawal review and adjustments (${dbKind})`, () =
     expect(await onChain(user.wallet.address)).toBe(before)
     expect((await reject('again, twice')).code).toBe(Code.FAIL)
     expect(await checkInvariants(ctx.db)).toEqual([])
+    // The console's CSV files: the rejected withdrawal in units with its reason, and the decision in the audit log.
+    const rejected = await download(ctx.app, api.adminWithdrawalsCsv, { status: 'rejected' }, viewer.headers)
+    const row = rejected.lines?.find((line) => line[0] === w.id)
+    expect(row?.slice(2, 11)).toEqual([
+      user.wallet.address,
+      'USDT',
+      '10500',
+      '1',
+      '10499',
+      user.wallet.address,
+      'rejected',
+      '',
+      'address on a sanctions list',
+    ])
+    const audit = await download(ctx.app, api.adminAuditCsv, { target: `withdrawal:${w.id}` }, viewer.headers)
+    expect(audit.lines?.slice(1).map((line) => [line[2], line[4]])).toEqual([[operator.address, 'withdrawal.reject']])
   }, 60_000)
 
   it('above the dual threshold two different operators must approve; the same one twice is refused', async () => {

@@ -11,6 +11,7 @@ import {
   type Envelope,
   LOGIN_TYPE,
   type LoginData,
+  parseCsv,
   type RouteDef,
 } from '@solpledge/contract'
 import { type App, buildApp } from '../src/app.ts'
@@ -149,17 +150,12 @@ export interface CallOptions {
   headers?: Record<string, string>
 }
 
-/** POSTs a contract route through app.inject and returns the envelope. */
-export async function call<R extends RouteDef>(
-  app: App,
-  route: R,
-  body: BodyOf<R> | Record<string, unknown>,
-  options: CallOptions = {},
-): Promise<Envelope & { status: number }> {
-  const response = await app.inject({
+/** POSTs a contract route through app.inject, with the caller's headers. */
+const post = (app: App, route: RouteDef, body: unknown, options: CallOptions) =>
+  app.inject({
     method: 'POST',
     url: API_BASE + route.path,
-    payload: body,
+    payload: body as Record<string, unknown>,
     headers: {
       'accept-language': options.lang ?? 'en',
       ...(options.token ? { 'user-token': options.token } : {}),
@@ -167,7 +163,36 @@ export async function call<R extends RouteDef>(
       ...options.headers,
     },
   })
+
+/** POSTs a contract route through app.inject and returns the envelope. */
+export async function call<R extends RouteDef>(
+  app: App,
+  route: R,
+  body: BodyOf<R> | Record<string, unknown>,
+  options: CallOptions = {},
+): Promise<Envelope & { status: number }> {
+  const response = await post(app, route, body, options)
   return { ...(response.json() as Envelope), status: response.statusCode }
+}
+
+/**
+ * POSTs a download route (`csv` in its contract) through app.inject: the file's lines (the header line first), or the
+ * envelope of a refusal.
+ */
+export async function download<R extends RouteDef>(
+  app: App,
+  route: R,
+  body: BodyOf<R> | Record<string, unknown>,
+  options: CallOptions = {},
+) {
+  const response = await post(app, route, body, options)
+  const csv = String(response.headers['content-type']).startsWith('text/csv')
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    lines: csv ? parseCsv(response.body) : null,
+    refusal: csv ? null : (response.json() as Envelope),
+  }
 }
 
 /** The whole login flow of the web app: nonce, sign, registerThird. Returns the envelope. */

@@ -6,7 +6,7 @@ import { setBusinessConfig } from '../src/modules/config/service.ts'
 import { watchIntents } from '../src/modules/intents/service.ts'
 import { checkInvariants } from '../src/modules/ledger/service.ts'
 import { powerOf } from '../src/modules/power/service.ts'
-import { call, createTestApp, dbKind, login, realCluster, seedRoot, TestWallet, userIdOf } from './helpers.ts'
+import { call, createTestApp, dbKind, download, login, realCluster, seedRoot, TestWallet, userIdOf } from './helpers.ts'
 import { available, createChainApp, createIntent, fundedUser, pay } from './money.ts'
 
 describe(`payment intents: top-up (${dbKind})`, () => {
@@ -38,6 +38,11 @@ describe(`payment intents: top-up (${dbKind})`, () => {
     expect(await available(ctx, user.auth, 'USDT')).toBe(100_000_000n)
     const log = await call(ctx.app, api.moneyLog, { page: 1, limit: 10, coin: 'USDT' }, user.auth)
     expect((log.data as { total: number }).total).toBe(1)
+    // The history's CSV file names the deposit's transaction.
+    const file = await download(ctx.app, api.moneyLogCsv, { coin: 'USDT' }, user.auth)
+    expect(file.lines?.slice(1).map((row) => [row[1], row[4], row[6], row[7]])).toEqual([
+      ['deposit', '100', signature, `intent:${intent.id}`],
+    ])
   }, 120_000)
 
   describe('forged or wrong deposits are refused with nothing credited', () => {

@@ -25,9 +25,11 @@ export const adminRouteTable = {
   adminBannerPublish: { path: '/admin/banners/publish', auth: false, admin: 'operator' },
   adminUpload: { path: '/admin/upload/image', auth: false, admin: 'operator', multipart: 'video' },
   adminWithdrawals: { path: '/admin/withdrawals/list', auth: false, admin: 'viewer' },
+  adminWithdrawalsCsv: { path: '/admin/withdrawals/csv', auth: false, admin: 'viewer' },
   adminWithdrawalApprove: { path: '/admin/withdrawals/approve', auth: false, admin: 'operator', idempotent: true },
   adminWithdrawalReject: { path: '/admin/withdrawals/reject', auth: false, admin: 'operator', idempotent: true },
   adminUsers: { path: '/admin/users/list', auth: false, admin: 'viewer' },
+  adminUsersCsv: { path: '/admin/users/csv', auth: false, admin: 'viewer' },
   adminUser: { path: '/admin/users/detail', auth: false, admin: 'viewer' },
   adminUserLedger: { path: '/admin/users/ledger', auth: false, admin: 'viewer' },
   adminUserStakes: { path: '/admin/users/stakes', auth: false, admin: 'viewer' },
@@ -46,4 +48,5 @@ export const adminRouteTable = {
   adminJobs: { path: '/admin/ops/jobs', auth: false, admin: 'viewer' },
   adminSettlementRelease: { path: '/admin/settlement/release', auth: false, admin: 'admin', idempotent: true },
   adminAudit: { path: '/admin/audit/list', auth: false, admin: 'viewer' },
+  adminAuditCsv: { path: '/admin/audit/csv', auth: false, admin: 'viewer' },
 } as const

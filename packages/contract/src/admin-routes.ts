@@ -32,7 +32,7 @@ import {
 } from './admin.ts'
 import { LedgerEntry, LedgerType, LiabilityRoot, SolvencyRow } from './assets.ts'
 import { BusinessConfig } from './business-config.ts'
-import { Address, Coin, Empty, type RouteDef, route } from './common.ts'
+import { Address, Coin, CsvFile, Empty, type RouteDef, route } from './common.ts'
 import { Id, MultilineText, Text } from './fields.ts'
 import { FinanceDeposit, FinanceStatus } from './finance.ts'
 import { UserNode } from './node.ts'
@@ -41,6 +41,19 @@ import { TradeOrder, TradeOrderStatus, TradeSide } from './trade.ts'
 import { WithdrawalStatus } from './withdrawals.ts'
 
 // The operator console's routes (docs/admin.md); their schemas are in admin.ts.
+
+/** The filters of the withdrawal list, the same for its CSV file. */
+const withdrawalFilters = { status: WithdrawalStatus, coin: Type.Optional(Coin), address: Type.Optional(Address) }
+/** The user list's filter, the same for its CSV file. */
+const userFilters = { q: Type.Optional(Text({ minLength: 1, maxLength: 64 })) }
+/** The audit log's filters, the same for its CSV file. */
+const auditFilters = {
+  action: Type.Optional(Text({ minLength: 1, maxLength: 64 })),
+  actor: Type.Optional(Address),
+  target: Type.Optional(Text({ minLength: 1, maxLength: 200 })),
+  from: Type.Optional(Type.String({ format: 'date-time' })),
+  to: Type.Optional(Type.String({ format: 'date-time' })),
+}
 
 export const adminRoutes = {
   adminNonce: route({
@@ -330,11 +343,34 @@ export const adminRoutes = {
     summary:
       'Withdrawals of a status (review: the queue waiting for a decision, oldest first; others newest first), ' +
       'optionally of one user or asset, with their approvals',
-    body: Type.Object(
-      { status: WithdrawalStatus, coin: Type.Optional(Coin), address: Type.Optional(Address), ...AdminPage },
-      { additionalProperties: false },
-    ),
+    body: Type.Object({ ...withdrawalFilters, ...AdminPage }, { additionalProperties: false }),
     data: AdminPaged(AdminWithdrawal),
+  }),
+  adminWithdrawalsCsv: route({
+    path: '/admin/withdrawals/csv',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: "The withdrawals adminWithdrawals lists, all of them, as a CSV file (amounts in the asset's units)",
+    csv: {
+      filename: 'solpledge-withdrawals.csv',
+      columns: [
+        'id',
+        'created_at_utc',
+        'user_address',
+        'asset',
+        'amount',
+        'fee',
+        'receive',
+        'address',
+        'status',
+        'signature',
+        'error',
+        'approvals',
+      ],
+    },
+    body: Type.Object(withdrawalFilters, { additionalProperties: false }),
+    data: CsvFile,
   }),
   adminWithdrawalApprove: route({
     path: '/admin/withdrawals/approve',
@@ -364,11 +400,18 @@ export const adminRoutes = {
     admin: 'viewer',
     tag: 'admin',
     summary: 'Users, newest first; q: an address prefix (at least 3 characters) or a user id',
-    body: Type.Object(
-      { q: Type.Optional(Text({ minLength: 1, maxLength: 64 })), ...AdminPage },
-      { additionalProperties: false },
-    ),
+    body: Type.Object({ ...userFilters, ...AdminPage }, { additionalProperties: false }),
     data: AdminPaged(AdminUserRow),
+  }),
+  adminUsersCsv: route({
+    path: '/admin/users/csv',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: 'The users adminUsers lists, all of them, as a CSV file',
+    csv: { filename: 'solpledge-users.csv', columns: ['id', 'address', 'parent_address', 'created_at_utc'] },
+    body: Type.Object(userFilters, { additionalProperties: false }),
+    data: CsvFile,
   }),
   adminUser: route({
     path: '/admin/users/detail',
@@ -579,18 +622,21 @@ export const adminRoutes = {
     summary:
       'The audit log of admin actions, newest first, filtered by action (exact, or a prefix ending in ".", e.g. ' +
       '"withdrawal."), actor address, target (exact) and time range [from, to)',
-    body: Type.Object(
-      {
-        action: Type.Optional(Text({ minLength: 1, maxLength: 64 })),
-        actor: Type.Optional(Address),
-        target: Type.Optional(Text({ minLength: 1, maxLength: 200 })),
-        from: Type.Optional(Type.String({ format: 'date-time' })),
-        to: Type.Optional(Type.String({ format: 'date-time' })),
-        ...AdminPage,
-      },
-      { additionalProperties: false },
-    ),
+    body: Type.Object({ ...auditFilters, ...AdminPage }, { additionalProperties: false }),
     data: AdminPaged(AuditEntry),
+  }),
+  adminAuditCsv: route({
+    path: '/admin/audit/csv',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: 'The audit entries adminAudit lists, all of them, as a CSV file',
+    csv: {
+      filename: 'solpledge-audit.csv',
+      columns: ['id', 'at_utc', 'actor', 'role', 'action', 'target', 'details', 'ip'],
+    },
+    body: Type.Object(auditFilters, { additionalProperties: false }),
+    data: CsvFile,
   }),
 } as const satisfies Record<string, RouteDef>
 export type AdminApi = typeof adminRoutes

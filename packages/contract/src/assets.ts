@@ -2,6 +2,7 @@ import { type Static, type TLiteral, Type } from 'typebox'
 import {
   BaseUnits,
   Coin,
+  CsvFile,
   Day,
   Empty,
   Flag,
@@ -155,6 +156,21 @@ export const assetsRoutes = {
       page: Type.Integer(),
       limit: Type.Integer(),
     }),
+  }),
+  moneyLogCsv: route({
+    path: '/user/user/moneyLog/csv',
+    auth: true,
+    tag: 'assets',
+    summary:
+      "The user's ledger entries as a CSV file, newest first, filtered as moneyLog: time (UTC), type, asset, the " +
+      "account (available or locked), the signed amount and the balance after it in the asset's units, the on-chain " +
+      'signature of a deposit or withdrawal, the reference',
+    csv: {
+      filename: 'solpledge-history.csv',
+      columns: ['time_utc', 'type', 'asset', 'account', 'amount', 'balance_after', 'signature', 'reference'],
+    },
+    body: Type.Object({ coin: Type.Optional(Coin), type: Type.Optional(LedgerType) }, { additionalProperties: false }),
+    data: CsvFile,
   }),
   intentCreate: route({
     path: '/assets/intent/create',

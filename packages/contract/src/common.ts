@@ -25,6 +25,11 @@ export interface RouteDef<
   multipart?: string
   /** The call moves money or money state: it accepts the IDEMPOTENCY_HEADER and replays its first answer. */
   idempotent?: boolean
+  /**
+   * A download: the call answers a CSV file (text/csv, RFC 4180, UTF-8) named `filename`, a header line of `columns`
+   * and one line per row, streamed, instead of the envelope (`data` is CsvFile); a refusal is still the envelope.
+   */
+  csv?: { filename: string; columns: readonly string[] }
   summary: string
   tag: string
   body: B
@@ -49,6 +54,9 @@ export const envelope = <T extends TSchema>(data: T) =>
     }),
     data,
   })
+
+/** The `data` of a download route (`csv`): the file itself, not an envelope. */
+export const CsvFile = Type.String({ description: 'CSV (RFC 4180, UTF-8): a header line, then one line per row' })
 
 export type BodyOf<R extends RouteDef> = Static<R['body']>
 export type DataOf<R extends RouteDef> = Static<R['data']>

@@ -8,6 +8,7 @@ export const routeTable = {
   userIndex: { path: '/user/user/index', auth: true },
   userWallet: { path: '/user/user/wallet', auth: true },
   moneyLog: { path: '/user/user/moneyLog', auth: true },
+  moneyLogCsv: { path: '/user/user/moneyLog/csv', auth: true },
   intentCreate: { path: '/assets/intent/create', auth: true, idempotent: true },
   intentSubmit: { path: '/assets/intent/submit', auth: true, idempotent: true },
   faucet: { path: '/assets/faucet', auth: true, idempotent: true },

@@ -1,8 +1,12 @@
 import { timingSafeEqual } from 'node:crypto'
+import { Readable } from 'node:stream'
 import {
   API_BASE,
   type BodyOf,
   Code,
+  type CsvCell,
+  CsvFile,
+  csvLine,
   type DataOf,
   envelope,
   IDEMPOTENCY_HEADER,
@@ -121,6 +125,13 @@ export interface RouteOptions<R extends RouteDef = RouteDef> {
   rateLimit?: RateLimit
 }
 
+/** The credentials a route asks for, as OpenAPI describes them. */
+const securityOf = (def: RouteDef) => ({
+  ...(def.auth ? { security: [{ userToken: [], userAddress: [] }] } : {}),
+  ...(def.operator ? { security: [{ operatorToken: [] }] } : {}),
+  ...(def.admin ? { security: [{ adminToken: [] }] } : {}),
+})
+
 /** A multipart route's body as OpenAPI describes it: one file field. Fastify does not validate it (see below). */
 const multipartBody = (field: string) => Type.Object({ [field]: Type.String({ format: 'binary' }) })
 
@@ -168,9 +179,7 @@ export function defineRoute<R extends RouteDef>(
             : envelope(def.data),
           ...(limit?.perMinute ? { 429: rateLimited } : {}),
         },
-        ...(def.auth ? { security: [{ userToken: [], userAddress: [] }] } : {}),
-        ...(def.operator ? { security: [{ operatorToken: [] }] } : {}),
-        ...(def.admin ? { security: [{ adminToken: [] }] } : {}),
+        ...securityOf(def),
       },
       // The file of a multipart route is read (and checked) by its handler, after the role check.
       ...(def.multipart ? { validatorCompiler: () => () => true } : {}),
@@ -262,6 +271,67 @@ export function defineRoute<R extends RouteDef>(
       if (call.claimed) request.log.error({ route: def.path }, 'idempotent call answered outside its transaction')
       const message = successOf(result.data)
       return sendEnvelope(request, reply, Code.OK, message.key, result.data, message.params)
+    },
+  )
+}
+
+/**
+ * Downloads per client address and minute, counted over all instances: a file reads every row of a list, so a client
+ * asking for many could load the database as much as thousands of list pages.
+ */
+export const EXPORTS_PER_MINUTE = 10
+
+/** What a download route's handler sees: the same as any route's, without the money parts. */
+export type CsvRouteContext<R extends RouteDef> = Pick<RouteContext<R>, 'body' | 'request' | 'user' | 'admin'>
+
+/**
+ * Registers one download route of the contract (`csv`): POST under /api with the contract's body schema and caller
+ * check, as defineRoute; the answer is the CSV file, its header line then the handler's rows, streamed. The first row
+ * is read before anything is sent, so that a refusal (a bad filter) is still the envelope; a fault later cuts the
+ * file short (the connection closes without its last line) and is logged.
+ */
+export function defineCsvRoute<R extends RouteDef>(
+  app: FastifyInstance,
+  def: R,
+  rows: (ctx: CsvRouteContext<R>) => AsyncIterable<readonly CsvCell[]>,
+) {
+  const { csv } = def
+  if (!csv) throw new Error(`${def.path} is not a download route (no csv in its contract)`)
+  const { filename, columns } = csv
+  app.post(
+    API_BASE + def.path,
+    {
+      schema: {
+        tags: [def.tag],
+        summary: def.summary,
+        body: def.body,
+        response: {
+          200: {
+            description: `The file ${filename}, columns: ${columns.join(', ')}`,
+            content: { 'text/csv': { schema: CsvFile } },
+          },
+          429: rateLimited,
+        },
+        ...securityOf(def),
+      },
+      config: { contract: def, rateLimit: { max: EXPORTS_PER_MINUTE }, rateLimitShared: true },
+    },
+    async (request, reply) => {
+      const { user, admin } = request
+      const context = { body: request.body, request, user, admin } as unknown as CsvRouteContext<R>
+      const iterator = rows(context)[Symbol.asyncIterator]()
+      const first = await iterator.next()
+      async function* file() {
+        yield csvLine(columns)
+        for (let next = first; !next.done; next = await iterator.next()) yield csvLine(next.value)
+      }
+      const stream = Readable.from(file())
+      stream.on('error', (error) => request.log.error({ err: error, route: def.path }, 'CSV export cut short'))
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .header('cache-control', 'no-store')
+        .send(stream)
     },
   )
 }

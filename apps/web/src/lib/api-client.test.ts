@@ -46,6 +46,27 @@ describe('api client', () => {
     })
   })
 
+  it('downloads a CSV file with the name the server gives it; a refusal instead is rejected with its message', async () => {
+    const csv = 'time_utc,type\r\n'
+    const file = client(
+      async () =>
+        new Response(csv, {
+          headers: {
+            'content-type': 'text/csv; charset=utf-8',
+            'content-disposition': 'attachment; filename="solpledge-history.csv"',
+          },
+        }),
+    )
+    const { file: blob, name } = await file.download(api.moneyLogCsv, { coin: 'USDT' })
+    expect([await blob.text(), name]).toEqual([csv, 'solpledge-history.csv'])
+    expect(file.fetch.mock.calls[0]?.[1]?.body).toBe('{"coin":"USDT"}')
+    const refused = client(reply({ code: 0, msg: 'Invalid parameters', key: 'error.invalidParams', data: null }))
+    await expect(refused.download(api.moneyLogCsv, {})).rejects.toMatchObject({
+      code: 0,
+      message: 'Invalid parameters',
+    })
+  })
+
   it('fills the path segments of a route, e.g. the product of the pledge configuration', async () => {
     const c = client(reply({ code: 1, msg: '', data: { symbol: 'PLG' } }))
     await expect(c.call(api.pledgeConfig, {}, { params: { product: 'PLG' } })).resolves.toEqual({ symbol: 'PLG' })

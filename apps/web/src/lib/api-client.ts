@@ -96,6 +96,15 @@ export function createApiClient({
     extra: Record<string, string> = {},
     session?: CallOptions['session'],
   ): Promise<Envelope<T>> {
+    return envelopeFrom<T>(await fetchApi(path, body, extra, session), path, session)
+  }
+
+  function fetchApi(
+    path: string,
+    body?: unknown,
+    extra: Record<string, string> = {},
+    session?: CallOptions['session'],
+  ) {
     const own: Record<string, string> = session ? { 'User-Token': session.token, 'User-Address': session.address } : {}
     const init: RequestInit = {
       method: 'GET',
@@ -111,7 +120,15 @@ export function createApiClient({
       init.headers = { ...init.headers, 'content-type': 'application/json' }
       init.body = JSON.stringify(body)
     }
-    const response = await fetch(`${API_BASE}${path}`, init)
+    return fetch(`${API_BASE}${path}`, init)
+  }
+
+  /** The envelope of a response: resolved on success, rejected (ApiError) on a refusal. */
+  async function envelopeFrom<T>(
+    response: Response,
+    path: string,
+    session?: CallOptions['session'],
+  ): Promise<Envelope<T>> {
     if (!response.ok) {
       // A refusal with an HTTP status of its own (429 rate limited, 408, 404/405 unknown path or method) carries the
       // envelope: rejected with its message, as any refusal. A 5xx or a body that is not the envelope is no answer.
@@ -156,6 +173,19 @@ export function createApiClient({
       form.append(route.multipart, file, fileName)
       return (await request<DataOf<R>>(route.path, form)).data
     },
+    /**
+     * POSTs a download route (`csv` in the contract) and resolves its file and the name the server gives it; a
+     * refusal is rejected as any call's.
+     */
+    download: async <R extends ClientRoute>(route: R, body: BodyOf<R>) => {
+      const response = await fetchApi(route.path, body)
+      if (!response.ok || !response.headers.get('content-type')?.startsWith('text/csv')) {
+        const { code, msg, key } = await envelopeFrom(response, route.path)
+        throw new ApiError(code, msg, key)
+      }
+      const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'export.csv'
+      return { file: await response.blob(), name }
+    },
     /** GETs a path below the API base, e.g. '/config', and resolves its data. */
     get: async <T>(path: string) => (await request<T>(path)).data,
   }
@@ -171,7 +201,7 @@ function sessionHeaders() {
 }
 
 /** The app's one API client. */
-export const { send, call, get } = createApiClient({
+export const { send, call, get, download } = createApiClient({
   fetch: (input, init) => globalThis.fetch(input, init),
   headers: sessionHeaders,
   onSessionInvalid: (msg) => {

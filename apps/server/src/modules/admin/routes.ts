@@ -1,7 +1,8 @@
 import multipart from '@fastify/multipart'
-import { type AdminChange, api, type MessageKey, UPLOAD_MAX_BYTES } from '@solpledge/contract'
+import { type AdminChange, api, formatAmount, type MessageKey, UPLOAD_MAX_BYTES } from '@solpledge/contract'
 import type { FastifyInstance } from 'fastify'
-import { defineRoute, type SuccessMessage } from '../../lib/route.ts'
+import { allPages } from '../../lib/csv.ts'
+import { defineCsvRoute, defineRoute, type SuccessMessage } from '../../lib/route.ts'
 import { moneyLog, solvency } from '../assets/index.ts'
 import { financeList } from '../finance/index.ts'
 import { snapshotNow } from '../liabilities/index.ts'
@@ -117,6 +118,24 @@ export async function adminRoutes(
   defineRoute(app, api.adminWithdrawals, {}, ({ body }) =>
     listWithdrawals(db, { status: body.status, coin: body.coin, address: body.address, ...paged(body) }),
   )
+  defineCsvRoute(app, api.adminWithdrawalsCsv, async function* ({ body }) {
+    const rows = allPages(async (page, limit) => (await listWithdrawals(db, { ...body, page, limit })).list)
+    for await (const w of rows)
+      yield [
+        w.id,
+        w.created_at,
+        w.user_address,
+        w.coin,
+        formatAmount(w.amount, w.decimals),
+        formatAmount(w.fee, w.decimals),
+        formatAmount(w.receive, w.decimals),
+        w.address,
+        w.status,
+        w.signature,
+        w.error,
+        w.approvals.map((a) => `${a.admin} ${a.at}`).join(' '),
+      ]
+  })
   defineRoute(
     app,
     api.adminWithdrawalApprove,
@@ -128,6 +147,10 @@ export async function adminRoutes(
   )
 
   defineRoute(app, api.adminUsers, {}, ({ body }) => listUsers(db, { q: body.q, ...paged(body) }))
+  defineCsvRoute(app, api.adminUsersCsv, async function* ({ body }) {
+    for await (const user of allPages(async (page, limit) => (await listUsers(db, { q: body.q, page, limit })).list))
+      yield [user.id, user.address, user.parent_address, user.created_at]
+  })
   defineRoute(app, api.adminUser, {}, ({ body }) => userDetail(db, body.address))
   defineRoute(app, api.adminUserLedger, {}, async ({ body }) => {
     const user = await requireUser(db, body.address)
@@ -182,14 +205,18 @@ export async function adminRoutes(
   })
   defineRoute(app, api.adminJobs, {}, () => jobStatus(db, hotWalletState(app.platform)))
   defineRoute(app, api.adminHistory, {}, () => opsHistory(db))
-  defineRoute(app, api.adminAudit, {}, ({ body }) =>
-    listAudit(db, {
-      action: body.action,
-      actor: body.actor,
-      target: body.target,
-      from: body.from,
-      to: body.to,
-      ...paged(body),
-    }),
-  )
+  defineRoute(app, api.adminAudit, {}, ({ body }) => listAudit(db, { ...body, ...paged(body) }))
+  defineCsvRoute(app, api.adminAuditCsv, async function* ({ body }) {
+    for await (const entry of allPages(async (page, limit) => (await listAudit(db, { ...body, page, limit })).list))
+      yield [
+        entry.id,
+        entry.at,
+        entry.actor,
+        entry.role,
+        entry.action,
+        entry.target,
+        entry.details === null ? null : JSON.stringify(entry.details),
+        entry.ip,
+      ]
+  })
 }

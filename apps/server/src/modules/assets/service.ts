@@ -1,13 +1,21 @@
-import { type AssetBalance, Code, type LedgerEntry, type LedgerType } from '@solpledge/contract'
+import {
+  type AssetBalance,
+  Code,
+  type CsvCell,
+  formatAmount,
+  type LedgerEntry,
+  type LedgerType,
+} from '@solpledge/contract'
 import type { Selectable } from 'kysely'
 import { localnetFaucet } from '../../chain/localnet.ts'
 import { ownerTokenBalance } from '../../chain/token.ts'
 import type { Database } from '../../db/index.ts'
 import type { AssetsTable } from '../../db/schema.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
+import { EXPORT_PAGE } from '../../lib/csv.ts'
 import type { Platform } from '../../platform.ts'
 import { QUOTE } from '../config/index.ts'
-import { balances, statement } from '../ledger/index.ts'
+import { type BalancedEntry, balances, fullStatement, statement } from '../ledger/index.ts'
 import { owedTotals } from '../liabilities/index.ts'
 import { valuation } from '../trade/index.ts'
 
@@ -63,6 +71,55 @@ export async function moneyLog(
     limit: query.limit,
   })
   return { list, total, page: query.page, limit: query.limit }
+}
+
+/**
+ * The user's ledger as the rows of its CSV file (the moneyLogCsv columns): amounts in the asset's units, and the
+ * on-chain signature of a deposit (its payment intent's) or a withdrawal (its payout's, once sent).
+ */
+export async function* moneyLogFile(
+  db: Database,
+  userId: string,
+  query: { coin?: string | undefined; type?: LedgerType | undefined },
+): AsyncGenerator<CsvCell[]> {
+  const decimals = new Map((await listAssets(db)).map((asset) => [asset.code, asset.decimals]))
+  let page: BalancedEntry[] = []
+  const flush = async function* () {
+    const refs = page.map((entry) => /^(intent|withdraw):(\d+)$/.exec(entry.reference ?? ''))
+    const ids = (kind: string) => refs.flatMap((ref) => (ref?.[1] === kind ? [ref[2] as string] : []))
+    const found = {
+      intent: await signatures(db, 'payment_intents', ids('intent')),
+      withdraw: await signatures(db, 'withdrawals', ids('withdraw')),
+    }
+    for (const [index, entry] of page.entries()) {
+      const ref = refs[index]
+      const signature = ref ? (found[ref[1] as keyof typeof found].get(ref[2] as string) ?? null) : null
+      const units = decimals.get(entry.coin) ?? 0
+      yield [
+        entry.created_at,
+        entry.type,
+        entry.coin,
+        entry.account,
+        formatAmount(entry.amount, units),
+        formatAmount(entry.balance_after, units),
+        signature,
+        entry.reference,
+      ]
+    }
+    page = []
+  }
+  for await (const entry of fullStatement(db, { userId, asset: query.coin, type: query.type, pageSize: EXPORT_PAGE })) {
+    page.push(entry)
+    if (page.length === EXPORT_PAGE) yield* flush()
+  }
+  yield* flush()
+}
+
+/** The signatures of some payment intents or withdrawals, by id. */
+async function signatures(db: Database, table: 'payment_intents' | 'withdrawals', ids: string[]) {
+  if (!ids.length) return new Map<string, string>()
+  const rows = await db.selectFrom(table).select(['id', 'signature']).where('id', 'in', ids).execute()
+  return new Map(rows.flatMap((row) => (row.signature ? [[String(row.id), row.signature] as const] : [])))
 }
 
 /** Local chain only: SOL for fees and some of every token, so a newcomer can try top-up and staking. */

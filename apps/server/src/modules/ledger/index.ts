@@ -1,3 +1,12 @@
 // The public entry of modules/ledger: other modules import only what is exported here (docs/architecture.md).
 export { type AccountSpec, accountIds, accountKey, creditUsers, transferMany } from './bulk.ts'
-export { balances, statement, systemAccount, totals, transfer, userAccount } from './service.ts'
+export {
+  type BalancedEntry,
+  balances,
+  fullStatement,
+  statement,
+  systemAccount,
+  totals,
+  transfer,
+  userAccount,
+} from './service.ts'

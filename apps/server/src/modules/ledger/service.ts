@@ -233,6 +233,72 @@ export async function statement(
   }
 }
 
+/** A movement of the user's full statement: the entry and its account's balance after it (base units). */
+export type BalancedEntry = StatementEntry & { balance_after: string }
+
+/**
+ * All the user's movements, newest first, each with its account's balance after it, read page by page (keyset on the
+ * transfer and its side, so a transfer made meanwhile is not met twice). The running balance counts every entry of the
+ * account; the type filter only chooses the rows shown.
+ */
+export async function* fullStatement(
+  db: Database,
+  query: Omit<StatementQuery, 'page' | 'limit'> & { pageSize: number },
+): AsyncGenerator<BalancedEntry> {
+  const { userId, asset, type, pageSize } = query
+  const byAsset = asset === undefined ? sql`` : sql`and a.asset = ${asset}`
+  let after: { id: string; direction: string } | null = null
+  for (;;) {
+    const cursor: ReturnType<typeof sql> = after
+      ? sql`and (id < ${after.id} or (id = ${after.id} and direction > ${after.direction}))`
+      : sql``
+    const { rows } = await sql<{
+      id: string
+      asset: string
+      type: string
+      amount: string
+      reference: string | null
+      created_at: Date
+      kind: string
+      direction: 'in' | 'out'
+      balance_after: string
+    }>`
+      with m as (
+        select t.id, t.asset, t.type, t.amount, t.reference, t.created_at, a.kind, a.id as account_id,
+               'in' as direction, t.amount as signed
+          from ledger_transfers t join ledger_accounts a on a.id = t.credit_account_id
+         where a.user_id = ${userId} ${byAsset}
+        union all
+        select t.id, t.asset, t.type, t.amount, t.reference, t.created_at, a.kind, a.id, 'out', -t.amount
+          from ledger_transfers t join ledger_accounts a on a.id = t.debit_account_id
+         where a.user_id = ${userId} ${byAsset}
+      ), balanced as (
+        select m.*, sum(signed) over (partition by account_id order by id rows unbounded preceding) as balance_after
+          from m
+      )
+      select id, asset, type, amount, reference, created_at, kind, direction, balance_after from balanced
+       where true ${type === undefined ? sql`` : sql`and type = ${type}`} ${cursor}
+       order by id desc, direction
+       limit ${pageSize}`.execute(db)
+    for (const row of rows)
+      yield {
+        id: String(row.id),
+        coin: row.asset,
+        type: row.type as LedgerType,
+        amount: row.direction === 'in' ? String(row.amount) : `-${row.amount}`,
+        account: row.kind as UserAccountKind,
+        direction: row.direction,
+        reference: row.reference,
+        day: settlementDay(row.reference),
+        created_at: new Date(row.created_at).toISOString(),
+        balance_after: String(row.balance_after),
+      }
+    const last = rows.at(-1)
+    if (!last || rows.length < pageSize) return
+    after = { id: String(last.id), direction: last.direction }
+  }
+}
+
 /** What the users hold of `asset` (available + locked); the solvency report owes more (modules/liabilities/owed.ts). */
 export async function totals(db: Database, asset: string): Promise<bigint> {
   const row = await db

@@ -1,9 +1,13 @@
-import { createContext, type ReactNode, useContext, useId } from 'react'
+import type { BodyOf, ClientRoute } from '@solpledge/contract/client'
+import { createContext, type ReactNode, useContext, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { adminDownload } from '@/admin/lib/api-client.ts'
 import { LoadMore } from '@/components/load-more.tsx'
 import { EmptyState } from '@/components/page.tsx'
 import { ApiError } from '@/lib/api-client.ts'
 import { formatDateTime } from '@/lib/format.ts'
+import { reportActionError } from '@/lib/report-action-error.ts'
+import { saveFile } from '@/lib/save-file.ts'
 import { shorten } from '@/lib/shorten.ts'
 
 /** The id of the heading of the area or block around: what names the scrolling tables in it (TableWrap). */
@@ -213,5 +217,43 @@ export function CoinField({
         ))}
       </select>
     </label>
+  )
+}
+
+/**
+ * Downloads what a list shows, all of its pages, as a CSV file: `route` is the list's download route (`csv` in the
+ * contract), `body` the list's filters as applied.
+ */
+export function ExportButton<R extends ClientRoute>({
+  route,
+  body,
+  testId,
+}: {
+  route: R
+  body: BodyOf<R>
+  testId: string
+}) {
+  const { t } = useTranslation('admin')
+  const [busy, setBusy] = useState(false)
+  return (
+    <button
+      type="button"
+      className="admin-button"
+      data-testid={testId}
+      disabled={busy}
+      onClick={async () => {
+        setBusy(true)
+        try {
+          const { file, name } = await adminDownload(route, body)
+          saveFile(file, name)
+        } catch (error) {
+          reportActionError(error)
+        } finally {
+          setBusy(false)
+        }
+      }}
+    >
+      {t('exportCsv')}
+    </button>
   )
 }

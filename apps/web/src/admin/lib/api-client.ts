@@ -20,6 +20,7 @@ export const {
   call: adminCall,
   send: adminSend,
   upload: adminUpload,
+  download: adminDownload,
 } = createApiClient({
   fetch: (input, init) => globalThis.fetch(input, init),
   headers: adminHeaders,

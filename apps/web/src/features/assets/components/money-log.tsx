@@ -1,5 +1,6 @@
 import {
   type AssetBalance,
+  api,
   LEDGER_TYPES,
   type LedgerEntry,
   type LedgerType,
@@ -10,8 +11,11 @@ import { useTranslation } from 'react-i18next'
 import { LoadMore } from '@/components/load-more.tsx'
 import { EmptyState } from '@/components/page.tsx'
 import { SignatureLink } from '@/components/signature-link.tsx'
+import { download } from '@/lib/api-client.ts'
 import { formatDateTime, formatDay } from '@/lib/format.ts'
 import { flattenPages } from '@/lib/paging.ts'
+import { reportActionError } from '@/lib/report-action-error.ts'
+import { saveFile } from '@/lib/save-file.ts'
 import { useFormat } from '@/lib/use-format.ts'
 import { useMoneyLog } from '../api/get-money-log.ts'
 import { useWithdrawals } from '../api/get-withdrawals.ts'
@@ -29,6 +33,19 @@ export function MoneyLog({ asset }: { asset: AssetBalance }) {
   // The asset's withdrawals as loaded for the list above (the same query): a withdrawal row's state, link and reason.
   const loaded = useWithdrawals(asset.coin).data
   const withdrawals = new Map(loaded ? flattenPages(loaded.pages).map((item) => [item.id, item]) : [])
+  // The whole history of the asset, of the type chosen, as a CSV file (UTC times, amounts in the asset's units).
+  const [exporting, setExporting] = useState(false)
+  const exportFile = async () => {
+    setExporting(true)
+    try {
+      const { file, name } = await download(api.moneyLogCsv, { coin: asset.coin, ...(type && { type }) })
+      saveFile(file, name)
+    } catch (error) {
+      reportActionError(error)
+    } finally {
+      setExporting(false)
+    }
+  }
 
   return (
     <section className="money-log" aria-labelledby="money-log-title">
@@ -36,20 +53,31 @@ export function MoneyLog({ asset }: { asset: AssetBalance }) {
         <h2 id="money-log-title" className="section-title">
           {t('assets.detail.history')}
         </h2>
-        <select
-          className="money-log-filter"
-          aria-label={t('assets.detail.filter')}
-          data-testid="money-log-filter"
-          value={type}
-          onChange={(event) => setType(event.target.value as LedgerType | '')}
-        >
-          <option value="">{t('assets.detail.allTypes')}</option>
-          {LEDGER_TYPES.map((option) => (
-            <option key={option} value={option}>
-              {t(`assets.detail.types.${option}`)}
-            </option>
-          ))}
-        </select>
+        <div className="money-log-tools">
+          <select
+            className="money-log-filter"
+            aria-label={t('assets.detail.filter')}
+            data-testid="money-log-filter"
+            value={type}
+            onChange={(event) => setType(event.target.value as LedgerType | '')}
+          >
+            <option value="">{t('assets.detail.allTypes')}</option>
+            {LEDGER_TYPES.map((option) => (
+              <option key={option} value={option}>
+                {t(`assets.detail.types.${option}`)}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            className="outline-button money-log-export"
+            data-testid="money-log-export"
+            disabled={exporting}
+            onClick={exportFile}
+          >
+            {t('assets.detail.export')}
+          </button>
+        </div>
       </div>
       {!data ? (
         <p className="muted-note">{isError ? t('assets.detail.unavailable') : t('common.loading')}</p>

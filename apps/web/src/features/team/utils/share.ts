@@ -1,3 +1,5 @@
+import { saveFile } from '@/lib/save-file.ts'
+
 /** What sharing the poster came to: the share sheet took it, the user closed the sheet, or the file was saved. */
 export type ShareOutcome = 'shared' | 'cancelled' | 'downloaded'
 
@@ -8,24 +10,10 @@ export interface ShareEnvironment {
   download: (file: File) => void
 }
 
-/** Saves a file through a link with `download`: the browser's own download, no page left. */
-function downloadFile(file: File) {
-  const url = URL.createObjectURL(file)
-  const link = document.createElement('a')
-  link.href = url
-  link.download = file.name
-  link.rel = 'noopener'
-  document.body.append(link)
-  link.click()
-  link.remove()
-  // The download has its own copy once started; the URL only has to outlive the click.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000)
-}
-
 const browser = (): ShareEnvironment => ({
   share: typeof navigator.share === 'function' ? (data) => navigator.share(data) : undefined,
   canShare: typeof navigator.canShare === 'function' ? (data) => navigator.canShare(data) : undefined,
-  download: downloadFile,
+  download: (file) => saveFile(file, file.name),
 })
 
 /**

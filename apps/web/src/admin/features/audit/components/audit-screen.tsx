@@ -1,7 +1,7 @@
 import { adminApi } from '@solpledge/contract/admin'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { AdminPage, Mono, PagedTable, Time } from '@/admin/components/ui.tsx'
+import { AdminPage, ExportButton, Mono, PagedTable, Time } from '@/admin/components/ui.tsx'
 import { adminCall } from '@/admin/lib/api-client.ts'
 import { adminKeys } from '@/admin/lib/query-keys.ts'
 import { useAdminPages } from '@/admin/lib/use-admin-pages.ts'
@@ -64,6 +64,7 @@ export function AuditScreen() {
           >
             {t('clear')}
           </button>
+          <ExportButton route={adminApi.adminAuditCsv} body={filter} testId="admin-audit-export" />
         </div>
       </form>
       <PagedTable

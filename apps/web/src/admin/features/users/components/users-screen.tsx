@@ -1,7 +1,8 @@
+import { adminApi } from '@solpledge/contract/admin'
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
-import { AdminPage, Mono, PagedTable, Panel, SearchForm, Time } from '@/admin/components/ui.tsx'
+import { AdminPage, ExportButton, Mono, PagedTable, Panel, SearchForm, Time } from '@/admin/components/ui.tsx'
 import { useAdjustments, useUserSearch } from '../api/users.ts'
 import { AdjustmentsTable } from './adjustments-table.tsx'
 import { UserDetail } from './user-detail.tsx'
@@ -49,7 +50,11 @@ function SearchResults({ q, onOpen }: { q: string; onOpen: (address: string) => 
   const { t } = useTranslation('admin')
   const { query, items } = useUserSearch(q)
   return (
-    <Panel title={t('users.results')} testId="admin-user-results">
+    <Panel
+      title={t('users.results')}
+      testId="admin-user-results"
+      actions={<ExportButton route={adminApi.adminUsersCsv} body={q ? { q } : {}} testId="admin-users-export" />}
+    >
       <PagedTable
         testId="admin-users"
         query={query}

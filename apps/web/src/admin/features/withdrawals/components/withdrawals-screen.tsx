@@ -4,7 +4,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { DecisionButtons, DecisionDialogs, useDecision } from '@/admin/components/decision.tsx'
-import { AdminPage, CoinField, Mono, PagedTable, SearchForm, Time } from '@/admin/components/ui.tsx'
+import { AdminPage, CoinField, ExportButton, Mono, PagedTable, SearchForm, Time } from '@/admin/components/ui.tsx'
 import { useAllowed } from '@/admin/lib/api-client.ts'
 import { useAdminAssets } from '@/admin/lib/assets.ts'
 import { withoutEmpty } from '@/admin/lib/filters.ts'
@@ -60,6 +60,11 @@ export function WithdrawalsScreen() {
           <input value={search.address} onChange={(event) => setSearch({ ...search, address: event.target.value })} />
         </label>
       </SearchForm>
+      <ExportButton
+        route={adminApi.adminWithdrawalsCsv}
+        body={{ status, ...withoutEmpty(applied) }}
+        testId="admin-withdrawals-export"
+      />
       <PagedTable
         testId="admin-withdrawals"
         query={query}
