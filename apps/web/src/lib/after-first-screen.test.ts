@@ -8,7 +8,10 @@ async function fresh() {
   vi.stubGlobal('requestIdleCallback', (run: () => void) => idle.push(run))
   vi.stubGlobal('cancelIdleCallback', () => {})
   const module = await import('./after-first-screen.ts')
-  return { ...module, runIdle: () => idle.splice(0).forEach((run) => run()), idleQueued: () => idle.length }
+  const runIdle = () => {
+    for (const run of idle.splice(0)) run()
+  }
+  return { ...module, runIdle, idleQueued: () => idle.length }
 }
 
 describe('afterFirstScreen', () => {
