@@ -64,7 +64,7 @@ test.describe('web shell', () => {
         // The screen's loading note, even if a second render replaced it at once (its chunk is here before the first
         // render: drawing the note first would be a whole render more on the phone's main thread).
         for (const record of records)
-          for (const node of record.addedNodes)
+          for (const node of Array.from(record.addedNodes))
             if (node instanceof Element && (node.matches('.route-loading') || node.querySelector('.route-loading')))
               seen.fallback = true
       }).observe(document, { childList: true, subtree: true })

@@ -173,7 +173,7 @@ try {
       const bytes = await assetBytes(url)
       // The machine's 1-minute load average as Lighthouse starts: its simulated throttling scales what it observes, so
       // a loaded machine reads worse (docs/benchmarks.md).
-      const load = Number(os.loadavg()[0].toFixed(1))
+      const load = Number((os.loadavg()[0] ?? 0).toFixed(1))
       const scores = lighthouse(url)
       rows.push({ run, page: pagePath, load, ...bytes, ...scores })
       console.log(
