@@ -171,11 +171,14 @@ try {
     for (const pagePath of PAGES) {
       const url = `${server.url}${pagePath}`
       const bytes = await assetBytes(url)
+      // The machine's 1-minute load average as Lighthouse starts: its simulated throttling scales what it observes, so
+      // a loaded machine reads worse (docs/benchmarks.md).
+      const load = Number((os.loadavg()[0] ?? 0).toFixed(1))
       const scores = lighthouse(url)
-      rows.push({ run, page: pagePath, ...bytes, ...scores })
+      rows.push({ run, page: pagePath, load, ...bytes, ...scores })
       console.log(
         [
-          `run ${run} ${pagePath.padEnd(8)}`,
+          `run ${run} ${pagePath.padEnd(8)} load ${load}`,
           `JS before paint ${kb(bytes.paint.js.wire)} kB wire / ${kb(bytes.paint.js.gzip)} kB gzip`,
           `CSS ${kb(bytes.paint.css.wire)} / ${kb(bytes.paint.css.gzip)}`,
           `JS before interactive ${kb(bytes.interactive.js.wire)} / ${kb(bytes.interactive.js.gzip)}`,

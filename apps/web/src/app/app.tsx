@@ -6,9 +6,10 @@ import { BrowserRouter, useLocation, useNavigate } from 'react-router'
 import { PrimaryButton } from '@/components/primary-button.tsx'
 import { Toaster } from '@/components/toaster.tsx'
 import { UpdatePrompt } from '@/components/update-prompt.tsx'
+import { afterFirstScreen } from '@/lib/after-first-screen.ts'
 import { ClientConfigContext } from '@/lib/client-config.ts'
 import { useWalletModal, WalletModalProvider } from '@/lib/wallet/wallet-modal.tsx'
-import { loadWalletLayer, useScreenShown, walletAtStartup } from './bootstrap.tsx'
+import { loadWalletLayer, walletAtStartup } from './bootstrap.tsx'
 import { queryClient } from './query-client.ts'
 import { isConsolePath, Screens } from './router.tsx'
 import type { WalletLayerProps } from './wallet-layer.tsx'
@@ -42,20 +43,12 @@ export function App({ config, inviteCode }: AppProps) {
   )
 }
 
-/** Afterwards (docs/architecture.md "Offline and updates"): registers the service worker once the first screen painted. */
+/** Afterwards (docs/architecture.md "Offline and updates"): registers the service worker after the first screen. */
 function ServiceWorker() {
-  const shown = useScreenShown()
-  useEffect(() => {
-    if (!shown) return
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => import('./service-worker.ts').then((m) => m.registerServiceWorker(), console.error))
-    })
-    return () => {
-      cancelAnimationFrame(frame)
-      clearTimeout(timer)
-    }
-  }, [shown])
+  useEffect(
+    () => afterFirstScreen(() => import('./service-worker.ts').then((m) => m.registerServiceWorker(), console.error)),
+    [],
+  )
   return null
 }
 
@@ -69,23 +62,15 @@ function Wallet({ config, inviteCode }: AppProps) {
   const goHome = useCallback(() => void latestNavigate.current('/'), [])
   const { visible } = useWalletModal()
   const [Layer, setLayer] = useState<ComponentType<WalletLayerProps> | null>(null)
-  const shown = useScreenShown()
-  // Asked for by a screen (the wallet picker opens): now. Otherwise, with a wallet there: once the first screen has
-  // painted, so its chunks and data are not slowed down by the wallet layer's.
-  const later = shown && walletAtStartup(config)
+  // Asked for by a screen (the wallet picker opens): now. Otherwise, with a wallet there: after the first screen, so
+  // that its render, chunks and data are not slowed down by the wallet layer's.
+  const atStartup = walletAtStartup(config)
   useEffect(() => {
-    if (!visible && !later) return
-    const load = () => loadWalletLayer(config).then((layer) => setLayer(() => layer), console.error)
-    if (visible) return void load()
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(load)
-    })
-    return () => {
-      cancelAnimationFrame(frame)
-      clearTimeout(timer)
-    }
-  }, [visible, later, config])
+    if (!visible && !atStartup) return
+    const load = () => void loadWalletLayer(config).then((layer) => setLayer(() => layer), console.error)
+    if (visible) return load()
+    return afterFirstScreen(load)
+  }, [visible, atStartup, config])
   // The same element while its props stay: a navigation re-renders this component, not the wallet layer.
   return useMemo(
     () => Layer && <Layer config={config} inviteCode={inviteCode} onReset={goHome} userLogin={!onConsole} />,

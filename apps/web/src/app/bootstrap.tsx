@@ -1,14 +1,10 @@
 import type { ClientConfig } from '@solpledge/contract/client'
 import { useEffect } from 'react'
-import { createStore } from '@/lib/store.ts'
-
-const screenShown = createStore(false)
-/** Whether a screen has rendered its content (not its 'loading' fallback) since the page loaded. */
-export const useScreenShown = screenShown.use
+import { markScreenShown } from '@/lib/after-first-screen.ts'
 
 /** Rendered after a screen's content, inside its Suspense boundary: the first screen is on its way to the display. */
 export function ScreenShown() {
-  useEffect(() => screenShown.set(true), [])
+  useEffect(markScreenShown, [])
   return null
 }
 

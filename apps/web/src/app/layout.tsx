@@ -1,7 +1,7 @@
 import { Suspense, useLayoutEffect, useRef } from 'react'
 import { useLocation, useNavigationType, useOutlet } from 'react-router'
 import { LiveStatusNote } from '@/components/live-status.tsx'
-import { useLiveStatus } from '@/lib/live/use-live.ts'
+import { usersChannel } from '@/lib/live/use-live.ts'
 import { ScreenShown } from './bootstrap.tsx'
 import { BottomNav } from './bottom-nav.tsx'
 
@@ -26,7 +26,7 @@ export function Layout() {
         </Suspense>
       </main>
       <BottomNav />
-      <LiveStatusNote status={useLiveStatus()} />
+      <LiveStatusNote channel={usersChannel()} />
     </div>
   )
 }

@@ -1,11 +1,10 @@
-import { type ComponentType, lazy, Suspense } from 'react'
+import { type ComponentType, Suspense } from 'react'
 import { matchRoutes, type RouteObject, useRoutes } from 'react-router'
 import { LoadingOverlay } from '@/components/loading-overlay.tsx'
 import { ScreenShown } from './bootstrap.tsx'
 import { Layout } from './layout.tsx'
+import { type Load, ScreenOf, screenChunk } from './screen-chunk.tsx'
 import { CONSOLE, SCREENS, type Screen } from './screens.ts'
-
-type Load = () => Promise<{ default: ComponentType }>
 
 /**
  * The screens' modules (SCREENS and CONSOLE name them), each a chunk of its own that loads when asked for. The home
@@ -18,27 +17,15 @@ const screenModules = import.meta.glob<Record<string, ComponentType>>([
   '!/src/features/home/components/home-screen.tsx',
 ])
 
-/** A lazily loaded screen whose chunk can be asked for before React renders it (preloadScreen). */
-function lazyScreen({ module, name }: Screen) {
+/** The chunk of one of SCREENS (or the CONSOLE). */
+function chunkOf({ module, name }: Screen) {
   const load = screenModules[`/src/${module}`]
   if (!load) throw new Error(`No screen module ${module}`)
-  // One import for both: React's lazy() asking again would walk the chunk's preload list a second time.
-  let loading: ReturnType<Load> | undefined
-  const once = () => {
-    loading ??= load().then(
-      (exports) => ({ default: exports[name] as ComponentType }),
-      (error: unknown) => {
-        loading = undefined // a failed fetch is asked for again next time
-        throw error
-      },
-    )
-    return loading
-  }
-  return Object.assign(lazy(once), { preload: once })
+  return screenChunk(load, name)
 }
 
 /** The operator console: never loaded by users' screens. */
-const AdminApp = lazyScreen(CONSOLE)
+const adminApp = chunkOf(CONSOLE)
 
 /** Whether a path is the operator console's (CONSOLE: /admin and everything below it). */
 const consolePath = CONSOLE.path.slice(0, -'/*'.length)
@@ -52,10 +39,10 @@ export const isConsolePath = (pathname: string) =>
 const routes: RouteObject[] = [
   {
     path: CONSOLE.path,
-    handle: { preload: AdminApp.preload },
+    handle: { preload: adminApp.preload },
     element: (
       <Suspense fallback={<LoadingOverlay />}>
-        <AdminApp />
+        <ScreenOf chunk={adminApp} />
         <ScreenShown />
       </Suspense>
     ),
@@ -63,8 +50,8 @@ const routes: RouteObject[] = [
   {
     element: <Layout />,
     children: SCREENS.map((screen) => {
-      const Screen = lazyScreen(screen)
-      return { path: screen.path, element: <Screen />, handle: { preload: Screen.preload } }
+      const chunk = chunkOf(screen)
+      return { path: screen.path, element: <ScreenOf chunk={chunk} />, handle: { preload: chunk.preload } }
     }),
   },
 ]
@@ -74,11 +61,12 @@ export const Screens = () => useRoutes(routes)
 
 /**
  * Starts loading the chunk of the screen at `pathname` at once, in parallel with the language and the config, instead
- * of after them when the router first renders it; gives the route's pattern ('/pledge', '/notice/detail/:id').
+ * of after them when the router first renders it; gives the route's pattern ('/pledge', '/notice/detail/:id') and
+ * the chunk's loading (settles when it is here or has failed).
  */
-export function preloadScreen(pathname: string): string | undefined {
+export function preloadScreen(pathname: string): { pattern: string | undefined; loaded: Promise<unknown> } {
   const route = matchRoutes(routes, pathname)?.at(-1)?.route
   const handle = route?.handle as { preload?: Load } | undefined
-  handle?.preload?.().catch(console.error)
-  return route?.path
+  const loaded = handle?.preload?.().catch(console.error) ?? Promise.resolve()
+  return { pattern: route?.path, loaded }
 }

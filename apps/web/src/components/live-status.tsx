@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import type { LiveStatus } from '@/lib/live/channel.ts'
+import type { LiveChannel } from '@/lib/live/channel.ts'
 import './live-status.css'
 
 /** How long the channel may be down before it is said: a quick reconnection shows nothing. */
@@ -8,10 +8,12 @@ const QUIET_MS = 1_500
 
 /**
  * A quiet "reconnecting…" note while the live channel is down (docs/architecture.md "Live updates"): the screen keeps
- * what it shows, and says that it may be behind until the channel is back.
+ * what it shows, and says that it may be behind until the channel is back. It follows the channel's status itself, so
+ * that a change of it re-renders the note alone, not the layout around it.
  */
-export function LiveStatusNote({ status }: { status: LiveStatus }) {
+export function LiveStatusNote({ channel }: { channel: LiveChannel }) {
   const { t } = useTranslation()
+  const status = channel.useStatus()
   const [shown, setShown] = useState(false)
   useEffect(() => {
     if (status !== 'reconnecting') {

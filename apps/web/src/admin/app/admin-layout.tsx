@@ -55,7 +55,7 @@ export function AdminLayout({ session, onSignOut, children }: AdminLayoutProps) 
       </nav>
       <main className="admin-main">
         <Suspense fallback={<p className="muted-note">{t('loading')}</p>}>{children}</Suspense>
-        <LiveStatusNote status={consoleChannel().useStatus()} />
+        <LiveStatusNote channel={consoleChannel()} />
       </main>
       <footer className="admin-footer">
         <LanguageSwitcher />

@@ -1,5 +1,6 @@
 import type { LiveEvent } from '@solpledge/contract/client'
 import type { QueryKey } from '@tanstack/react-query'
+import { firstScreenDone } from '@/lib/after-first-screen.ts'
 import { LiveChannel } from '@/lib/live/channel.ts'
 import { liveUrl, useChannelRefresh } from '@/lib/live/use-live.ts'
 import { getAdminSession, onAdminSessionChange } from './session.ts'
@@ -17,6 +18,7 @@ export function consoleChannel(): LiveChannel {
   if (channel) return channel
   const created = new LiveChannel({
     url: liveUrl,
+    ready: firstScreenDone(),
     auth: () => {
       const session = getAdminSession()
       return session ? { op: 'auth', admin_token: session.token } : null

@@ -39,8 +39,9 @@ const event = (topic: 'market' | 'user', seq: number, data: object) =>
 describe('the live channel client', () => {
   let sockets: Socket[]
   let auth: { op: 'auth'; token: string; address: string } | null
-  const make = () =>
+  const make = (ready?: Promise<unknown>) =>
     new LiveChannel({
+      ready,
       url: () => 'ws://test/api/live',
       auth: () => auth,
       createSocket: () => {
@@ -97,6 +98,25 @@ describe('the live channel client', () => {
     expect(market.seen).toEqual([{ n: 8 }, { n: 8 }])
     last().receive(event('market', 9, { n: 9 }))
     expect(market.seen.at(-1)).toEqual({ n: 9 })
+  })
+
+  it('opens no connection before it is ready (the first screen first), then takes the topics asked for meanwhile', async () => {
+    let ready = () => {}
+    const channel = make(new Promise<void>((resolve) => (ready = resolve)))
+    const market = recorder()
+    channel.subscribe('market', market.handler)
+    channel.visible()
+    channel.online()
+    await vi.runAllTimersAsync()
+    expect(sockets).toHaveLength(0)
+    expect(channel.status).toBe('idle')
+    ready()
+    await vi.runAllTimersAsync()
+    expect(sockets).toHaveLength(1)
+    last().open()
+    expect(last().sent).toContainEqual({ op: 'sub', topic: 'market' })
+    last().receive({ type: 'subscribed', topic: 'market', seq: 1, resumed: false })
+    expect(market.snapshots).toEqual([0])
   })
 
   it('asks again from the last number after a gap, ignoring what comes until the answer', () => {

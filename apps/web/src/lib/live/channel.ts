@@ -57,6 +57,11 @@ export interface LiveChannelOptions {
   idleCloseMs?: number
   /** Where visibility and network changes are heard (the page); null in tests that drive them. */
   events?: { document: Document; window: Window } | null
+  /**
+   * No connection opens before this resolves (the app's: after its first screen, lib/after-first-screen.ts); topics
+   * subscribed meanwhile are asked for, and their snapshots taken, once it has.
+   */
+  ready?: Promise<unknown>
 }
 
 /** How long the client waits before reconnecting: a random time from 0.5 s to min(30 s, 2^attempt s). */
@@ -80,9 +85,11 @@ export class LiveChannel {
   private hiddenTimer: ReturnType<typeof setTimeout> | undefined
   private idleTimer: ReturnType<typeof setTimeout> | undefined
   private paused = false
+  /** Waiting for `ready`: no connection yet. */
+  private waiting: boolean
   /** The server refused the identity: anonymous until it changes. */
   private refused = false
-  private readonly options: Required<Omit<LiveChannelOptions, 'events'>> & Pick<LiveChannelOptions, 'events'>
+  private readonly options: Required<Omit<LiveChannelOptions, 'events' | 'ready'>> & Pick<LiveChannelOptions, 'events'>
 
   constructor(options: LiveChannelOptions) {
     this.options = {
@@ -92,6 +99,11 @@ export class LiveChannel {
       idleCloseMs: 10_000,
       ...options,
     }
+    this.waiting = options.ready !== undefined
+    options.ready?.then(() => {
+      this.waiting = false
+      this.ensureConnected()
+    })
     const page =
       options.events === undefined ? (typeof document === 'undefined' ? null : { document, window }) : options.events
     if (page) {
@@ -163,7 +175,7 @@ export class LiveChannel {
   }
 
   private ensureConnected() {
-    if (this.socket || this.paused || this.topics.size === 0 || this.reconnectTimer) return
+    if (this.waiting || this.socket || this.paused || this.topics.size === 0 || this.reconnectTimer) return
     this.connect()
   }
 

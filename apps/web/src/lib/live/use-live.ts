@@ -1,6 +1,7 @@
 import { API_BASE, LIVE_PATH, type LiveEvent, type LiveTopic, PUBLIC_TOPICS } from '@solpledge/contract/client'
 import { type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
+import { firstScreenDone } from '../after-first-screen.ts'
 import { getToken, getWalletAddress, onSessionChange, onWalletAddressChange } from '../session.ts'
 import { LiveChannel, type TopicHandler } from './channel.ts'
 
@@ -88,7 +89,10 @@ export function useChannelRefresh<T extends LiveTopic>(
 
 let users: LiveChannel | null = null
 
-/** The users' app's channel, authenticated by the session while there is one (a new one reconnects it). */
+/**
+ * The users' app's channel, authenticated by the session while there is one (a new one reconnects it). It connects
+ * after the first screen: that screen's data was just read, and its snapshot is taken then.
+ */
 export function usersChannel(): LiveChannel {
   if (users) return users
   const auth = () => {
@@ -96,7 +100,7 @@ export function usersChannel(): LiveChannel {
     const address = getWalletAddress()
     return token && address ? { op: 'auth' as const, token, address } : null
   }
-  const channel = new LiveChannel({ url: liveUrl, auth })
+  const channel = new LiveChannel({ url: liveUrl, auth, ready: firstScreenDone() })
   let identity = JSON.stringify(auth())
   const changed = () => {
     const next = JSON.stringify(auth())
@@ -117,6 +121,3 @@ export const useLiveTopic = <T extends LiveTopic>(topic: T, handler: TopicHandle
 /** useChannelRefresh on the users' app's channel. */
 export const useLiveRefresh = <T extends LiveTopic>(topic: T, queryKey: QueryKey, options?: RefreshOptions<T>) =>
   useChannelRefresh(usersChannel, topic, queryKey, options)
-
-/** Whether the users' app's channel is live, or reconnecting. */
-export const useLiveStatus = () => usersChannel().useStatus()
