@@ -4,6 +4,7 @@ import {
   adminWallet,
   expect,
   expectLoggedIn,
+  goInApp,
   register,
   sheetsSettled,
   signIn,
@@ -170,23 +171,11 @@ async function closeSheet(page: Page) {
   await sheetsSettled(page)
 }
 
-/**
- * Goes to `path` inside the running app, as its links do (the router follows the history), so the session stays as
- * it is: a reload would connect the wallet again.
- */
-async function go(page: Page, path: string) {
-  await page.evaluate((path) => {
-    history.pushState(null, '', path)
-    dispatchEvent(new PopStateEvent('popstate'))
-  }, path)
-  await expect(page).toHaveURL(path)
-}
-
 /** Visits every app route (and the sheets `sheets` opens on the way), returning the findings. */
 async function visitApp(page: Page, role: string, sheets: Record<string, (page: Page) => Promise<void>> = {}) {
   const found: string[] = []
   for (const path of APP_ROUTES) {
-    await go(page, path)
+    await goInApp(page, path)
     await settled(page, page.getByTestId('page-title'))
     found.push(...(await findings(page, `${role} ${path}`)))
     const open = sheets[path]
@@ -246,18 +235,18 @@ test.describe('accessibility and phone layout', () => {
         await expect(page.getByRole('dialog')).toBeVisible()
       },
     })
-    await go(page, '/assets')
+    await goInApp(page, '/assets')
     await usdt(page).getByTestId('recharge-button').click()
     await expect(page.getByTestId('recharge-dialog')).toBeVisible()
     found.push(...(await findings(page, 'signed in /assets (top-up sheet)')))
     await snap(page, testInfo, 'top-up sheet')
     // The forms' placeholders fit in every language.
     for (const language of ['en', 'zh', 'ja', 'ko', 'vi']) {
-      await go(page, '/')
+      await goInApp(page, '/')
       await page.getByTestId('language-switcher').locator(`button[lang="${language}"]`).click()
       await expect(page.locator('html')).toHaveAttribute('lang', language)
       for (const path of ['/pledge', '/finance', '/swap', '/quick-trade/buy']) {
-        await go(page, path)
+        await goInApp(page, path)
         await settled(page, page.getByTestId('page-title'))
         found.push(...(await layoutFindings(page, `${language} ${path}`)))
       }
@@ -276,18 +265,18 @@ test.describe('accessibility and phone layout', () => {
     await page.getByTestId('admin-sign-in').click()
     await expect(toast(page, 'Signed in to the operator console')).toBeVisible()
     for (const path of CONSOLE_ROUTES) {
-      await go(page, path)
+      await goInApp(page, path)
       await settled(page, page.getByTestId('admin-title'))
       found.push(...(await findings(page, path)))
     }
-    await go(page, '/admin/config')
+    await goInApp(page, '/admin/config')
     for (const tab of ['assets', 'history', 'operators', 'changes']) {
       await page.getByTestId(`admin-config-tab-${tab}`).click()
       await expect(page.getByText('Loading…')).toHaveCount(0)
       found.push(...(await findings(page, `/admin/config ${tab}`)))
     }
 
-    await go(page, '/admin/users')
+    await goInApp(page, '/admin/users')
     await page.getByTestId('admin-user-search').fill(user.address.slice(0, 8))
     await page.getByTestId('admin-user-search-submit').click()
     await page.getByTestId('admin-user-result').first().getByRole('button').click()
@@ -302,7 +291,7 @@ test.describe('accessibility and phone layout', () => {
     found.push(...(await findings(page, 'reason dialog')))
     await closeSheet(page)
 
-    await go(page, '/admin/content')
+    await goInApp(page, '/admin/content')
     await page.getByTestId('admin-notice-new').click()
     await expect(page.getByTestId('admin-notice-editor')).toBeVisible()
     found.push(...(await findings(page, 'notice editor')))
