@@ -6,8 +6,8 @@ import {
   expectLoggedIn,
   goInApp,
   register,
+  rootAddress,
   sheetsSettled,
-  signIn,
   snap,
   test,
   toast,
@@ -192,27 +192,31 @@ async function visitApp(page: Page, role: string, sheets: Record<string, (page: 
 test.describe('accessibility and phone layout', () => {
   // One axe run a screen, about 20 screens a role; the roles side by side.
   test.describe.configure({ mode: 'parallel', timeout: 240_000 })
-  test('the app signed out, with the wallet picker open', async ({ page }, testInfo) => {
-    await signIn(page)
-    await page.getByTestId('disconnect').click()
-    await expect(page.getByTestId('connect-wallet')).toBeVisible()
-    const found = await visitApp(page, 'signed out', {
-      '/assets': async (page) => {
-        await page.getByTestId('connect-wallet').click()
-        await expect(page.getByRole('dialog')).toBeVisible()
-      },
-    })
-    await snap(page, testInfo, 'last route')
-    expect(found).toEqual([])
-  })
-
-  test('a new wallet with the bind sheet open', async ({ page }, testInfo) => {
+  test('a new wallet with the bind sheet open, then the app signed out, with the wallet picker open', async ({
+    page,
+  }, testInfo) => {
     await useWallets(page, [new Wallet()])
     await page.goto('/')
     const dialog = page.getByTestId('bind-dialog')
     await expect(dialog).toBeVisible()
     const found = await findings(page, 'bind sheet')
     await snap(page, testInfo, 'bind sheet')
+    // Bound, then disconnected: a visitor who signed out.
+    await page.getByTestId('bind-input').fill(rootAddress())
+    await page.getByTestId('bind-button').click()
+    await expect(dialog).toHaveCount(0)
+    await expect(page.getByTestId('user-address')).toBeVisible()
+    await page.getByTestId('disconnect').click()
+    await expect(page.getByTestId('connect-wallet')).toBeVisible()
+    found.push(
+      ...(await visitApp(page, 'signed out', {
+        '/assets': async (page) => {
+          await page.getByTestId('connect-wallet').click()
+          await expect(page.getByRole('dialog')).toBeVisible()
+        },
+      })),
+    )
+    await snap(page, testInfo, 'last route')
     expect(found).toEqual([])
   })
 
