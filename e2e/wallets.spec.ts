@@ -8,6 +8,7 @@ import {
   goInApp,
   register,
   rootAddress,
+  sheetReady,
   sheetsSettled,
   snap,
   storage,
@@ -112,6 +113,7 @@ test.describe('a Wallet Standard wallet (the test wallet, found as a real Phanto
     // Once, so that the sheet's code is loaded (the case of every sheet after the first).
     await withdraw.click()
     await expect(sheet).toBeVisible()
+    await sheetReady(page)
     await page.keyboard.press('Escape')
     await expect(sheet).toHaveCount(0)
     // At the top of the screen, clear of the sheet: the second tap lands on the sheet's mask, as on a phone.
@@ -125,6 +127,7 @@ test.describe('a Wallet Standard wallet (the test wallet, found as a real Phanto
     await expect(sheet).toBeVisible()
     // (The second tap did land on the mask.)
     expect(await page.evaluate((at) => document.elementFromPoint(at.x, at.y)?.className, { x, y })).toBe('modal-mask')
+    await sheetReady(page)
     await page.keyboard.press('Escape')
     await expect(sheet).toHaveCount(0)
     await sheetsSettled(page)
