@@ -158,7 +158,7 @@ test('an operator approves a withdrawal under review and the user receives it on
   page,
   browser,
 }, testInfo) => {
-  // Two top-ups and withdrawals through their review sheets, an on-chain send and two decisions: a long journey.
+  // Two withdrawals through their review sheets, an on-chain send and two decisions: a long journey.
   test.setTimeout(120_000)
   // This time on a phone.
   await signInToConsole(page, operator, testInfo)
@@ -171,7 +171,7 @@ test('an operator approves a withdrawal under review and the user receives it on
   })
 
   const user = new Wallet()
-  await register(user)
+  const userSession = await register(user)
   const phone = await secondPhone(browser, testInfo)
   const usdt = phone.locator('[data-testid="asset-row"][data-coin="USDT"]')
 
@@ -182,14 +182,11 @@ test('an operator approves a withdrawal under review and the user receives it on
   page.on('load', () => consoleLoads++)
 
   await test.step('the user tops up 200 USDT and asks to withdraw 150 USDT', async () => {
+    // Topped up through the API (assets.spec.ts taps through a top-up).
+    await topUp(user, userSession, 'USDT', 200_000_000n)
     await useWallets(phone, [user])
     await phone.goto('/assets')
-    await phone.getByTestId('faucet-button').click()
-    await expect(phone.locator('[data-testid="wallet-balance"][data-coin="USDT"]')).toContainText('1,000')
-    await usdt.getByTestId('recharge-button').click()
-    await phone.getByTestId('recharge-amount').fill('200')
-    await submitReviewed(phone.getByTestId('recharge-submit'))
-    await expect(usdt.getByTestId('asset-available')).toHaveText('200', { timeout: 30_000 })
+    await expect(usdt.getByTestId('asset-available')).toHaveText('200')
     await usdt.getByTestId('withdraw-button').click()
     await phone.getByTestId('withdraw-amount').fill('150')
     await submitReviewed(phone.getByTestId('withdraw-submit'))

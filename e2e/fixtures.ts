@@ -373,6 +373,26 @@ export async function sheetsSettled(page: Page) {
   await page.waitForFunction(() => !(history.state as Record<string, unknown> | null)?.solpledgeModal)
 }
 
+/**
+ * Waits until the open sheet has taken its history entry (apps/web/src/lib/modal-history.ts; in the same effects as its
+ * Escape key): a sheet is visible a moment before, when Escape would do nothing yet.
+ */
+export async function sheetReady(page: Page) {
+  await page.waitForFunction(() => Boolean((history.state as Record<string, unknown> | null)?.solpledgeModal))
+}
+
+/**
+ * Goes to `path` inside the running app, as its links do (the router follows the history), so the session stays as
+ * it is: a reload would connect the wallet again.
+ */
+export async function goInApp(page: Page, path: string) {
+  await page.evaluate((path) => {
+    history.pushState(null, '', path)
+    dispatchEvent(new PopStateEvent('popstate'))
+  }, path)
+  await expect(page).toHaveURL(path)
+}
+
 /** Submits a money form and confirms its review sheet: the money call is made. */
 export async function submitReviewed(submit: Locator) {
   await (await openReview(submit)).click()

@@ -12,11 +12,29 @@ import {
 } from './fixtures.ts'
 
 test.describe('wallet login', () => {
-  test('a new user from /?code=<root> binds and is logged in', async ({ page }, testInfo) => {
+  test('an unknown invite code shows the error toast and stays unbound; from /?code=<root> the new user binds and is logged in', async ({
+    page,
+  }, testInfo) => {
     const wallet = new Wallet()
+    const stranger = new Wallet()
     await useWallets(page, [wallet])
-    await page.goto(`/?code=${rootAddress()}`)
+    await page.goto(`/?code=${stranger.address}`)
     const dialog = page.getByTestId('bind-dialog')
+    await page.getByTestId('bind-button').click()
+    const refused = page
+      .getByTestId('toast')
+      .filter({ hasText: 'The invitation code does not belong to a registered user' })
+    await expect(refused).toBeVisible()
+    await snap(page, testInfo, 'error toast')
+    await expect(dialog).toBeVisible()
+    const unbound = await storage(page)
+    expect(unbound.token).toBeNull()
+    expect(unbound.userinfo).toBeNull()
+    // Toasts last two seconds.
+    await expect(refused).toHaveCount(0, { timeout: 4000 })
+
+    // The link of a registered user: the code is filled in, and the dialog cannot be closed without binding.
+    await page.goto(`/?code=${rootAddress()}`)
     await expect(dialog).toBeVisible()
     await expect(page.getByTestId('bind-input')).toHaveValue(rootAddress())
     await expect(dialog.getByRole('button', { name: /close/i })).toHaveCount(0)
@@ -30,29 +48,18 @@ test.describe('wallet login', () => {
     await snap(page, testInfo, 'logged in')
   })
 
-  test('a returning user logs in without the dialog', async ({ page }, testInfo) => {
+  test('a returning user logs in without the dialog; disconnect clears userinfo, root and token', async ({
+    page,
+  }, testInfo) => {
     await signIn(page)
     await expect(page.getByTestId('bind-dialog')).toHaveCount(0)
     await snap(page, testInfo, 'logged in')
-  })
-
-  test('an unknown invite code shows the error toast and stays unbound', async ({ page }, testInfo) => {
-    const wallet = new Wallet()
-    const stranger = new Wallet()
-    await useWallets(page, [wallet])
-    await page.goto(`/?code=${stranger.address}`)
-    await page.getByTestId('bind-button').click()
-    const toast = page
-      .getByTestId('toast')
-      .filter({ hasText: 'The invitation code does not belong to a registered user' })
-    await expect(toast).toBeVisible()
-    await snap(page, testInfo, 'error toast')
-    await expect(page.getByTestId('bind-dialog')).toBeVisible()
+    await page.getByTestId('disconnect').click()
+    await expect(page.getByTestId('user-address')).toHaveCount(0)
+    await expect(page.getByTestId('connect-wallet')).toBeVisible()
     const stored = await storage(page)
-    expect(stored.token).toBeNull()
-    expect(stored.userinfo).toBeNull()
-    // Toasts last two seconds.
-    await expect(toast).toHaveCount(0, { timeout: 4000 })
+    expect(stored).toMatchObject({ userinfo: null, root: null, token: null })
+    await snap(page, testInfo, 'disconnected')
   })
 
   test('switching account lands on / and logs in as the other account', async ({ page }, testInfo) => {
@@ -71,15 +78,5 @@ test.describe('wallet login', () => {
     await expect(page).toHaveURL(/\/$/)
     await expectLoggedIn(page, second)
     await snap(page, testInfo, 'second account')
-  })
-
-  test('disconnect clears userinfo, root and token', async ({ page }, testInfo) => {
-    await signIn(page)
-    await page.getByTestId('disconnect').click()
-    await expect(page.getByTestId('user-address')).toHaveCount(0)
-    await expect(page.getByTestId('connect-wallet')).toBeVisible()
-    const stored = await storage(page)
-    expect(stored).toMatchObject({ userinfo: null, root: null, token: null })
-    await snap(page, testInfo, 'disconnected')
   })
 })

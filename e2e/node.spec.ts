@@ -1,18 +1,17 @@
 import { api } from '@solpledge/contract'
-import { callAs, doubleTapOnce, expect, newUser, snap, submitReviewed, test } from './fixtures.ts'
+import { callAs, doubleTapOnce, expect, newUser, snap, test } from './fixtures.ts'
+import { topUp } from './top-up.ts'
 
 test.describe('nodes', () => {
   test('buys a junior node from the USDT balance and sees it in My Node', async ({ page }, testInfo) => {
-    await newUser(page)
-
-    // Fund the platform balance the way a user does: test tokens, then a 600 USDT top-up.
-    await page.goto('/assets')
-    await page.getByTestId('faucet-button').click()
-    await expect(page.locator('[data-testid="wallet-balance"][data-coin="USDT"]')).toContainText('1,000')
+    const { wallet, session } = await newUser(page)
+    // The faucet's test tokens in the wallet, then (below) a 600 USDT top-up, through the API: assets.spec.ts taps
+    // through both.
+    expect((await callAs(session, api.faucet.path, {})).code).toBe(1)
 
     // Nothing in the balance yet, 1,000 USDT in the wallet: the review starts on paying on chain, the one way that can
     // pay; the balance, chosen by hand, disables Confirm and says why instead of refusing after the tap.
-    await page.getByTestId('bottom-nav').getByText('Node').click()
+    await page.goto('/node')
     await page.locator('[data-testid="node-level"][data-level="junior"]').getByTestId('node-buy').click()
     await expect(page.getByTestId('node-pay-chain')).toHaveAttribute('aria-selected', 'true')
     await expect(page.getByTestId('review-confirm')).toBeEnabled()
@@ -26,12 +25,10 @@ test.describe('nodes', () => {
     await page.getByTestId('review-cancel').click()
     await expect(page.getByTestId('review')).toHaveCount(0)
 
-    await page.getByTestId('bottom-nav').getByText('Assets').click()
+    await topUp(wallet, session, 'USDT', 600_000_000n, { faucet: false })
+    await page.goto('/assets')
     const usdt = page.locator('[data-testid="asset-row"][data-coin="USDT"]')
-    await usdt.getByTestId('recharge-button').click()
-    await page.getByTestId('recharge-amount').fill('600')
-    await submitReviewed(page.getByTestId('recharge-submit'))
-    await expect(usdt.getByTestId('asset-available')).toContainText('600', { timeout: 30_000 })
+    await expect(usdt.getByTestId('asset-available')).toHaveText('600')
 
     await page.getByTestId('bottom-nav').getByText('Node').click()
     await expect(page.getByTestId('page-title')).toHaveText('Node')
@@ -70,15 +67,10 @@ test.describe('nodes', () => {
   test('a node paid on chain but refused when the payment arrives: the reason stays shown, the money is in the balance', async ({
     page,
   }, testInfo) => {
-    const { session } = await newUser(page)
-    await page.goto('/assets')
-    await page.getByTestId('faucet-button').click()
-    await expect(page.locator('[data-testid="wallet-balance"][data-coin="USDT"]')).toContainText('1,000')
+    const { wallet, session } = await newUser(page)
+    // 500 USDT topped up through the API (assets.spec.ts taps through it); 500 USDT left in the wallet.
+    await topUp(wallet, session, 'USDT', 500_000_000n)
     const usdt = page.locator('[data-testid="asset-row"][data-coin="USDT"]')
-    await usdt.getByTestId('recharge-button').click()
-    await page.getByTestId('recharge-amount').fill('500')
-    await submitReviewed(page.getByTestId('recharge-submit'))
-    await expect(usdt.getByTestId('asset-available')).toHaveText('500', { timeout: 30_000 })
 
     // The payment intent is made while the user holds no junior node; before the wallet pays it, the same user buys
     // one from the balance (as from another tab), so the node cannot be made when the payment arrives.

@@ -14,7 +14,9 @@ const BANNERS = {
 }
 
 test.describe('notices and banners', () => {
-  test('the notice list shows the seeded notices and opens one', async ({ page }, testInfo) => {
+  test('the notice list shows the seeded notices and opens one; a link in a notice body opens inside the app; an unknown notice says so; more notices load when the end of the list scrolls into view', async ({
+    page,
+  }, testInfo) => {
     await newUser(page)
     await page.goto('/notice')
     await expect(page.getByTestId('page-title')).toHaveText('Notices')
@@ -41,20 +43,53 @@ test.describe('notices and banners', () => {
     await page.getByTestId('notice-back').click()
     await expect(page).toHaveURL(/\/notice$/)
     await expect(items).toHaveCount(3)
-  })
 
-  test('a link in a notice body opens inside the app', async ({ page }) => {
-    await newUser(page)
-    await page.goto('/notice')
-    await page.getByTestId('notice-item').filter({ hasText: 'Welcome to solpledge' }).click()
-    const body = page.getByTestId('notice-detail').locator('.notice-body')
+    // A link in a notice body opens inside the app.
+    await items.filter({ hasText: 'Welcome to solpledge' }).click()
+    const body = detail.locator('.notice-body')
     await expect(body.locator('li')).toHaveCount(3)
     await body.getByRole('link', { name: 'Assets' }).click()
     await expect(page).toHaveURL(/\/assets$/)
     await expect(page.getByTestId('page-title')).toHaveText('Assets')
+
+    // An unknown notice says so.
+    await page.goto('/notice/detail/987654321')
+    await expect(page.getByTestId('empty-state')).toHaveText('This notice does not exist.')
+    await expect(page.getByTestId('toast')).toHaveCount(0)
+    await page.goto('/notice/detail/abc')
+    await expect(page.getByTestId('empty-state')).toHaveText('This notice does not exist.')
+    await snap(page, testInfo, 'unknown notice')
+
+    // More notices load when the end of the list scrolls into view: two per page instead of ten, so that the three
+    // seeded notices make two pages, and long titles, so that the first page fills more than the screen.
+    const asked: number[] = []
+    await page.route(`**/api${api.noticeList.path}`, async (route) => {
+      const body = JSON.parse(route.request().postData() ?? '{}')
+      asked.push(body.page)
+      const response = await route.fetch({ postData: JSON.stringify({ ...body, limit: 2 }) })
+      const json = await response.json()
+      for (const notice of json.data.list) notice.title = `${notice.title}: ${'a long title '.repeat(80)}`
+      return route.fulfill({ response, json })
+    })
+    await page.goto('/notice')
+    await expect(items).toHaveCount(2)
+    const more = page.getByTestId('notice-more')
+    await expect(more).not.toBeInViewport()
+    // The live channel's snapshot may refetch the first page once more; the second is asked only on scrolling.
+    expect(asked).toContain(1)
+    expect(asked).not.toContain(2)
+    await snap(page, testInfo, 'first page')
+    await more.scrollIntoViewIfNeeded()
+    await expect(items).toHaveCount(3)
+    expect(asked).toContain(2)
+    for (const [index, title] of SEEDED.en.entries()) await expect(items.nth(index)).toContainText(title)
+    await expect(more).toHaveCount(0)
+    await snap(page, testInfo, 'all pages loaded')
   })
 
-  test('home shows the banners and the notice strip, which opens the newest notice', async ({ page }, testInfo) => {
+  test('home shows the banners and the notice strip, which opens the newest notice; a notice flagged as the event notice opens as a dialog once, with a close button', async ({
+    page,
+  }, testInfo) => {
     await newUser(page)
     await page.goto('/')
     const banners = page.getByTestId('banner')
@@ -66,7 +101,8 @@ test.describe('notices and banners', () => {
     await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0)
     await expect(page.getByTestId('notice-strip-item')).toHaveText(SEEDED.en[0] as string)
     // No notice is flagged as the event notice: the dialog stays closed.
-    await expect(page.getByTestId('event-notice')).toHaveCount(0)
+    const dialog = page.getByTestId('event-notice')
+    await expect(dialog).toHaveCount(0)
     await snap(page, testInfo, 'home with banners and notice strip')
 
     await page.getByTestId('notice-strip-item').click()
@@ -82,6 +118,28 @@ test.describe('notices and banners', () => {
     await page.goto('/')
     await banners.first().click()
     await expect(page).toHaveURL(/\/pledge$/)
+
+    // The seed flags none; here the list answer names its newest notice as the event notice.
+    await page.route(`**/api${api.noticeList.path}`, async (route) => {
+      const response = await route.fetch()
+      const json = await response.json()
+      const [newest] = json.data.list
+      json.data.event = { id: newest.id, title: newest.title }
+      return route.fulfill({ response, json })
+    })
+    await page.goto('/')
+    await expect(dialog).toBeVisible()
+    await expect(dialog.getByRole('heading')).toHaveText(SEEDED.en[0] as string)
+    await expect(dialog).toContainText('00:00 UTC')
+    await snap(page, testInfo, 'event notice dialog')
+    await dialog.getByRole('button', { name: 'Close' }).click()
+    await expect(dialog).toHaveCount(0)
+    // Closed for the rest of the visit.
+    await page.getByTestId('notice-strip-more').click()
+    await expect(page.getByTestId('notice-item')).toHaveCount(3)
+    await page.getByTestId('bottom-nav').getByText('Home').click()
+    await expect(page.getByTestId('notice-strip-item')).toBeVisible()
+    await expect(dialog).toHaveCount(0)
   })
 
   test('switching language shows the translated notices and banners', async ({ page }, testInfo) => {
@@ -110,73 +168,5 @@ test.describe('notices and banners', () => {
     await expect(page.getByTestId('notice-title')).toHaveText(SEEDED.zh[0] as string)
     await expect(page.getByTestId('page-title')).toHaveText('公告详情')
     await snap(page, testInfo, 'notice in Chinese')
-  })
-
-  test('an unknown notice says so', async ({ page }, testInfo) => {
-    await newUser(page)
-    await page.goto('/notice/detail/987654321')
-    await expect(page.getByTestId('empty-state')).toHaveText('This notice does not exist.')
-    await expect(page.getByTestId('toast')).toHaveCount(0)
-    await page.goto('/notice/detail/abc')
-    await expect(page.getByTestId('empty-state')).toHaveText('This notice does not exist.')
-    await snap(page, testInfo, 'unknown notice')
-  })
-
-  test('more notices load when the end of the list scrolls into view', async ({ page }, testInfo) => {
-    await newUser(page)
-    // Two per page instead of ten, so that the three seeded notices make two pages, and long titles, so that the
-    // first page fills more than the screen.
-    const asked: number[] = []
-    await page.route(`**/api${api.noticeList.path}`, async (route) => {
-      const body = JSON.parse(route.request().postData() ?? '{}')
-      asked.push(body.page)
-      const response = await route.fetch({ postData: JSON.stringify({ ...body, limit: 2 }) })
-      const json = await response.json()
-      for (const notice of json.data.list) notice.title = `${notice.title}: ${'a long title '.repeat(80)}`
-      return route.fulfill({ response, json })
-    })
-    await page.goto('/notice')
-    const items = page.getByTestId('notice-item')
-    await expect(items).toHaveCount(2)
-    const more = page.getByTestId('notice-more')
-    await expect(more).not.toBeInViewport()
-    // The live channel's snapshot may refetch the first page once more; the second is asked only on scrolling.
-    expect(asked).toContain(1)
-    expect(asked).not.toContain(2)
-    await snap(page, testInfo, 'first page')
-    await more.scrollIntoViewIfNeeded()
-    await expect(items).toHaveCount(3)
-    expect(asked).toContain(2)
-    for (const [index, title] of SEEDED.en.entries()) await expect(items.nth(index)).toContainText(title)
-    await expect(more).toHaveCount(0)
-    await snap(page, testInfo, 'all pages loaded')
-  })
-
-  test('a notice flagged as the event notice opens as a dialog once, with a close button', async ({
-    page,
-  }, testInfo) => {
-    await newUser(page)
-    // The seed flags none; here the list answer names its newest notice as the event notice.
-    await page.route(`**/api${api.noticeList.path}`, async (route) => {
-      const response = await route.fetch()
-      const json = await response.json()
-      const [newest] = json.data.list
-      json.data.event = { id: newest.id, title: newest.title }
-      return route.fulfill({ response, json })
-    })
-    await page.goto('/')
-    const dialog = page.getByTestId('event-notice')
-    await expect(dialog).toBeVisible()
-    await expect(dialog.getByRole('heading')).toHaveText(SEEDED.en[0] as string)
-    await expect(dialog).toContainText('00:00 UTC')
-    await snap(page, testInfo, 'event notice dialog')
-    await dialog.getByRole('button', { name: 'Close' }).click()
-    await expect(dialog).toHaveCount(0)
-    // Closed for the rest of the visit.
-    await page.getByTestId('notice-strip-more').click()
-    await expect(page.getByTestId('notice-item')).toHaveCount(3)
-    await page.getByTestId('bottom-nav').getByText('Home').click()
-    await expect(page.getByTestId('notice-strip-item')).toBeVisible()
-    await expect(dialog).toHaveCount(0)
   })
 })

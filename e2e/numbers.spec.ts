@@ -4,6 +4,7 @@ import {
   addDays,
   callAs,
   expect,
+  goInApp,
   register,
   rpc,
   serverToday,
@@ -18,8 +19,9 @@ import { topUp } from './top-up.ts'
  * Numbers as users read them (docs/money.md#showing-amounts-appswebsrclibformatts): every route of the app, in English
  * and Chinese, for a user with balances, positions, outputs and history, shows no raw i18n key, no figure with more
  * decimals than its asset shows and no figure of 10,000 or more without grouping. Exact amounts (detail screens, marked
- * data-exact) and prices (data-price) may show more decimals. It settles days ahead, which journeys that settle their
- * own positions must not meet: a server of its own.
+ * data-exact) and prices (data-price) may show more decimals. On the way every route, loaded as a link opens it, shows
+ * its screen with its title and the navigation. It settles days ahead, which journeys that settle their own positions
+ * must not meet: a server of its own.
  */
 
 test.use({ ownServer: 'numbers' })
@@ -75,13 +77,20 @@ const rawKeys = (text: string) => [
   ...(text.match(/\b[a-z]+(?:_[a-z]+)+\b/g) ?? []),
 ]
 
-/** Still loading: the loading text, or a figure's placeholder '…' standing alone (not inside a short address). */
-const LOADING = [/Loading/, /加载中/, /(^|\s)…(\s|$)/m]
+/**
+ * Still loading: the loading text, the line shown while a screen's code loads, or a figure's placeholder '…' standing
+ * alone (not inside a short address).
+ */
+const LOADING = [/Loading/, /加载中/, /^loading$/m, /(^|\s)…(\s|$)/m]
 
-/** Opens a route and waits until the screen has its figures (nothing loading, no placeholders). */
-async function open(page: Page, path: string) {
-  await page.goto(path)
+/**
+ * Opens a route and waits until the screen has its figures (nothing loading, no placeholders): loaded as a link opens
+ * it (`load`: the server's page for it, the app started on it), or through the app's router as its links do.
+ */
+async function open(page: Page, path: string, { load }: { load: boolean }) {
+  await (load ? page.goto(path) : goInApp(page, path))
   await expect(page.getByTestId('page-title')).toBeVisible()
+  await expect(page.getByTestId('bottom-nav')).toBeVisible()
   await expect
     .poll(async () => {
       // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what people read
@@ -111,35 +120,42 @@ test('every route shows figures people can read, in English and Chinese', async 
 
   const notices = await callAs(session, api.noticeList.path, { page: 1, limit: 1 })
   const notice = (notices.data as unknown as { list: { id: string }[] }).list[0]
-  const routes = [
-    '/',
-    '/assets',
-    '/assets/detail?coin=USDT',
-    '/assets/detail?coin=PLG',
-    '/node',
-    '/pledge',
-    `/pledge/orderDetail?id=${stake.data.id}`,
-    `/pledge/detail?id=${stake.data.id}`,
-    '/finance',
-    `/finance/detail?id=${deposit.data.id}`,
-    '/notice',
-    ...(notice ? [`/notice/detail/${notice.id}`] : []),
-    '/team',
-    '/rank',
-    '/swap',
-    '/quick-trade/buy',
-    '/quick-trade/sell',
-    '/no-such-page',
+  expect(notice, 'a seeded notice').toBeDefined()
+  // Each route with the title of its screen in English (no two in a row on the same path: the screen is drawn anew).
+  const routes: [string, string][] = [
+    ['/', 'solpledge'],
+    ['/assets', 'Assets'],
+    ['/assets/detail?coin=USDT', 'Asset details'],
+    ['/node', 'Node'],
+    ['/assets/detail?coin=PLG', 'Asset details'],
+    ['/pledge', 'Staking'],
+    [`/pledge/orderDetail?id=${stake.data.id}`, 'Staking order detail'],
+    [`/pledge/detail?id=${stake.data.id}`, 'Staking detail'],
+    ['/finance', 'Finance'],
+    [`/finance/detail?id=${deposit.data.id}`, 'Finance detail'],
+    ['/notice', 'Notices'],
+    [`/notice/detail/${notice?.id}`, 'Notice detail'],
+    ['/team', 'Team'],
+    ['/rank', 'Ranking'],
+    ['/swap', 'Swap'],
+    ['/quick-trade/buy', 'Quick trade'],
+    ['/quick-trade/sell', 'Quick trade'],
+    ['/quick-trade/detail/1', 'Order detail'],
+    ['/no-such-page', 'Page not found'],
   ]
 
   await useWallets(page, [wallet])
+  await page.goto('/')
   for (const language of ['en', 'zh']) {
-    await page.goto('/')
     await page.evaluate((lang) => localStorage.setItem('i18nextLng', lang), language)
+    await page.reload()
     const problems: string[] = []
     let grouped = 0
-    for (const route of routes) {
-      await open(page, route)
+    for (const [route, title] of routes) {
+      // In English each route is loaded as a link opens it, so every screen is shown from the server's page for it
+      // too; in Chinese the app's router goes from one to the next (what the figures are does not depend on how).
+      await open(page, route, { load: language === 'en' })
+      if (language === 'en') await expect(page.getByTestId('page-title'), route).toHaveText(title)
       await expect(page.locator('html')).toHaveAttribute('lang', language)
       const { text, prices } = await visibleText(page)
       problems.push(...rawKeys(text).map((key) => `${route}: raw key ${key}`))

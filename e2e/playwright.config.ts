@@ -1,11 +1,11 @@
 import { defineConfig } from '@playwright/test'
-import { CHROMIUM } from './chromium.ts'
+import { HEADLESS_SHELL } from './chromium.ts'
 
 /**
- * E2E journeys in Debian's Chromium (never a downloaded browser) at a phone viewport, against the real server,
- * a fresh PGlite database and the local chain, all started by global-setup.ts. Journeys that change what the others
- * rely on (the console's configuration, the one market's price, settled days ahead) run on a server of their own
- * (`test.use({ ownServer })`, fixtures.ts), so every file can run at the same time as any other.
+ * E2E journeys in Debian's Chromium (its headless shell: chromium.ts; never a downloaded browser) at a phone viewport,
+ * against the real server, a fresh PGlite database and the local chain, all started by global-setup.ts. Journeys that
+ * change what the others rely on (the console's configuration, the one market's price, settled days ahead) run on a
+ * server of their own (`test.use({ ownServer })`, fixtures.ts), so every file can run at the same time as any other.
  */
 /** The files that say `test.use({ ownServer })`. */
 const OWN_SERVER = ['**/admin.spec.ts', '**/trade.spec.ts', '**/numbers.spec.ts', '**/live.spec.ts']
@@ -38,7 +38,7 @@ export default defineConfig({
     // No trace: recording one for every journey (to keep it for failures) took a third of the stage's CPU; a failure
     // shows its error, its screenshot and the journey's own screenshots (snap in fixtures.ts).
     trace: 'off',
-    launchOptions: CHROMIUM,
+    launchOptions: HEADLESS_SHELL,
     // The app registers a service worker after its first paint; a controlled page's requests would pass it, out of
     // page.route's reach. Journeys run without it, except install.spec.ts, which is about it.
     serviceWorkers: 'block',

@@ -10,27 +10,16 @@ import {
   serverToday,
   settleThrough,
   snap,
-  submitReviewed,
   test,
   toast,
 } from './fixtures.ts'
+import { topUp } from './top-up.ts'
 
 /** PLG base units of a shown amount such as '7.066666666 PLG'. */
 function plgUnits(text: string | null) {
   const parsed = parseAmount((text ?? '').replace(/\s*PLG$/, ''), 9)
   if (!parsed.ok) throw new Error(`not an amount of PLG: ${text}`)
   return parsed.value
-}
-
-/** Tops up `amount` of `coin` from the demo wallet on the assets screen and waits until it is available. */
-async function topUp(page: Page, coin: string, amount: string) {
-  await page.goto('/assets')
-  const row = page.locator(`[data-testid="asset-row"][data-coin="${coin}"]`)
-  await row.getByTestId('recharge-button').click()
-  await page.getByTestId('recharge-amount').fill(amount)
-  await submitReviewed(page.getByTestId('recharge-submit'))
-  await expect(toast(page, 'Recharge successfully')).toBeVisible({ timeout: 30_000 })
-  await expect(row.getByTestId('asset-available')).toHaveText(amount)
 }
 
 /** The available balance of an asset on the assets screen. */
@@ -56,7 +45,7 @@ test.describe('staking, finance and node payments', () => {
   // Stakes on chain and from the balance, buys a node on chain, deposits USDT, settles the next days and redeems.
   test('stake, buy a node, deposit, settle and redeem', async ({ page }, testInfo) => {
     test.setTimeout(300_000)
-    const { session } = await newUser(page)
+    const { wallet, session } = await newUser(page)
 
     await test.step('the configuration failing to load says so', async () => {
       await page.route('**/api/invest/invest_pledge/PLG', (route) => route.abort())
@@ -77,13 +66,11 @@ test.describe('staking, finance and node payments', () => {
       await expect(periods.first()).toContainText('Power ×1')
     })
 
+    // Through the API (assets.spec.ts taps through the faucet and the top-up): the faucet's 1,000 PLG and 1,000 USDT
+    // in the wallet, 300 PLG and 100 USDT of them in the balance.
     await test.step('fund the wallet and the balances', async () => {
-      await page.goto('/assets')
-      await page.getByTestId('faucet-button').click()
-      await expect(page.locator('[data-testid="wallet-balance"][data-coin="PLG"]')).toContainText('1,000')
-      await expect(page.locator('[data-testid="wallet-balance"][data-coin="USDT"]')).toContainText('1,000')
-      await topUp(page, 'PLG', '300')
-      await topUp(page, 'USDT', '100')
+      await topUp(wallet, session, 'PLG', 300_000_000_000n)
+      await topUp(wallet, session, 'USDT', 100_000_000n, { faucet: false })
     })
 
     await test.step('every refusal of the stake form shows its text', async () => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { processArgs } from '../apps/server/test/fixtures/server-bundle.ts'
 // @ts-expect-error plain ESM helpers shared with the npm scripts
 import { freePort, root, startService, stopChild } from '../scripts/lib.mjs'
 
@@ -13,15 +14,21 @@ export interface StartedServer {
 
 /**
  * Starts the server (serving the built web app) on a free port with a throwaway DATA_DIR, against the local chain at
- * `rpcUrl`/`wsUrl`, with `env` added to its environment (a PORT there is used instead of a free one).
+ * `rpcUrl`/`wsUrl`, with `env` added to its environment (a PORT there is used instead of a free one; a DATA_DIR there
+ * is used instead of a new one, and kept).
  */
 export async function startServer(rpcUrl: string, wsUrl: string, env: Record<string, string> = {}) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-e2e-'))
+  const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-e2e-'))
   const port = env.PORT ? Number(env.PORT) : await freePort()
-  // One process, tsx as Node's loader: tsx's command relays a signal to a child of its own and kills that child when
-  // it has not acknowledged within 30 ms, which a loaded machine misses; the server then never shuts down cleanly, and
-  // one restarted on the same DATA_DIR (install.spec.ts's deploys) waits on its embedded database's recovery.
-  const server = await startService('server', process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+  // Its database: a copy of the run's migrated one (global-setup.ts), unless the directory has one already (a restart).
+  const database = path.join(dataDir, 'pglite')
+  const template = process.env.E2E_PGLITE_TEMPLATE
+  if (template && !fs.existsSync(database)) fs.cpSync(template, database, { recursive: true })
+  // One process, started from the run's bundle of the server (global-setup.ts; through tsx as Node's loader without
+  // one): tsx's command relays a signal to a child of its own and kills that child when it has not acknowledged within
+  // 30 ms, which a loaded machine misses; the server then never shuts down cleanly, and one restarted on the same
+  // DATA_DIR (install.spec.ts's deploys) waits on its embedded database's recovery.
+  const server = await startService('server', process.execPath, processArgs('server'), {
     env: {
       PORT: String(port),
       DATA_DIR: dataDir,
@@ -43,7 +50,7 @@ export async function startServer(rpcUrl: string, wsUrl: string, env: Record<str
     rootAddress: server.match[2] as string,
     stop: async () => {
       await stopChild(server.child)
-      fs.rmSync(dataDir, { recursive: true, force: true })
+      if (!env.DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true })
     },
   } satisfies StartedServer
 }

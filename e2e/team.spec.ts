@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import { api } from '@solpledge/contract'
-import { callAs, expect, register, snap, test, useWallets, Wallet } from './fixtures.ts'
+import { callAs, expect, register, snap, takeToasts, test, useWallets, Wallet } from './fixtures.ts'
 import { topUp } from './top-up.ts'
 
 type Session = Record<string, string>
@@ -32,7 +32,10 @@ test.describe('team, ranking and home figures', () => {
     await stake(d, sessionD, 200n)
   })
 
-  test('the team page shows the counts and performances of the team', async ({ page, context }, testInfo) => {
+  test('the team page shows the counts and performances of the team, copies and shares the invite, with and without a clipboard', async ({
+    page,
+    context,
+  }, testInfo) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'])
     await useWallets(page, [a])
     await page.goto('/team')
@@ -80,17 +83,13 @@ test.describe('team, ranking and home figures', () => {
     // 720 × 1080: the PNG header's width and height.
     expect([saved.readUInt32BE(16), saved.readUInt32BE(20)]).toEqual([720, 1080])
     await expect(page.getByTestId('toast').filter({ hasText: 'Invite poster saved' })).toBeVisible()
-  })
 
-  test('copying without a clipboard prompts with the link and the shortcut; Share hands the poster to the share sheet', async ({
-    page,
-  }, testInfo) => {
-    await useWallets(page, [a])
-    await page.addInitScript(() => {
+    // Without a clipboard, copying prompts with the link and the shortcut; a share sheet that takes files, as a
+    // phone's, gets the poster (it keeps what it was given for the test to read).
+    await page.evaluate(() => {
       Object.defineProperty(navigator, 'clipboard', {
         value: { writeText: () => Promise.reject(new Error('denied')) },
       })
-      // A share sheet that takes files, as a phone's: it keeps what it was given for the test to read.
       const shared: ShareData[] = []
       Object.assign(window, { shared })
       Object.defineProperty(navigator, 'canShare', { value: (data: ShareData) => Boolean(data.files?.length) })
@@ -100,7 +99,7 @@ test.describe('team, ranking and home figures', () => {
         },
       })
     })
-    await page.goto('/team')
+    await takeToasts(page)
     // The prompt blocks the page until answered: read it and dismiss it as it opens.
     const prompts: { type: string; message: string; value: string }[] = []
     page.on('dialog', async (dialog) => {
@@ -151,17 +150,24 @@ test.describe('team, ranking and home figures', () => {
     })
     expect(shared.dark).toBeGreaterThan(440 * 440 * 0.2)
     expect(shared.light).toBeGreaterThan(440 * 440 * 0.2)
-    await expect(page.getByTestId('toast').filter({ hasText: 'Invite poster saved' })).toHaveCount(0)
+    // Shared, not saved.
+    expect((await takeToasts(page)).filter((text) => text.includes('Invite poster saved'))).toEqual([])
     await snap(page, testInfo, 'shared')
   })
 
-  test('the ranking, reached from Home and from Team, agrees with Home and says when it was updated', async ({
+  test('the home screen shows the price, the pair and the power figures; the ranking, reached from Home and from Team, agrees with Home and says when it was updated', async ({
     page,
   }, testInfo) => {
     // No waiting for the snapshot job: a read finds the new power recorded since the last snapshot and recomputes.
     await useWallets(page, [a])
     await page.goto('/')
+    await expect(page.getByTestId('home-pair')).toHaveText('PLG/USDT')
+    await expect(page.getByTestId('home-price')).toHaveText('0.5 USDT')
+    await expect(page.getByTestId('home-personalPower')).toHaveText('200')
+    await expect(page.getByTestId('home-teamPower')).toHaveText('350')
     await expect(page.getByTestId('home-directNew')).toHaveText('250')
+    await expect(page.getByTestId('home-recommended')).toHaveText('350')
+    await snap(page, testInfo, 'home figures')
     await page.getByTestId('home-link-rank').click()
     await expect(page).toHaveURL(/\/rank$/)
     await expect(page.getByTestId('page-title')).toHaveText('Ranking')
@@ -189,17 +195,5 @@ test.describe('team, ranking and home figures', () => {
     await expect(page.getByTestId('rank-board-direct')).toBeVisible()
     await page.getByTestId('back').click()
     await expect(page).toHaveURL(/\/team$/)
-  })
-
-  test('the home screen shows the price, the pair and the power figures', async ({ page }, testInfo) => {
-    await useWallets(page, [a])
-    await page.goto('/')
-    await expect(page.getByTestId('home-pair')).toHaveText('PLG/USDT')
-    await expect(page.getByTestId('home-price')).toHaveText('0.5 USDT')
-    await expect(page.getByTestId('home-personalPower')).toHaveText('200')
-    await expect(page.getByTestId('home-teamPower')).toHaveText('350')
-    await expect(page.getByTestId('home-directNew')).toHaveText('250')
-    await expect(page.getByTestId('home-recommended')).toHaveText('350')
-    await snap(page, testInfo, 'home figures')
   })
 })

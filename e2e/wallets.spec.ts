@@ -5,8 +5,11 @@ import {
   callAs,
   expect,
   expectLoggedIn,
+  goInApp,
   register,
   rootAddress,
+  sheetReady,
+  sheetsSettled,
   snap,
   storage,
   takeToasts,
@@ -75,7 +78,7 @@ test.describe('Phantom on Android Chrome', () => {
 })
 
 test.describe('a Wallet Standard wallet (the test wallet, found as a real Phantom is)', () => {
-  test('signs in with one prompt, restores the session silently on reload, and Disconnect sticks', async ({
+  test('signs in with one prompt, restores the session silently on reload, a double tap on Withdraw opens its sheet, and Disconnect sticks', async ({
     page,
   }, testInfo) => {
     const wallet = new Wallet()
@@ -100,6 +103,35 @@ test.describe('a Wallet Standard wallet (the test wallet, found as a real Phanto
     expect((await storage(page)).token).toBe(token)
     expect(await walletPrompts(page)).toEqual([])
     expect(await takeToasts(page)).toEqual([])
+
+    // A double tap on Withdraw opens the sheet, and it stays open (signed in with the test wallet: no demo wallet badge
+    // over the top of the screen).
+    await goInApp(page, '/assets')
+    const usdt = page.locator('[data-testid="asset-row"][data-coin="USDT"]')
+    const withdraw = usdt.getByTestId('withdraw-button')
+    const sheet = page.getByTestId('withdraw-dialog')
+    // Once, so that the sheet's code is loaded (the case of every sheet after the first).
+    await withdraw.click()
+    await expect(sheet).toBeVisible()
+    await sheetReady(page)
+    await page.keyboard.press('Escape')
+    await expect(sheet).toHaveCount(0)
+    // At the top of the screen, clear of the sheet: the second tap lands on the sheet's mask, as on a phone.
+    await withdraw.evaluate((element) => element.scrollIntoView({ block: 'start' }))
+    const box = await withdraw.boundingBox()
+    if (!box) throw new Error('the Withdraw button is not on the screen')
+    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2]
+    await page.mouse.dblclick(x, y)
+    // Its fade-in ends at full opacity only if nothing closed it on the way.
+    await expect(page.locator('.modal-root')).toHaveCSS('opacity', '1')
+    await expect(sheet).toBeVisible()
+    // (The second tap did land on the mask.)
+    expect(await page.evaluate((at) => document.elementFromPoint(at.x, at.y)?.className, { x, y })).toBe('modal-mask')
+    await sheetReady(page)
+    await page.keyboard.press('Escape')
+    await expect(sheet).toHaveCount(0)
+    await sheetsSettled(page)
+    await goInApp(page, '/')
 
     // Disconnect: signed out here and on the server, and still after a reload, with nothing asked.
     await page.getByTestId('disconnect').click()
@@ -188,40 +220,5 @@ test.describe('a Wallet Standard wallet (the test wallet, found as a real Phanto
     await page.waitForLoadState('networkidle')
     expect(await storage(page)).toMatchObject(signedOut)
     await expect(page.getByTestId('user-address')).toHaveCount(0)
-  })
-})
-
-test.describe('sheets', () => {
-  test('a double tap on Withdraw opens the sheet, and it stays open', async ({ page }) => {
-    // Signed in with the test wallet: no demo wallet badge over the top of the screen.
-    const wallet = new Wallet()
-    await register(wallet)
-    await useTestWallet(page, [wallet])
-    await withoutDemoWallet(page)
-    await page.goto('/assets')
-    await page.getByTestId('connect-wallet').first().click()
-    await firstList(page)
-      .getByRole('button', { name: /Phantom/ })
-      .click()
-    await expect.poll(async () => (await storage(page)).token).toBeTruthy()
-    const usdt = page.locator('[data-testid="asset-row"][data-coin="USDT"]')
-    const withdraw = usdt.getByTestId('withdraw-button')
-    const sheet = page.getByTestId('withdraw-dialog')
-    // Once, so that the sheet's code is loaded (the case of every sheet after the first).
-    await withdraw.click()
-    await expect(sheet).toBeVisible()
-    await page.keyboard.press('Escape')
-    await expect(sheet).toHaveCount(0)
-    // At the top of the screen, clear of the sheet: the second tap lands on the sheet's mask, as on a phone.
-    await withdraw.evaluate((element) => element.scrollIntoView({ block: 'start' }))
-    const box = await withdraw.boundingBox()
-    if (!box) throw new Error('the Withdraw button is not on the screen')
-    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2]
-    await page.mouse.dblclick(x, y)
-    // Its fade-in ends at full opacity only if nothing closed it on the way.
-    await expect(page.locator('.modal-root')).toHaveCSS('opacity', '1')
-    await expect(sheet).toBeVisible()
-    // (The second tap did land on the mask.)
-    expect(await page.evaluate((at) => document.elementFromPoint(at.x, at.y)?.className, { x, y })).toBe('modal-mask')
   })
 })

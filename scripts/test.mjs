@@ -102,25 +102,30 @@ async function vitest(name, project, env = {}, out = 'inherit') {
   return code === 0 && result !== null && result.numTotalTests > 0
 }
 
-/** Debian's Chromium for the journeys, and CJK fonts so zh/ja/ko screenshots show text, not boxes. */
+/**
+ * Debian's Chromium and its headless shell (the journeys' browser: e2e/chromium.ts), and CJK fonts so zh/ja/ko
+ * screenshots show text, not boxes.
+ */
 function ensureChromium() {
-  const chromium = '/usr/bin/chromium'
+  const browsers = [
+    ['/usr/bin/chromium', 'chromium'],
+    ['/usr/bin/chromium-headless-shell', 'chromium-headless-shell'],
+  ]
   const cjkFonts = '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'
-  const missing = [
-    [chromium, 'chromium'],
-    [cjkFonts, 'fonts-noto-cjk'],
-  ].filter(([file]) => !fs.existsSync(file))
+  const absent = (list) => list.filter(([file]) => !fs.existsSync(file))
+  const missing = absent([...browsers, [cjkFonts, 'fonts-noto-cjk']])
   if (missing.length === 0) return
   const packages = missing.map(([, name]) => name)
+  const noBrowser = () => absent(browsers).map(([, name]) => name)
   if (process.getuid?.() !== 0) {
-    if (!fs.existsSync(chromium)) throw new Error('Chromium is missing: apt-get install -y chromium')
+    if (noBrowser().length > 0) throw new Error(`Chromium is missing: apt-get install -y ${noBrowser().join(' ')}`)
     return log(`without root, not installing ${packages.join(' ')}`)
   }
   log(`installing ${packages.join(' ')} (apt-get)`)
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
   spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
   const res = spawnSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env })
-  if (res.status !== 0 && !fs.existsSync(chromium)) throw new Error('apt-get install chromium failed')
+  if (res.status !== 0 && noBrowser().length > 0) throw new Error(`apt-get install ${noBrowser().join(' ')} failed`)
 }
 
 /**

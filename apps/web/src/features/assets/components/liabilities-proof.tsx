@@ -145,7 +145,12 @@ function Inclusion({ address, snapshot }: { address: string; snapshot: Liability
           <p>
             <span className="badge badge-ok">✓</span> {t('assets.proof.included', { id: snapshotId })}
           </p>
-          {proof.data && <p className="muted-note">{t('assets.proof.yours', { amounts: amounts(proof.data) })}</p>}
+          {proof.data && (
+            // The balances as the snapshot recorded them, to the base unit: what the proof file proves.
+            <p className="muted-note" data-exact>
+              {t('assets.proof.yours', { amounts: amounts(proof.data) })}
+            </p>
+          )}
           <p className="muted-note" title={result.transaction.signature}>
             {t('assets.proof.onChain', {
               signature: shorten(result.transaction.signature, 8),
