@@ -5,7 +5,7 @@ import { migrate, openDatabase } from '../apps/server/src/db/index.ts'
 import { buildServerBundle } from '../apps/server/test/fixtures/server-bundle.ts'
 // @ts-expect-error plain ESM helpers shared with the npm scripts
 import { bin, ensureWebBuild, freePort, startService, stopChild } from '../scripts/lib.mjs'
-import { CHROMIUM, HEADLESS_SHELL } from './chromium.ts'
+import { CHROMIUM } from './chromium.ts'
 import { Wallet } from './fixtures.ts'
 import { startServer } from './server.ts'
 
@@ -31,11 +31,8 @@ async function migratedTemplate() {
  * directory costs several seconds of CPU more each.
  */
 export default async function globalSetup() {
-  for (const { executablePath } of [HEADLESS_SHELL, CHROMIUM])
-    if (!fs.existsSync(executablePath))
-      throw new Error(
-        `${executablePath} is missing: apt-get install -y chromium chromium-headless-shell (npm test does)`,
-      )
+  if (!fs.existsSync(CHROMIUM.executablePath))
+    throw new Error(`${CHROMIUM.executablePath} is missing: apt-get install -y chromium (npm test does)`)
   ensureWebBuild()
   const [rpcPort, wsPort] = [await freePort(), await freePort()]
   const [localnet, bundle, template] = await Promise.all([

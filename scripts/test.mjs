@@ -103,29 +103,34 @@ async function vitest(name, project, env = {}, out = 'inherit') {
 }
 
 /**
- * Debian's Chromium and its headless shell (the journeys' browser: e2e/chromium.ts), and CJK fonts so zh/ja/ko
- * screenshots show text, not boxes.
+ * Debian's Chromium, and CJK fonts so zh/ja/ko screenshots show text, not boxes; then its headless shell, the
+ * journeys' lighter browser (e2e/chromium.ts), which they do without when it cannot be installed.
  */
 function ensureChromium() {
-  const browsers = [
-    ['/usr/bin/chromium', 'chromium'],
-    ['/usr/bin/chromium-headless-shell', 'chromium-headless-shell'],
+  const chromium = '/usr/bin/chromium'
+  const wanted = [
+    [
+      [chromium, 'chromium'],
+      ['/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc', 'fonts-noto-cjk'],
+    ],
+    [['/usr/bin/chromium-headless-shell', 'chromium-headless-shell']],
   ]
-  const cjkFonts = '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'
-  const absent = (list) => list.filter(([file]) => !fs.existsSync(file))
-  const missing = absent([...browsers, [cjkFonts, 'fonts-noto-cjk']])
-  if (missing.length === 0) return
-  const packages = missing.map(([, name]) => name)
-  const noBrowser = () => absent(browsers).map(([, name]) => name)
-  if (process.getuid?.() !== 0) {
-    if (noBrowser().length > 0) throw new Error(`Chromium is missing: apt-get install -y ${noBrowser().join(' ')}`)
-    return log(`without root, not installing ${packages.join(' ')}`)
-  }
-  log(`installing ${packages.join(' ')} (apt-get)`)
+  const root = process.getuid?.() === 0
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-  spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
-  const res = spawnSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env })
-  if (res.status !== 0 && noBrowser().length > 0) throw new Error(`apt-get install ${noBrowser().join(' ')} failed`)
+  let updated = false
+  for (const group of wanted) {
+    const packages = group.filter(([file]) => !fs.existsSync(file)).map(([, name]) => name)
+    if (packages.length === 0) continue
+    if (!root) {
+      log(`without root, not installing ${packages.join(' ')}`)
+      continue
+    }
+    log(`installing ${packages.join(' ')} (apt-get)`)
+    if (!updated) spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
+    updated = true
+    spawnSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env })
+  }
+  if (!fs.existsSync(chromium)) throw new Error('Chromium is missing: apt-get install -y chromium')
 }
 
 /**
