@@ -150,8 +150,17 @@ async function settled(page: Page, title: Locator) {
 /**
  * Waits until the screen's entrance animations (the page sliding and fading in, a sheet rising) have ended: axe
  * measures contrast on the colours as painted, and a text half faded in fails it. Endless ones (spinners) do not end.
+ * A dialog's fade starts only once the animation library's features have loaded (components/modal-frame.tsx): until
+ * then it is painted at its first opacity, 0, with no animation running, so open dialogs are waited on until opaque.
  */
 async function animationsDone(page: Page) {
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll('[role="dialog"]')).every((dialog) => {
+      for (let element: Element | null = dialog; element; element = element.parentElement)
+        if (getComputedStyle(element).opacity !== '1') return false
+      return true
+    }),
+  )
   await page.evaluate(() =>
     Promise.all(
       document

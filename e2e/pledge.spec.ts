@@ -5,8 +5,10 @@ import {
   callAs,
   doubleTapOnce,
   expect,
+  liveFrames,
   newUser,
   openReview,
+  quiet,
   serverToday,
   settleThrough,
   snap,
@@ -49,10 +51,15 @@ test.describe('staking, finance and node payments', () => {
 
     await test.step('the configuration failing to load says so', async () => {
       await page.route('**/api/invest/invest_pledge/PLG', (route) => route.abort())
+      const frames = liveFrames(page)
       await page.goto('/pledge')
       await expect(page.getByTestId('pledge-config-error')).toContainText('Failed to get configuration', {
         timeout: 20_000,
       })
+      // The live channel connects after the first screen and reads its topics' data again when subscribed: that read
+      // (failing too) is let pass first, or it would load the configuration by itself once the route is back.
+      await expect.poll(() => frames.some((frame) => frame.type === 'subscribed')).toBe(true)
+      await quiet(page, 1_000)
       await snap(page, testInfo, 'configuration failed')
       await page.unroute('**/api/invest/invest_pledge/PLG')
       await page.getByTestId('pledge-config-error').getByRole('button').click()
