@@ -13,7 +13,7 @@ import {
 import { API_BASE, api, CLIENT_CONFIG_ELEMENT, LOGIN_TYPE, type RouteDef } from '@solpledge/contract'
 import { createDemoWalletStorageValue, DEMO_WALLET_STORAGE_KEY, encodeBase58 } from '@solpledge/demo-wallet'
 import { type Prompt, testWalletScript } from '@solpledge/test-wallet'
-import { startServer } from './server.ts'
+import { type StartedInstances, startInstances, startServer } from './server.ts'
 
 export const baseUrl = () => process.env.E2E_BASE_URL as string
 export const rootAddress = () => process.env.E2E_ROOT_ADDRESS as string
@@ -60,6 +60,8 @@ async function watchCsp(context: BrowserContext, violations: string[]) {
 export interface E2eServer {
   url: string
   rootAddress: string
+  /** With `ownServer: 'instances'`: two instances behind a proxy (failover.spec.ts), with their own local chain. */
+  instances?: StartedInstances['instances']
 }
 
 /**
@@ -83,17 +85,22 @@ export const test = base.extend<{ cspViolations: string[] }, { ownServer: string
   server: [
     async ({ ownServer }, use) => {
       if (ownServer === null) return use({ url: baseUrl(), rootAddress: rootAddress() })
-      const server = await startServer(process.env.E2E_RPC_URL as string, process.env.E2E_WS_URL as string, {
-        OPERATOR_TOKEN: operatorToken(),
-        ADMIN_ADDRESSES: `${adminWallet().address}:admin`,
-        ...OWN_SERVER_ENV[ownServer],
-      })
+      const env = { OPERATOR_TOKEN: operatorToken(), ADMIN_ADDRESSES: `${adminWallet().address}:admin` }
+      const instances = ownServer === 'instances' ? await startInstances(env) : null
+      // The wallets and chain helpers below read it at each call: the cluster's own chain in this worker.
+      if (instances) process.env.E2E_RPC_URL = instances.rpcUrl
+      const server =
+        instances ??
+        (await startServer(process.env.E2E_RPC_URL as string, process.env.E2E_WS_URL as string, {
+          ...env,
+          ...OWN_SERVER_ENV[ownServer],
+        }))
       process.env.E2E_BASE_URL = server.url
       process.env.E2E_ROOT_ADDRESS = server.rootAddress
       await use(server)
       await server.stop()
     },
-    { scope: 'worker', auto: true, timeout: 120_000 },
+    { scope: 'worker', auto: true, timeout: 180_000 },
   ],
   baseURL: async ({ server }, use) => use(server.url),
   page: async ({ page }, use) => {

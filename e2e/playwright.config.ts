@@ -8,7 +8,13 @@ import { HEADLESS_SHELL } from './chromium.ts'
  * server of their own (`test.use({ ownServer })`, fixtures.ts), so every file can run at the same time as any other.
  */
 /** The files that say `test.use({ ownServer })`. */
-const OWN_SERVER = ['**/admin.spec.ts', '**/trade.spec.ts', '**/numbers.spec.ts', '**/live.spec.ts']
+const OWN_SERVER = [
+  '**/admin.spec.ts',
+  '**/trade.spec.ts',
+  '**/numbers.spec.ts',
+  '**/live.spec.ts',
+  '**/failover.spec.ts',
+]
 
 export default defineConfig({
   testDir: '.',

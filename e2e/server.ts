@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { type Instance, startCluster } from '../apps/server/test/fixtures/instances.ts'
 import { processArgs } from '../apps/server/test/fixtures/server-bundle.ts'
 // @ts-expect-error plain ESM helpers shared with the npm scripts
 import { freePort, root, startService, stopChild } from '../scripts/lib.mjs'
@@ -53,4 +54,33 @@ export async function startServer(rpcUrl: string, wsUrl: string, env: Record<str
       if (!env.DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true })
     },
   } satisfies StartedServer
+}
+
+export interface StartedInstances extends StartedServer {
+  /** The server processes behind the proxy (`url`), and the port of each one's metrics listener. */
+  instances: { instance: Instance; metricsPort: number }[]
+  /** The cluster's own local chain. */
+  rpcUrl: string
+}
+
+/**
+ * Two instances of the server on one PostgreSQL behind a round-robin proxy, as docs/operations.md "Several instances"
+ * runs them (the faults tier's cluster: apps/server/test/fixtures/instances.ts), serving the built web app, on a local
+ * chain of their own; `env` is added to each one's environment.
+ */
+export async function startInstances(env: Record<string, string>): Promise<StartedInstances> {
+  const metricsPorts: number[] = []
+  const cluster = await startCluster(2, {
+    env: async (index) => {
+      metricsPorts[index] = await freePort()
+      return { WEB_DIST: path.join(root, 'apps/web/dist'), METRICS_PORT: String(metricsPorts[index]), ...env }
+    },
+  })
+  return {
+    url: cluster.url,
+    rootAddress: cluster.rootAddress,
+    rpcUrl: cluster.localnet.rpcUrl,
+    instances: cluster.instances.map((instance, i) => ({ instance, metricsPort: metricsPorts[i] as number })),
+    stop: () => cluster.close(),
+  }
 }
