@@ -205,9 +205,13 @@ export class Clients {
     )
   }
 
-  /** Whether the action's key is claimed by a try that is no longer running (it died, or its answer was not stored). */
+  /**
+   * Whether the action's key is claimed by a try that is no longer running: it died, or its answer was not stored (a
+   * refusal whose storing failed is still answered, so even an answered action may have left its key running). The
+   * server waits for such a claim to go stale by the clock, which only the simulator moves.
+   */
   private async claimRunning(action: Action) {
-    if (action.unanswered === 0) return false
+    if (action.answers.length === 0 && action.unanswered === 0) return false
     const row = await this.world.engine.observer
       .selectFrom('idempotency_keys')
       .select('state')

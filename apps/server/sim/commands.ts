@@ -13,7 +13,7 @@ import fc from 'fast-check'
 import type { JobName } from '../src/jobs/schedule.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { type Action, type Actor, type Clients, isFinal, type SimUser } from './client.ts'
-import { type StepFaults, stepFaults } from './faults.ts'
+import { type StepFaults, senderStepFaults, stepFaults } from './faults.ts'
 import { Violation } from './invariants.ts'
 import type { Trace } from './trace.ts'
 import type { World } from './world.ts'
@@ -45,7 +45,8 @@ export type Spec = (
   | { kind: 'config'; hour: number; referralBps: number; admin: number }
   | { kind: 'snapshot' }
   | { kind: 'refill'; coin: Coin; cents: number }
-  | { kind: 'job'; name: JobName }
+  /** A pass of a job; `passes: 2` runs the next one at once (the sender's next pass before the node lands a send). */
+  | { kind: 'job'; name: JobName; passes?: number }
   | { kind: 'clock'; ms: number }
   | { kind: 'crash' }
 ) & { faults: StepFaults }
@@ -62,8 +63,8 @@ const period = fc.oneof({ arbitrary: fc.nat(2), weight: 7 }, { arbitrary: fc.con
 const pick = fc.nat(63)
 const HOUR = 3_600_000
 
-/** Each kind with its weight in the mix. */
-const kinds: [number, fc.Arbitrary<Omit<Spec, 'faults'>>][] = [
+/** Each kind with its weight in the mix, and the faults of its step when they are not `stepFaults`. */
+const kinds: [number, fc.Arbitrary<Omit<Spec, 'faults'>>, fc.Arbitrary<StepFaults>?][] = [
   [4, fc.record({ kind: fc.constant('signup' as const), parent: fc.nat(63) })],
   [
     12,
@@ -166,7 +167,15 @@ const kinds: [number, fc.Arbitrary<Omit<Spec, 'faults'>>][] = [
   ],
   [1, fc.constant({ kind: 'snapshot' as const })],
   [1, fc.record({ kind: fc.constant('refill' as const), coin, cents: fc.integer({ min: 100_000, max: 100_000_000 }) })],
-  [5, fc.constant({ kind: 'job' as const, name: 'withdrawal-sender' as const })],
+  [
+    5,
+    fc.record({
+      kind: fc.constant('job' as const),
+      name: fc.constant('withdrawal-sender' as const),
+      passes: fc.constantFrom(1, 2),
+    }),
+    senderStepFaults,
+  ],
   [3, fc.constant({ kind: 'job' as const, name: 'intent-watcher' as const })],
   [3, fc.constant({ kind: 'job' as const, name: 'settlement' as const })],
   [1, fc.constant({ kind: 'job' as const, name: 'liabilities-snapshot' as const })],
@@ -191,9 +200,12 @@ const kinds: [number, fc.Arbitrary<Omit<Spec, 'faults'>>][] = [
 ]
 
 /** One step: a command and the faults that may strike during it. */
-export const spec: fc.Arbitrary<Spec> = fc
-  .tuple(fc.oneof(...kinds.map(([weight, arbitrary]) => ({ weight, arbitrary }))), stepFaults)
-  .map(([command, faults]) => ({ ...command, faults }) as Spec)
+export const spec: fc.Arbitrary<Spec> = fc.oneof(
+  ...kinds.map(([weight, command, faults = stepFaults]) => ({
+    weight,
+    arbitrary: fc.tuple(command, faults).map(([c, f]) => ({ ...c, faults: f }) as Spec),
+  })),
+)
 
 export interface StepContext {
   world: World
@@ -258,15 +270,32 @@ export async function execute(s: Spec, { world, clients, trace }: StepContext): 
       const answer = await act({ user: u }, 'intentCreate', api.intentCreate, { purpose: 'node', level }, 'intents')
       return payIntent(u, answer, s.pay)
     }
-    case 'withdraw':
+    case 'withdraw': {
+      // Mostly a user who has the coin, asking between the minimum (10) and part of what they have: payouts are what
+      // the sender's faults are about. One in five asks the drawn amount of the drawn user, which may be too much.
+      const minimum = units(s.coin, 1_000)
+      const funded = await world.engine.observer
+        .selectFrom('ledger_accounts')
+        .select(['user_id', 'balance'])
+        .where('asset', '=', s.coin)
+        .where('kind', '=', 'available')
+        .where('balance', '>', (minimum + units(s.coin, 100)).toString())
+        .orderBy('user_id')
+        .execute()
+      const holder = s.cents % 5 !== 0 ? funded[s.user % Math.max(1, funded.length)] : undefined
+      const u = (holder && users.find((x) => x.id === String(holder.user_id))) || userAt(s.user)
+      const drawn = units(s.coin, s.cents)
+      const part = holder ? (BigInt(holder.balance) * BigInt(1 + (s.cents % 9))) / 10n : drawn
+      const amount = holder ? [drawn, part].reduce((a, b) => (a < b ? a : b)) : drawn
       await act(
-        { user: userAt(s.user) },
+        { user: u },
         'withdraw',
         api.withdraw,
-        { coin: s.coin, amount: units(s.coin, s.cents).toString() },
+        { coin: s.coin, amount: (amount < minimum && holder ? minimum : amount).toString() },
         'withdrawals',
       )
       return
+    }
     case 'stake': {
       const days = s.period === 3 ? 7 : DEFAULT_BUSINESS_CONFIG.pledge.periods[s.period]?.days
       await act(
@@ -505,11 +534,13 @@ export async function execute(s: Spec, { world, clients, trace }: StepContext): 
       return
     }
     case 'job': {
-      const failure = await world.job(s.name)
-      if (failure === 'crashed') return trace.event(`${s.name}: cut by a crash`)
-      trace.event(`${s.name}: ${failure === undefined ? 'ok' : `failed: ${(failure as Error).message}`}`)
-      if (failure !== undefined && world.faults.fired.length === 0)
-        throw new Violation('jobs pass without faults', `${s.name} failed: ${(failure as Error).stack ?? failure}`)
+      for (let pass = 0; pass < (s.passes ?? 1); pass++) {
+        const failure = await world.job(s.name)
+        if (failure === 'crashed') return trace.event(`${s.name}: cut by a crash`)
+        trace.event(`${s.name}: ${failure === undefined ? 'ok' : `failed: ${(failure as Error).message}`}`)
+        if (failure !== undefined && world.faults.fired.length === 0)
+          throw new Violation('jobs pass without faults', `${s.name} failed: ${(failure as Error).stack ?? failure}`)
+      }
       return
     }
     case 'clock':
