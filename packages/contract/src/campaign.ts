@@ -7,9 +7,6 @@ import { Id, Text } from './fields.ts'
 // small-market fuel (docs/economics.md#small-market-fuel), each tier with its reward. The console's routes are in
 // admin-routes.ts.
 
-/** Most tiers a campaign has. */
-export const CAMPAIGN_MAX_TIERS = 10
-
 /** What a tier gives: a node of a configured level (granted through the four-eyes adjustments), trip places or text. */
 export const CampaignReward = Type.Union([
   Type.Object(
