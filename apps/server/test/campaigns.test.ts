@@ -20,9 +20,12 @@ const texts = [
   { lang: 'en', title: 'Bangkok conference', body: '<p>Reach a tier, <strong>win a place</strong>.</p>' },
   { lang: 'zh', title: '曼谷大会', body: '<p>达到档位</p>' },
 ]
-/** Tier 1: one direct referral; tier 2 (a junior node): two direct referrals and 150 USDT of small-market fuel. */
+/**
+ * Tier 1: two direct referrals (the root, with one, never qualifies); tier 2 (a junior node): two direct referrals and
+ * 150 USDT of small-market fuel.
+ */
 const tiers = [
-  { min_direct: 1, min_fuel: '0', reward: { kind: 'trip', places: 1 } },
+  { min_direct: 2, min_fuel: '0', reward: { kind: 'trip', places: 1 } },
   { min_direct: 2, min_fuel: (150n * USDT).toString(), reward: { kind: 'node', level: 'junior' } },
 ]
 const at = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString()
@@ -235,6 +238,6 @@ describe(`campaigns (${dbKind})`, () => {
     expect(wallet.list.find((w) => w.coin === 'USDT')?.balance).toBe('0')
     expect((await qualifiers()).list[0]).toMatchObject({ adjustment_status: 'applied' })
     expect((await grant(admin)).json().data).toEqual({ proposed: 0, applied: 0, existing: 1 })
-    expect(await auditCount(t.db, 'campaign.grant')).toBeGreaterThanOrEqual(3)
+    expect(await auditCount(t.db, 'campaign.grant')).toBe(4)
   })
 })
