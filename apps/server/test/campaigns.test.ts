@@ -241,3 +241,54 @@ describe(`campaigns (${dbKind})`, () => {
     expect(await auditCount(t.db, 'campaign.grant')).toBe(4)
   })
 })
+
+describe(`campaign rewards with a single admin (${dbKind})`, () => {
+  let t: SeededApp
+  beforeAll(async () => {
+    t = await createSeededApp()
+  })
+  afterAll(() => t.close())
+
+  it('applies each node reward at once, and one the node rules refuse changes nothing', async () => {
+    const admin = await signedInAdmin(t.app, t.db, 'admin')
+    const leader = await fundedMember(t, t.root.address)
+    for (let i = 0; i < 2; i++) await fundedMember(t, leader.address)
+    /** An ended campaign whose one tier (two direct referrals) gives a junior node. */
+    const ended = async () => {
+      const saved = await call(
+        t.app,
+        api.adminCampaignSave,
+        {
+          translations: [texts[0]],
+          starts_at: at(-HOUR),
+          ends_at: at(HOUR),
+          tiers: [{ min_direct: 2, min_fuel: '0', reward: { kind: 'node', level: 'junior' } }],
+        },
+        admin.headers,
+      )
+      const id = (saved.data as AdminCampaign).id
+      await t.db
+        .updateTable('campaigns')
+        .set({ starts_at: new Date(Date.now() - 2 * HOUR), ends_at: new Date(Date.now() - 1000) })
+        .where('id', '=', id)
+        .execute()
+      return id
+    }
+    const grant = (id: string) => call(t.app, api.adminCampaignGrant, { id }, admin.headers)
+    const nodes = async () =>
+      ((await call(t.app, api.myNodes, {}, leader.auth)).data as DataOf<typeof api.myNodes>).list.length
+
+    const first = await grant(await ended())
+    expect(first).toMatchObject({ code: Code.OK, data: { proposed: 1, applied: 1, existing: 0 } })
+    expect(await nodes()).toBe(1)
+
+    // A second campaign's junior node for the same leader: one per user, so it cannot apply, and nothing is stored.
+    const second = await ended()
+    const adjustments = await t.db.selectFrom('adjustments').select('id').execute()
+    const audits = await auditCount(t.db)
+    expect(await grant(second)).toMatchObject({ code: Code.FAIL, key: 'node.alreadyHeld' })
+    expect(await t.db.selectFrom('adjustments').select('id').execute()).toEqual(adjustments)
+    expect(await auditCount(t.db)).toBe(audits)
+    expect(await nodes()).toBe(1)
+  })
+})
