@@ -180,7 +180,8 @@ function liveFigures(tiers: CampaignTier[], qualifiedOnly: boolean): RawBuilder<
     .map((tier, i) => ({ tier, n: i + 1 }))
     .reverse()
     .map(
-      ({ tier, n }) => sql`when f.direct_count >= ${tier.min_direct} and f.fuel >= ${tier.min_fuel}::numeric then ${n}::integer`,
+      ({ tier, n }) =>
+        sql`when f.direct_count >= ${tier.min_direct} and f.fuel >= ${tier.min_fuel}::numeric then ${n}::integer`,
     )
   const filter = qualifiedOnly
     ? sql`p.direct_count >= ${first.min_direct}`
