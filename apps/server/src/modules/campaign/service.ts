@@ -11,6 +11,7 @@ import {
   type CampaignTier,
   Code,
   type DataOf,
+  LANGUAGES,
   type Language,
   type UserCampaign,
 } from '@solpledge/contract'
@@ -44,9 +45,8 @@ function statusOf(row: Row, now: Date): AdminCampaign['status'] {
   return now < row.ends_at ? 'running' : 'ended'
 }
 
-const byLang = (order: readonly string[]) => (a: { lang: string }, b: { lang: string }) =>
-  order.indexOf(a.lang) - order.indexOf(b.lang)
-const LANG_ORDER = ['en', 'zh', 'ja', 'ko', 'vi']
+const byLang = (a: { lang: string }, b: { lang: string }) =>
+  LANGUAGES.indexOf(a.lang as Language) - LANGUAGES.indexOf(b.lang as Language)
 
 async function translationsOf(db: Database, ids: string[]) {
   if (ids.length === 0) return []
@@ -66,7 +66,7 @@ async function present(db: Database, rows: Row[]): Promise<AdminCampaign[]> {
     id: row.id,
     translations: texts
       .filter((t) => t.campaign_id === row.id)
-      .sort(byLang(LANG_ORDER))
+      .sort(byLang)
       .map((t) => ({ lang: t.lang as Translation['lang'], title: t.title, body: t.body })),
     starts_at: row.starts_at.toISOString(),
     ends_at: row.ends_at.toISOString(),
@@ -413,7 +413,7 @@ export async function userCampaigns(
 }
 
 /** The highest tier (1-based) whose minimums the figures meet, or 0: the same rule as liveFigures' SQL. */
-export function tierReached(tiers: CampaignTier[], direct: number, fuel: bigint): number {
+function tierReached(tiers: CampaignTier[], direct: number, fuel: bigint): number {
   for (let i = tiers.length - 1; i >= 0; i--) {
     const tier = tiers[i] as CampaignTier
     if (direct >= tier.min_direct && fuel >= BigInt(tier.min_fuel)) return i + 1

@@ -9,9 +9,9 @@ import { noticeKeys } from './keys.ts'
 export type { UserCampaign }
 
 /**
- * How often the progress is read again while a screen shows it: a direct member's stake moves the figures, and no
- * live event carries an ancestor's figures (they change with every stake below), so the screen asks again — besides
- * when the app regains focus and when a new direct member binds (the user topic's 'team' event).
+ * How often the progress page reads the figures again: a direct member's stake moves them, and no live event carries
+ * an ancestor's figures (they change with every stake below), so the page asks again — besides when the app regains
+ * focus and when a new direct member binds (the user topic's 'team' event).
  */
 const PROGRESS_REFRESH_MS = 30_000
 
@@ -19,14 +19,19 @@ export const campaignsQueryOptions = (address: string | null, lang: string) =>
   queryOptions({
     queryKey: noticeKeys.campaigns(address ?? '', lang),
     queryFn: address ? () => call(api.campaignList, {}) : skipToken,
-    refetchInterval: PROGRESS_REFRESH_MS,
   })
 
-/** The signed-in user's campaigns (running, then ended ones with their result); nothing is asked signed out. */
-export function useCampaigns() {
+/**
+ * The signed-in user's campaigns (running, then ended ones with their result); nothing is asked signed out.
+ * `progress`: the screen shows the progress, read again every PROGRESS_REFRESH_MS while it is visible.
+ */
+export function useCampaigns({ progress = false }: { progress?: boolean } = {}) {
   const address = useSignedInAddress()
   const { i18n } = useTranslation()
-  const options = campaignsQueryOptions(address, i18n.language)
+  const options = {
+    ...campaignsQueryOptions(address, i18n.language),
+    refetchInterval: progress ? PROGRESS_REFRESH_MS : (false as const),
+  }
   useLiveRefresh('user', options.queryKey, {
     match: (event) => event.kind === 'team',
     enabled: address !== null,
