@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
-import axe from 'axe-core'
+import { seriousViolations } from './axe.ts'
 import {
   adminWallet,
   expect,
@@ -37,6 +37,7 @@ const APP_ROUTES = [
   '/assets/detail?coin=USDT',
   '/notice',
   '/notice/detail/1',
+  '/campaign',
   '/swap',
   '/quick-trade/buy',
   '/quick-trade/sell',
@@ -53,39 +54,12 @@ const CONSOLE_ROUTES = [
   '/admin/audit',
 ]
 
-/** axe's rules of WCAG 2.x A and AA (the tap targets of 2.2 included), and its best practices. */
-const RULE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']
-
-/**
- * axe's violations on the screen as it is now. axe is put in the page once per document (its source is 560 KB; putting
- * it in again for every run, as @axe-core/playwright does three times a run, cost more than the run), then run on each
- * screen the app shows in it: in the page itself (no iframes here), violations only.
- */
-async function axeViolations(page: Page) {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source)
-  return page.evaluate(
-    (values) =>
-      (window as unknown as { axe: typeof axe }).axe.run(document, {
-        runOnly: { type: 'tag', values },
-        resultTypes: ['violations'],
-      }),
-    RULE_TAGS,
-  )
-}
-
 /**
  * What is wrong with the screen as it is now: each serious or critical axe violation (rule, then the elements), a
  * page wider than the screen, an input whose placeholder does not fit.
  */
 async function findings(page: Page, screen: string) {
-  const found: string[] = []
-  await animationsDone(page)
-  const { violations } = await axeViolations(page)
-  for (const violation of violations)
-    if (violation.impact === 'serious' || violation.impact === 'critical')
-      found.push(
-        `${screen}: ${violation.id} (${violation.help}) at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-      )
+  const found = await seriousViolations(page, screen)
   const wide = await page.evaluate(() => {
     const { scrollWidth } = document.documentElement
     if (scrollWidth <= innerWidth) return null
@@ -145,30 +119,6 @@ async function settled(page: Page, title: Locator) {
   await expect(title).toBeVisible()
   await expect(page.getByText(/^loading…?$/i)).toHaveCount(0)
   await expect(page.getByTestId('loading-overlay')).toHaveCount(0)
-}
-
-/**
- * Waits until the screen's entrance animations (the page sliding and fading in, a sheet rising) have ended: axe
- * measures contrast on the colours as painted, and a text half faded in fails it. Endless ones (spinners) do not end.
- * A dialog's fade starts only once the animation library's features have loaded (components/modal-frame.tsx): until
- * then it is painted at its first opacity, 0, with no animation running, so open dialogs are waited on until opaque.
- */
-async function animationsDone(page: Page) {
-  await page.waitForFunction(() =>
-    Array.from(document.querySelectorAll('[role="dialog"]')).every((dialog) => {
-      for (let element: Element | null = dialog; element; element = element.parentElement)
-        if (getComputedStyle(element).opacity !== '1') return false
-      return true
-    }),
-  )
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  )
 }
 
 /**

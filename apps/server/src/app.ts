@@ -15,6 +15,7 @@ import { adminRoutes } from './modules/admin/routes.ts'
 import { assetsRoutes } from './modules/assets/routes.ts'
 import { sessionPlugin } from './modules/auth/plugin.ts'
 import { authRoutes } from './modules/auth/routes.ts'
+import { campaignRoutes } from './modules/campaign/routes.ts'
 import { financeRoutes } from './modules/finance/routes.ts'
 import { publishFiguresAfterTrades } from './modules/home/live.ts'
 import { homeRoutes } from './modules/home/routes.ts'
@@ -173,6 +174,7 @@ export async function buildApp({ db, config, platform, logger = false, loggerIns
   await app.register(pledgeRoutes)
   await app.register(financeRoutes)
   await app.register(noticeRoutes)
+  await app.register(campaignRoutes)
   await app.register(teamRoutes)
   await app.register(rankRoutes)
   await app.register(homeRoutes)

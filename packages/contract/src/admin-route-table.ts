@@ -49,4 +49,9 @@ export const adminRouteTable = {
   adminSettlementRelease: { path: '/admin/settlement/release', auth: false, admin: 'admin', idempotent: true },
   adminAudit: { path: '/admin/audit/list', auth: false, admin: 'viewer' },
   adminAuditCsv: { path: '/admin/audit/csv', auth: false, admin: 'viewer' },
+  adminCampaigns: { path: '/admin/campaigns/list', auth: false, admin: 'viewer' },
+  adminCampaignSave: { path: '/admin/campaigns/save', auth: false, admin: 'operator' },
+  adminCampaignQualifiers: { path: '/admin/campaigns/qualifiers', auth: false, admin: 'viewer' },
+  adminCampaignQualifiersCsv: { path: '/admin/campaigns/qualifiers/csv', auth: false, admin: 'viewer' },
+  adminCampaignGrant: { path: '/admin/campaigns/grant', auth: false, admin: 'admin', idempotent: true },
 } as const

@@ -32,7 +32,9 @@ import {
 } from './admin.ts'
 import { LedgerEntry, LedgerType, LiabilityRoot, SolvencyRow } from './assets.ts'
 import { BusinessConfig } from './business-config.ts'
+import { AdminCampaign, CampaignQualifier, CampaignTier, CampaignTranslation } from './campaign.ts'
 import { Address, Coin, CsvFile, Empty, type RouteDef, route } from './common.ts'
+import { CAMPAIGN_MAX_TIERS } from './constants.ts'
 import { Id, MultilineText, Text } from './fields.ts'
 import { FinanceDeposit, FinanceStatus } from './finance.ts'
 import { UserNode } from './node.ts'
@@ -637,6 +639,78 @@ export const adminRoutes = {
     },
     body: Type.Object(auditFilters, { additionalProperties: false }),
     data: CsvFile,
+  }),
+  adminCampaigns: route({
+    path: '/admin/campaigns/list',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: 'Campaigns, newest start first, with every translation and their tiers',
+    body: Type.Object(AdminPage, { additionalProperties: false }),
+    data: AdminPaged(AdminCampaign),
+  }),
+  adminCampaignSave: route({
+    path: '/admin/campaigns/save',
+    auth: false,
+    admin: 'operator',
+    tag: 'admin',
+    summary:
+      'Create (no id) or replace a campaign before it starts: its translations (en required, each language once), ' +
+      'start and end, and its tiers (ascending; a node reward names a configured node level)',
+    body: Type.Object(
+      {
+        id: Type.Optional(Id),
+        translations: Type.Array(CampaignTranslation, { minItems: 1, maxItems: 5 }),
+        starts_at: Type.String({ format: 'date-time' }),
+        ends_at: Type.String({ format: 'date-time' }),
+        tiers: Type.Array(CampaignTier, { minItems: 1, maxItems: CAMPAIGN_MAX_TIERS }),
+      },
+      { additionalProperties: false },
+    ),
+    data: AdminCampaign,
+  }),
+  adminCampaignQualifiers: route({
+    path: '/admin/campaigns/qualifiers',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary:
+      "A campaign's qualifiers: the users who reach a tier, highest tier then most fuel first, with their figures " +
+      '(live while it runs, fixed once it ended) and the adjustment of their node reward',
+    body: Type.Object({ id: Id, ...AdminPage }, { additionalProperties: false }),
+    data: AdminPaged(CampaignQualifier),
+  }),
+  adminCampaignQualifiersCsv: route({
+    path: '/admin/campaigns/qualifiers/csv',
+    auth: false,
+    admin: 'viewer',
+    tag: 'admin',
+    summary: 'The qualifiers adminCampaignQualifiers lists, all of them, as a CSV file (fuel in USDT of power)',
+    csv: {
+      filename: 'solpledge-campaign-qualifiers.csv',
+      columns: ['user_id', 'address', 'direct_referrals', 'small_market_fuel', 'tier', 'reward', 'adjustment_status'],
+    },
+    body: Type.Object({ id: Id }, { additionalProperties: false }),
+    data: CsvFile,
+  }),
+  adminCampaignGrant: route({
+    path: '/admin/campaigns/grant',
+    idempotent: true,
+    auth: false,
+    admin: 'admin',
+    tag: 'admin',
+    summary:
+      'Propose the node rewards of an ended campaign: one adjustment per qualifier whose tier gives a node and who ' +
+      'has none yet (a second, different admin approves each once two admins exist). Repeating it proposes nothing twice',
+    body: Type.Object({ id: Id }, { additionalProperties: false }),
+    data: Type.Object({
+      /** Adjustments proposed by this call. */
+      proposed: Type.Integer(),
+      /** Of them, applied at once (one admin). */
+      applied: Type.Integer(),
+      /** Qualifiers with a node reward that already had their adjustment. */
+      existing: Type.Integer(),
+    }),
   }),
 } as const satisfies Record<string, RouteDef>
 export type AdminApi = typeof adminRoutes

@@ -267,6 +267,12 @@ export const Adjustment = Type.Object({
   decision_reason: Type.Union([Type.String(), Type.Null()]),
   /** The ledger transfer that applied it. */
   transfer_id: Type.Union([Id, Type.Null()]),
+  /**
+   * A campaign's node reward (docs/admin.md#campaigns): the node level the amount (its price, in USDT) buys for the
+   * user when it is applied, and the campaign; null for a plain balance adjustment.
+   */
+  node_level: Type.Union([Type.String(), Type.Null()]),
+  campaign_id: Type.Union([Id, Type.Null()]),
   created_at: Time,
   decided_at: Type.Union([Time, Type.Null()]),
 })

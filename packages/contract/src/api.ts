@@ -1,6 +1,7 @@
 import { adminRoutes } from './admin-routes.ts'
 import { assetsRoutes } from './assets.ts'
 import { authRoutes } from './auth.ts'
+import { campaignRoutes } from './campaign.ts'
 import type { RouteDef } from './common.ts'
 import { financeRoutes } from './finance.ts'
 import { homeRoutes } from './home.ts'
@@ -19,6 +20,7 @@ import { withdrawalsRoutes } from './withdrawals.ts'
 export * from './admin-routes.ts'
 export * from './assets.ts'
 export * from './auth.ts'
+export * from './campaign.ts'
 export * from './common.ts'
 export * from './finance.ts'
 export * from './home.ts'
@@ -43,6 +45,7 @@ export const appRoutes = {
   ...financeRoutes,
   ...settlementRoutes,
   ...noticeRoutes,
+  ...campaignRoutes,
   ...teamRoutes,
   ...rankRoutes,
   ...homeRoutes,

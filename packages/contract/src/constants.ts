@@ -61,3 +61,5 @@ export const LEDGER_TYPES = [
 ] as const
 /** The chart's candle intervals (the contract's CandleInterval) and their length in seconds. */
 export const CANDLE_SECONDS = { '1m': 60, '5m': 300, '15m': 900, '1h': 3600, '4h': 14_400, '1d': 86_400 } as const
+/** Most tiers a campaign has (docs/admin.md#campaigns). */
+export const CAMPAIGN_MAX_TIERS = 10

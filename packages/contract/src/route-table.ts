@@ -37,6 +37,7 @@ export const routeTable = {
   noticeInfo: { path: '/news/news/info', auth: false },
   economicNotices: { path: '/news/news/changes', auth: false },
   bannerList: { path: '/home/banner/index', auth: false },
+  campaignList: { path: '/news/campaign/index', auth: true },
   teamIndex: { path: '/user/team/index', auth: true },
   teamList: { path: '/user/team/lists', auth: true },
   teamDetail: { path: '/user/team/detail', auth: true },

@@ -26,6 +26,7 @@ import * as economics from './migrations/0020-economics.ts'
 import * as rateLimits from './migrations/0021-rate-limits.ts'
 import * as sessionIdle from './migrations/0023-session-idle.ts'
 import * as live from './migrations/0024-live.ts'
+import * as campaigns from './migrations/0025-campaigns.ts'
 import { type NotifySource, notifySources } from './notify.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0021-rate-limits': rateLimits,
   '0023-session-idle': sessionIdle,
   '0024-live': live,
+  '0025-campaigns': campaigns,
 }
 
 /**

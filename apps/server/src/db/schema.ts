@@ -426,8 +426,39 @@ export interface AdjustmentsTable {
   decided_by: string | null
   decision_reason: string | null
   transfer_id: Int8 | null
+  /** 0025-campaigns: a campaign's node reward (the amount is the node's price it buys when applied), or null. */
+  node_level: string | null
+  campaign_id: Int8 | null
   created_at: Timestamp
   decided_at: Timestamp | null
+}
+
+/** 0025-campaigns. */
+export interface CampaignsTable {
+  id: Generated<Int8>
+  starts_at: Timestamp
+  ends_at: Timestamp
+  /** The ordered tiers, as the contract's CampaignTier[]. */
+  tiers: ColumnType<unknown, string, string>
+  created_by: string
+  created_at: Timestamp
+  updated_at: Timestamp
+  finalized_at: Timestamp | null
+}
+
+export interface CampaignTranslationsTable {
+  campaign_id: Int8
+  lang: string
+  title: string
+  body: string
+}
+
+export interface CampaignResultsTable {
+  campaign_id: Int8
+  user_id: Int8
+  direct_count: number
+  fuel: Numeric
+  tier: number
 }
 
 export type AdminChangeKind = 'asset.save' | 'admin.save' | 'admin.remove' | 'config.save' | 'settlement.release'
@@ -568,6 +599,9 @@ export interface DB {
   asset_versions: AssetVersionsTable
   withdrawal_approvals: WithdrawalApprovalsTable
   adjustments: AdjustmentsTable
+  campaigns: CampaignsTable
+  campaign_translations: CampaignTranslationsTable
+  campaign_results: CampaignResultsTable
   admin_changes: AdminChangesTable
   job_heartbeats: JobHeartbeatsTable
   fixed_settings: FixedSettingsTable

@@ -9,7 +9,7 @@ const items = [
   {
     to: '/',
     key: 'home',
-    also: ['/finance', '/swap', '/quick-trade', '/notice'],
+    also: ['/finance', '/swap', '/quick-trade', '/notice', '/campaign'],
     icon: 'M3 11l9-7 9 7v9a1 1 0 0 1-1 1h-5v-6H9v6H4a1 1 0 0 1-1-1z',
   },
   { to: '/pledge', key: 'pledge', icon: 'M12 3l8 4v5c0 4.5-3.4 8.3-8 9-4.6-.7-8-4.5-8-9V7zM9 12l2 2 4-4' },

@@ -44,6 +44,7 @@ export const SCREENS: readonly Screen[] = [
     module: 'features/notice/components/notice-detail-screen.tsx',
     name: 'NoticeDetailScreen',
   },
+  { path: '/campaign', module: 'features/notice/components/campaign-screen.tsx', name: 'CampaignScreen' },
   { path: '/team', module: 'features/team/components/team-screen.tsx', name: 'TeamScreen' },
   { path: '/rank', module: 'features/rank/components/rank-screen.tsx', name: 'RankScreen' },
   { path: '/swap', module: 'features/trade/components/swap-screen.tsx', name: 'SwapScreen' },

@@ -7,6 +7,7 @@ import {
   formatDecimal,
   formatMoney,
   formatPower,
+  formatUnits,
   USDT,
 } from './format.ts'
 
@@ -28,6 +29,8 @@ export function useFormat() {
       price: (text: string) => formatDecimal(text, language, 6),
       /** Computing power: '12,345.67'. */
       power: (value: bigint | string) => formatPower(value, language),
+      /** A count of people or things: '1,234'. */
+      count: (value: number) => formatUnits(BigInt(value), 0, language),
     }),
     [language],
   )

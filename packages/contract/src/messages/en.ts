@@ -168,6 +168,16 @@ export const en = {
   'admin.changeScheduled': 'Scheduled: this change takes effect at {{at}}, after the notice period; users are told now',
   'admin.changeCancelled': 'Change cancelled; nothing changed',
   'admin.changeWaiting': 'A change of this setting takes effect at {{at}}: cancel it first or wait until it applies',
+  'campaign.notFound': 'This campaign does not exist',
+  'campaign.started': 'This campaign has started: it can no longer be changed',
+  'campaign.dates': 'The campaign must end after it starts, and in the future',
+  'campaign.tiersNotAscending':
+    'Tier {{tier}} must ask at least what the tier before it asks, and more of one of the two',
+  'campaign.unknownNodeLevel': 'Tier {{tier}}: there is no node level {{level}}',
+  'campaign.nodeLevelGone': 'There is no node level {{level}} any more: nothing was granted',
+  'campaign.notEnded': 'Rewards are granted once the campaign has ended',
+  'campaign.rewardsProposed':
+    'Node rewards proposed: {{proposed}} (applied at once: {{applied}}; proposed before: {{existing}})',
   'settlement.notHeld': 'The settlement of {{day}} is not held',
   'settlement.released': 'Released: the held day is paid at the next settlement pass',
 } as const

@@ -162,6 +162,15 @@ export const ja: Catalogue = {
     '予約済み：この変更は告知期間の後、{{at}} に有効になります。ユーザーには今お知らせしています',
   'admin.changeCancelled': '変更を取り消しました。何も変更されていません',
   'admin.changeWaiting': 'この設定には {{at}} に有効になる変更があります。先に取り消すか、有効になるまでお待ちください',
+  'campaign.notFound': 'このキャンペーンは存在しません',
+  'campaign.started': 'このキャンペーンは開始済みのため、変更できません',
+  'campaign.dates': 'キャンペーンの終了は開始より後、かつ未来である必要があります',
+  'campaign.tiersNotAscending': 'ティア {{tier}} の条件は前のティア以上で、どちらか一方はより高くする必要があります',
+  'campaign.unknownNodeLevel': 'ティア {{tier}}：ノードレベル {{level}} は存在しません',
+  'campaign.nodeLevelGone': 'ノードレベル {{level}} はもう存在しません：何も付与されていません',
+  'campaign.notEnded': '報酬はキャンペーン終了後に付与されます',
+  'campaign.rewardsProposed':
+    'ノード報酬を提案しました：{{proposed}} 件（即時適用：{{applied}}、提案済み：{{existing}}）',
   'settlement.notHeld': '{{day}}の決済は保留されていません',
   'settlement.released': '解除しました：保留された日は次の決済で支払われます',
 }

@@ -164,6 +164,15 @@ export const vi: Catalogue = {
   'admin.changeCancelled': 'Đã hủy thay đổi; không có gì thay đổi',
   'admin.changeWaiting':
     'Thiết lập này có một thay đổi sẽ có hiệu lực lúc {{at}}: hãy hủy nó trước hoặc chờ đến khi nó áp dụng',
+  'campaign.notFound': 'Chiến dịch này không tồn tại',
+  'campaign.started': 'Chiến dịch này đã bắt đầu: không thể thay đổi nữa',
+  'campaign.dates': 'Chiến dịch phải kết thúc sau khi bắt đầu và ở thời điểm trong tương lai',
+  'campaign.tiersNotAscending': 'Bậc {{tier}} phải yêu cầu ít nhất bằng bậc trước và cao hơn ở một trong hai điều kiện',
+  'campaign.unknownNodeLevel': 'Bậc {{tier}}: không có cấp node {{level}}',
+  'campaign.nodeLevelGone': 'Không còn cấp node {{level}}: chưa trao gì cả',
+  'campaign.notEnded': 'Phần thưởng được trao sau khi chiến dịch kết thúc',
+  'campaign.rewardsProposed':
+    'Đã đề xuất phần thưởng node: {{proposed}} (áp dụng ngay: {{applied}}; đã đề xuất trước đó: {{existing}})',
   'settlement.notHeld': 'Quyết toán ngày {{day}} không bị tạm giữ',
   'settlement.released': 'Đã giải phóng: ngày bị tạm giữ sẽ được chi trả ở lần quyết toán tiếp theo',
 }

@@ -11,6 +11,7 @@ import type { Commit } from '../../lib/commit.ts'
 import { pageOf } from '../../lib/paging.ts'
 import { requireAsset } from '../assets/index.ts'
 import { balances, systemAccount, transfer, userAccount } from '../ledger/index.ts'
+import { findNodeLevel, purchaseNode } from '../node/index.ts'
 import { audit, reasonText } from './audit.ts'
 import { activeAdmins } from './four-eyes.ts'
 import type { AdminCaller } from './session.ts'
@@ -44,6 +45,8 @@ const present = (row: Row): Adjustment => ({
   decided_by: row.decided_by,
   decision_reason: row.decision_reason,
   transfer_id: row.transfer_id,
+  node_level: row.node_level,
+  campaign_id: row.campaign_id,
   created_at: row.created_at.toISOString(),
   decided_at: row.decided_at?.toISOString() ?? null,
 })
@@ -51,9 +54,15 @@ const present = (row: Row): Adjustment => ({
 const read = async (trx: Database, id: string) =>
   present(await withColumns(adjustments(trx)).where('j.id', '=', id).executeTakeFirstOrThrow())
 
-/** The ledger transfer of an adjustment: system 'adjustments' → user available, or back for a negative amount. */
+/**
+ * The ledger transfer of an adjustment: system 'adjustments' → user available, or back for a negative amount. A
+ * campaign's node reward then buys its node with that amount (modules/node purchaseNode: the supply cap, one per user
+ * and the node's power hold as for any purchase); when it cannot, the whole approval is refused and nothing moves.
+ */
 async function apply(trx: Transaction<DB>, row: Selectable<AdjustmentsTable>): Promise<string> {
   const amount = BigInt(row.amount)
+  const level = row.node_level === null ? undefined : await findNodeLevel(trx, row.node_level)
+  if (row.node_level !== null && !level) throw refuse('campaign.nodeLevelGone', { level: row.node_level })
   const user = await userAccount(trx, row.user_id, row.asset, 'available')
   const system = await systemAccount(trx, row.asset, ADJUSTMENT_ACCOUNT)
   const { id } = await transfer(trx, {
@@ -65,6 +74,7 @@ async function apply(trx: Transaction<DB>, row: Selectable<AdjustmentsTable>): P
     key: `adjustment:${row.id}`,
     reference: `adjustment:${row.id}`,
   })
+  if (level) await purchaseNode(trx, row.user_id, level, amount)
   return id
 }
 
@@ -101,38 +111,72 @@ export async function createAdjustment(
   if (amount < 0n && ((await balances(db, user.id))[asset.code]?.available ?? 0n) < -amount)
     throw refuse('common.insufficientBalance')
   return commit(async (trx) => {
-    const needed = (await activeAdmins(trx)) >= 2 ? 2 : 1
-    const row = await trx
-      .insertInto('adjustments')
-      .values({
-        user_id: user.id,
-        asset: asset.code,
-        amount: amount.toString(),
-        reason,
-        status: 'pending',
-        approvals_needed: needed,
-        requested_by: caller.address,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow()
-    if (needed === 1) {
-      const transferId = await apply(trx, row)
-      await trx
-        .updateTable('adjustments')
-        .set({ status: 'applied', transfer_id: transferId, decided_at: new Date() })
-        .where('id', '=', row.id)
-        .execute()
-    }
-    await audit(trx, caller, 'adjustment.create', `user:${user.address}`, {
-      adjustment: row.id,
-      coin: asset.code,
-      amount: amount.toString(),
+    const { id } = await proposeAdjustment(trx, caller, {
+      userId: user.id,
+      userAddress: user.address,
+      asset: asset.code,
+      amount,
       reason,
-      approvals_needed: needed,
-      status: needed === 1 ? 'applied' : 'pending',
     })
-    return read(trx, row.id)
+    return read(trx, id)
   })
+}
+
+/** What an adjustment is made of: a signed amount of an asset for a user, and for a campaign's node reward its level. */
+export interface AdjustmentInput {
+  userId: string
+  userAddress: string
+  asset: string
+  amount: bigint
+  reason: string
+  /** A campaign's node reward: the level the (positive) amount buys when applied, and the campaign. */
+  reward?: { nodeLevel: string; campaignId: string }
+}
+
+/**
+ * Stores an adjustment in the caller's transaction, audited: pending for a second admin, or applied at once while
+ * there is only one admin (`needed` 1). The one way an adjustment is made, by hand or by a campaign's rewards.
+ */
+export async function proposeAdjustment(
+  trx: Transaction<DB>,
+  caller: AdminCaller,
+  input: AdjustmentInput,
+): Promise<{ id: string; status: AdjustmentStatus }> {
+  const needed = (await activeAdmins(trx)) >= 2 ? 2 : 1
+  const row = await trx
+    .insertInto('adjustments')
+    .values({
+      user_id: input.userId,
+      asset: input.asset,
+      amount: input.amount.toString(),
+      reason: input.reason,
+      status: 'pending',
+      approvals_needed: needed,
+      requested_by: caller.address,
+      node_level: input.reward?.nodeLevel ?? null,
+      campaign_id: input.reward?.campaignId ?? null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+  if (needed === 1) {
+    const transferId = await apply(trx, row)
+    await trx
+      .updateTable('adjustments')
+      .set({ status: 'applied', transfer_id: transferId, decided_at: new Date() })
+      .where('id', '=', row.id)
+      .execute()
+  }
+  const status = needed === 1 ? 'applied' : 'pending'
+  await audit(trx, caller, 'adjustment.create', `user:${input.userAddress}`, {
+    adjustment: row.id,
+    coin: input.asset,
+    amount: input.amount.toString(),
+    reason: input.reason,
+    approvals_needed: needed,
+    status,
+    ...(input.reward ? { node_level: input.reward.nodeLevel, campaign: input.reward.campaignId } : {}),
+  })
+  return { id: row.id, status }
 }
 
 async function lockPending(trx: Transaction<DB>, id: string) {

@@ -20,7 +20,7 @@ type NoticeInput = {
 type BannerInput = Omit<AdminBanner, 'id' | 'slug' | 'created_at'> & { id?: string | undefined }
 
 /** English is the fallback of every read, so it must be there; each language once. */
-function checkTexts(translations: { lang: Lang; title: string }[]) {
+export function checkTexts(translations: { lang: Lang; title: string }[]) {
   const langs = translations.map((t) => t.lang)
   if (!langs.includes('en') || new Set(langs).size !== langs.length) throw invalid('admin.noticeNeedsEnglish')
   if (translations.some((t) => t.title.trim() === '')) throw invalid('error.invalidParams', { detail: 'title' })

@@ -20,6 +20,7 @@ import { requireAsset } from '../assets/index.ts'
 import { getBusinessConfig } from '../config/index.ts'
 import { balances, systemAccount, transfer, userAccount } from '../ledger/index.ts'
 import { addNewPower } from '../power/index.ts'
+import { smallMarketFuel } from '../team/index.ts'
 import { valuation } from '../trade/index.ts'
 
 type StakeRow = Selectable<StakesTable>
@@ -265,17 +266,6 @@ export async function minerDetail(
 
 const sum = (value: string | null | undefined) => BigInt(value ?? 0)
 
-/** The user's direct members' legs: each member's personal power plus their team power. */
-async function largestLeg(db: Database, userId: string): Promise<bigint> {
-  const row = await db
-    .selectFrom('users as u')
-    .innerJoin('user_power as p', 'p.user_id', 'u.id')
-    .select(sql<string>`max(p.personal_power + p.team_power)`.as('leg'))
-    .where('u.parent_id', '=', userId)
-    .executeTakeFirst()
-  return sum(row?.leg)
-}
-
 /** USDT's decimals (power is counted in USDT base units); 6 when the asset is not set up. */
 async function usdtDecimals(db: Database): Promise<number> {
   const row = await db.selectFrom('assets').select('decimals').where('code', '=', 'USDT').executeTakeFirst()
@@ -287,15 +277,13 @@ async function usdtDecimals(db: Database): Promise<number> {
  * largest direct leg, against the configured tiers (whole USDT of power).
  */
 export async function fuel(db: Database, userId: string): Promise<DataOf<typeof api.fuel>> {
-  const [config, total, own, leg, decimals] = await Promise.all([
+  const [config, total, own, decimals] = await Promise.all([
     getBusinessConfig(db),
     db.selectFrom('user_power').select(sql<string>`coalesce(sum(personal_power), 0)`.as('n')).executeTakeFirstOrThrow(),
-    db.selectFrom('user_power').select('team_power').where('user_id', '=', userId).executeTakeFirst(),
-    largestLeg(db, userId),
+    smallMarketFuel(db, userId),
     usdtDecimals(db),
   ])
-  const teamPower = sum(own?.team_power)
-  const myFuel = teamPower - leg
+  const { teamPower, largestLeg: leg, fuel: myFuel } = own
   const unit = 10n ** BigInt(decimals)
   const reached = config.fuelTiers.filter((tier) => BigInt(tier) * unit <= myFuel).length
   return {

@@ -3,7 +3,7 @@
 // in modules/power), so reading them never walks the downline: one primary-key read, plus the direct members' rows (by
 // the index on users.parent_id) for push performance and the largest leg.
 import type { api, DataOf, TeamMember } from '@solpledge/contract'
-import { sql, type Transaction } from 'kysely'
+import { type RawBuilder, sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
 import { refuse } from '../../lib/app-error.ts'
@@ -39,6 +39,41 @@ export async function usdtDecimals(db: Database): Promise<number> {
 
 const big = (value: string | null | undefined) => BigInt(value ?? 0)
 
+/**
+ * A direct member's leg, of the user_power row `c` (docs/economics.md#small-market-fuel): their personal power plus
+ * their team power, i.e. all the power of their branch.
+ */
+const leg = sql<string>`c.personal_power + c.team_power`
+
+/** The largest leg below the user `parent` (an SQL expression): 0 without direct members. */
+const largestLeg = (parent: RawBuilder<unknown> | string) =>
+  sql<string>`(select coalesce(max(${leg}), 0) from users d join user_power c on c.user_id = d.id where d.parent_id = ${parent})`
+
+/**
+ * Small-market fuel of the user_power row `p` (an SQL expression, USDT base units of power): the team's power without
+ * its largest leg. The one definition of the figure: the team page, the fuel bar and campaigns all read it from here.
+ */
+export const smallMarketFuelSql = sql<string>`(p.team_power - ${largestLeg(sql.ref('p.user_id'))})`
+
+/** The user's small-market fuel with what it is made of: team power, the largest leg and their difference. */
+export async function smallMarketFuel(
+  db: Database,
+  userId: string,
+): Promise<{ teamPower: bigint; largestLeg: bigint; fuel: bigint; directCount: number }> {
+  const row = await sql<{ team_power: string | null; leg: string; direct_count: string | null }>`
+    select p.team_power, p.direct_count, ${largestLeg(userId)} as leg
+    from (select ${userId}::bigint as id) me left join user_power p on p.user_id = me.id`.execute(db)
+  const figures = row.rows[0]
+  const teamPower = big(figures?.team_power)
+  const legPower = big(figures?.leg)
+  return {
+    teamPower,
+    largestLeg: legPower,
+    fuel: teamPower - legPower,
+    directCount: Number(figures?.direct_count ?? 0),
+  }
+}
+
 interface FiguresRow {
   team_count: string | null
   direct_count: string | null
@@ -62,7 +97,7 @@ export async function teamIndex(
       from (select ${user.id}::bigint as id) me
       left join user_power p on p.user_id = me.id
       cross join lateral (
-        select coalesce(sum(c.performance), 0) as push, coalesce(max(c.personal_power + c.team_power), 0) as leg
+        select coalesce(sum(c.performance), 0) as push, coalesce(max(${leg}), 0) as leg
         from users u join user_power c on c.user_id = u.id
         where u.parent_id = me.id
       ) d`.execute(db),
@@ -70,7 +105,7 @@ export async function teamIndex(
   ])
   const row = result.rows[0] as FiguresRow
   const teamPower = big(row.team_power)
-  const leg = big(row.leg)
+  const largest = big(row.leg)
   return {
     decimals,
     team_count: Number(row.team_count ?? 0),
@@ -80,8 +115,9 @@ export async function teamIndex(
     push_performance: big(row.push).toString(),
     team_power: teamPower.toString(),
     personal_power: big(row.personal_power).toString(),
-    largest_leg: leg.toString(),
-    small_market_fuel: (teamPower - leg).toString(),
+    largest_leg: largest.toString(),
+    // The same difference as smallMarketFuel, from this one read of the direct members (push performance needs it).
+    small_market_fuel: (teamPower - largest).toString(),
     invite_code: user.address,
   }
 }

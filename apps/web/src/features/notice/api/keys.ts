@@ -10,4 +10,6 @@ export const noticeKeys = {
   banners: (lang: string) => [...domainKeys.notice, 'banners', lang] as const,
   /** The announced changes: data without text, the same in every language. */
   changes: () => [...domainKeys.notice, 'changes'] as const,
+  /** The signed-in user's campaigns with their progress. */
+  campaigns: (address: string, lang: string) => [...domainKeys.notice, 'campaigns', address, lang] as const,
 }

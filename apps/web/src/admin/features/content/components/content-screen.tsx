@@ -7,9 +7,10 @@ import { useAllowed } from '@/admin/lib/api-client.ts'
 import { Tabs } from '@/components/tabs.tsx'
 import { useAdminBanners, useAdminNotices, usePublishBanner, usePublishNotice } from '../api/content.ts'
 import { BannerEditor } from './banner-editor.tsx'
+import { Campaigns } from './campaigns.tsx'
 import { NoticeEditor } from './notice-editor.tsx'
 
-type Tab = 'notices' | 'banners'
+type Tab = 'notices' | 'banners' | 'campaigns'
 /** What the editor is open on: a new item (null) or an existing one. */
 type Editing<T> = { item: T | null } | null
 
@@ -17,7 +18,10 @@ type Editing<T> = { item: T | null } | null
 const englishOf = <T extends { lang: string }>(translations: readonly T[]): T | undefined =>
   translations.find((item) => item.lang === 'en') ?? translations[0]
 
-/** Content (docs/admin.md#content): notices and banners in five languages, images, publishing and the event flag. */
+/**
+ * Content (docs/admin.md#content): notices and banners in five languages, images, publishing and the event flag; and
+ * campaigns (docs/admin.md#campaigns).
+ */
 export function ContentScreen() {
   const { t } = useTranslation('admin')
   const [tab, setTab] = useState<Tab>('notices')
@@ -31,9 +35,10 @@ export function ContentScreen() {
         options={[
           { value: 'notices', label: t('content.notices') },
           { value: 'banners', label: t('content.banners') },
+          { value: 'campaigns', label: t('content.campaigns') },
         ]}
       />
-      {tab === 'notices' ? <Notices /> : <Banners />}
+      {tab === 'notices' ? <Notices /> : tab === 'banners' ? <Banners /> : <Campaigns />}
     </AdminPage>
   )
 }

@@ -37,7 +37,7 @@ export function useTranslationsEditor<F extends string>(
 }
 
 interface EditorFormProps {
-  kind: 'notice' | 'banner'
+  kind: 'notice' | 'banner' | 'campaign'
   title: string
   editor: ReturnType<typeof useTranslationsEditor<'title'>>
   disabled: boolean
@@ -49,7 +49,7 @@ interface EditorFormProps {
   children: ReactNode
 }
 
-/** The editor of a notice or a banner: the language tabs and title, its own fields, its error and 'save'. */
+/** The editor of a notice, a banner or a campaign: the language tabs and title, its own fields, its error and 'save'. */
 export function EditorForm({ kind, title, editor, disabled, pending, onClose, onSubmit, children }: EditorFormProps) {
   const { t } = useTranslation('admin')
   const { lang, setLang, texts, edit, error } = editor

@@ -54,20 +54,11 @@ export function NoticeEditor({ notice, onClose }: NoticeEditorProps) {
       onClose={onClose}
       onSubmit={submit}
     >
-      <label className="admin-field">
-        <span>{t('content.body')}</span>
-        <textarea
-          data-testid="admin-notice-body"
-          value={texts[lang].body}
-          disabled={disabled}
-          onChange={(event) => edit('body', event.target.value)}
-        />
-      </label>
-      <p className="muted-note">{t('content.bodyHint')}</p>
-      <ImageUpload
-        testId="admin-notice-image"
+      <RichBodyField
+        kind="notice"
+        value={texts[lang].body}
         disabled={disabled}
-        onUploaded={(url) => edit('body', `${texts[lang].body}\n<p><img src="${url}" alt=""></p>`)}
+        onChange={(body) => edit('body', body)}
       />
       <label className="admin-field">
         <span>{t('content.publishedAt')}</span>
@@ -93,5 +84,36 @@ export function NoticeEditor({ notice, onClose }: NoticeEditorProps) {
         onChange={setIsEvent}
       />
     </EditorForm>
+  )
+}
+
+interface RichBodyFieldProps {
+  kind: 'notice' | 'campaign'
+  value: string
+  disabled: boolean
+  onChange: (body: string) => void
+}
+
+/** The rich-text body of a notice or a campaign (the same markup the app renders), with uploaded images. */
+export function RichBodyField({ kind, value, disabled, onChange }: RichBodyFieldProps) {
+  const { t } = useTranslation('admin')
+  return (
+    <>
+      <label className="admin-field">
+        <span>{t('content.body')}</span>
+        <textarea
+          data-testid={`admin-${kind}-body`}
+          value={value}
+          disabled={disabled}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      </label>
+      <p className="muted-note">{t('content.bodyHint')}</p>
+      <ImageUpload
+        testId={`admin-${kind}-image`}
+        disabled={disabled}
+        onUploaded={(url) => onChange(`${value}\n<p><img src="${url}" alt=""></p>`)}
+      />
+    </>
   )
 }
