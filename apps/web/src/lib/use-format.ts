@@ -4,9 +4,12 @@ import {
   type Denomination,
   type FigureKind,
   formatAmountOf,
+  formatBps,
   formatDecimal,
   formatMoney,
+  formatMultiple,
   formatPower,
+  formatRate,
   USDT,
 } from './format.ts'
 
@@ -28,6 +31,12 @@ export function useFormat() {
       price: (text: string) => formatDecimal(text, language, 6),
       /** Computing power: '12,345.67'. */
       power: (value: bigint | string) => formatPower(value, language),
+      /** Basis points as a percentage: '12.5%'. */
+      percent: (bps: number) => formatBps(bps, language),
+      /** Basis points as a multiple: '×1.06'. */
+      multiple: (bps: number) => formatMultiple(bps, language),
+      /** An exact rate (returns.ts) as a percentage: '73%', '26.07%'. */
+      rate: (rate: { num: bigint; den: bigint }) => formatRate(rate, language),
     }),
     [language],
   )
