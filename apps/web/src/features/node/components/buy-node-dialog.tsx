@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { ReviewSheet } from '@/components/review-sheet.tsx'
 import { Tabs } from '@/components/tabs.tsx'
 import { useTokenBalances } from '@/lib/chain-balances.ts'
-import { bpsToPercent, USDT_DECIMALS } from '@/lib/format.ts'
+import { USDT_DECIMALS } from '@/lib/format.ts'
 import { usePayment } from '@/lib/payment/use-payment.ts'
 import { useFormat } from '@/lib/use-format.ts'
 import { findAsset, useUserWallet } from '@/lib/user-wallet.ts'
@@ -74,7 +74,7 @@ export function BuyNodeDialog({ open, level, onClose, onRefused }: BuyNodeDialog
           value: usdtText(level.price_usdt),
           testId: 'node-confirm-price',
         },
-        { id: 'power', label: t('node.powerBonus'), value: bpsToPercent(level.power_bonus_bps) },
+        { id: 'power', label: t('node.powerBonus'), value: format.percent(level.power_bonus_bps) },
         { id: 'weight', label: t('node.dividendWeight'), value: level.dividend_weight },
         {
           id: 'available',
