@@ -46,6 +46,8 @@ test.describe('staking, finance and node payments', () => {
   test('stake, buy a node, deposit, settle and redeem', async ({ page }, testInfo) => {
     test.setTimeout(300_000)
     const { wallet, session } = await newUser(page)
+    // What the stake form's calculator showed for 200 PLG over 30 days (in PLG): held against what the stakes produce.
+    const calculator = { daily: '', bySeventh: '' }
 
     await test.step('the configuration failing to load says so', async () => {
       await page.route('**/api/invest/invest_pledge/PLG', (route) => route.abort())
@@ -62,8 +64,14 @@ test.describe('staking, finance and node payments', () => {
       const periods = page.getByTestId('pledge-period')
       await expect(periods).toHaveCount(3)
       await expect(periods.first()).toContainText('30 days')
-      await expect(periods.first()).toContainText('Output ×1.06')
-      await expect(periods.first()).toContainText('Power ×1')
+      await expect(periods.first()).toContainText('Output ×1.06 · Power ×1')
+      // Each period's returns for the minimum stake, in PLG and in USDT at the valuation price, and its APR.
+      await expect(page.getByTestId('pledge-reference')).toHaveText('Figures for a stake of 200 PLG (≈ 100 USDT).')
+      await expect(periods.first().getByTestId('returns-daily')).toHaveText('7.066666 PLG ≈ 3.53 USDT a day')
+      await expect(periods.first().getByTestId('returns-total')).toHaveText('212 PLG ≈ 106 USDT in total')
+      await expect(periods.first().getByTestId('returns-apr')).toHaveText('Est. APR 73%')
+      await expect(page.getByTestId('help-output')).toBeVisible()
+      await expect(page.getByTestId('help-power')).toBeVisible()
     })
 
     // Through the API (assets.spec.ts taps through the faucet and the top-up): the faucet's 1,000 PLG and 1,000 USDT
@@ -101,7 +109,15 @@ test.describe('staking, finance and node payments', () => {
       await page.locator('[data-testid="pledge-period"][data-value="30"]').click()
       await page.getByTestId('pledge-pay-balance').click()
       await page.getByTestId('pledge-amount').fill('200')
-      await expect(page.getByTestId('pledge-estimate-output')).toHaveText('212 PLG')
+      // The calculator: what 200 PLG earn, by day; the settlement below pays exactly these figures.
+      await expect(page.getByTestId('pledge-estimate-total')).toHaveText('212 PLG ≈ 106 USDT')
+      await expect(page.getByTestId('pledge-estimate-daily')).toHaveText('7.066666 PLG ≈ 3.53 USDT')
+      await expect(page.getByTestId('pledge-estimate-apr')).toHaveText('73%')
+      const seventh = page.locator('[data-testid="pledge-estimate-day"][data-day="7"] td')
+      await expect(seventh).toHaveText('49.466666 PLG ≈ 24.73 USDT')
+      const inPlg = (text: string | null) => (text ?? '').split(' ≈ ')[0] as string
+      calculator.daily = inPlg(await page.getByTestId('pledge-estimate-daily').textContent())
+      calculator.bySeventh = inPlg(await seventh.textContent())
       await snap(page, testInfo, 'stake form')
       const confirmStake = await openReview(page.getByTestId('pledge-submit'))
       await expect(page.getByTestId('review-amount')).toHaveText('200 PLG')
@@ -145,6 +161,11 @@ test.describe('staking, finance and node payments', () => {
     await test.step('buy a junior node on chain', async () => {
       await page.goto('/node')
       const junior = page.locator('[data-testid="node-level"][data-level="junior"]')
+      // The node's share of the pool with the nodes sold so far (other journeys buy nodes too): some PLG a day, its
+      // value in USDT, a year of it and the APR on the price.
+      await expect(junior.getByTestId('returns-daily')).toHaveText(/^[\d,.]+ PLG ≈ [\d,.]+ USDT$/)
+      await expect(junior.getByTestId('returns-apr')).toHaveText(/^[\d,.]+%$/)
+      await expect(page.getByTestId('help-dividends')).toContainText('1,000 PLG')
       await junior.getByTestId('node-buy').click()
       await expect(page.getByTestId('node-confirm-wallet')).toHaveText('900 USDT')
       await page.getByTestId('node-pay-chain').click()
@@ -169,8 +190,15 @@ test.describe('staking, finance and node payments', () => {
       await page.getByTestId('finance-amount').fill('100.000001')
       await page.getByTestId('finance-submit').click()
       await expect(toast(page, 'Insufficient balance')).toBeVisible()
+      const week = page.locator('[data-testid="finance-period"][data-value="7"]')
+      await expect(week.getByTestId('returns-daily')).toHaveText('0.07 USDT a day')
+      await expect(week.getByTestId('returns-total')).toHaveText('0.5 USDT in total')
+      await expect(week.getByTestId('returns-apr')).toHaveText('Est. APR 26.07%')
       await page.getByTestId('finance-amount').fill('100')
-      await expect(page.getByTestId('finance-estimate-output')).toHaveText('0.5 USDT')
+      await expect(page.getByTestId('finance-estimate-total')).toHaveText('0.5 USDT')
+      await expect(page.getByTestId('finance-estimate-daily')).toHaveText('0.07 USDT')
+      await expect(page.getByTestId('finance-estimate-apr')).toHaveText('26.07%')
+      await expect(page.locator('[data-testid="finance-estimate-day"][data-day="7"] td')).toHaveText('0.5 USDT')
       const confirmDeposit = await openReview(page.getByTestId('finance-submit'))
       await expect(page.getByTestId('review-period')).toHaveText('7 days')
       await expect(page.getByTestId('review-output')).toHaveText('0.5 USDT')
@@ -210,6 +238,8 @@ test.describe('staking, finance and node payments', () => {
       await expect(page.getByTestId('today-output-amount').filter({ hasText: 'PLG' })).toBeVisible()
       await expect(page.getByTestId('today-output-amount').filter({ hasText: 'USDT' })).toHaveText('+0.07 USDT')
       await snap(page, testInfo, 'after the first settlement')
+      // What the calculator said a day brings is what each stake produced.
+      await expect(rows.first().getByTestId('stake-produced')).toHaveText(calculator.daily)
 
       await rows.first().click()
       await expect(page).toHaveURL(/\/pledge\/orderDetail\?id=\d+/)
@@ -253,6 +283,13 @@ test.describe('staking, finance and node payments', () => {
       await expect(paid.getByTestId('money-log-day')).toHaveAttribute('data-day', addDays(today, 1))
       await expect(paid.getByTestId('money-log-exact')).toHaveText(`+${grouped(formatAmount(paidOut, 9))} PLG`)
       await snap(page, testInfo, 'balance with the output')
+      // Home: the balance in USDT and the day's earnings, in USDT and per coin.
+      await page.goto('/')
+      await expect(page.getByTestId('home-earnings-day')).toHaveText(/^Earnings of /)
+      await expect(page.getByTestId('home-earnings').locator('[data-coin="USDT"]')).toHaveText('+0.07 USDT')
+      await expect(page.getByTestId('home-earnings').locator('[data-coin="PLG"]')).toBeVisible()
+      await expect(page.getByTestId('home-balance')).toHaveText(/^≈ [\d,.]+ USDT$/)
+      await snap(page, testInfo, 'home balance and earnings')
     })
 
     await test.step('through the seventh day the deposit matures and is redeemed to the balance', async () => {
@@ -285,8 +322,9 @@ test.describe('staking, finance and node payments', () => {
       expect(await available(page, 'USDT')).toBe('100.5')
 
       await openPledge(page)
+      // What the calculator said would be paid by day 7.
       for (const stake of await page.getByTestId('stake-row').all())
-        await expect(stake.getByTestId('stake-produced')).toHaveText('49.466666 PLG')
+        await expect(stake.getByTestId('stake-produced')).toHaveText(calculator.bySeventh)
     })
   })
 })
