@@ -43,7 +43,13 @@ export function NodeScreen() {
       {address ? (
         <>
           <MyNodes />
-          <BuyNodeDialog open={dialog?.open ?? false} level={level} onClose={close} onRefused={setRefusal} />
+          <BuyNodeDialog
+            open={dialog?.open ?? false}
+            level={level}
+            pool={levels?.pool ?? null}
+            onClose={close}
+            onRefused={setRefusal}
+          />
         </>
       ) : (
         <SignedOut text={t('node.signedOut')} testId="node-signed-out" />
