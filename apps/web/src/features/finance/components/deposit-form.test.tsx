@@ -50,13 +50,21 @@ async function depositFor30Days(text: string) {
 }
 
 describe('the finance deposit form', () => {
-  it('asks for an amount, and refuses more than the available balance', async () => {
+  it('asks for an amount, and refuses more than the available balance as it is typed', async () => {
     const calls = fakeFinance()
     const user = await depositFor30Days('')
     expect(await screen.findByText('Please enter the deposit amount')).toBeTruthy()
     await user.type(screen.getByTestId('finance-amount'), '500.5')
-    await user.click(screen.getByTestId('finance-submit'))
-    expect(await screen.findByText('Insufficient balance.')).toBeTruthy()
+    // Said while typing, and the form cannot be sent until the amount fits.
+    expect((await screen.findByTestId('finance-blocked')).textContent).toBe('Insufficient balance.')
+    const submit = screen.getByTestId('finance-submit') as HTMLButtonElement
+    expect(submit.disabled).toBe(true)
+    expect(submit.getAttribute('aria-describedby')).toBe('finance-blocked')
+    await user.click(submit)
+    await user.clear(screen.getByTestId('finance-amount'))
+    await user.type(screen.getByTestId('finance-amount'), '500')
+    expect(screen.queryByTestId('finance-blocked')).toBeNull()
+    expect(submit.disabled).toBe(false)
     expect(screen.queryByTestId('review')).toBeNull()
     expect(calls.filter((call) => call.path === api.financeDeposit.path)).toEqual([])
   })

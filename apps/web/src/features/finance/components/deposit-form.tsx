@@ -7,6 +7,7 @@ import { PrimaryButton } from '@/components/primary-button.tsx'
 import { HelpLines, ReturnsCalculator, ReturnsLines } from '@/components/returns.tsx'
 import { ReviewSheet } from '@/components/review-sheet.tsx'
 import { type FigureKind, formatDay } from '@/lib/format.ts'
+import { noticeText } from '@/lib/notice.ts'
 import { useFormat } from '@/lib/use-format.ts'
 import { useReviewedAmount } from '@/lib/use-reviewed-amount.ts'
 import { findAsset, useUserWallet } from '@/lib/user-wallet.ts'
@@ -109,6 +110,11 @@ function AmountForm({ products, product }: AmountFormProps) {
 
   const typed = validateDeposit(text, decimals, undefined)
   const estimate = typed.ok && typed.value > 0n ? financeReturns(typed.value, product, decimals) : null
+  // More than the balance holds (the form's own check): said at once, and the form cannot be sent until it fits.
+  const check = validateDeposit(text, decimals, available)
+  const blocked =
+    !check.ok && 'key' in check.notice && check.notice.key === 'common.insufficientBalance' ? check.notice : null
+  const overAvailable = blocked !== null
   const amount = (units: bigint, kind?: FigureKind) => format.money(units, { symbol: coin, decimals }, kind)
   const reviewed = review === null ? null : { amount: review, ...financeReturns(review, product, decimals) }
 
@@ -150,7 +156,17 @@ function AmountForm({ products, product }: AmountFormProps) {
         before={estimate ? [{ id: 'power', label: t('finance.form.power'), value: format.power(estimate.power) }] : []}
       />
       <p className="amount-form-note">{t('finance.form.note', { count: product.days })}</p>
-      <PrimaryButton type="submit" data-testid="finance-submit" disabled={pending}>
+      {overAvailable && (
+        <p className="amount-form-blocked" id="finance-blocked" data-testid="finance-blocked" role="status">
+          {blocked && noticeText(blocked)}
+        </p>
+      )}
+      <PrimaryButton
+        type="submit"
+        data-testid="finance-submit"
+        disabled={pending || overAvailable}
+        aria-describedby={overAvailable ? 'finance-blocked' : undefined}
+      >
         {t('finance.form.submit')}
       </PrimaryButton>
       {reviewed && (

@@ -12,6 +12,7 @@ import { Skeleton } from '@/components/skeleton.tsx'
 import { Tabs } from '@/components/tabs.tsx'
 import { useTokenBalances } from '@/lib/chain-balances.ts'
 import { type FigureKind, USDT } from '@/lib/format.ts'
+import { noticeText } from '@/lib/notice.ts'
 import { usePayment } from '@/lib/payment/use-payment.ts'
 import { useFormat } from '@/lib/use-format.ts'
 import { useReviewedAmount } from '@/lib/use-reviewed-amount.ts'
@@ -159,6 +160,12 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
   const period = config.periods.find((item) => item.days === days)
   const typed = parseAmount(text, config.decimals)
   const estimate = typed.ok && typed.value > 0n && period ? stakeReturns(typed.value, config, period) : null
+  // More than the chosen way of paying holds (the form's own check, after the minimum): said at once, and the form
+  // cannot be sent until the amount fits.
+  const check = validateStake(text, config, spendable)
+  const blocked =
+    !check.ok && 'key' in check.notice && check.notice.key === 'pledge.exceedsBalance' ? check.notice : null
+  const overSpendable = blocked !== null
   const amount = (units: bigint, kind?: FigureKind) => format.money(units, config, kind)
   const reviewed = review !== null && period ? stakeReturns(review, config, period) : null
 
@@ -223,7 +230,17 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
       <p className="amount-form-note">
         {payWith === 'balance' ? t('pledge.form.balanceNote') : t('pledge.form.chainNote', { product })}
       </p>
-      <PrimaryButton type="submit" data-testid="pledge-submit" disabled={pending}>
+      {overSpendable && (
+        <p className="amount-form-blocked" id="pledge-blocked" data-testid="pledge-blocked" role="status">
+          {blocked && noticeText(blocked)}
+        </p>
+      )}
+      <PrimaryButton
+        type="submit"
+        data-testid="pledge-submit"
+        disabled={pending || overSpendable}
+        aria-describedby={overSpendable ? 'pledge-blocked' : undefined}
+      >
         {t('pledge.form.submit')}
       </PrimaryButton>
       {chain.step && <LoadingOverlay text={t(`payment.steps.${chain.step}`)} />}
