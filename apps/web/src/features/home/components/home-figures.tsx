@@ -37,7 +37,7 @@ export function HomeFigures() {
         </span>
         <span className="muted-note">{t('home.figures.price')}</span>
       </div>
-      {signedIn && <AccountFigures />}
+      {signedIn && <AccountFigures today={today} price={price} />}
       {signedIn ? (
         <dl className="home-figure-grid">
           {figures.map((figure) => (
@@ -54,13 +54,16 @@ export function HomeFigures() {
   )
 }
 
+interface AccountFiguresProps {
+  today: ReturnType<typeof useToday>['data']
+  price: ReturnType<typeof usePrice>['data']
+}
+
 /** The user's balance in USDT and the earnings of the newest settled day (what the day's settlement credited). */
-function AccountFigures() {
+function AccountFigures({ today, price }: AccountFiguresProps) {
   const { t, i18n } = useTranslation()
   const format = useFormat()
   const { data: assets } = useUserWallet()
-  const { data: today } = useToday()
-  const { data: price } = usePrice()
   const credits = today?.output.filter((item) => BigInt(item.amount) > 0n) ?? []
   const earned = today ? creditsInUsdt(credits, price) : null
   return (
