@@ -92,7 +92,7 @@ test.describe('staking, finance and node payments', () => {
       await expect(toast(page, 'The amount of the pledge cannot be less than 200PLG')).toBeVisible()
       // More than the balance: said as it is typed, and Stake stays disabled until the amount fits.
       await page.getByTestId('pledge-amount').fill('300.5')
-      await expect(page.getByTestId('pledge-blocked')).toHaveText('Staking amount exceeds available balance')
+      await expect(page.getByTestId('pledge-blocked')).toHaveText('Staking amount exceeds available balance.')
       await expect(submit).toBeDisabled()
       // On chain the wallet's 700 PLG is what counts.
       await page.getByTestId('pledge-pay-chain').click()
@@ -100,7 +100,7 @@ test.describe('staking, finance and node payments', () => {
       await expect(page.getByTestId('pledge-blocked')).toHaveCount(0)
       await expect(submit).toBeEnabled()
       await page.getByTestId('pledge-amount').fill('700.000000001')
-      await expect(page.getByTestId('pledge-blocked')).toHaveText('Staking amount exceeds available balance')
+      await expect(page.getByTestId('pledge-blocked')).toHaveText('Staking amount exceeds available balance.')
       await expect(submit).toBeDisabled()
       await snap(page, testInfo, 'stake refused')
     })
