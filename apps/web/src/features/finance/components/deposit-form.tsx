@@ -149,6 +149,11 @@ function AmountForm({ products, product }: AmountFormProps) {
       <p className="amount-form-hint" data-testid="finance-available">
         {t('finance.form.available', { amount: available === undefined ? '…' : amount(available) })}
       </p>
+      {overAvailable && (
+        <p className="amount-form-blocked" id="finance-blocked" data-testid="finance-blocked" role="status">
+          {blocked && noticeText(blocked)}
+        </p>
+      )}
       <ReturnsCalculator
         returns={estimate}
         asset={{ symbol: coin, decimals }}
@@ -156,11 +161,6 @@ function AmountForm({ products, product }: AmountFormProps) {
         before={estimate ? [{ id: 'power', label: t('finance.form.power'), value: format.power(estimate.power) }] : []}
       />
       <p className="amount-form-note">{t('finance.form.note', { count: product.days })}</p>
-      {overAvailable && (
-        <p className="amount-form-blocked" id="finance-blocked" data-testid="finance-blocked" role="status">
-          {blocked && noticeText(blocked)}
-        </p>
-      )}
       <PrimaryButton
         type="submit"
         data-testid="finance-submit"

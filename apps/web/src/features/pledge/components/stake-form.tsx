@@ -214,6 +214,11 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
             ? t('pledge.form.walletUnknown')
             : t('pledge.form.wallet', { amount: amount(wallet) })}
       </p>
+      {overSpendable && (
+        <p className="amount-form-blocked" id="pledge-blocked" data-testid="pledge-blocked" role="status">
+          {blocked && noticeText(blocked)}
+        </p>
+      )}
       <ReturnsCalculator
         returns={estimate}
         asset={config}
@@ -230,11 +235,6 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
       <p className="amount-form-note">
         {payWith === 'balance' ? t('pledge.form.balanceNote') : t('pledge.form.chainNote', { product })}
       </p>
-      {overSpendable && (
-        <p className="amount-form-blocked" id="pledge-blocked" data-testid="pledge-blocked" role="status">
-          {blocked && noticeText(blocked)}
-        </p>
-      )}
       <PrimaryButton
         type="submit"
         data-testid="pledge-submit"
