@@ -48,6 +48,8 @@ test.describe('staking, finance and node payments', () => {
   test('stake, buy a node, deposit, settle and redeem', async ({ page }, testInfo) => {
     test.setTimeout(300_000)
     const { wallet, session } = await newUser(page)
+    // What the stake form's calculator showed for 200 PLG over 30 days (in PLG): held against what the stakes produce.
+    const calculator = { daily: '', bySeventh: '' }
 
     await test.step('the configuration failing to load says so', async () => {
       await page.route('**/api/invest/invest_pledge/PLG', (route) => route.abort())
@@ -69,8 +71,14 @@ test.describe('staking, finance and node payments', () => {
       const periods = page.getByTestId('pledge-period')
       await expect(periods).toHaveCount(3)
       await expect(periods.first()).toContainText('30 days')
-      await expect(periods.first()).toContainText('Output ×1.06')
-      await expect(periods.first()).toContainText('Power ×1')
+      await expect(periods.first()).toContainText('Output ×1.06 · Power ×1')
+      // Each period's returns for the minimum stake, in PLG and in USDT at the valuation price, and its APR.
+      await expect(page.getByTestId('pledge-reference')).toHaveText('Figures for a stake of 200 PLG (≈ 100 USDT).')
+      await expect(periods.first().getByTestId('returns-daily')).toHaveText('7.066666 PLG ≈ 3.53 USDT a day')
+      await expect(periods.first().getByTestId('returns-total')).toHaveText('212 PLG ≈ 106 USDT in total')
+      await expect(periods.first().getByTestId('returns-apr')).toHaveText('Est. APR 73%')
+      await expect(page.getByTestId('help-output')).toBeVisible()
+      await expect(page.getByTestId('help-power')).toBeVisible()
     })
 
     // Through the API (assets.spec.ts taps through the faucet and the top-up): the faucet's 1,000 PLG and 1,000 USDT
@@ -89,16 +97,18 @@ test.describe('staking, finance and node payments', () => {
       await page.getByTestId('pledge-amount').fill('199.5')
       await submit.click()
       await expect(toast(page, 'The amount of the pledge cannot be less than 200PLG')).toBeVisible()
+      // More than the balance: said as it is typed, and Stake stays disabled until the amount fits.
       await page.getByTestId('pledge-amount').fill('300.5')
-      await submit.click()
-      await expect(toast(page, 'Staking amount exceeds available balance')).toBeVisible()
+      await expect(page.getByTestId('pledge-blocked')).toHaveText('Staking amount exceeds available balance.')
+      await expect(submit).toBeDisabled()
       // On chain the wallet's 700 PLG is what counts.
       await page.getByTestId('pledge-pay-chain').click()
       await expect(page.getByTestId('pledge-spendable')).toHaveText('Wallet balance: 700 PLG')
+      await expect(page.getByTestId('pledge-blocked')).toHaveCount(0)
+      await expect(submit).toBeEnabled()
       await page.getByTestId('pledge-amount').fill('700.000000001')
-      await expect(toast(page, 'Staking amount exceeds available balance')).toHaveCount(0)
-      await submit.click()
-      await expect(toast(page, 'Staking amount exceeds available balance')).toBeVisible()
+      await expect(page.getByTestId('pledge-blocked')).toHaveText('Staking amount exceeds available balance.')
+      await expect(submit).toBeDisabled()
       await snap(page, testInfo, 'stake refused')
     })
 
@@ -108,7 +118,15 @@ test.describe('staking, finance and node payments', () => {
       await page.locator('[data-testid="pledge-period"][data-value="30"]').click()
       await page.getByTestId('pledge-pay-balance').click()
       await page.getByTestId('pledge-amount').fill('200')
-      await expect(page.getByTestId('pledge-estimate-output')).toHaveText('212 PLG')
+      // The calculator: what 200 PLG earn, by day; the settlement below pays exactly these figures.
+      await expect(page.getByTestId('pledge-estimate-total')).toHaveText('212 PLG ≈ 106 USDT')
+      await expect(page.getByTestId('pledge-estimate-daily')).toHaveText('7.066666 PLG ≈ 3.53 USDT')
+      await expect(page.getByTestId('pledge-estimate-apr')).toHaveText('73%')
+      const seventh = page.locator('[data-testid="pledge-estimate-day"][data-day="7"] td')
+      await expect(seventh).toHaveText('49.466666 PLG ≈ 24.73 USDT')
+      const inPlg = (text: string | null) => (text ?? '').split(' ≈ ')[0] as string
+      calculator.daily = inPlg(await page.getByTestId('pledge-estimate-daily').textContent())
+      calculator.bySeventh = inPlg(await seventh.textContent())
       await snap(page, testInfo, 'stake form')
       const confirmStake = await openReview(page.getByTestId('pledge-submit'))
       await expect(page.getByTestId('review-amount')).toHaveText('200 PLG')
@@ -152,6 +170,11 @@ test.describe('staking, finance and node payments', () => {
     await test.step('buy a junior node on chain', async () => {
       await page.goto('/node')
       const junior = page.locator('[data-testid="node-level"][data-level="junior"]')
+      // The node's share of the pool with the nodes sold so far (other journeys buy nodes too): some PLG a day, its
+      // value in USDT, a year of it and the APR on the price.
+      await expect(junior.getByTestId('returns-daily')).toHaveText(/^[\d,.]+ PLG ≈ [\d,.]+ USDT$/)
+      await expect(junior.getByTestId('returns-apr')).toHaveText(/^[\d,.]+%$/)
+      await expect(page.getByTestId('help-dividends')).toContainText('1,000 PLG')
       await junior.getByTestId('node-buy').click()
       await expect(page.getByTestId('node-confirm-wallet')).toHaveText('900 USDT')
       await page.getByTestId('node-pay-chain').click()
@@ -174,10 +197,17 @@ test.describe('staking, finance and node payments', () => {
       await page.getByTestId('finance-submit').click()
       await expect(toast(page, 'Please enter the deposit amount')).toBeVisible()
       await page.getByTestId('finance-amount').fill('100.000001')
-      await page.getByTestId('finance-submit').click()
-      await expect(toast(page, 'Insufficient balance')).toBeVisible()
+      await expect(page.getByTestId('finance-blocked')).toHaveText('Insufficient balance.')
+      await expect(page.getByTestId('finance-submit')).toBeDisabled()
+      const week = page.locator('[data-testid="finance-period"][data-value="7"]')
+      await expect(week.getByTestId('returns-daily')).toHaveText('0.07 USDT a day')
+      await expect(week.getByTestId('returns-total')).toHaveText('0.5 USDT in total')
+      await expect(week.getByTestId('returns-apr')).toHaveText('Est. APR 26.07%')
       await page.getByTestId('finance-amount').fill('100')
-      await expect(page.getByTestId('finance-estimate-output')).toHaveText('0.5 USDT')
+      await expect(page.getByTestId('finance-estimate-total')).toHaveText('0.5 USDT')
+      await expect(page.getByTestId('finance-estimate-daily')).toHaveText('0.07 USDT')
+      await expect(page.getByTestId('finance-estimate-apr')).toHaveText('26.07%')
+      await expect(page.locator('[data-testid="finance-estimate-day"][data-day="7"] td')).toHaveText('0.5 USDT')
       const confirmDeposit = await openReview(page.getByTestId('finance-submit'))
       await expect(page.getByTestId('review-period')).toHaveText('7 days')
       await expect(page.getByTestId('review-output')).toHaveText('0.5 USDT')
@@ -217,6 +247,8 @@ test.describe('staking, finance and node payments', () => {
       await expect(page.getByTestId('today-output-amount').filter({ hasText: 'PLG' })).toBeVisible()
       await expect(page.getByTestId('today-output-amount').filter({ hasText: 'USDT' })).toHaveText('+0.07 USDT')
       await snap(page, testInfo, 'after the first settlement')
+      // What the calculator said a day brings is what each stake produced.
+      await expect(rows.first().getByTestId('stake-produced')).toHaveText(calculator.daily)
 
       await rows.first().click()
       await expect(page).toHaveURL(/\/pledge\/orderDetail\?id=\d+/)
@@ -260,6 +292,13 @@ test.describe('staking, finance and node payments', () => {
       await expect(paid.getByTestId('money-log-day')).toHaveAttribute('data-day', addDays(today, 1))
       await expect(paid.getByTestId('money-log-exact')).toHaveText(`+${grouped(formatAmount(paidOut, 9))} PLG`)
       await snap(page, testInfo, 'balance with the output')
+      // Home: the balance in USDT and the day's earnings, in USDT and per coin.
+      await page.goto('/')
+      await expect(page.getByTestId('home-earnings-day')).toHaveText(/^Earnings of /)
+      await expect(page.getByTestId('home-earnings').locator('[data-coin="USDT"]')).toHaveText('+0.07 USDT')
+      await expect(page.getByTestId('home-earnings').locator('[data-coin="PLG"]')).toBeVisible()
+      await expect(page.getByTestId('home-balance')).toHaveText(/^≈ [\d,.]+ USDT$/)
+      await snap(page, testInfo, 'home balance and earnings')
     })
 
     await test.step('through the seventh day the deposit matures and is redeemed to the balance', async () => {
@@ -292,8 +331,9 @@ test.describe('staking, finance and node payments', () => {
       expect(await available(page, 'USDT')).toBe('100.5')
 
       await openPledge(page)
+      // What the calculator said would be paid by day 7.
       for (const stake of await page.getByTestId('stake-row').all())
-        await expect(stake.getByTestId('stake-produced')).toHaveText('49.466666 PLG')
+        await expect(stake.getByTestId('stake-produced')).toHaveText(calculator.bySeventh)
     })
   })
 })

@@ -5,6 +5,7 @@ import { seedBusinessConfig, setBusinessConfig } from '../src/modules/config/ser
 import { balances, checkInvariants, systemAccount } from '../src/modules/ledger/service.ts'
 import { powerOf } from '../src/modules/power/service.ts'
 import {
+  addOffChainAssets,
   call,
   createTestApp,
   dbKind,
@@ -31,7 +32,7 @@ describe(`nodes (${dbKind})`, () => {
   let root: TestWallet
   beforeAll(async () => {
     t = await createTestApp()
-    await t.db.insertInto('assets').values({ code: 'USDT', symbol: 'USDT', decimals: 6, mint: null }).execute()
+    await addOffChainAssets(t.db)
     await seedBusinessConfig(t.db)
     root = await seedRoot(t.db)
   })

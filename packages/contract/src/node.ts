@@ -14,6 +14,18 @@ export const NodeLevelInfo = Type.Object({
   dividend_weight: Type.Integer(),
   one_per_user: Type.Boolean(),
 })
+/** The daily node pool: shared by dividend weight among the nodes sold (docs/settlement.md, "Node pool"). */
+export const NodePool = Type.Object({
+  /** The token the pool pays ({product}). */
+  coin: Type.String(),
+  decimals: Type.Integer(),
+  /** Base units of the coin shared each settled day. */
+  daily: BaseUnits,
+  /** The dividend weight of all nodes sold so far. */
+  total_weight: BaseUnits,
+  /** The valuation price: USDT base units per whole token. */
+  price: PositiveBaseUnits,
+})
 export const UserNode = Type.Object({
   id: Id,
   level: Type.String(),
@@ -31,9 +43,14 @@ export const nodeRoutes = {
     path: '/invest/invest_pledge/node_level',
     auth: false,
     tag: 'node',
-    summary: 'Node levels with price, supply cap, sold count and benefits',
+    summary:
+      'Node levels with price, supply cap, sold count and benefits, and the node pool they share (what a node of a ' +
+      'level is expected to earn: docs/economics.md, "Returns and APR")',
     body: Empty,
-    data: Type.Object({ list: Type.Array(NodeLevelInfo) }),
+    data: Type.Object({
+      list: Type.Array(NodeLevelInfo),
+      pool: NodePool,
+    }),
   }),
   nodeBuy: route({
     path: '/invest/invest_pledge/node',

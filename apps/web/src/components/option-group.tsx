@@ -20,6 +20,8 @@ interface OptionGroupProps<T extends string | number> {
   disabled?: boolean
   /** Test id of each option, with its value in data-value. */
   testId: string
+  /** Options in a row (default: up to three, four as two by two); 1 lists them, for cards with several lines. */
+  columns?: number
 }
 
 /** Columns of the option cards: up to three in a row, four as two by two. */
@@ -34,13 +36,14 @@ export function OptionGroup<T extends string | number>({
   onChange,
   disabled,
   testId,
+  columns: fixed,
 }: OptionGroupProps<T>) {
   return (
     <fieldset className="option-group" disabled={disabled}>
       <legend>{legend}</legend>
       <div
         className="option-grid"
-        style={{ gridTemplateColumns: `repeat(${columns(options.length)}, minmax(0, 1fr))` }}
+        style={{ gridTemplateColumns: `repeat(${fixed ?? columns(options.length)}, minmax(0, 1fr))` }}
       >
         {options.map((option) => (
           <label key={String(option.value)} className="option-card" data-testid={testId} data-value={option.value}>

@@ -4,11 +4,14 @@ import {
   bpsToMultiple,
   bpsToPercent,
   displayDecimals,
+  formatBps,
   formatDateTime,
   formatDay,
   formatDecimal,
   formatMoney,
+  formatMultiple,
   formatPower,
+  formatRate,
   formatShortDay,
   formatUnits,
   toHex,
@@ -107,6 +110,30 @@ describe('bpsToMultiple', () => {
     [0, '×0'],
   ])('%i bps → %s', (bps, text) => {
     expect(bpsToMultiple(bps)).toBe(text)
+  })
+})
+
+describe('formatBps, formatMultiple and formatRate', () => {
+  it('write rates and multiples in the interface language, exactly', () => {
+    expect(formatBps(1250, 'en')).toBe('12.5%')
+    expect(formatBps(1250, 'vi')).toBe('12,5%')
+    expect(formatBps(-250, 'en')).toBe('-2.5%')
+    expect(formatMultiple(10_600, 'en')).toBe('×1.06')
+    expect(formatMultiple(10_600, 'vi')).toBe('×1,06')
+    expect(formatMultiple(123_456, 'en')).toBe('×12.3456')
+  })
+
+  it('rounds an exact rate half away from zero to two decimals of a percent', () => {
+    expect(formatRate({ num: 73n, den: 100n }, 'en')).toBe('73%')
+    expect(formatRate({ num: 1825n, den: 7000n }, 'en')).toBe('26.07%')
+    expect(formatRate({ num: 1825n, den: 7000n }, 'vi')).toBe('26,07%')
+    // 0.00125 → 0.13 %, −0.00125 → −0.13 %, 1/3 → 33.33 %, 2/3 → 66.67 %.
+    expect(formatRate({ num: 125n, den: 100_000n }, 'en')).toBe('0.13%')
+    expect(formatRate({ num: -125n, den: 100_000n }, 'en')).toBe('-0.13%')
+    expect(formatRate({ num: 1n, den: 3n }, 'en')).toBe('33.33%')
+    expect(formatRate({ num: 2n, den: 3n }, 'en')).toBe('66.67%')
+    expect(formatRate({ num: 9125n, den: 100n }, 'en')).toBe('9,125%')
+    expect(formatRate({ num: 0n, den: 1n }, 'en')).toBe('0%')
   })
 })
 

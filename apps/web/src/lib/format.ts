@@ -231,6 +231,26 @@ export const formatMoney = (
 export const formatPower = (value: bigint | string, language: string | undefined) =>
   formatAmountOf(value, USDT, language, 'power')
 
+/** Basis points as a percentage in the interface language: 1250 → '12.5%', in 'vi' '12,5%' (exact). */
+export const formatBps = (bps: number, language: string | undefined) =>
+  `${formatUnits(BigInt(Math.trunc(bps)), 2, language)}%`
+
+/** Basis points as a multiple in the interface language: 10600 → '×1.06', in 'vi' '×1,06' (exact). */
+export const formatMultiple = (bps: number, language: string | undefined) =>
+  `×${formatUnits(BigInt(Math.trunc(bps)), 4, language)}`
+
+/**
+ * An exact rate (`num / den`, 1 = 100 %: packages/contract/src/returns.ts) as a percentage in the interface language,
+ * rounded half away from zero to `places` decimals: { num: 73n, den: 100n } → '73%', 1825/7000 → '26.07%'.
+ */
+export function formatRate(rate: { num: bigint; den: bigint }, language: string | undefined, places = 2) {
+  if (rate.den <= 0n) return '–'
+  const scale = 100n * 10n ** BigInt(places)
+  const abs = rate.num < 0n ? -rate.num : rate.num
+  const rounded = (2n * abs * scale + rate.den) / (2n * rate.den)
+  return `${formatUnits(rate.num < 0n ? -rounded : rounded, places, language)}%`
+}
+
 /** Basis points as a plain decimal: 12500 → '1.25', 10000 → '1', 5 → '0.0005' (exact, no floating point). */
 function bpsToDecimal(bps: number) {
   const sign = bps < 0 ? '-' : ''

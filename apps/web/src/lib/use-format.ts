@@ -4,9 +4,12 @@ import {
   type Denomination,
   type FigureKind,
   formatAmountOf,
+  formatBps,
   formatDecimal,
   formatMoney,
+  formatMultiple,
   formatPower,
+  formatRate,
   formatUnits,
   USDT,
 } from './format.ts'
@@ -31,6 +34,12 @@ export function useFormat() {
       power: (value: bigint | string) => formatPower(value, language),
       /** A count of people or things: '1,234'. */
       count: (value: number) => formatUnits(BigInt(value), 0, language),
+      /** Basis points as a percentage: '12.5%'. */
+      percent: (bps: number) => formatBps(bps, language),
+      /** Basis points as a multiple: '×1.06'. */
+      multiple: (bps: number) => formatMultiple(bps, language),
+      /** An exact rate (returns.ts) as a percentage: '73%', '26.07%'. */
+      rate: (rate: { num: bigint; den: bigint }) => formatRate(rate, language),
     }),
     [language],
   )

@@ -1,7 +1,7 @@
 // Finance (docs/product.md#finance, docs/money.md "Finance deposits"): fixed-period USDT deposits from the asset
 // balance with a power multiple and an output released daily by the settlement; redeemable to the balance once
 // expired, once.
-import { type api, Code, type DataOf, type FinanceDeposit } from '@solpledge/contract'
+import { type api, Code, type DataOf, type FinanceDeposit, financeReturns } from '@solpledge/contract'
 import type { Selectable } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { FinanceDepositsTable } from '../../db/schema.ts'
@@ -76,8 +76,12 @@ export async function deposit(
   if (!product) throw invalid('finance.unknownProduct')
   const decimals = await coinDecimals(db)
   const amount = BigInt(input.amount)
-  const power = (amount * BigInt(product.powerBps)) / 10_000n
-  const totalOutput = (amount * BigInt(product.outputBps)) / 10_000n
+  // The figures the app estimated the deposit with (packages/contract/src/returns.ts).
+  const { power, total: totalOutput } = financeReturns(amount, {
+    days: product.days,
+    output_bps: product.outputBps,
+    power_bps: product.powerBps,
+  })
   return commit(async (trx) => {
     // An early answer for a plainly excessive amount, with nothing written; concurrent deposits that each fit but
     // not together are caught by the ledger's non-negative balance.

@@ -7,7 +7,7 @@ import { buyNode, myNodes, nodeLevels } from './service.ts'
 
 export async function nodeRoutes(app: FastifyInstance) {
   registerPurpose('node', nodePurpose)
-  defineRoute(app, api.nodeLevel, {}, () => nodeLevels(app.db))
+  defineRoute(app, api.nodeLevel, {}, () => nodeLevels(app.db, app.config.productSymbol))
   defineRoute(app, api.nodeBuy, { successKey: 'node.purchased' }, ({ user, body, commit }) =>
     buyNode(app.db, commit, user, body.level),
   )

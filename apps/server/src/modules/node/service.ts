@@ -8,9 +8,11 @@ import type { DB, UserNodesTable } from '../../db/schema.ts'
 import { invalid, refuse } from '../../lib/app-error.ts'
 import type { Commit } from '../../lib/commit.ts'
 import { utcDay } from '../../lib/day.ts'
+import { requireAsset } from '../assets/index.ts'
 import { getBusinessConfig } from '../config/index.ts'
 import { systemAccount, transfer, userAccount } from '../ledger/index.ts'
 import { addNewPower } from '../power/index.ts'
+import { valuation } from '../trade/index.ts'
 
 /** Nodes are priced and paid in USDT. */
 export const NODE_COIN = 'USDT'
@@ -27,18 +29,30 @@ export function presentNode(row: Selectable<UserNodesTable>): UserNode {
   }
 }
 
-/** The configured levels with how many nodes of each are sold and remain. */
-export async function nodeLevels(db: Database): Promise<DataOf<typeof api.nodeLevel>> {
-  const [config, counts] = await Promise.all([
-    getBusinessConfig(db),
+/**
+ * The configured levels with how many nodes of each are sold and remain, and the node pool they share: what it pays a
+ * day, the weight of the nodes sold and the valuation price of its token (the app's estimate of a node's dividends).
+ */
+export async function nodeLevels(db: Database, product: string): Promise<DataOf<typeof api.nodeLevel>> {
+  const [{ config, price }, counts, asset] = await Promise.all([
+    valuation(db, product),
     db
       .selectFrom('user_nodes')
-      .select(['level', (eb) => eb.fn.countAll<string>().as('n')])
+      .select(['level', (eb) => eb.fn.countAll<string>().as('n'), sql<string>`sum(dividend_weight)`.as('weight')])
       .groupBy('level')
       .execute(),
+    requireAsset(db, product),
   ])
   const sold = new Map(counts.map((c) => [c.level, Number(c.n)]))
+  const totalWeight = counts.reduce((sum, c) => sum + BigInt(c.weight), 0n)
   return {
+    pool: {
+      coin: asset.code,
+      decimals: asset.decimals,
+      daily: config.nodePoolDaily,
+      total_weight: totalWeight.toString(),
+      price: price.toString(),
+    },
     list: config.nodeLevels.map((level) => {
       const n = sold.get(level.code) ?? 0
       return {

@@ -8,6 +8,8 @@ import {
   type OutputRecord,
   type PledgeConfig,
   type Stake,
+  stakeReturns,
+  worthOf,
 } from '@solpledge/contract'
 import { type Selectable, sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
@@ -36,23 +38,21 @@ export interface StakeTerms {
   power_bps: number
 }
 
-/** A stake's figures from its terms (all rounded down): USDT value, power and total output. */
+/**
+ * A stake's figures from its terms (all rounded down): USDT value, power and total output. The same function the app
+ * shows its estimate with (`stakeReturns`, packages/contract/src/returns.ts).
+ */
 export function stakeFigures(terms: StakeTerms, decimals: number) {
-  const usdtValue = (terms.amount * terms.price) / 10n ** BigInt(decimals)
-  return {
-    usdtValue,
-    power: (usdtValue * BigInt(terms.power_bps)) / 10_000n,
-    totalOutput: (terms.amount * BigInt(terms.output_bps)) / 10_000n,
-  }
+  const { usdtValue, power, total } = stakeReturns(terms.amount, { price: terms.price, decimals }, terms)
+  return { usdtValue, power, totalOutput: total }
 }
 
 /** `/invest/invest_pledge/{product}`: the staking configuration with the minimum converted at the valuation price. */
 export async function pledgeConfig(db: Database, symbol: string): Promise<PledgeConfig> {
   const [{ price, config }, asset] = await Promise.all([valuation(db, symbol), requireAsset(db, symbol)])
   const minUsdt = BigInt(config.pledge.minUsdt)
-  const unit = 10n ** BigInt(asset.decimals)
   // Rounded up: a stake of min_amount is always worth at least min_u.
-  const minAmount = (minUsdt * unit + price - 1n) / price
+  const minAmount = worthOf(minUsdt, asset.decimals, price)
   return {
     symbol: asset.symbol,
     decimals: asset.decimals,

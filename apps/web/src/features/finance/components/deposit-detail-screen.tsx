@@ -11,7 +11,7 @@ import { PrimaryButton } from '@/components/primary-button.tsx'
 import { ReviewSheet } from '@/components/review-sheet.tsx'
 import { SignedOut } from '@/components/signed-out.tsx'
 import { ApiError } from '@/lib/api-client.ts'
-import { bpsToMultiple, bpsToPercent, formatAmountOf, formatDateTime, formatDay, formatMoney } from '@/lib/format.ts'
+import { formatAmountOf, formatBps, formatDateTime, formatDay, formatMoney, formatMultiple } from '@/lib/format.ts'
 import { flattenPages } from '@/lib/paging.ts'
 import { useSignedInAddress } from '@/lib/session.ts'
 import { useDeposit } from '../api/get-deposit.ts'
@@ -134,9 +134,9 @@ function depositFacts(t: TFunction<'ui'>, deposit: FinanceDeposit, language: str
   return [
     { id: 'amount', label: t('finance.deposits.amount'), value: amount(deposit.amount), testId: 'detail-amount' },
     { id: 'period', label: t('finance.deposits.period'), value: t('finance.products.days', { count: deposit.days }) },
-    { id: 'multiple', label: t('finance.deposits.multiple'), value: bpsToMultiple(deposit.power_bps) },
+    { id: 'multiple', label: t('finance.deposits.multiple'), value: formatMultiple(deposit.power_bps, language) },
     { id: 'power', label: t('finance.detail.power'), value: formatAmountOf(deposit.power, asset, language, 'power') },
-    { id: 'rate', label: t('finance.detail.rate'), value: bpsToPercent(deposit.output_bps) },
+    { id: 'rate', label: t('finance.detail.rate'), value: formatBps(deposit.output_bps, language) },
     { id: 'total', label: t('finance.detail.totalOutput'), value: amount(deposit.total_output) },
     { id: 'output', label: t('finance.deposits.output'), value: amount(deposit.output), testId: 'detail-output' },
     { id: 'start', label: t('finance.detail.start'), value: formatDay(deposit.start_day, language) },

@@ -50,15 +50,55 @@ async function depositFor30Days(text: string) {
 }
 
 describe('the finance deposit form', () => {
-  it('asks for an amount, and refuses more than the available balance', async () => {
+  it('asks for an amount, and refuses more than the available balance as it is typed', async () => {
     const calls = fakeFinance()
     const user = await depositFor30Days('')
     expect(await screen.findByText('Please enter the deposit amount')).toBeTruthy()
     await user.type(screen.getByTestId('finance-amount'), '500.5')
-    await user.click(screen.getByTestId('finance-submit'))
-    expect(await screen.findByText('Insufficient balance.')).toBeTruthy()
+    // Said while typing, and the form cannot be sent until the amount fits.
+    expect((await screen.findByTestId('finance-blocked')).textContent).toBe('Insufficient balance.')
+    const submit = screen.getByTestId('finance-submit') as HTMLButtonElement
+    expect(submit.disabled).toBe(true)
+    expect(submit.getAttribute('aria-describedby')).toBe('finance-blocked')
+    await user.click(submit)
+    await user.clear(screen.getByTestId('finance-amount'))
+    await user.type(screen.getByTestId('finance-amount'), '500')
+    expect(screen.queryByTestId('finance-blocked')).toBeNull()
+    expect(submit.disabled).toBe(false)
     expect(screen.queryByTestId('review')).toBeNull()
     expect(calls.filter((call) => call.path === api.financeDeposit.path)).toEqual([])
+  })
+
+  it('shows each term’s returns on its card, explains output and power, and computes the amount typed', async () => {
+    fakeFinance()
+    await renderSignedIn(<DepositForm signedIn />)
+    const cards = await screen.findAllByTestId('finance-period')
+    const line = (card: HTMLElement, testId: string) => within(card).getByTestId(testId).textContent
+    // Per 100 USDT: 7 days at 1 % → 1 USDT, 0.14 a day, 52.14 % a year; 30 days at 6 % → 6 USDT, 0.2 a day, 73 %.
+    expect(
+      cards.map((card) => [line(card, 'returns-daily'), line(card, 'returns-total'), line(card, 'returns-apr')]),
+    ).toEqual([
+      ['0.14 USDT a day', '1 USDT in total', 'Est. APR 52.14%'],
+      ['0.2 USDT a day', '6 USDT in total', 'Est. APR 73%'],
+    ])
+    expect(within(cards[1] as HTMLElement).getByText('Output 6% · Power ×2')).toBeTruthy()
+    expect(screen.getByTestId('finance-reference').textContent).toBe('Figures for a deposit of 100 USDT.')
+    expect(screen.getByTestId('help-output').textContent).toMatch(/^Output %: interest over the whole term/)
+    expect(screen.getByTestId('help-power').textContent).toMatch(/^Power: the deposit × this multiple/)
+
+    const user = userEvent.setup()
+    await user.click(screen.getByText('30 days'))
+    expect(screen.queryByTestId('finance-estimate')).toBeNull()
+    await user.type(await screen.findByTestId('finance-amount'), '250')
+    expect((await screen.findByTestId('finance-estimate-daily')).textContent).toBe('0.5 USDT')
+    expect(screen.getByTestId('finance-estimate-total').textContent).toBe('15 USDT')
+    expect(screen.getByTestId('finance-estimate-apr').textContent).toBe('73%')
+    const days = screen.getAllByTestId('finance-estimate-day')
+    expect(days.map((row) => [row.dataset.day, within(row).getByRole('cell').textContent])).toEqual([
+      ['1', '0.5 USDT'],
+      ['7', '3.5 USDT'],
+      ['30', '15 USDT'],
+    ])
   })
 
   it('reviews term, rate, expected output and maturity, then deposits once while Confirm is disabled', async () => {

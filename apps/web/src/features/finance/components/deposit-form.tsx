@@ -1,17 +1,19 @@
+import { financeReturns } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { AmountInput, AmountSuffix } from '@/components/amount-input.tsx'
-import { Facts } from '@/components/facts.tsx'
 import { OptionGroup } from '@/components/option-group.tsx'
 import { PrimaryButton } from '@/components/primary-button.tsx'
+import { HelpLines, ReturnsCalculator, ReturnsLines } from '@/components/returns.tsx'
 import { ReviewSheet } from '@/components/review-sheet.tsx'
-import { bpsToMultiple, bpsToPercent, type FigureKind, formatDay } from '@/lib/format.ts'
+import { type FigureKind, formatDay } from '@/lib/format.ts'
+import { noticeText } from '@/lib/notice.ts'
 import { useFormat } from '@/lib/use-format.ts'
 import { useReviewedAmount } from '@/lib/use-reviewed-amount.ts'
 import { findAsset, useUserWallet } from '@/lib/user-wallet.ts'
 import { type FinanceProducts, useFinanceProducts } from '../api/get-products.ts'
 import { useMakeDeposit } from '../api/make-deposit.ts'
-import { depositEstimate, validateDeposit } from '../utils/validate-deposit.ts'
+import { validateDeposit } from '../utils/validate-deposit.ts'
 
 /** The finance products (period, power multiple, output) and, signed in, a deposit from the asset balance. */
 export function DepositForm({ signedIn }: { signedIn: boolean }) {
@@ -35,8 +37,14 @@ export function DepositForm({ signedIn }: { signedIn: boolean }) {
   return <Products products={products.data} signedIn={signedIn} />
 }
 
+/** The amount the product cards show their figures for: 100 of the coin. */
+const REFERENCE_WHOLE = 100n
+
 function Products({ products, signedIn }: { products: FinanceProducts; signedIn: boolean }) {
   const { t } = useTranslation()
+  const format = useFormat()
+  const asset = { symbol: products.coin, decimals: products.decimals }
+  const reference = REFERENCE_WHOLE * 10n ** BigInt(products.decimals)
   const [days, setDays] = useState<number | null>(products.list[0]?.days ?? null)
   const product = products.list.find((item) => item.days === days) ?? null
   return (
@@ -50,14 +58,27 @@ function Products({ products, signedIn }: { products: FinanceProducts; signedIn:
         testId="finance-period"
         value={days}
         onChange={setDays}
+        columns={1}
         options={products.list.map((item) => ({
           value: item.days,
           title: t('finance.products.days', { count: item.days }),
           details: [
-            t('finance.products.power', { multiple: bpsToMultiple(item.power_bps) }),
-            t('finance.products.output', { rate: bpsToPercent(item.output_bps) }),
+            t('finance.products.rates', {
+              rate: format.percent(item.output_bps),
+              multiple: format.multiple(item.power_bps),
+            }),
+            <ReturnsLines key="returns" returns={financeReturns(reference, item, products.decimals)} asset={asset} />,
           ],
         }))}
+      />
+      <p className="returns-note" data-testid="finance-reference">
+        {t('finance.products.reference', { amount: format.money(reference, asset) })}
+      </p>
+      <HelpLines
+        lines={[
+          { id: 'output', text: t('finance.products.outputHelp') },
+          { id: 'power', text: t('finance.products.powerHelp') },
+        ]}
       />
       {signedIn && product && <AmountForm products={products} product={product} />}
     </section>
@@ -88,9 +109,14 @@ function AmountForm({ products, product }: AmountFormProps) {
   const pending = deposit.isPending
 
   const typed = validateDeposit(text, decimals, undefined)
-  const estimate = typed.ok ? depositEstimate(typed.value, product) : null
+  const estimate = typed.ok && typed.value > 0n ? financeReturns(typed.value, product, decimals) : null
+  // More than the balance holds (the form's own check): said at once, and the form cannot be sent until it fits.
+  const check = validateDeposit(text, decimals, available)
+  const blocked =
+    !check.ok && 'key' in check.notice && check.notice.key === 'common.insufficientBalance' ? check.notice : null
+  const overAvailable = blocked !== null
   const amount = (units: bigint, kind?: FigureKind) => format.money(units, { symbol: coin, decimals }, kind)
-  const reviewed = review === null ? null : { amount: review, ...depositEstimate(review, product) }
+  const reviewed = review === null ? null : { amount: review, ...financeReturns(review, product, decimals) }
 
   return (
     <form
@@ -123,26 +149,24 @@ function AmountForm({ products, product }: AmountFormProps) {
       <p className="amount-form-hint" data-testid="finance-available">
         {t('finance.form.available', { amount: available === undefined ? '…' : amount(available) })}
       </p>
-      {estimate && (
-        <Facts
-          className="facts-box"
-          facts={[
-            {
-              id: 'output',
-              label: t('finance.form.output'),
-              value: amount(estimate.output, 'output'),
-              testId: 'finance-estimate-output',
-            },
-            {
-              id: 'power',
-              label: t('finance.form.power'),
-              value: format.amount(estimate.power, { symbol: coin, decimals }, 'power'),
-            },
-          ]}
-        />
+      {overAvailable && (
+        <p className="amount-form-blocked" id="finance-blocked" data-testid="finance-blocked" role="status">
+          {blocked && noticeText(blocked)}
+        </p>
       )}
+      <ReturnsCalculator
+        returns={estimate}
+        asset={{ symbol: coin, decimals }}
+        testId="finance-estimate"
+        before={estimate ? [{ id: 'power', label: t('finance.form.power'), value: format.power(estimate.power) }] : []}
+      />
       <p className="amount-form-note">{t('finance.form.note', { count: product.days })}</p>
-      <PrimaryButton type="submit" data-testid="finance-submit" disabled={pending}>
+      <PrimaryButton
+        type="submit"
+        data-testid="finance-submit"
+        disabled={pending || overAvailable}
+        aria-describedby={overAvailable ? 'finance-blocked' : undefined}
+      >
         {t('finance.form.submit')}
       </PrimaryButton>
       {reviewed && (
@@ -157,13 +181,15 @@ function AmountForm({ products, product }: AmountFormProps) {
               value: t('finance.products.days', { count: product.days }),
               testId: 'review-period',
             },
-            { id: 'rate', label: t('review.deposit.rate'), value: bpsToPercent(product.output_bps) },
+            { id: 'rate', label: t('review.deposit.rate'), value: format.percent(product.output_bps) },
             {
               id: 'interest',
               label: t('review.deposit.interest'),
-              value: amount(reviewed.output),
+              value: amount(reviewed.total, 'output'),
               testId: 'review-output',
             },
+            { id: 'daily', label: t('returns.perDay'), value: amount(reviewed.daily, 'output') },
+            { id: 'apr', label: t('returns.apr'), value: format.rate(reviewed.apr), testId: 'review-apr' },
             {
               id: 'maturity',
               label: t('review.deposit.maturity'),

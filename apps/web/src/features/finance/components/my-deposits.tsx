@@ -5,7 +5,7 @@ import { LoadMore } from '@/components/load-more.tsx'
 import { EmptyState } from '@/components/page.tsx'
 import { PositionCard, PositionList } from '@/components/position-card.tsx'
 import { Tabs } from '@/components/tabs.tsx'
-import { bpsToMultiple, type FigureKind } from '@/lib/format.ts'
+import type { FigureKind } from '@/lib/format.ts'
 import { flattenPages } from '@/lib/paging.ts'
 import { useFormat } from '@/lib/use-format.ts'
 import { useDeposits } from '../api/get-deposits.ts'
@@ -63,7 +63,7 @@ function DepositList({ status }: { status: FinanceDeposit['status'] }) {
                   label: t('finance.deposits.period'),
                   value: t('finance.products.days', { count: deposit.days }),
                 },
-                { id: 'multiple', label: t('finance.deposits.multiple'), value: bpsToMultiple(deposit.power_bps) },
+                { id: 'multiple', label: t('finance.deposits.multiple'), value: format.multiple(deposit.power_bps) },
                 {
                   id: 'amount',
                   label: t('finance.deposits.amount'),

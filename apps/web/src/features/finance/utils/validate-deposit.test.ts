@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { depositEstimate, validateDeposit } from './validate-deposit.ts'
+import { validateDeposit } from './validate-deposit.ts'
 
 const refused = (key: string, params?: Record<string, string | number>) => ({
   ok: false,
@@ -25,16 +25,5 @@ describe('validateDeposit', () => {
 
   it('leaves the balance to the server while it is unknown', () => {
     expect(validateDeposit('5000', 6, undefined)).toEqual({ ok: true, value: 5_000_000_000n })
-  })
-})
-
-describe('depositEstimate', () => {
-  it('gives the output and power of a deposit, rounded down', () => {
-    // 7 days: output 0.5 %, power ×1.
-    expect(depositEstimate(100_000_000n, { output_bps: 50, power_bps: 10_000 })).toEqual({
-      output: 500_000n,
-      power: 100_000_000n,
-    })
-    expect(depositEstimate(199n, { output_bps: 50, power_bps: 15_000 })).toEqual({ output: 0n, power: 298n })
   })
 })

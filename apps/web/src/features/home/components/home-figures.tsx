@@ -1,13 +1,17 @@
 import { useTranslation } from 'react-i18next'
+import { formatDay } from '@/lib/format.ts'
 import { useSignedInAddress } from '@/lib/session.ts'
 import { useToday } from '@/lib/today.ts'
-import { usePrice } from '../api/get-price.ts'
-import './home-figures.css'
 import { useFormat } from '@/lib/use-format.ts'
+import { useUserWallet } from '@/lib/user-wallet.ts'
+import { usePrice } from '../api/get-price.ts'
+import { balanceInUsdt, creditsInUsdt } from '../utils/earnings.ts'
+import './home-figures.css'
 
 /**
- * The home statistics: latest price and trading pair for everyone; today's recommended power, direct new power, team
- * power and personal power once signed in. A figure that failed to load shows a dash (the failure is only logged).
+ * The home statistics: latest price and trading pair for everyone; once signed in, the user's balance in USDT and the
+ * earnings of the newest settled day (in USDT, then per coin), today's recommended power, direct new power, team power
+ * and personal power. A figure that failed to load shows a dash (the failure is only logged).
  */
 export function HomeFigures() {
   const { t } = useTranslation()
@@ -33,6 +37,7 @@ export function HomeFigures() {
         </span>
         <span className="muted-note">{t('home.figures.price')}</span>
       </div>
+      {signedIn && <AccountFigures today={today} price={price} />}
       {signedIn ? (
         <dl className="home-figure-grid">
           {figures.map((figure) => (
@@ -46,5 +51,44 @@ export function HomeFigures() {
         <p className="muted-note">{t('home.figures.signedOut')}</p>
       )}
     </section>
+  )
+}
+
+interface AccountFiguresProps {
+  today: ReturnType<typeof useToday>['data']
+  price: ReturnType<typeof usePrice>['data']
+}
+
+/** The user's balance in USDT and the earnings of the newest settled day (what the day's settlement credited). */
+function AccountFigures({ today, price }: AccountFiguresProps) {
+  const { t, i18n } = useTranslation()
+  const format = useFormat()
+  const { data: assets } = useUserWallet()
+  const credits = today?.output.filter((item) => BigInt(item.amount) > 0n) ?? []
+  const earned = today ? creditsInUsdt(credits, price) : null
+  return (
+    <dl className="home-figure-grid home-account-figures">
+      <div>
+        <dt>{t('home.figures.balance')}</dt>
+        <dd data-testid="home-balance">
+          {assets ? t('home.figures.balanceValue', { amount: format.usdt(balanceInUsdt(assets)) }) : '–'}
+        </dd>
+      </div>
+      <div>
+        <dt data-testid="home-earnings-day">
+          {today?.settled_day
+            ? t('home.figures.earnings', { day: formatDay(today.settled_day, i18n.resolvedLanguage) })
+            : t('home.figures.noEarnings')}
+        </dt>
+        <dd data-testid="home-earnings">
+          {earned === null ? '–' : `${format.usdt(earned, 'output')}`}
+          {credits.map((item) => (
+            <span key={item.coin} className="home-earnings-coin" data-coin={item.coin}>
+              {format.money(item.amount, { symbol: item.coin, decimals: item.decimals }, 'output', true)}
+            </span>
+          ))}
+        </dd>
+      </div>
+    </dl>
   )
 }

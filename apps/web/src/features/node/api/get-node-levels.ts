@@ -4,8 +4,11 @@ import { call } from '@/lib/api-client.ts'
 import { useLiveRefresh } from '@/lib/live/use-live.ts'
 import { nodeKeys } from './keys.ts'
 
-/** The node levels with price, supply and benefits. Public: no session needed. */
-export const getNodeLevels = async () => (await call(api.nodeLevel, {})).list
+/**
+ * The node levels with price, supply and benefits, and the node pool they share (what a node's estimate needs).
+ * Public: no session needed.
+ */
+export const getNodeLevels = () => call(api.nodeLevel, {})
 
 export const nodeLevelsQueryOptions = () => queryOptions({ queryKey: nodeKeys.levels, queryFn: getNodeLevels })
 
@@ -14,4 +17,5 @@ export function useNodeLevels() {
   return useQuery(nodeLevelsQueryOptions())
 }
 
-export type NodeLevel = Awaited<ReturnType<typeof getNodeLevels>>[number]
+export type NodeLevels = Awaited<ReturnType<typeof getNodeLevels>>
+export type NodeLevel = NodeLevels['list'][number]

@@ -1,20 +1,24 @@
+import { nodeReturns } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useReturnsText } from '@/components/returns.tsx'
 import { ReviewSheet } from '@/components/review-sheet.tsx'
 import { Tabs } from '@/components/tabs.tsx'
 import { useTokenBalances } from '@/lib/chain-balances.ts'
-import { bpsToPercent, USDT_DECIMALS } from '@/lib/format.ts'
+import { USDT_DECIMALS } from '@/lib/format.ts'
 import { usePayment } from '@/lib/payment/use-payment.ts'
 import { useFormat } from '@/lib/use-format.ts'
 import { findAsset, useUserWallet } from '@/lib/user-wallet.ts'
 import { useBuyNode } from '../api/buy-node.ts'
-import type { NodeLevel } from '../api/get-node-levels.ts'
+import type { NodeLevel, NodeLevels } from '../api/get-node-levels.ts'
 import { defaultPayWith, type PayWith } from '../utils/pay-with.ts'
 import { levelName } from './level-name.ts'
 
 interface BuyNodeDialogProps {
   open: boolean
   level: NodeLevel | null
+  /** The node pool the level shares: what the review's expected dividends are computed with. */
+  pool: NodeLevels['pool'] | null
   onClose: () => void
   /** A chain payment arrived but the node could not be made (e.g. sold out meanwhile): the reason to keep showing. */
   onRefused: (text: string) => void
@@ -25,11 +29,12 @@ interface BuyNodeDialogProps {
  * available USDT and the wallet's USDT; paid from the asset balance or on chain from the wallet (a payment intent of
  * purpose node).
  */
-export function BuyNodeDialog({ open, level, onClose, onRefused }: BuyNodeDialogProps) {
+export function BuyNodeDialog({ open, level, pool, onClose, onRefused }: BuyNodeDialogProps) {
   const { t } = useTranslation()
   // The user's own choice, for the level it was made on; until then the way that can pay (defaultPayWith).
   const [chosen, setChosen] = useState<{ level: string; payWith: PayWith } | null>(null)
   const format = useFormat()
+  const returnsText = useReturnsText()
   const { data: assets } = useUserWallet()
   const usdt = findAsset(assets, 'USDT')
   const usdtDecimals = usdt?.decimals ?? USDT_DECIMALS
@@ -48,6 +53,7 @@ export function BuyNodeDialog({ open, level, onClose, onRefused }: BuyNodeDialog
   if (!level) return null
 
   const price = BigInt(level.price_usdt)
+  const returns = pool ? nodeReturns(level, pool) : null
   const available = usdt ? BigInt(usdt.available) : assets ? 0n : undefined
   const wallet = walletUsdt === undefined ? undefined : (walletUsdt ?? 0n)
   const canPay = {
@@ -74,8 +80,19 @@ export function BuyNodeDialog({ open, level, onClose, onRefused }: BuyNodeDialog
           value: usdtText(level.price_usdt),
           testId: 'node-confirm-price',
         },
-        { id: 'power', label: t('node.powerBonus'), value: bpsToPercent(level.power_bonus_bps) },
+        { id: 'power', label: t('node.powerBonus'), value: format.percent(level.power_bonus_bps) },
         { id: 'weight', label: t('node.dividendWeight'), value: level.dividend_weight },
+        ...(pool && returns
+          ? [
+              {
+                id: 'daily',
+                label: t('node.levels.daily'),
+                value: returnsText.daily(returns, { symbol: pool.coin, decimals: pool.decimals }),
+                testId: 'node-confirm-daily',
+              },
+              { id: 'apr', label: t('returns.apr'), value: returnsText.apr(returns) },
+            ]
+          : []),
         {
           id: 'available',
           label: t('node.confirm.available'),

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '@/components/page.tsx'
 import { useClientConfig } from '@/lib/client-config.ts'
-import { bpsToPercent, formatDateTime } from '@/lib/format.ts'
+import { formatDateTime } from '@/lib/format.ts'
 import { useFormat } from '@/lib/use-format.ts'
 import { findAsset, useUserWallet } from '@/lib/user-wallet.ts'
 import { useMyNodes } from '../api/get-my-nodes.ts'
@@ -45,7 +45,7 @@ export function MyNodes() {
                 </div>
                 <div>
                   <dt>{t('node.powerBonus')}</dt>
-                  <dd>{bpsToPercent(node.power_bonus_bps)}</dd>
+                  <dd>{format.percent(node.power_bonus_bps)}</dd>
                 </div>
                 <div>
                   <dt>{t('node.dividendWeight')}</dt>

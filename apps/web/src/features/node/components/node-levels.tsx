@@ -1,9 +1,10 @@
+import { nodeReturns } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '@/components/page.tsx'
 import { PrimaryButton } from '@/components/primary-button.tsx'
-import { bpsToPercent } from '@/lib/format.ts'
+import { HelpLines, useReturnsText } from '@/components/returns.tsx'
 import { useFormat } from '@/lib/use-format.ts'
-import { type NodeLevel, useNodeLevels } from '../api/get-node-levels.ts'
+import { type NodeLevels as Levels, type NodeLevel, useNodeLevels } from '../api/get-node-levels.ts'
 import { levelName } from './level-name.ts'
 
 interface NodeLevelsProps {
@@ -19,7 +20,10 @@ interface NodeLevelsProps {
  */
 export function NodeLevels({ onBuy, owned }: NodeLevelsProps) {
   const { t } = useTranslation()
-  const { data: levels, isError, refetch } = useNodeLevels()
+  const format = useFormat()
+  const { data, isError, refetch } = useNodeLevels()
+  const levels = data?.list
+  const pool = data?.pool
   return (
     <section className="node-section" data-testid="node-levels">
       <h2 className="section-title">{t('node.levels.title')}</h2>
@@ -35,19 +39,49 @@ export function NodeLevels({ onBuy, owned }: NodeLevelsProps) {
       ) : levels.length === 0 ? (
         <EmptyState text={t('node.levels.empty')} />
       ) : (
-        <ul className="node-list">
-          {levels.map((level) => (
-            <LevelCard key={level.code} level={level} onBuy={onBuy} owned={owned?.has(level.code) ?? false} />
-          ))}
-        </ul>
+        <>
+          <ul className="node-list">
+            {levels.map((level) => (
+              <LevelCard
+                key={level.code}
+                level={level}
+                pool={pool as Levels['pool']}
+                onBuy={onBuy}
+                owned={owned?.has(level.code) ?? false}
+              />
+            ))}
+          </ul>
+          <HelpLines
+            lines={[
+              {
+                id: 'dividends',
+                text: t('node.levels.dividendsHelp', {
+                  pool: pool ? format.money(pool.daily, { symbol: pool.coin, decimals: pool.decimals }) : '',
+                }),
+              },
+              { id: 'power', text: t('node.levels.powerHelp') },
+            ]}
+          />
+          <p className="returns-note">{t('returns.estimate')}</p>
+        </>
       )}
     </section>
   )
 }
 
-function LevelCard({ level, onBuy, owned }: { level: NodeLevel; onBuy?: (level: NodeLevel) => void; owned: boolean }) {
+interface LevelCardProps {
+  level: NodeLevel
+  pool: Levels['pool']
+  onBuy?: ((level: NodeLevel) => void) | undefined
+  owned: boolean
+}
+
+function LevelCard({ level, pool, onBuy, owned }: LevelCardProps) {
   const { t } = useTranslation()
   const format = useFormat()
+  const text = useReturnsText()
+  const returns = nodeReturns(level, pool)
+  const asset = { symbol: pool.coin, decimals: pool.decimals }
   const soldOut = level.remaining <= 0
   const ownedOnly = level.one_per_user && owned
   return (
@@ -63,7 +97,19 @@ function LevelCard({ level, onBuy, owned }: { level: NodeLevel; onBuy?: (level: 
       <dl className="node-facts">
         <div>
           <dt>{t('node.powerBonus')}</dt>
-          <dd data-testid="node-level-power">{bpsToPercent(level.power_bonus_bps)}</dd>
+          <dd data-testid="node-level-power">{format.percent(level.power_bonus_bps)}</dd>
+        </div>
+        <div>
+          <dt>{t('node.levels.daily')}</dt>
+          <dd data-testid="returns-daily">{text.daily(returns, asset)}</dd>
+        </div>
+        <div>
+          <dt>{t('node.levels.yearly')}</dt>
+          <dd data-testid="returns-total">{text.total(returns, asset)}</dd>
+        </div>
+        <div>
+          <dt>{t('returns.apr')}</dt>
+          <dd data-testid="returns-apr">{text.apr(returns)}</dd>
         </div>
         <div>
           <dt>{t('node.dividendWeight')}</dt>

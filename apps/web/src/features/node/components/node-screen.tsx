@@ -24,7 +24,7 @@ export function NodeScreen() {
   const [refusal, setRefusal] = useState<string | null>(null)
   const close = useCallback(() => setDialog((current) => current && { ...current, open: false }), [])
   // Read fresh from the levels, so the dialog keeps its level while it fades out.
-  const level = levels?.find((item) => item.code === dialog?.code) ?? null
+  const level = levels?.list.find((item) => item.code === dialog?.code) ?? null
 
   return (
     <Page title={t('screens.node')}>
@@ -43,7 +43,13 @@ export function NodeScreen() {
       {address ? (
         <>
           <MyNodes />
-          <BuyNodeDialog open={dialog?.open ?? false} level={level} onClose={close} onRefused={setRefusal} />
+          <BuyNodeDialog
+            open={dialog?.open ?? false}
+            level={level}
+            pool={levels?.pool ?? null}
+            onClose={close}
+            onRefused={setRefusal}
+          />
         </>
       ) : (
         <SignedOut text={t('node.signedOut')} testId="node-signed-out" />

@@ -1,7 +1,7 @@
 import type { Stake } from '@solpledge/contract/client'
 import type { TFunction } from 'i18next'
 import type { Fact } from '@/components/facts.tsx'
-import { bpsToMultiple, formatAmountOf, formatDateTime, formatDay, formatMoney, USDT } from '@/lib/format.ts'
+import { formatAmountOf, formatDateTime, formatDay, formatMoney, formatMultiple, USDT } from '@/lib/format.ts'
 
 /** Every figure of a stake for its order detail (docs/product.md#records, and more). */
 export function stakeFacts(t: TFunction, stake: Stake, language: string | undefined): Fact[] {
@@ -13,7 +13,7 @@ export function stakeFacts(t: TFunction, stake: Stake, language: string | undefi
     { id: 'price', label: t('pledge.order.price'), value: usdt(stake.price) },
     { id: 'value', label: t('pledge.order.value'), value: usdt(stake.usdt_value) },
     { id: 'period', label: t('pledge.order.period'), value: t('pledge.config.days', { count: stake.days }) },
-    { id: 'multiple', label: t('pledge.order.outputMultiple'), value: bpsToMultiple(stake.output_bps) },
+    { id: 'multiple', label: t('pledge.order.outputMultiple'), value: formatMultiple(stake.output_bps, language) },
     { id: 'power', label: t('pledge.order.power'), value: formatAmountOf(stake.power, USDT, language, 'exact') },
     { id: 'total', label: t('pledge.order.totalOutput'), value: amount(stake.total_output), testId: 'order-total' },
     { id: 'produced', label: t('pledge.stakes.produced'), value: amount(stake.produced), testId: 'order-produced' },

@@ -1,4 +1,4 @@
-import { type PledgeConfig, parseAmount } from '@solpledge/contract/client'
+import { type PledgeConfig, parseAmount, stakeReturns, toUsdt, worthOf } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { AmountInput, AmountSuffix } from '@/components/amount-input.tsx'
@@ -6,18 +6,19 @@ import { Facts } from '@/components/facts.tsx'
 import { LoadingOverlay } from '@/components/loading-overlay.tsx'
 import { OptionGroup } from '@/components/option-group.tsx'
 import { PrimaryButton } from '@/components/primary-button.tsx'
+import { HelpLines, ReturnsCalculator, ReturnsLines } from '@/components/returns.tsx'
 import { ReviewSheet } from '@/components/review-sheet.tsx'
 import { Skeleton } from '@/components/skeleton.tsx'
 import { Tabs } from '@/components/tabs.tsx'
 import { useTokenBalances } from '@/lib/chain-balances.ts'
-import { bpsToMultiple, type FigureKind, USDT } from '@/lib/format.ts'
+import { type FigureKind, USDT } from '@/lib/format.ts'
+import { noticeText } from '@/lib/notice.ts'
 import { usePayment } from '@/lib/payment/use-payment.ts'
 import { useFormat } from '@/lib/use-format.ts'
 import { useReviewedAmount } from '@/lib/use-reviewed-amount.ts'
 import { findAsset, useUserWallet } from '@/lib/user-wallet.ts'
 import { usePledgeConfig } from '../api/get-pledge-config.ts'
 import { useStakeFromBalance } from '../api/stake-from-balance.ts'
-import { stakeEstimate } from '../utils/estimate.ts'
 import { validateStake } from '../utils/validate-stake.ts'
 
 type PayWith = 'balance' | 'chain'
@@ -54,6 +55,11 @@ function ConfiguredStakeForm({ config, signedIn }: { config: PledgeConfig; signe
   const product = config.symbol
   const [days, setDays] = useState<number | null>(config.periods[0]?.days ?? null)
   const period = config.periods.find((item) => item.days === days) ?? null
+  // The cards' figures are for the minimum stake (or 100 USDT worth without a minimum): an amount anyone may stake.
+  const reference =
+    BigInt(config.min_amount) > 0n
+      ? BigInt(config.min_amount)
+      : worthOf(100n * 10n ** 6n, config.decimals, config.price)
 
   return (
     <section className="card pledge-card" data-testid="pledge-config" aria-labelledby="pledge-config-title">
@@ -90,14 +96,30 @@ function ConfiguredStakeForm({ config, signedIn }: { config: PledgeConfig; signe
         testId="pledge-period"
         value={days}
         onChange={setDays}
+        columns={1}
         options={config.periods.map((item) => ({
           value: item.days,
           title: t('pledge.config.days', { count: item.days }),
           details: [
-            t('pledge.config.output', { multiple: bpsToMultiple(item.output_bps) }),
-            t('pledge.config.power', { multiple: bpsToMultiple(item.power_bps) }),
+            t('pledge.config.multiples', {
+              output: format.multiple(item.output_bps),
+              power: format.multiple(item.power_bps),
+            }),
+            <ReturnsLines key="returns" returns={stakeReturns(reference, config, item)} asset={config} />,
           ],
         }))}
+      />
+      <p className="returns-note" data-testid="pledge-reference">
+        {t('pledge.config.reference', {
+          amount: format.money(reference, config),
+          usdt: format.usdt(toUsdt(reference, config.decimals, BigInt(config.price))),
+        })}
+      </p>
+      <HelpLines
+        lines={[
+          { id: 'output', text: t('pledge.config.outputHelp') },
+          { id: 'power', text: t('pledge.config.powerHelp') },
+        ]}
       />
       {signedIn && period && <AmountForm config={config} days={period.days} />}
     </section>
@@ -137,9 +159,15 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
 
   const period = config.periods.find((item) => item.days === days)
   const typed = parseAmount(text, config.decimals)
-  const estimate = typed.ok && typed.value > 0n && period ? stakeEstimate(typed.value, config, period) : null
+  const estimate = typed.ok && typed.value > 0n && period ? stakeReturns(typed.value, config, period) : null
+  // More than the chosen way of paying holds (the form's own check, after the minimum): said at once, and the form
+  // cannot be sent until the amount fits.
+  const check = validateStake(text, config, spendable)
+  const blocked =
+    !check.ok && 'key' in check.notice && check.notice.key === 'pledge.exceedsBalance' ? check.notice : null
+  const overSpendable = blocked !== null
   const amount = (units: bigint, kind?: FigureKind) => format.money(units, config, kind)
-  const reviewed = review !== null && period ? stakeEstimate(review, config, period) : null
+  const reviewed = review !== null && period ? stakeReturns(review, config, period) : null
 
   return (
     <form
@@ -186,30 +214,33 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
             ? t('pledge.form.walletUnknown')
             : t('pledge.form.wallet', { amount: amount(wallet) })}
       </p>
-      {estimate && (
-        <Facts
-          className="facts-box"
-          facts={[
-            {
-              id: 'value',
-              label: t('pledge.form.value'),
-              value: format.usdt(estimate.usdtValue),
-            },
-            {
-              id: 'output',
-              label: t('pledge.form.totalOutput'),
-              value: amount(estimate.totalOutput, 'output'),
-              testId: 'pledge-estimate-output',
-            },
-            { id: 'daily', label: t('pledge.form.daily'), value: amount(estimate.dailyOutput, 'output') },
-            { id: 'power', label: t('pledge.form.power'), value: format.power(estimate.power) },
-          ]}
-        />
+      {overSpendable && (
+        <p className="amount-form-blocked" id="pledge-blocked" data-testid="pledge-blocked" role="status">
+          {blocked && noticeText(blocked)}
+        </p>
       )}
+      <ReturnsCalculator
+        returns={estimate}
+        asset={config}
+        testId="pledge-estimate"
+        before={
+          estimate
+            ? [
+                { id: 'value', label: t('pledge.form.value'), value: format.usdt(estimate.usdtValue) },
+                { id: 'power', label: t('pledge.form.power'), value: format.power(estimate.power) },
+              ]
+            : []
+        }
+      />
       <p className="amount-form-note">
         {payWith === 'balance' ? t('pledge.form.balanceNote') : t('pledge.form.chainNote', { product })}
       </p>
-      <PrimaryButton type="submit" data-testid="pledge-submit" disabled={pending}>
+      <PrimaryButton
+        type="submit"
+        data-testid="pledge-submit"
+        disabled={pending || overSpendable}
+        aria-describedby={overSpendable ? 'pledge-blocked' : undefined}
+      >
         {t('pledge.form.submit')}
       </PrimaryButton>
       {chain.step && <LoadingOverlay text={t(`payment.steps.${chain.step}`)} />}
@@ -239,10 +270,11 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
             {
               id: 'output',
               label: t('pledge.form.totalOutput'),
-              value: amount(reviewed.totalOutput),
+              value: amount(reviewed.total, 'output'),
               testId: 'review-output',
             },
-            { id: 'daily', label: t('pledge.form.daily'), value: amount(reviewed.dailyOutput) },
+            { id: 'daily', label: t('pledge.form.daily'), value: amount(reviewed.daily, 'output') },
+            { id: 'apr', label: t('returns.apr'), value: format.rate(reviewed.apr), testId: 'review-apr' },
             { id: 'power', label: t('pledge.form.power'), value: format.power(reviewed.power) },
           ]}
           note={payWith === 'balance' ? t('pledge.form.balanceNote') : t('pledge.form.chainNote', { product })}
