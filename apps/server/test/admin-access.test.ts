@@ -51,6 +51,14 @@ const adminRoutes = (Object.keys(api) as RouteName[]).filter(
 )
 /** The sign-in calls: the only console routes without a role. */
 const PUBLIC: RouteName[] = ['adminNonce', 'adminLogin']
+
+/** A campaign that starts in a minute and lasts a day, with one tier. */
+const campaignBody = () => ({
+  translations: [{ lang: 'en', title: 'Summit', body: '<p>Join us.</p>' }],
+  starts_at: new Date(Date.now() + 60_000).toISOString(),
+  ends_at: new Date(Date.now() + 86_400_000).toISOString(),
+  tiers: [{ min_direct: 1, min_fuel: '0', reward: { kind: 'trip', places: 1 } }],
+})
 const roleOf = (name: RouteName) => (api[name] as RouteDef).admin
 /** Writes: routes a viewer may not call (logout is the viewer's own session). */
 const writes = adminRoutes.filter((name) => roleOf(name) !== undefined && roleOf(name) !== 'viewer')
@@ -74,6 +82,9 @@ const WATCHED = [
   'ledger_accounts',
   'ledger_transfers',
   'sessions',
+  'campaigns',
+  'campaign_translations',
+  'campaign_results',
 ]
 
 describe(`operator console access (${dbKind})`, () => {
@@ -93,6 +104,7 @@ describe(`operator console access (${dbKind})`, () => {
     pendingChange2: string
     removable: string
     heldDay: string
+    campaign: string
   }
 
   beforeAll(async () => {
@@ -137,6 +149,15 @@ describe(`operator console access (${dbKind})`, () => {
       expect(res.data).toMatchObject({ status: 'pending' })
       return (res.data as { id: string }).id
     }
+    // A campaign that has ended (its qualifiers are read, its rewards granted).
+    const campaign = await call(t.app, api.adminCampaignSave, campaignBody(), admin.headers)
+    expect(campaign.code, campaign.msg).toBe(Code.OK)
+    const ended = (campaign.data as { id: string }).id
+    await t.db
+      .updateTable('campaigns')
+      .set({ starts_at: new Date(Date.now() - 7_200_000), ends_at: new Date(Date.now() - 1000) })
+      .where('id', '=', ended)
+      .execute()
     const notices = await call(t.app, api.adminNotices, {}, viewer.headers)
     const banners = await call(t.app, api.adminBanners, {}, viewer.headers)
     fixture = {
@@ -149,6 +170,7 @@ describe(`operator console access (${dbKind})`, () => {
       pendingChange: await proposal(),
       pendingChange2: await proposal(),
       removable: (await allowAdmin(t.db, 'viewer')).address,
+      campaign: ended,
       heldDay: '2025-01-01',
     }
     // A settlement day the circuit breaker holds, for its release.
@@ -230,6 +252,10 @@ describe(`operator console access (${dbKind})`, () => {
       adminAudit: { action: 'admin.' },
       adminAuditCsv: { action: 'admin.' },
       adminSettlementRelease: { day: fixture.heldDay },
+      adminCampaignSave: campaignBody(),
+      adminCampaignQualifiers: { id: fixture.campaign },
+      adminCampaignQualifiersCsv: { id: fixture.campaign },
+      adminCampaignGrant: { id: fixture.campaign },
     }
     return bodies[name] ?? {}
   }
@@ -348,6 +374,8 @@ describe(`operator console access (${dbKind})`, () => {
       ['adminUserRevoke', 'user.revokeSessions', admin],
       // Two admins: releasing a held settlement day is proposed.
       ['adminSettlementRelease', 'change.propose', admin],
+      ['adminCampaignSave', 'campaign.save', operator],
+      ['adminCampaignGrant', 'campaign.grant', admin],
     ]
     // Every write route is in the list (a new one without an audit test fails here), but the snapshot of liabilities:
     // it reads the chain, which this app has none of (its audit entry is checked in liabilities.test.ts).

@@ -209,6 +209,25 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
       .execute()
     return { day }
   }
+  /** A campaign that has ended (a new one each time), whose one tier every user reaches: a junior node each. */
+  const endedCampaign = async () => {
+    const { id } = await ok(
+      api.adminCampaignSave,
+      {
+        translations: [{ lang: 'en', title: 'Summit', body: '<p>Join us.</p>' }],
+        starts_at: new Date(Date.now() + 60_000).toISOString(),
+        ends_at: new Date(Date.now() + 86_400_000).toISOString(),
+        tiers: [{ min_direct: 0, min_fuel: '0', reward: { kind: 'node', level: 'junior' } }],
+      },
+      asCaller(requester),
+    )
+    await ctx.db
+      .updateTable('campaigns')
+      .set({ starts_at: new Date(Date.now() - 7_200_000), ends_at: new Date(Date.now() - 1000) })
+      .where('id', '=', id)
+      .execute()
+    return { id }
+  }
   const paidIntent = async (who: Caller) => {
     const auth = { token: who.headers['user-token'] as string, address: who.address }
     const intent = await createIntent(ctx, auth, 'USDT', USDT)
@@ -410,6 +429,13 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
       other: async () => ({ route: api.adminSettlementRelease, body: await heldDay() }),
       // With several admins, a release is a proposal for a second admin: the same proposal again is another one.
       repeatable: true,
+    },
+    adminCampaignGrant: {
+      callers: adminPair,
+      body: endedCampaign,
+      other: async () => ({ route: api.adminCampaignGrant, body: await endedCampaign() }),
+      // A campaign's rewards are proposed once: granting it again finds them, and is audited as a grant of none.
+      repeatable: { admin_audit: 1 },
     },
     adminAdjustReject: {
       callers: adminPair,
