@@ -44,10 +44,12 @@ describe('settlement run by two instances at once (postgres)', () => {
       expect(batches.b).toBeGreaterThan(5)
       await settleThrough(single, DAY, { product: PLG, batchSize: 4 })
 
-      // Both answer the same settled days with the same totals, the totals of the database settled alone.
-      expect(fromA.map((d) => d.day)).toEqual(fromB.map((d) => d.day))
+      // Both answer the days they found unsettled with the same totals, the totals of the database settled alone. The
+      // one that started later may have found the first days settled already: its days are the last of the other's.
+      const [longer, shorter] = fromA.length >= fromB.length ? [fromA, fromB] : [fromB, fromA]
+      expect(shorter.length).toBeGreaterThan(0)
       const totals = (list: typeof fromA) => list.map((d) => [d.day, d.status, d.totals, d.expired])
-      expect(totals(fromA)).toEqual(totals(fromB))
+      expect(totals(longer.slice(longer.length - shorter.length))).toEqual(totals(shorter))
       const expected = await settlementState(single)
       const actual = await settlementState(a)
       expect(actual.outputs.length).toBeGreaterThan(100)
