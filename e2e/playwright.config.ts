@@ -14,6 +14,7 @@ const OWN_SERVER = [
   '**/numbers.spec.ts',
   '**/live.spec.ts',
   '**/failover.spec.ts',
+  '**/campaign.spec.ts',
 ]
 
 export default defineConfig({
