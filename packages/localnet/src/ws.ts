@@ -15,8 +15,13 @@ import { stringifyJson } from './codec.ts'
 import { INVALID_REQUEST, invalidParams, METHOD_NOT_FOUND, PARSE_ERROR, RpcError } from './errors.ts'
 import { checkContext, config, positional, requireAddress, requireSignature } from './params.ts'
 
-/** Delay before notifying a signature that was already processed when subscribed (lets clients register the id). */
-const ALREADY_PROCESSED_NOTIFY_DELAY_MS = 10
+/**
+ * Delay before notifying a signature that was already processed when subscribed: lets clients register the id and
+ * start reading. @solana/kit drops a notification that arrives before its iterator has started, which it does only
+ * once the answer with the id has been handled; when both arrived in one read (10 ms apart, on a loaded machine) the
+ * notification was lost.
+ */
+const ALREADY_PROCESSED_NOTIFY_DELAY_MS = 100
 /** How long close() waits for clients to answer the close handshake before dropping them. */
 const CLOSE_GRACE_MS = 250
 
