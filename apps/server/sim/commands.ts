@@ -284,16 +284,13 @@ export async function execute(s: Spec, { world, clients, trace }: StepContext): 
         .execute()
       const holder = s.cents % 5 !== 0 ? funded[s.user % Math.max(1, funded.length)] : undefined
       const u = (holder && users.find((x) => x.id === String(holder.user_id))) || userAt(s.user)
-      const drawn = units(s.coin, s.cents)
-      const part = holder ? (BigInt(holder.balance) * BigInt(1 + (s.cents % 9))) / 10n : drawn
-      const amount = holder ? [drawn, part].reduce((a, b) => (a < b ? a : b)) : drawn
-      await act(
-        { user: u },
-        'withdraw',
-        api.withdraw,
-        { coin: s.coin, amount: (amount < minimum && holder ? minimum : amount).toString() },
-        'withdrawals',
-      )
+      let amount = units(s.coin, s.cents)
+      if (holder) {
+        const part = (BigInt(holder.balance) * BigInt(1 + (s.cents % 9))) / 10n
+        if (part < amount) amount = part
+        if (amount < minimum) amount = minimum
+      }
+      await act({ user: u }, 'withdraw', api.withdraw, { coin: s.coin, amount: amount.toString() }, 'withdrawals')
       return
     }
     case 'stake': {
