@@ -33,7 +33,7 @@ export function OrderForm({ side, market, price, onPriceChange }: OrderFormProps
   const asset = findAsset(assets, spent)
   const available = asset ? BigInt(asset.available) : assets ? 0n : undefined
   const [review, setReview] = useState<Extract<OrderCheck, { ok: true }> | null>(null)
-  const place = usePlaceOrder(() => {
+  const place = usePlaceOrder(market, () => {
     setAmount('')
     setReview(null)
   })

@@ -85,7 +85,7 @@ function SwapForm({ book, signedIn }: { book: Market; signedIn: boolean }) {
 
   // The swap as reviewed: the amount and the quote the user saw (its minimum received is what the swap insists on).
   const [review, setReview] = useState<{ amount: bigint; quote: SwapQuote } | null>(null)
-  const swap = useSwap(() => {
+  const swap = useSwap(market, () => {
     setText('')
     setReview(null)
   })
