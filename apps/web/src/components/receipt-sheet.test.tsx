@@ -1,5 +1,11 @@
 // @vitest-environment happy-dom
-import { type AssetBalance, api, type PaymentIntent, type TradeOrder, type Withdrawal } from '@solpledge/contract/client'
+import {
+  type AssetBalance,
+  api,
+  type PaymentIntent,
+  type TradeOrder,
+  type Withdrawal,
+} from '@solpledge/contract/client'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'

@@ -1,9 +1,9 @@
 import { api, type UserNode } from '@solpledge/contract/client'
 import i18next from 'i18next'
 import { send } from '@/lib/api-client.ts'
-import { reportActionError } from '@/lib/report-action-error.ts'
 import { USDT } from '@/lib/format.ts'
 import { type Receipt, receiptMoney, showReceipt } from '@/lib/receipt.ts'
+import { reportActionError } from '@/lib/report-action-error.ts'
 import { toast } from '@/lib/toast.ts'
 import { useMoneyAction } from '@/lib/use-money-action.ts'
 import { levelName } from '../components/level-name.ts'
@@ -17,9 +17,7 @@ export function nodeReceipt(node: Pick<UserNode, 'level' | 'price_usdt'>, signat
   const t = i18next.t
   return {
     title: t('receipt.title.node', { level: levelName(t, node.level) }),
-    rows: [
-      { id: 'amount', label: t('node.confirm.price'), value: receiptMoney(node.price_usdt, USDT) },
-    ],
+    rows: [{ id: 'amount', label: t('node.confirm.price'), value: receiptMoney(node.price_usdt, USDT) }],
     state: { value: 'done', text: t('receipt.status.done'), tone: 'ok' },
     signature,
   }

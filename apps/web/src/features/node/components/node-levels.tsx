@@ -113,7 +113,7 @@ function LevelCard({ level, pool, onBuy, owned }: LevelCardProps) {
         </div>
         <div>
           <dt>{t('node.dividendWeight')}</dt>
-          <dd data-testid="node-level-weight">{level.dividend_weight}</dd>
+          <dd data-testid="node-level-weight">{format.count(level.dividend_weight)}</dd>
         </div>
         <div>
           <dt>{t('node.levels.supply')}</dt>
