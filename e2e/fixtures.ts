@@ -331,7 +331,17 @@ const receiptSheet = (page: Page) => page.getByTestId('receipt')
  * next action or assertion (Playwright's locator handler). A journey that checks the receipt calls keepReceipts first.
  */
 async function dismissReceipts(page: Page) {
-  await page.addLocatorHandler(receiptSheet(page), (sheet) => sheet.getByTestId('receipt-done').click())
+  // Done is tapped at once, without waiting for the sheet to be still or gone: a toast shown with the receipt lives
+  // 2 s, and the check that waits for it comes through here first. An action aimed under the fading sheet waits until
+  // nothing covers its target, as for any overlay.
+  await page.addLocatorHandler(
+    receiptSheet(page),
+    () =>
+      page.evaluate(() =>
+        document.querySelector<HTMLElement>('[data-testid="receipt"] [data-testid="receipt-done"]')?.click(),
+      ),
+    { noWaitAfter: true },
+  )
 }
 
 /** Leaves receipt sheets open for the journey to check (and close) itself. */

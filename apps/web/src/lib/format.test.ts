@@ -13,7 +13,9 @@ import {
   formatRate,
   formatUnits,
   roundingOf,
+  shownUnits,
   toHex,
+  totalAgrees,
 } from './format.ts'
 
 it('encodes bytes as zero-padded lower-case hex', () => {
@@ -225,5 +227,26 @@ describe('displayDecimals and formatMoney', () => {
   it('formats power with two decimals and grouping', () => {
     expect(formatPower(12_345_678_901n, 'en')).toBe('12,345.67')
     expect(formatPower('240000000', 'ko')).toBe('240')
+  })
+})
+
+describe('shownUnits and totalAgrees', () => {
+  const USDT = { symbol: 'USDT', decimals: 6 }
+  const PLG = { symbol: 'PLG', decimals: 9 }
+
+  it('give the base units a figure shows, rounded the way of its kind', () => {
+    expect(shownUnits(71_428n, USDT, 'output')).toBe(70_000n)
+    expect(shownUnits('598000', USDT, 'fee')).toBe(600_000n)
+    expect(shownUnits(-71_428n, USDT, 'balance')).toBe(-70_000n)
+    expect(shownUnits(166_666_666_667n, PLG, 'minimum')).toBe(166_666_700_000n)
+    expect(shownUnits(7_066_666_666n, PLG, 'exact')).toBe(7_066_666_666n)
+  })
+
+  it('say whether rows as shown add up to their total as shown', () => {
+    // Seven days of 0.071428 USDT beside their sum 0.499996: 0.07 × 7 = 0.49, and the sum shows 0.49.
+    expect(totalAgrees(499_996n, Array(7).fill('71428'), USDT, 'output')).toBe(true)
+    // 0.075 + 0.075 read 0.07 + 0.07 = 0.14 beside 0.15: they cannot agree.
+    expect(totalAgrees(150_000n, ['75000', '75000'], USDT, 'output')).toBe(false)
+    expect(totalAgrees(0n, [], USDT, 'output')).toBe(true)
   })
 })

@@ -150,6 +150,10 @@ function numberFormat(language: string | undefined): NumberFormat {
  */
 export type Rounding = 'down' | 'up' | 'half-up'
 
+/** A non-negative amount divided by a step, the remainder dropped the way `round` says. */
+const divideRounding = (abs: bigint, step: bigint, round: Rounding) =>
+  (abs + (round === 'up' ? step - 1n : round === 'half-up' ? step / 2n : 0n)) / step
+
 export interface UnitsFormat {
   /** Decimals shown at most (default: all); trailing zeros are dropped. */
   shown?: number
@@ -178,7 +182,7 @@ export function formatUnits(
   const abs = negative ? -units : units
   const places = Math.max(0, Math.min(shown, decimals))
   const step = 10n ** BigInt(decimals - places)
-  const kept = (abs + (round === 'up' ? step - 1n : round === 'half-up' ? step / 2n : 0n)) / step
+  const kept = divideRounding(abs, step, round)
   const { group, decimal } = numberFormat(language)
   const sign = negative ? '-' : signed && units > 0n ? '+' : ''
   if (kept === 0n && abs !== 0n) return `${sign}<${group(0n)}${decimal}${'1'.padStart(places, '0')}`
@@ -203,6 +207,29 @@ export interface Denomination {
 
 /** USDT: prices, values and power are counted in its base units. */
 export const USDT: Denomination = { symbol: 'USDT', decimals: USDT_DECIMALS }
+
+/**
+ * The base units a figure shows once rounded to the display precision of its kind (formatAmountOf's figure, as base
+ * units): 71_428n USDT as an output → 70_000n ('0.07'). What rows add up to as people read them.
+ */
+export function shownUnits(value: bigint | string, asset: Denomination, kind: FigureKind): bigint {
+  const units = typeof value === 'bigint' ? value : BigInt(value)
+  const step = 10n ** BigInt(asset.decimals - displayDecimals(asset.symbol, asset.decimals, kind))
+  const kept = divideRounding(units < 0n ? -units : units, step, roundingOf(kind))
+  return (units < 0n ? -kept : kept) * step
+}
+
+/**
+ * Whether a total shown beside its rows agrees with them as people read them: the rows' shown figures add up to the
+ * total's shown figure (each rounded by its kind). 0.071428 USDT × 7 as outputs read 0.07 × 7 = 0.49 beside a total
+ * of 0.499996, shown 0.49: they agree; 0.075 + 0.075 read 0.07 + 0.07 beside 0.15: they do not.
+ */
+export const totalAgrees = (
+  total: bigint | string,
+  rows: readonly (bigint | string)[],
+  asset: Denomination,
+  kind: FigureKind,
+) => rows.reduce<bigint>((sum, row) => sum + shownUnits(row, asset, kind), 0n) === shownUnits(total, asset, kind)
 
 /** An amount of an asset at the display precision of its kind, without the symbol: '1,234.5678'. */
 export const formatAmountOf = (
