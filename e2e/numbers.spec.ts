@@ -12,6 +12,7 @@ import {
   rpc,
   serverToday,
   settleThrough,
+  snap,
   takeToasts,
   test,
   toast,
@@ -179,7 +180,7 @@ const textOf = (page: Page, testId: string) =>
   // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what people read
   page.getByTestId(testId).evaluate((element: HTMLElement) => element.innerText)
 
-test('review sheets, toasts and receipts show their figures as the screens do', async ({ page }) => {
+test('review sheets, toasts and receipts show their figures as the screens do', async ({ page }, testInfo) => {
   test.setTimeout(120_000)
   const wallet = new Wallet()
   const session = await register(wallet)
@@ -201,6 +202,7 @@ test('review sheets, toasts and receipts show their figures as the screens do', 
     await expect(receipt.getByTestId('receipt-state')).toHaveAttribute('data-state', state)
     check(`${action} receipt`, await textOf(page, 'receipt'))
     expect(await seriousViolations(page, `${action} receipt`)).toEqual([])
+    await snap(page, testInfo, `${action} receipt`)
     await receipt.getByTestId('receipt-done').click()
     await expect(receipt).toBeHidden()
   }
