@@ -12,14 +12,13 @@ import { levelName } from '../components/level-name.ts'
 export const buyNode = (level: string, idempotencyKey?: string) =>
   send(api.nodeBuy, { level, pay: 'balance' }, { idempotencyKey })
 
-/** The receipt of a node bought (from the balance or paid on chain): its level, what it cost, and that it is held. */
-export function nodeReceipt(node: Pick<UserNode, 'level' | 'price_usdt'>, signature: string | null = null): Receipt {
+/** The receipt of a node bought from the balance: its level, what it cost, and that it is held. */
+export function nodeReceipt(node: Pick<UserNode, 'level' | 'price_usdt'>): Receipt {
   const t = i18next.t
   return {
     title: t('receipt.title.node', { level: levelName(t, node.level) }),
     rows: [{ id: 'amount', label: t('node.confirm.price'), value: receiptMoney(node.price_usdt, USDT) }],
     state: { value: 'done', text: t('receipt.status.done'), tone: 'ok' },
-    signature,
   }
 }
 

@@ -11,8 +11,8 @@ import { stakeStatus } from '../components/stake-status.ts'
 export const stakeFromBalance = ({ amount, days }: { amount: bigint; days: number }, idempotencyKey?: string) =>
   call(api.pledgeStake, { amount: amount.toString(), days }, { idempotencyKey })
 
-/** The receipt of a stake (from the balance or paid on chain): what is locked, for how long, what it produces. */
-export function stakeReceipt(stake: Stake, signature: string | null = null): Receipt {
+/** The receipt of a stake from the balance: what is locked, for how long, what it produces. */
+export function stakeReceipt(stake: Stake): Receipt {
   const t = i18next.t
   const asset = { symbol: stake.coin, decimals: stake.decimals }
   const status = stakeStatus(t, stake.status)
@@ -24,7 +24,6 @@ export function stakeReceipt(stake: Stake, signature: string | null = null): Rec
       { id: 'output', label: t('pledge.form.totalOutput'), value: receiptMoney(stake.total_output, asset, 'output') },
     ],
     state: { value: status.value, text: status.label, tone: status.tone },
-    signature,
   }
 }
 
