@@ -62,7 +62,7 @@ export function RichEditor({ label, testId, value, disabled, onChange }: RichEdi
     { id: 'italic', label: t('content.editor.italic'), icon: <em>I</em>, command: ['italic'] },
     { id: 'underline', label: t('content.editor.underline'), icon: <u>U</u>, command: ['underline'] },
     { id: 'bullets', label: t('content.editor.bullets'), icon: '•', command: ['insertUnorderedList'] },
-    { id: 'numbers', label: t('content.editor.numbers'), icon: '1.', command: ['insertOrderedList'] },
+    { id: 'numbers', label: t('content.editor.numbers'), icon: '№', command: ['insertOrderedList'] },
     { id: 'link', label: t('content.editor.link'), icon: '🔗', command: 'link' },
   ]
 
