@@ -1,8 +1,8 @@
 import { api, Code, type DataOf, type Stake } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addDays, utcDay } from '../src/lib/day.ts'
-import { powerOf } from '../src/modules/power/service.ts'
 import { myHistory } from '../src/modules/pledge/history.ts'
+import { powerOf } from '../src/modules/power/service.ts'
 import { call, createSeededApp, dbKind, fundedMember, type SeededApp } from './helpers.ts'
 
 const PLG = 1_000_000_000n // one PLG in base units (9 decimals)
@@ -70,6 +70,8 @@ describe(`the charts' history (${dbKind})`, () => {
         { ...record(addDays(today, -3), 'pledge_output', 'PLG', PLG), parent_id: short.id },
         record(addDays(today, -3), 'referral_reward', 'USDT', 2n * USDT),
         record(addDays(today, -40), 'pledge_output', 'PLG', 7n * PLG),
+        // A day an operator settled ahead.
+        record(addDays(today, 1), 'pledge_output', 'PLG', 3n * PLG),
         { ...record(addDays(today, -3), 'pledge_output', 'PLG', 9n * PLG), user_id: other.id },
       ])
       .execute()
@@ -77,10 +79,11 @@ describe(`the charts' history (${dbKind})`, () => {
     const month = await history(u.auth, 30)
     expect(month.data).toEqual({
       from: addDays(today, -29),
-      to: today,
+      to: addDays(today, 1),
       output: [
         { day: addDays(today, -3), coin: 'PLG', decimals: 9, amount: String(6n * PLG) },
         { day: addDays(today, -3), coin: 'USDT', decimals: 6, amount: String(2n * USDT) },
+        { day: addDays(today, 1), coin: 'PLG', decimals: 9, amount: String(3n * PLG) },
       ],
       power: [
         { day: addDays(today, -29), power: '0' },
@@ -91,7 +94,7 @@ describe(`the charts' history (${dbKind})`, () => {
     } satisfies History)
 
     // A shorter window starts from the power then; the default is 90 days, output 40 days ago included.
-    expect((await history(u.auth, 15)).data?.power).toEqual([
+    expect(((await history(u.auth, 15)).data as History).power).toEqual([
       { day: addDays(today, -14), power: String(a) },
       { day: addDays(today, -10), power: String(a + b) },
       { day: addDays(today, -2), power: String(a) },
@@ -103,7 +106,7 @@ describe(`the charts' history (${dbKind})`, () => {
     // Read as of a later day (the service's `today`): the days after the last change keep its figure.
     const later = await myHistory(t.db, u.id, 7, addDays(today, 30))
     expect(later.power).toEqual([{ day: addDays(today, 24), power: String(a) }])
-    expect(later.output).toEqual([])
+    expect(later).toMatchObject({ to: addDays(today, 30), output: [] })
   })
 
   it('refuses a bad window and a caller without a session, changing nothing', async () => {

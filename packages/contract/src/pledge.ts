@@ -141,7 +141,8 @@ export const pledgeRoutes = {
     auth: true,
     tag: 'pledge',
     summary:
-      "The user's history for charts, over the last `days` days up to today (UTC): the output credited on each " +
+      "The user's history for charts, over the last `days` days up to today (UTC), or the newest settled day when an " +
+      'operator settled ahead: the output credited on each ' +
       'settled day per coin (stakes, finance, node dividends and referral rewards), and personal power — its value ' +
       'on the first day, then after each day it changed',
     body: Type.Object(

@@ -20,8 +20,8 @@ export async function myHistory(
       .innerJoin('assets as a', 'a.code', 'o.asset')
       .select(['o.day', 'o.asset', 'a.decimals', sql<string>`sum(o.amount)::text`.as('amount')])
       .where('o.user_id', '=', userId)
+      // Through the newest settled day, which an operator may have settled ahead of today.
       .where('o.day', '>=', from)
-      .where('o.day', '<=', today)
       .groupBy(['o.day', 'o.asset', 'a.decimals', 'a.sort'])
       .orderBy('o.day')
       .orderBy('a.sort')
@@ -62,9 +62,10 @@ export async function myHistory(
     if (day === from) points[0] = { day, power: power.toString() }
     else points.push({ day, power: power.toString() })
   }
+  const last = output.at(-1)?.day
   return {
     from,
-    to: today,
+    to: last && String(last) > today ? String(last) : today,
     output: output.map((o) => ({ day: String(o.day), coin: o.asset, decimals: o.decimals, amount: o.amount })),
     power: points,
   }
