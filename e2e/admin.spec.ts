@@ -428,8 +428,8 @@ test('an operator looks a user up, adjusts the balance, revokes the sessions and
     await expect(body.locator('img[src^="/uploads/"]')).toHaveAttribute('src', /^\/uploads\/[^"]+\.png$/)
     // What the editor holds is only what the app shows: allowed tags, no attribute but src and alt (and href).
     const markup = await body.evaluate((area) =>
-      [...area.querySelectorAll('*')].map((element) =>
-        [element.localName, ...[...element.attributes].map((attribute) => attribute.name)].join(' '),
+      Array.from(area.querySelectorAll('*'), (element) =>
+        [element.localName, ...Array.from(element.attributes, (attribute) => attribute.name)].join(' '),
       ),
     )
     expect(markup).toEqual(['p', 'strong', 'ul', 'li', 'p', 'em', 'p', 'img src alt'])

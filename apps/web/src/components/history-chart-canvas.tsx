@@ -1,5 +1,6 @@
 import { ColorType, createChart, HistogramSeries, LineSeries, LineType } from 'lightweight-charts'
 import { useEffect, useRef } from 'react'
+import { everyDay } from '@/lib/chart-points.ts'
 import type { ChartPoint } from './history-chart.tsx'
 
 interface HistoryChartCanvasProps {
@@ -35,7 +36,7 @@ export default function HistoryChartCanvas({ points, kind, precision, language }
       kind === 'bars'
         ? api.addSeries(HistogramSeries, { color: '#8b5cf6', priceFormat, priceLineVisible: false })
         : api.addSeries(LineSeries, { color: '#38bdf8', lineWidth: 2, lineType: LineType.WithSteps, priceFormat })
-    series.setData(points.map(({ day, value }) => ({ time: day, value })))
+    series.setData(everyDay(points, kind === 'steps' ? 'carry' : 'empty'))
     api.timeScale().fitContent()
     return () => api.remove()
   }, [points, kind, precision, language])

@@ -26,8 +26,9 @@ interface HistoryChartProps {
 }
 
 /**
- * A chart of figures by day with its table: the chart (lightweight-charts, loaded when first drawn) is hidden from
- * screen readers, which read the table of the same figures — one a day, newest first — behind 'Show as a table'.
+ * A chart of figures by day with its table: the chart (lightweight-charts, loaded when first drawn) draws on canvases,
+ * which screen readers pass over; they read the table of the same figures — one a day, newest first — behind 'Show as
+ * a table'. (The area is not aria-hidden: the library's attribution link in it takes the focus.)
  */
 export function HistoryChart({ title, column, points, kind, precision, testId, note, children }: HistoryChartProps) {
   const { t, i18n } = useTranslation()
@@ -37,7 +38,7 @@ export function HistoryChart({ title, column, points, kind, precision, testId, n
     <section className="card history-chart" data-testid={testId} data-points={points.length} aria-labelledby={titleId}>
       <h2 id={titleId}>{title}</h2>
       {children}
-      <div className="history-chart-area" aria-hidden="true">
+      <div className="history-chart-area">
         {shown ? (
           <p className="chart-note">{shown}</p>
         ) : (

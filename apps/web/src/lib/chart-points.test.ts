@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { amountsOf, levelsOf, unitsToNumber } from './chart-points.ts'
+import { amountsOf, everyDay, levelsOf, unitsToNumber } from './chart-points.ts'
 
 describe('figures for the history charts', () => {
   it('turns base units into whole units without losing the fraction of large amounts', () => {
@@ -28,5 +28,25 @@ describe('figures for the history charts', () => {
     ])
     expect(levelsOf(rows, 6, '2026-11-05', text)).toHaveLength(2)
     expect(levelsOf([], 6, '2026-11-05', text)).toEqual([])
+  })
+
+  it('gives the chart one entry a day: a level carried over, amounts left empty between their days', () => {
+    const points = [
+      { day: '2026-02-27', value: 1 },
+      { day: '2026-03-02', value: 3 },
+    ]
+    expect(everyDay(points, 'carry')).toEqual([
+      { time: '2026-02-27', value: 1 },
+      { time: '2026-02-28', value: 1 },
+      { time: '2026-03-01', value: 1 },
+      { time: '2026-03-02', value: 3 },
+    ])
+    expect(everyDay(points, 'empty')).toEqual([
+      { time: '2026-02-27', value: 1 },
+      { time: '2026-02-28' },
+      { time: '2026-03-01' },
+      { time: '2026-03-02', value: 3 },
+    ])
+    expect(everyDay([], 'carry')).toEqual([])
   })
 })

@@ -36,3 +36,24 @@ export function levelsOf(
   if (last && last.day < to) points.push({ ...last, day: to })
   return points
 }
+
+/**
+ * One entry per calendar day from the first point to the last, so that the chart's time axis is proportional (the
+ * library spaces its entries evenly): a level carries its value over the days between changes; amounts leave them
+ * empty (an entry without a value, which the library draws as nothing).
+ */
+export function everyDay(points: readonly { day: string; value: number }[], between: 'carry' | 'empty') {
+  const first = points[0]
+  const last = points.at(-1)
+  if (!first || !last) return []
+  const byDay = new Map(points.map((point) => [point.day, point.value]))
+  const days: { time: string; value?: number }[] = []
+  let value = first.value
+  for (let at = Date.parse(`${first.day}T00:00:00Z`); at <= Date.parse(`${last.day}T00:00:00Z`); at += 86_400_000) {
+    const time = new Date(at).toISOString().slice(0, 10)
+    const own = byDay.get(time)
+    if (own !== undefined) value = own
+    days.push(own !== undefined || between === 'carry' ? { time, value } : { time })
+  }
+  return days
+}
