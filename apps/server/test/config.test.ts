@@ -111,6 +111,35 @@ describe(`business configuration (${dbKind})`, () => {
     expect(await versions()).toBe(before)
   })
 
+  it('a version stored before a field existed, at any depth, takes it from the defaults; a broken one is named', async () => {
+    const { referralGuard, ...older } = structuredClone(DEFAULT_BUSINESS_CONFIG)
+    const stored = { ...older, referralGuard: { minStakeUsdt: '5' }, trade: { ...older.trade, feeBps: 7 } }
+    await t.db
+      .insertInto('config_versions')
+      .values({ value: JSON.stringify(stored), changed_by: 'operator:test' })
+      .execute()
+    const config = await getBusinessConfig(t.db)
+    expect(config.referralGuard).toEqual({ minStakeUsdt: '5', directPerLevel: referralGuard.directPerLevel })
+    expect(config.trade.feeBps).toBe(7)
+    // The one object every request reads cannot be changed by one of them.
+    expect(() => {
+      config.trade.feeBps = 1
+    }).toThrow(TypeError)
+
+    // Written by hand with a wrong type: the start (seedBusinessConfig) and every read stop with the version's id.
+    const { id } = await t.db
+      .insertInto('config_versions')
+      .values({ value: JSON.stringify({ ...stored, fuelTiers: 'many' }), changed_by: 'operator:test' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    const problem = new RegExp(`business configuration version ${id} is not valid: /fuelTiers`)
+    await expect(seedBusinessConfig(t.db)).rejects.toThrow(problem)
+    await expect(getBusinessConfig(t.db)).rejects.toThrow(problem)
+    // A valid version saved after it is in force again.
+    await setBusinessConfig(t.db, DEFAULT_BUSINESS_CONFIG, 'operator:test')
+    expect(await getBusinessConfig(t.db)).toEqual(DEFAULT_BUSINESS_CONFIG)
+  })
+
   it('the pledge configuration needs no session and answers in the request language', async () => {
     const res = await t.app.inject({
       method: 'POST',

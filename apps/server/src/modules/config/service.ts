@@ -4,20 +4,64 @@ import type { Database } from '../../db/index.ts'
 import { invalid } from '../../lib/app-error.ts'
 import { DEFAULT_BUSINESS_CONFIG } from './defaults.ts'
 
+/** The newest version each database read and checked: a version is checked once, not on every request. */
+const inForce = new WeakMap<Database, { id: string; at: number; config: BusinessConfig }>()
+
 /**
- * The configuration in force: the newest version. Read on every use, so a change applies to the next request. A
- * version stored before a top-level field existed takes that field from the defaults (a shallow merge).
+ * The configuration in force: the newest version, with the fields it predates from the defaults (withDefaults). Read
+ * on every use, so a change applies to the next request. A stored version that is not a valid configuration (written
+ * by hand into config_versions, or by a build whose schema differed) is refused with its id and the first problem:
+ * the server's start reads it (seedBusinessConfig), so such a version stops the start rather than a request.
  */
 export async function getBusinessConfig(db: Database): Promise<BusinessConfig> {
-  const row = await db.selectFrom('config_versions').select('value').orderBy('id', 'desc').limit(1).executeTakeFirst()
-  return withDefaults(row?.value)
+  const row = await db
+    .selectFrom('config_versions')
+    .select(['id', 'value', 'created_at'])
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  if (!row) return withDefaults(undefined)
+  const at = new Date(row.created_at).getTime()
+  const known = inForce.get(db)
+  if (known?.id === row.id && known.at === at) return known.config
+  const config = withDefaults(row.value)
+  if (!Value.Check(BusinessConfig, config)) {
+    const first = Value.Errors(BusinessConfig, config)[0]
+    throw new Error(
+      `business configuration version ${row.id} is not valid: ${first?.instancePath || '/'} ${first?.message ?? ''}; ` +
+        'save a valid version in the console or insert one (docs/operations.md, "Business configuration")',
+    )
+  }
+  inForce.set(db, { id: row.id, at, config: deepFreeze(config) })
+  return config
 }
 
-/** A stored version as the full configuration: top-level fields it predates come from the defaults. */
-export const withDefaults = (value: unknown): BusinessConfig => ({
-  ...DEFAULT_BUSINESS_CONFIG,
-  ...(value as Partial<BusinessConfig> | undefined),
-})
+/** Frozen all the way down: the one object handed to every request must not be changed by one of them. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const child of Object.values(value)) deepFreeze(child)
+  }
+  return value
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** `stored` over `defaults`, objects merged field by field at every depth; lists and values are taken whole. */
+function mergeDeep(defaults: unknown, stored: unknown): unknown {
+  if (!isRecord(defaults) || !isRecord(stored)) return stored === undefined ? defaults : stored
+  const merged: Record<string, unknown> = { ...defaults }
+  for (const [key, value] of Object.entries(stored)) merged[key] = mergeDeep(defaults[key], value)
+  return merged
+}
+
+/**
+ * A stored version as the full configuration: fields it predates, at any depth (a top-level section, or a field added
+ * inside one such as `referralGuard.directPerLevel`), come from the defaults. Lists are the version's own.
+ */
+export const withDefaults = (value: unknown): BusinessConfig =>
+  mergeDeep(structuredClone(DEFAULT_BUSINESS_CONFIG), value) as BusinessConfig
 
 /** USDT: the quote asset of every market, and the asset of the configuration's USDT amounts. */
 export const QUOTE = 'USDT'
@@ -124,6 +168,7 @@ export async function seedBusinessConfig(db: Database, initial: Partial<Business
   }
   const stored = row.value as Partial<BusinessConfig>
   const missing = Object.fromEntries(Object.entries(initial).filter(([key]) => !(key in stored)))
-  if (Object.keys(missing).length > 0)
-    await setBusinessConfig(db, { ...DEFAULT_BUSINESS_CONFIG, ...stored, ...missing }, 'seed')
+  if (Object.keys(missing).length > 0) await setBusinessConfig(db, { ...withDefaults(stored), ...missing }, 'seed')
+  // The version in force is checked now, so that a broken one stops the start with its id (getBusinessConfig).
+  await getBusinessConfig(db)
 }
