@@ -70,7 +70,7 @@ export function TableWrap({ children }: { children: ReactNode }) {
 }
 
 /** Gives every body cell of the tables in `wrap` its column's header text as `data-label` (shown on a phone). */
-export function labelCells(wrap: HTMLElement) {
+function labelCells(wrap: HTMLElement) {
   for (const table of wrap.querySelectorAll('table')) {
     const head = table.tHead?.rows[0]
     const labels = head ? [...head.cells].flatMap((cell) => Array(cell.colSpan).fill(cell.textContent ?? '')) : []
@@ -79,7 +79,7 @@ export function labelCells(wrap: HTMLElement) {
         let column = 0
         for (const cell of row.cells) {
           const label = labels[column] ?? ''
-          // Only when it changes: writing an attribute is no mutation the observer above listens to, but cheap is cheap.
+          // Written only when it changes (the observer above does not listen to attributes anyway).
           if (cell.dataset.label !== label) cell.dataset.label = label
           column += cell.colSpan
         }
