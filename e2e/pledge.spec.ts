@@ -321,6 +321,8 @@ test.describe('staking, finance and node payments', () => {
       await expect(
         chart.getByTestId('history-power-table').locator('tbody tr').first().locator('td').nth(1),
       ).toHaveText(power)
+      // No one below this user yet: the team's chart says so.
+      await expect(page.getByTestId('history-team')).toContainText('Nothing in this period yet')
       await snap(page, testInfo, 'history charts')
       await page.getByTestId('history-back').click()
       await expect(page).toHaveURL(/\/pledge$/)

@@ -26,8 +26,16 @@ describe(`the charts' history (${dbKind})`, () => {
     const other = await fundedMember(t, u.address, { PLG: 500n * PLG })
     const long = (await call(t.app, api.pledgeStake, { amount: String(1000n * PLG), days: 90 }, u.auth)).data as Stake
     const short = (await call(t.app, api.pledgeStake, { amount: String(200n * PLG), days: 30 }, u.auth)).data as Stake
-    await call(t.app, api.pledgeStake, { amount: String(500n * PLG), days: 30 }, other.auth)
+    const theirs = (await call(t.app, api.pledgeStake, { amount: String(500n * PLG), days: 30 }, other.auth))
+      .data as Stake
+    // The team: `other` (direct) and its own member; someone under the root is not in it.
+    const below = await fundedMember(t, other.address, { PLG: 200n * PLG })
+    const deep = (await call(t.app, api.pledgeStake, { amount: String(200n * PLG), days: 30 }, below.auth))
+      .data as Stake
+    const outsider = await fundedMember(t, t.root.address, { PLG: 300n * PLG })
+    await call(t.app, api.pledgeStake, { amount: String(300n * PLG), days: 30 }, outsider.auth)
     const [a, b] = [BigInt(long.power), BigInt(short.power)]
+    const thisMonth = `${today.slice(0, 7)}-01`
 
     // Today, as the route answers it: power from zero to both stakes' today, no output yet.
     const now = await history(u.auth, 7)
@@ -40,7 +48,9 @@ describe(`the charts' history (${dbKind})`, () => {
         { day: addDays(today, -6), power: '0' },
         { day: today, power: String(a + b) },
       ],
+      team: [{ month: thisMonth, performance: String(BigInt(theirs.usdt_value) + BigInt(deep.usdt_value)) }],
     } satisfies History)
+    expect(BigInt(theirs.usdt_value)).toBe(250n * USDT)
     // The last point is the figure the rest of the app shows.
     expect((await powerOf(t.db, u.id)).personal_power).toBe(a + b)
 
@@ -54,6 +64,13 @@ describe(`the charts' history (${dbKind})`, () => {
       .updateTable('stakes')
       .set({ status: 'expired', expired_at: new Date(`${addDays(today, -2)}T00:05:00Z`) })
       .where('id', '=', short.id)
+      .execute()
+    // The deep member's stake on the first day of the month before.
+    const lastMonth = `${addDays(thisMonth, -1).slice(0, 7)}-01`
+    await t.db
+      .updateTable('stakes')
+      .set({ created_at: new Date(`${lastMonth}T00:00:00Z`) })
+      .where('id', '=', deep.id)
       .execute()
     const record = (day: string, type: 'pledge_output' | 'referral_reward', asset: string, amount: bigint) => ({
       user_id: u.id,
@@ -91,6 +108,8 @@ describe(`the charts' history (${dbKind})`, () => {
         { day: addDays(today, -10), power: String(a + b) },
         { day: addDays(today, -2), power: String(a) },
       ],
+      // The month before shows when the window reaches it (below).
+      team: expect.any(Array),
     } satisfies History)
 
     // A shorter window starts from the power then; the default is 90 days, output 40 days ago included.
@@ -101,12 +120,18 @@ describe(`the charts' history (${dbKind})`, () => {
     ])
     const quarter = (await history(u.auth)).data as History
     expect(quarter.from).toBe(addDays(today, -89))
+    expect(quarter.team).toEqual([
+      { month: lastMonth, performance: deep.usdt_value },
+      { month: thisMonth, performance: theirs.usdt_value },
+    ])
     expect(quarter.output[0]).toEqual({ day: addDays(today, -40), coin: 'PLG', decimals: 9, amount: String(7n * PLG) })
 
     // Read as of a later day (the service's `today`): the days after the last change keep its figure.
     const later = await myHistory(t.db, u.id, 7, addDays(today, 30))
     expect(later.power).toEqual([{ day: addDays(today, 24), power: String(a) }])
     expect(later).toMatchObject({ to: addDays(today, 30), output: [] })
+    // A window that starts after the team's stakes shows none of them.
+    expect((await myHistory(t.db, u.id, 7, addDays(today, 70))).team).toEqual([])
   })
 
   it('refuses a bad window and a caller without a session, changing nothing', async () => {

@@ -143,8 +143,8 @@ export const pledgeRoutes = {
     summary:
       "The user's history for charts, over the last `days` days up to today (UTC), or the newest settled day when an " +
       'operator settled ahead: the output credited on each ' +
-      'settled day per coin (stakes, finance, node dividends and referral rewards), and personal power — its value ' +
-      'on the first day, then after each day it changed',
+      'settled day per coin (stakes, finance, node dividends and referral rewards), personal power — its value ' +
+      "on the first day, then after each day it changed — and the team's performance by month",
     body: Type.Object(
       { days: Type.Optional(Type.Integer({ minimum: 7, maximum: HISTORY_MAX_DAYS, default: 90 })) },
       { additionalProperties: false },
@@ -156,6 +156,11 @@ export const pledgeRoutes = {
       output: Type.Array(Type.Object({ day: Day, coin: Coin, decimals: Type.Integer(), amount: BaseUnits })),
       /** Oldest first: the first entry is `from`; personal power in USDT base units at the end of each day. */
       power: Type.Array(Type.Object({ day: Day, power: BaseUnits })),
+      /**
+       * The team's performance by month (UTC), oldest first, from the month of `from`: the USDT value of the stakes the
+       * whole downline made in that month (the user's own not included); months without one are left out.
+       */
+      team: Type.Array(Type.Object({ month: Day, performance: BaseUnits })),
     }),
   }),
 } as const satisfies Record<string, RouteDef>

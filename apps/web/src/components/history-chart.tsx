@@ -18,6 +18,8 @@ interface HistoryChartProps {
   column: string
   points: readonly ChartPoint[]
   kind: 'bars' | 'steps'
+  /** What a point stands for: a day (the default) or a month (its first day; shown as 'YYYY-MM', as the ranking does). */
+  period?: 'day' | 'month'
   precision: number
   testId: string
   /** What shows instead of the chart when there is nothing to draw (loading, failed, no data). */
@@ -30,7 +32,17 @@ interface HistoryChartProps {
  * which screen readers pass over; they read the table of the same figures — one a day, newest first — behind 'Show as
  * a table'. (The area is not aria-hidden: the library's attribution link in it takes the focus.)
  */
-export function HistoryChart({ title, column, points, kind, precision, testId, note, children }: HistoryChartProps) {
+export function HistoryChart({
+  title,
+  column,
+  points,
+  kind,
+  period = 'day',
+  precision,
+  testId,
+  note,
+  children,
+}: HistoryChartProps) {
   const { t, i18n } = useTranslation()
   const titleId = useId()
   const shown = note ?? (points.length === 0 ? t('history.empty') : null)
@@ -53,14 +65,14 @@ export function HistoryChart({ title, column, points, kind, precision, testId, n
           <table data-testid={`${testId}-table`}>
             <thead>
               <tr>
-                <th scope="col">{t('history.day')}</th>
+                <th scope="col">{t(period === 'day' ? 'history.day' : 'history.month')}</th>
                 <th scope="col">{column}</th>
               </tr>
             </thead>
             <tbody>
               {[...points].reverse().map((point) => (
                 <tr key={point.day} data-day={point.day}>
-                  <td>{formatDay(point.day, i18n.resolvedLanguage)}</td>
+                  <td>{period === 'day' ? formatDay(point.day, i18n.resolvedLanguage) : point.day.slice(0, 7)}</td>
                   <td className="num">{point.text}</td>
                 </tr>
               ))}

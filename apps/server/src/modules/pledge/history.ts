@@ -1,7 +1,8 @@
 // The user's history for the charts (docs/product.md#history): read from what is already stored — output_records for
-// the output credited per settled day, and the positions with their power_events for personal power over time. No
-// table of its own: power changes when a position adds it (its power event, on the day it was made) and when the
-// settlement expires a stake or a deposit (its expired_at); a node's power stays.
+// the output credited per settled day, the positions with their power_events for personal power over time, and the
+// downline's stakes for the team's performance by month. No table of its own: power changes when a position adds it
+// (its power event, on the day it was made) and when the settlement expires a stake or a deposit (its expired_at); a
+// node's power stays.
 import type { api, DataOf } from '@solpledge/contract'
 import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
@@ -14,7 +15,8 @@ export async function myHistory(
   today: string = utcDay(),
 ): Promise<DataOf<typeof api.myHistory>> {
   const from = addDays(today, 1 - days)
-  const [output, changes] = await Promise.all([
+  const fromMonth = `${from.slice(0, 7)}-01`
+  const [output, changes, team] = await Promise.all([
     db
       .selectFrom('output_records as o')
       .innerJoin('assets as a', 'a.code', 'o.asset')
@@ -48,6 +50,19 @@ export async function myHistory(
       )
       select to_char(day, 'YYYY-MM-DD') as day, sum(delta)::text as delta from change
       where day <= ${today}::date group by day order by day`.execute(db),
+    // The whole downline (down the parent index, so the cost grows with the team's size) and the stakes its members
+    // made since the first month shown.
+    sql<{ month: string; performance: string }>`
+      with recursive team(id) as (
+        select id from users where parent_id = ${userId}
+        union all
+        select u.id from users u join team t on u.parent_id = t.id
+      )
+      select to_char(date_trunc('month', s.created_at at time zone 'UTC'), 'YYYY-MM-DD') as month,
+        sum(s.usdt_value)::text as performance
+      from team join stakes s on s.user_id = team.id
+      where s.created_at >= ${fromMonth}::timestamp at time zone 'UTC'
+      group by 1 order by 1`.execute(db),
   ])
 
   // The power at the end of the day before the window, then after each day of the window that changed it.
@@ -68,5 +83,6 @@ export async function myHistory(
     to: last && String(last) > today ? String(last) : today,
     output: output.map((o) => ({ day: String(o.day), coin: o.asset, decimals: o.decimals, amount: o.amount })),
     power: points,
+    team: team.rows,
   }
 }

@@ -17,8 +17,8 @@ const SPANS = ['30', '90', '365'] as const
 type Span = (typeof SPANS)[number]
 
 /**
- * /pledge/history: my output per settled day (one chart per coin credited) and my personal power over time, each chart
- * with its table (components/history-chart.tsx), over the last 30, 90 or 365 days.
+ * /pledge/history: my output per settled day (one chart per coin credited), my personal power over time and my team's
+ * performance by month, each chart with its table (components/history-chart.tsx), over the last 30, 90 or 365 days.
  */
 export function HistoryScreen() {
   const { t } = useTranslation()
@@ -82,6 +82,20 @@ function HistoryCharts() {
               )
             : []
         }
+      />
+      <HistoryChart
+        testId="history-team"
+        title={t('history.team')}
+        column={t('history.teamColumn')}
+        kind="bars"
+        period="month"
+        precision={2}
+        note={note}
+        points={amountsOf(
+          data?.team.map((row) => ({ day: row.month, amount: row.performance })) ?? [],
+          USDT_DECIMALS,
+          (row) => format.usdt(row.amount),
+        )}
       />
     </>
   )

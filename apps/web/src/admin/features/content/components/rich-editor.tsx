@@ -24,24 +24,36 @@ type Command = readonly [command: string, value?: string]
 export function RichEditor({ label, testId, value, disabled, onChange }: RichEditorProps) {
   const { t } = useTranslation('admin')
   const area = useRef<HTMLDivElement>(null)
-  /** The last markup this editor emitted: a value that differs came from outside (another language, an upload). */
-  const emitted = useRef<string | null>(null)
+  /**
+   * What this editor emitted and the parent has not rendered back yet, oldest first: a value among them is the editor's
+   * own (typing may run ahead of the renders), any other came from outside (another language, an upload).
+   */
+  const emitted = useRef<string[]>([])
   const labelId = useId()
 
   useLayoutEffect(() => {
     const element = area.current
-    if (!element || value === emitted.current) return
+    if (!element) return
+    const own = emitted.current.indexOf(value)
+    if (own >= 0) {
+      emitted.current = emitted.current.slice(own)
+      return
+    }
     // Only allow-listed markup is ever put in the page: no handler or script of stored content can run here.
     element.innerHTML = toAllowedHtml(value)
-    emitted.current = value
+    emitted.current = [value]
   }, [value])
 
+  /** The area's markup through the allow-list, given to the parent when it changed. */
   const emit = () => {
     const element = area.current
-    if (!element) return
+    if (!element) return ''
     const html = toAllowedHtml(element.innerHTML)
-    emitted.current = html
-    if (html !== value) onChange(html)
+    if (html !== emitted.current.at(-1)) {
+      emitted.current.push(html)
+      onChange(html)
+    }
+    return html
   }
 
   const run = ([command, argument]: Command) => {
@@ -106,9 +118,9 @@ export function RichEditor({ label, testId, value, disabled, onChange }: RichEdi
           }}
           onInput={emit}
           onBlur={() => {
-            emit()
             // Shows what is stored: the allow-listed markup (e.g. <b> written as <strong>, styles gone).
-            if (area.current && emitted.current !== null) area.current.innerHTML = emitted.current
+            const html = emit()
+            if (area.current) area.current.innerHTML = html
           }}
           onPaste={(event) => {
             // A paste keeps its structure (paragraphs, lists, emphasis, links), never its styles or scripts.
