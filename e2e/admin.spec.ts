@@ -158,8 +158,9 @@ test('an operator approves a withdrawal under review and the user receives it on
   page,
   browser,
 }, testInfo) => {
-  // Two withdrawals through their review sheets, an on-chain send and two decisions: a long journey.
-  test.setTimeout(120_000)
+  // Two withdrawals through their review sheets, an on-chain send, the operator's own withdrawal topped up on chain and
+  // three decisions: a long journey (about a minute on a quiet machine).
+  test.setTimeout(180_000)
   // This time on a phone.
   await signInToConsole(page, operator, testInfo)
 
