@@ -105,6 +105,7 @@ export const test = base.extend<{ cspViolations: string[] }, { ownServer: string
   baseURL: async ({ server }, use) => use(server.url),
   page: async ({ page }, use) => {
     await page.addInitScript(recordToasts)
+    await dismissReceipts(page)
     // A sheet that just closed steps the history back to take its entry away (apps/web/src/lib/modal-history.ts);
     // a page.goto racing that step is aborted by it (net::ERR_ABORTED), as a typed URL would be: load it again.
     const goto = page.goto.bind(page)
@@ -318,8 +319,33 @@ export async function secondPhone(browser: Browser, testInfo: TestInfo) {
   await watchCsp(context, violations)
   const page = await context.newPage()
   await page.addInitScript(recordToasts)
+  await dismissReceipts(page)
   return page
 }
+
+const receiptSheet = (page: Page) => page.getByTestId('receipt')
+
+/**
+ * Every money action ends in its receipt sheet (apps/web/src/components/receipt-sheet.tsx), which covers the screen
+ * until Done. A journey about something else goes on as a person would: the receipt is closed with Done before the
+ * next action or assertion (Playwright's locator handler). A journey that checks the receipt calls keepReceipts first.
+ */
+async function dismissReceipts(page: Page) {
+  // Done is tapped at once, without waiting for the sheet to be still or gone: a toast shown with the receipt lives
+  // 2 s, and the check that waits for it comes through here first. An action aimed under the fading sheet waits until
+  // nothing covers its target, as for any overlay.
+  await page.addLocatorHandler(
+    receiptSheet(page),
+    () =>
+      page.evaluate(() =>
+        document.querySelector<HTMLElement>('[data-testid="receipt"] [data-testid="receipt-done"]')?.click(),
+      ),
+    { noWaitAfter: true },
+  )
+}
+
+/** Leaves receipt sheets open for the journey to check (and close) itself. */
+export const keepReceipts = (page: Page) => page.removeLocatorHandler(receiptSheet(page))
 
 /** The texts of the success and error toasts the page showed since it loaded or since the last call, in order. */
 export const takeToasts = (page: Page) =>

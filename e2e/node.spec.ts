@@ -56,7 +56,7 @@ test.describe('nodes', () => {
     // one anyway: apps/server/test/nodes.test.ts), and its supply reads "1 / cap", not "Sold 1 / cap" under "Sold".
     await expect(junior.getByTestId('node-buy')).toHaveText('Owned')
     await expect(junior.getByTestId('node-buy')).toBeDisabled()
-    await expect(junior.getByTestId('node-level-sold')).toHaveText(/^\d+ \/ \d+$/)
+    await expect(junior.getByTestId('node-level-sold')).toHaveText(/^[\d,]+ \/ [\d,]+$/)
     await expect(page.getByTestId('my-node')).toHaveCount(1)
     await snap(page, testInfo, 'my node')
 

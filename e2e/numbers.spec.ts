@@ -1,15 +1,21 @@
 import type { Page } from '@playwright/test'
 import { api } from '@solpledge/contract'
+import { seriousViolations } from './axe.ts'
 import {
   addDays,
   callAs,
   expect,
   goInApp,
+  keepReceipts,
+  openReview,
   register,
   rpc,
   serverToday,
   settleThrough,
+  snap,
+  takeToasts,
   test,
+  toast,
   useWallets,
   Wallet,
 } from './fixtures.ts'
@@ -20,8 +26,9 @@ import { topUp } from './top-up.ts'
  * and Chinese, for a user with balances, positions, outputs and history, shows no raw i18n key, no figure with more
  * decimals than its asset shows and no figure of 10,000 or more without grouping. Exact amounts (detail screens, marked
  * data-exact) and prices (data-price) may show more decimals. On the way every route, loaded as a link opens it, shows
- * its screen with its title and the navigation. It settles days ahead, which journeys that settle their own positions
- * must not meet: a server of its own.
+ * its screen with its title and the navigation. The review sheets, toasts and receipt sheets of money actions are held
+ * to the same rules. It settles days ahead, which journeys that settle their own positions must not meet: a server of
+ * its own.
  */
 
 test.use({ ownServer: 'numbers' })
@@ -166,4 +173,78 @@ test('every route shows figures people can read, in English and Chinese', async 
     // The check saw figures of 10,000 or more, grouped: it would have caught them ungrouped.
     expect(grouped, language).toBeGreaterThan(0)
   }
+})
+
+/** The text of an element as people read it: what the figure checks above read on a whole screen. */
+const textOf = (page: Page, testId: string) =>
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what people read
+  page.getByTestId(testId).evaluate((element: HTMLElement) => element.innerText)
+
+test('review sheets, toasts and receipts show their figures as the screens do', async ({ page }, testInfo) => {
+  test.setTimeout(120_000)
+  const wallet = new Wallet()
+  const session = await register(wallet)
+  await rpc('localnet_faucet', [wallet.address, { tokens: { USDT: '40000000000', PLG: '20000000000000' } }])
+  await topUp(wallet, session, 'USDT', 30_000_000_000n)
+  await topUp(wallet, session, 'PLG', 15_000_123_456_789n)
+  await useWallets(page, [wallet])
+  // This journey reads every receipt itself.
+  await keepReceipts(page)
+  const problems: string[] = []
+  const check = (where: string, text: string) => {
+    problems.push(...rawKeys(text).map((key) => `${where}: raw key ${key}`))
+    problems.push(...numberProblems(text, []).map((problem) => `${where}: ${problem}`))
+  }
+  /** The receipt after a money action: its figures, its state, no serious axe violation; then closed with Done. */
+  const readReceipt = async (action: string, state: string) => {
+    const receipt = page.getByTestId('receipt')
+    await expect(receipt).toBeVisible()
+    await expect(receipt.getByTestId('receipt-state')).toHaveAttribute('data-state', state)
+    check(`${action} receipt`, await textOf(page, 'receipt'))
+    expect(await seriousViolations(page, `${action} receipt`)).toEqual([])
+    await snap(page, testInfo, `${action} receipt`)
+    await receipt.getByTestId('receipt-done').click()
+    await expect(receipt).toBeHidden()
+  }
+
+  await test.step('a stake of 12,345.678 PLG: its review, toast and receipt', async () => {
+    await page.goto('/pledge')
+    await expect(page.getByTestId('pledge-config')).toBeVisible()
+    await page.locator('[data-testid="pledge-period"][data-value="30"]').click()
+    await page.getByTestId('pledge-pay-balance').click()
+    await page.getByTestId('pledge-amount').fill('12345.678')
+    const confirm = await openReview(page.getByTestId('pledge-submit'))
+    await expect(page.getByTestId('review-amount')).toHaveText('12,345.678 PLG')
+    check('stake review', await textOf(page, 'review'))
+    await takeToasts(page)
+    await confirm.click()
+    await expect(toast(page, 'Staking Successful')).toBeVisible()
+    await expect(page.getByTestId('receipt-amount')).toHaveText('12,345.678 PLG')
+    await readReceipt('stake', 'mining')
+  })
+
+  await test.step('a withdrawal of 12,000.5 USDT, over the review threshold: under review in its toast and receipt', async () => {
+    await page.goto('/assets')
+    await page.locator('[data-testid="asset-row"][data-coin="USDT"]').getByTestId('withdraw-button').click()
+    await page.getByTestId('withdraw-amount').fill('12000.5')
+    const confirm = await openReview(page.getByTestId('withdraw-submit'))
+    await expect(page.getByTestId('review-amount')).toHaveText('12,000.5 USDT')
+    check('withdrawal review', await textOf(page, 'review'))
+    await confirm.click()
+    await expect(toast(page, 'Withdrawal requested: it is under review before it is sent')).toBeVisible()
+    await expect(page.getByTestId('receipt-state')).toHaveText('Under review')
+    await expect(page.getByTestId('receipt-receive')).toHaveText('11,999.5 USDT')
+    await readReceipt('withdrawal', 'review')
+  })
+
+  await test.step('a refusal names its figure grouped, as the screens write it', async () => {
+    await page.goto('/quick-trade/sell')
+    await page.getByTestId('order-price-input').fill('0.5')
+    await page.getByTestId('order-amount-input').fill('20000000')
+    await page.getByTestId('order-submit').click()
+    await expect(toast(page, 'The amount cannot be more than 10,000,000 PLG')).toBeVisible()
+  })
+
+  for (const text of await takeToasts(page)) check('toast', text)
+  expect(problems).toEqual([])
 })

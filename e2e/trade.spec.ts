@@ -259,15 +259,24 @@ test.describe('quick trade and swap', () => {
       // 5 PLG at 0.7 and 2.5 PLG at 0.8 = 7.5 PLG, less the 0.1 % fee.
       await expect(pageB.getByTestId('swap-expected')).toHaveText('7.4925 PLG')
       await expect(pageB.getByTestId('swap-impact')).toHaveText('4.76%')
-      await expect(pageB.getByTestId('swap-minimum')).toHaveText('7.4550375 PLG')
+      await expect(pageB.getByTestId('swap-minimum')).toHaveText('7.455 PLG')
       await pageB.getByTestId('swap-slippage-100').click()
-      await expect(pageB.getByTestId('swap-minimum')).toHaveText('7.417575 PLG')
+      // A minimum as a balance: rounded down (7.417575), never more than will arrive.
+      await expect(pageB.getByTestId('swap-minimum')).toHaveText('7.4175 PLG')
       await snap(pageB, testInfo, 'swap quote')
+      const [average, fee] = [
+        await pageB.getByTestId('swap-average').textContent(),
+        await pageB.getByTestId('swap-fee').textContent(),
+      ]
       // The review shows what is paid and received at which price; a double tap on Confirm swaps once.
       const confirmSwap = await openReview(pageB.getByTestId('swap-submit'))
       await expect(pageB.getByTestId('review-amount')).toHaveText('5.5 USDT')
       await expect(pageB.getByTestId('review-receive')).toHaveText('7.4925 PLG')
-      await expect(pageB.getByTestId('review-minimum')).toHaveText('7.417575 PLG')
+      await expect(pageB.getByTestId('review-minimum')).toHaveText('7.4175 PLG')
+      // The same figures as the form's: the price and fee rounded half-up, not cut.
+      await expect(pageB.getByTestId('review-price')).toHaveText(average ?? '')
+      await expect(pageB.getByTestId('review-fee')).toHaveText(fee ?? '')
+      await expect(pageB.getByTestId('review-fee')).toHaveText('0.0075 PLG')
       await snap(pageB, testInfo, 'swap review')
       await doubleTapOnce(pageB, confirmSwap, {
         route: api.swap,
@@ -282,7 +291,7 @@ test.describe('quick trade and swap', () => {
     await test.step('a swap the book moved against after its quote is refused with nothing changed', async () => {
       await pageB.getByTestId('swap-amount').fill('1')
       // 1.25 PLG at 0.8 less the fee, 1 % tolerance.
-      await expect(pageB.getByTestId('swap-minimum')).toHaveText('1.2362625 PLG')
+      await expect(pageB.getByTestId('swap-minimum')).toHaveText('1.2362 PLG')
       // The quote stops refreshing (a lost connection) while A replaces the 0.8 ask with one at 1 USDT.
       await pageB.route('**/api/trade/swap/quote', (route) => route.abort())
       const pending = await callAs(sessionA, api.tradeMyOrders.path, { status: 'pending' })

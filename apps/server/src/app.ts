@@ -83,7 +83,17 @@ export async function buildApp({ db, config, platform, logger = false, loggerIns
     requestIdHeader: false,
     bodyLimit: MAX_BODY_BYTES,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false } },
+    // `x-unit`: the business configuration's annotation of each amount's asset and each rate (economics.ts), which
+    // validation ignores.
+    ajv: {
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: false,
+        useDefaults: true,
+        allErrors: false,
+        keywords: ['x-unit'],
+      },
+    },
     // TRUST_PROXY: the proxies whose X-Forwarded-For names the client (request.ip: rate limits, the audit log).
     trustProxy: trustProxyOption(config.trustProxy),
     // A request's headers must arrive within 10 s and the whole request within REQUEST_TIMEOUT_MS, or it is answered

@@ -38,7 +38,17 @@ const ID_NAME = /(^|[/_])id$|version$/
 const isNumericId = (schema: JsonSchema, name: string) =>
   ID_NAME.test(name) && fc.sample(valid(schema), { numRuns: 10, seed: 1 }).every((s) => /^[0-9]+$/.test(String(s)))
 
-const STRING_KEYWORDS = new Set(['type', 'minLength', 'maxLength', 'pattern', 'format', 'description', 'default'])
+/** The keywords a string schema may have; `x-unit` annotates a configuration amount and does not validate. */
+const STRING_KEYWORDS = new Set([
+  'type',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'description',
+  'default',
+  'x-unit',
+])
 
 /** Values the schema accepts (small: at most a few items per array, short free text). */
 export function valid(schema: JsonSchema): fc.Arbitrary<unknown> {

@@ -196,7 +196,7 @@ export const adminRoutes = {
     admin: 'admin',
     tag: 'admin',
     summary:
-      'Store a new version of the whole business configuration (amounts in base units: CONFIG_AMOUNTS names their ' +
+      'Store a new version of the whole business configuration (amounts in base units; x-unit names their ' +
       'asset), refused beyond the product bounds (docs/economics.md). base_version must be the version the form was ' +
       'loaded from (refused when someone saved meanwhile). A change that only lowers payouts is in force from the next ' +
       'request; one that raises them waits for a second admin once two exist (pending), then takes effect after the ' +

@@ -311,7 +311,7 @@ export const AdminChange = Type.Object({
   target: Type.String(),
   /**
    * What it changes: each field before and after ('role', 'review_threshold', 'referralRewards[0].rateBps', …); asset
-   * amounts in the asset's units, configuration amounts in base units (their asset: CONFIG_AMOUNTS in economics.ts).
+   * amounts in the asset's units, configuration amounts in base units (their asset: CONFIG_UNITS in economics.ts).
    */
   changes: Type.Array(ConfigChange),
   /**

@@ -1,27 +1,30 @@
 import { type Static, Type } from 'typebox'
+import { CONFIG_UNITS } from './economics.ts'
 
-/** Money in JSON: base units as a decimal string (the same rule as common.ts). */
-const Units = Type.String({ pattern: '^(0|[1-9][0-9]{0,37})$' })
-/** A rate in basis points, at most 100 %: 10000 = 100 %. Integers, so no float ever touches money. */
-const Rate = Type.Integer({ minimum: 0, maximum: 10_000 })
-/** A multiple in basis points: 10000 = ×1, at most ×100. */
-const Multiple = Type.Integer({ minimum: 0, maximum: 1_000_000 })
+/** A field's unit as CONFIG_UNITS (economics.ts) declares it, for the schema's `x-unit` annotation. */
+function unitOf(field: string, kind: 'amount' | 'bps'): 'usdt' | 'product' | 'bps' {
+  const unit = CONFIG_UNITS[field]
+  if (unit === undefined || (unit === 'bps') !== (kind === 'bps'))
+    throw new Error(`CONFIG_UNITS must declare ${field} as ${kind === 'bps' ? "'bps'" : 'an amount'}`)
+  return unit === 'bps' ? 'bps' : unit.asset
+}
 
 /**
- * The largest value of each amount of the configuration, in whole tokens of its asset (usdt, or product: the
- * platform's token). `[]` stands for every row of a list. Beyond them a value is a typing mistake, not a decision.
+ * Money in JSON: base units as a decimal string (the same rule as common.ts), positive or also 0; annotated with its
+ * asset from CONFIG_UNITS.
  */
-export const CONFIG_AMOUNT_LIMITS: Record<string, { asset: 'usdt' | 'product'; max: bigint }> = {
-  'pledge.minUsdt': { asset: 'usdt', max: 1_000_000n },
-  'nodeLevels[].priceUsdt': { asset: 'usdt', max: 10_000_000n },
-  nodePoolDaily: { asset: 'product', max: 100_000_000n },
-  referencePrice: { asset: 'usdt', max: 1_000_000n },
-  'referralGuard.minStakeUsdt': { asset: 'usdt', max: 1_000_000n },
-  'trade.tickSize': { asset: 'usdt', max: 1_000n },
-  'trade.lotSize': { asset: 'product', max: 1_000_000n },
-  'trade.minAmount': { asset: 'product', max: 1_000_000_000n },
-  'trade.maxAmount': { asset: 'product', max: 1_000_000_000n },
-}
+const Amount = (field: string, { positive = false } = {}) =>
+  Type.String({
+    pattern: positive ? '^[1-9][0-9]{0,37}$' : '^(0|[1-9][0-9]{0,37})$',
+    'x-unit': unitOf(field, 'amount'),
+  })
+/** Basis points (10000 = 100 % = ×1), annotated as such. Integers, so no float ever touches money. */
+const Bps = (field: string, minimum: number, maximum: number) =>
+  Type.Integer({ minimum, maximum, 'x-unit': unitOf(field, 'bps') })
+/** A rate in basis points, at most 100 %. */
+const Rate = (field: string) => Bps(field, 0, 10_000)
+/** A multiple in basis points, at most ×100. */
+const Multiple = (field: string) => Bps(field, 0, 1_000_000)
 
 /**
  * The product's business constants (docs/design.md#glossary): database-backed, versioned, effective on the next
@@ -32,15 +35,15 @@ export const BusinessConfig = Type.Object(
     pledge: Type.Object(
       {
         /** {product}_pledge_min_u: the smallest stake, in USDT base units, converted at the current price. */
-        minUsdt: Units,
+        minUsdt: Amount('pledge.minUsdt'),
         periods: Type.Array(
           Type.Object(
             {
               days: Type.Integer({ minimum: 1, maximum: 3650 }),
               /** Total output over the period as a share of the stake: 12000 = the stake ×1.2, released daily. */
-              outputBps: Multiple,
+              outputBps: Multiple('pledge.periods.outputBps'),
               /** Power = USDT value at entry × this multiple. */
-              powerBps: Multiple,
+              powerBps: Multiple('pledge.periods.powerBps'),
             },
             { additionalProperties: false },
           ),
@@ -53,9 +56,9 @@ export const BusinessConfig = Type.Object(
       Type.Object(
         {
           code: Type.String({ pattern: '^[a-z][a-z0-9_]{0,31}$' }),
-          priceUsdt: Units,
+          priceUsdt: Amount('nodeLevels.priceUsdt'),
           supplyCap: Type.Integer({ minimum: 0, maximum: 10_000_000 }),
-          powerBonusBps: Multiple,
+          powerBonusBps: Multiple('nodeLevels.powerBonusBps'),
           dividendWeight: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
           onePerUser: Type.Boolean(),
         },
@@ -67,9 +70,9 @@ export const BusinessConfig = Type.Object(
       Type.Object(
         {
           days: Type.Union([Type.Literal(7), Type.Literal(30), Type.Literal(90), Type.Literal(180)]),
-          powerBps: Multiple,
+          powerBps: Multiple('finance.powerBps'),
           /** Total output over the period as a share of the deposit: 150 = 1.5 %. */
-          outputBps: Rate,
+          outputBps: Rate('finance.outputBps'),
         },
         { additionalProperties: false },
       ),
@@ -80,7 +83,10 @@ export const BusinessConfig = Type.Object(
      * 100 % of the output.
      */
     referralRewards: Type.Array(
-      Type.Object({ level: Type.Integer({ minimum: 1, maximum: 50 }), rateBps: Rate }, { additionalProperties: false }),
+      Type.Object(
+        { level: Type.Integer({ minimum: 1, maximum: 50 }), rateBps: Rate('referralRewards.rateBps') },
+        { additionalProperties: false },
+      ),
       { maxItems: 50 },
     ),
     /** Small-market fuel tiers (docs/design.md#power-and-performance: 3000, 10000, 20000, 50000, 100000), ascending. */
@@ -94,12 +100,12 @@ export const BusinessConfig = Type.Object(
      * The node pool: {product} base units paid to node holders each settled day, shared by dividend weight (each node
      * gets floor(pool × weight / total weight); the rounding remainder is not paid).
      */
-    nodePoolDaily: Units,
+    nodePoolDaily: Amount('nodePoolDaily'),
     /**
      * USDT base units per whole {product} token: the quick trade's price before its first trade, the centre of the
      * valuation band and the valuation price when trading is thin.
      */
-    referencePrice: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
+    referencePrice: Amount('referencePrice', { positive: true }),
     /**
      * The valuation price (docs/trade.md "Valuation price"), which the staking minimum, a new stake's USDT value and
      * power and the home price use instead of the last trade: the mean of 24 equal intervals of the window, each the
@@ -112,12 +118,12 @@ export const BusinessConfig = Type.Object(
         /** The window, in seconds, ending now: 10 minutes to 30 days. */
         windowSeconds: Type.Integer({ minimum: 600, maximum: 30 * 86_400 }),
         /** Fills further than this from the reference price are ignored: 2000 = ±20 %. 1 % to 90 %. */
-        bandBps: Type.Integer({ minimum: 100, maximum: 9000 }),
+        bandBps: Bps('valuation.bandBps', 100, 9000),
         /**
          * Below this USDT volume (base units) of in-band fills in the window, each account counting at most a 25th of
          * it, the reference price is used.
          */
-        minQuoteVolume: Units,
+        minQuoteVolume: Amount('valuation.minQuoteVolume'),
       },
       { additionalProperties: false },
     ),
@@ -128,7 +134,7 @@ export const BusinessConfig = Type.Object(
      */
     referralGuard: Type.Object(
       {
-        minStakeUsdt: Units,
+        minStakeUsdt: Amount('referralGuard.minStakeUsdt'),
         directPerLevel: Type.Boolean(),
       },
       { additionalProperties: false },
@@ -141,8 +147,8 @@ export const BusinessConfig = Type.Object(
      */
     settlementBreaker: Type.Object(
       {
-        averageMultipleBps: Type.Integer({ minimum: 10_000, maximum: 1_000_000 }),
-        reserveShareBps: Type.Integer({ minimum: 1, maximum: 10_000 }),
+        averageMultipleBps: Bps('settlementBreaker.averageMultipleBps', 10_000, 1_000_000),
+        reserveShareBps: Bps('settlementBreaker.reserveShareBps', 1, 10_000),
       },
       { additionalProperties: false },
     ),
@@ -153,14 +159,14 @@ export const BusinessConfig = Type.Object(
      */
     trade: Type.Object(
       {
-        tickSize: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
-        lotSize: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
+        tickSize: Amount('trade.tickSize', { positive: true }),
+        lotSize: Amount('trade.lotSize', { positive: true }),
         /** The smallest order, {product} base units. */
-        minAmount: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
+        minAmount: Amount('trade.minAmount', { positive: true }),
         /** The largest order, {product} base units. */
-        maxAmount: Type.String({ pattern: '^[1-9][0-9]{0,37}$' }),
+        maxAmount: Amount('trade.maxAmount', { positive: true }),
         /** Fee on what each side receives, maker and taker alike: 10 = 0.1 %. Rounded in the platform's favour. */
-        feeBps: Type.Integer({ minimum: 0, maximum: 1000 }),
+        feeBps: Bps('trade.feeBps', 0, 1000),
       },
       { additionalProperties: false },
     ),

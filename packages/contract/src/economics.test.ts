@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { BusinessConfig } from './business-config.ts'
-import { economicBoundProblem, economicEffect, economicItems } from './economics.ts'
+import { BusinessConfig } from './business-config.ts'
+import { CONFIG_UNITS, economicBoundProblem, economicEffect, economicItems } from './economics.ts'
 
 const config: BusinessConfig = {
   pledge: {
@@ -129,5 +129,41 @@ describe('economics: bounds and effects', () => {
     expect(raises({ min_withdraw: '9', withdraw_fee: '2' })).toEqual(['asset.min_withdraw'])
     expect(raises({ withdraw_enabled: true, is_user_recharge: false })).toEqual(['asset.withdraw_enabled'])
     expect(raises({ min_withdraw: '11', withdraw_fee: '0' })).toEqual(['asset.withdraw_fee'])
+  })
+})
+
+describe('the configuration units, declared once', () => {
+  interface Node {
+    type?: string
+    pattern?: string
+    properties?: Record<string, Node>
+    items?: Node
+    'x-unit'?: string
+  }
+  /** Every leaf of the schema by field (the path without row indices). */
+  function leaves(node: Node, field = ''): [string, Node][] {
+    if (node.properties)
+      return Object.entries(node.properties).flatMap(([key, child]) => leaves(child, field ? `${field}.${key}` : key))
+    if (node.items && node.type === 'array') return node.items.properties ? leaves(node.items, field) : [[field, node]]
+    return [[field, node]]
+  }
+  const all = leaves(BusinessConfig as unknown as Node)
+
+  it('the schema carries each unit of CONFIG_UNITS on its leaf, and no other', () => {
+    const annotated = Object.fromEntries(
+      all.flatMap(([field, node]) => (node['x-unit'] ? [[field, node['x-unit']]] : [])),
+    )
+    const declared = Object.fromEntries(
+      Object.entries(CONFIG_UNITS).map(([field, unit]) => [field, unit === 'bps' ? 'bps' : unit.asset]),
+    )
+    expect(annotated).toEqual(declared)
+  })
+
+  it('every amount (a string of digits) and every basis-point field of the schema has a unit', () => {
+    const unitless = all
+      .filter(([field, node]) => /\[0-9]/.test(node.pattern ?? '') || /Bps$/.test(field))
+      .filter(([, node]) => !node['x-unit'])
+      .map(([field]) => field)
+    expect(unitless).toEqual([])
   })
 })

@@ -8,34 +8,63 @@ import type { MessageKey } from './messages/en.ts'
 /** Which asset an amount of the configuration is counted in: USDT, or the platform's token ({product}). */
 export type ConfigAsset = 'usdt' | 'product'
 
-/** The amounts of the configuration by field (the path without row indices) and the asset they are counted in. */
-export const CONFIG_AMOUNTS: Readonly<Record<string, ConfigAsset>> = {
-  'pledge.minUsdt': 'usdt',
-  'nodeLevels.priceUsdt': 'usdt',
-  nodePoolDaily: 'product',
-  // USDT base units per whole token: a price in USDT.
-  referencePrice: 'usdt',
-  'trade.tickSize': 'usdt',
-  'trade.lotSize': 'product',
-  'trade.minAmount': 'product',
-  'trade.maxAmount': 'product',
-  'valuation.minQuoteVolume': 'usdt',
-  'referralGuard.minStakeUsdt': 'usdt',
+/**
+ * An amount of the configuration (base units of `asset` in the API, decimals of it in the console) and, where there is
+ * one, the plausible limit in whole tokens: beyond it a value is a typing mistake, not a decision.
+ */
+export interface ConfigAmount {
+  asset: ConfigAsset
+  max?: bigint
 }
 
-/** The rates and multiples of the configuration, in basis points (10000 = 100 % = ×1). */
-export const CONFIG_RATES: ReadonlySet<string> = new Set([
-  'pledge.periods.outputBps',
-  'pledge.periods.powerBps',
-  'nodeLevels.powerBonusBps',
-  'finance.powerBps',
-  'finance.outputBps',
-  'referralRewards.rateBps',
-  'trade.feeBps',
-  'valuation.bandBps',
-  'settlementBreaker.averageMultipleBps',
-  'settlementBreaker.reserveShareBps',
-])
+/**
+ * The unit of every amount and rate of the business configuration, declared once, by field (the path without row
+ * indices): an amount's asset and plausible limit, or 'bps' for a rate or multiple in basis points (10000 = 100 % =
+ * ×1). business-config.ts annotates its schema's leaves from this table (`x-unit`) and a test holds the two together;
+ * the server's limits and notices and the console's fields read it.
+ */
+export const CONFIG_UNITS: Readonly<Record<string, ConfigAmount | 'bps'>> = {
+  'pledge.minUsdt': { asset: 'usdt', max: 1_000_000n },
+  'pledge.periods.outputBps': 'bps',
+  'pledge.periods.powerBps': 'bps',
+  'nodeLevels.priceUsdt': { asset: 'usdt', max: 10_000_000n },
+  'nodeLevels.powerBonusBps': 'bps',
+  'finance.powerBps': 'bps',
+  'finance.outputBps': 'bps',
+  'referralRewards.rateBps': 'bps',
+  nodePoolDaily: { asset: 'product', max: 100_000_000n },
+  // USDT base units per whole token: a price in USDT.
+  referencePrice: { asset: 'usdt', max: 1_000_000n },
+  'valuation.bandBps': 'bps',
+  'valuation.minQuoteVolume': { asset: 'usdt' },
+  'referralGuard.minStakeUsdt': { asset: 'usdt', max: 1_000_000n },
+  'settlementBreaker.averageMultipleBps': 'bps',
+  'settlementBreaker.reserveShareBps': 'bps',
+  'trade.tickSize': { asset: 'usdt', max: 1_000n },
+  'trade.lotSize': { asset: 'product', max: 1_000_000n },
+  'trade.minAmount': { asset: 'product', max: 1_000_000_000n },
+  'trade.maxAmount': { asset: 'product', max: 1_000_000_000n },
+  'trade.feeBps': 'bps',
+}
+
+const unitEntries = Object.entries(CONFIG_UNITS)
+
+/** The amounts of the configuration by field and the asset they are counted in (from CONFIG_UNITS). */
+export const CONFIG_AMOUNTS: Readonly<Record<string, ConfigAsset>> = Object.fromEntries(
+  unitEntries.flatMap(([field, unit]) => (unit === 'bps' ? [] : [[field, unit.asset]])),
+)
+
+/** The amounts that have a plausible limit, by field (from CONFIG_UNITS). */
+export const CONFIG_AMOUNT_LIMITS: Readonly<Record<string, Required<ConfigAmount>>> = Object.fromEntries(
+  unitEntries.flatMap(([field, unit]) =>
+    unit !== 'bps' && unit.max !== undefined ? [[field, { asset: unit.asset, max: unit.max }]] : [],
+  ),
+)
+
+/** The rates and multiples of the configuration, in basis points (from CONFIG_UNITS). */
+export const CONFIG_RATES: ReadonlySet<string> = new Set(
+  unitEntries.flatMap(([field, unit]) => (unit === 'bps' ? [field] : [])),
+)
 
 /** A path's field: the path without its row indices ('finance[1].outputBps' → 'finance.outputBps'). */
 export const fieldOf = (path: string) => path.replace(/\[\d+\]/g, '')

@@ -4,6 +4,7 @@ import { type ComponentType, useCallback, useEffect, useMemo, useRef, useState }
 import { useTranslation } from 'react-i18next'
 import { BrowserRouter, useLocation, useNavigate } from 'react-router'
 import { PrimaryButton } from '@/components/primary-button.tsx'
+import { ReceiptSheet } from '@/components/receipt-sheet.tsx'
 import { Toaster } from '@/components/toaster.tsx'
 import { UpdatePrompt } from '@/components/update-prompt.tsx'
 import { afterFirstScreen } from '@/lib/after-first-screen.ts'
@@ -35,6 +36,7 @@ export function App({ config, inviteCode }: AppProps) {
             </WalletModalProvider>
           </BrowserRouter>
         </QueryClientProvider>
+        <ReceiptSheet />
       </ClientConfigContext>
       <Toaster />
       <UpdatePrompt />

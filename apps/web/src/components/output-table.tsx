@@ -1,6 +1,6 @@
 import type { OutputRecord } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
-import { formatShortDay } from '@/lib/format.ts'
+import { formatDay } from '@/lib/format.ts'
 import './output-table.css'
 import { useFormat } from '@/lib/use-format.ts'
 
@@ -25,7 +25,7 @@ export function OutputTable({ records, testId }: { records: readonly OutputRecor
           {records.map((record) => (
             <tr key={record.id} data-testid="output-row" data-type={record.type} data-day={record.day}>
               <td className="output-day">
-                <time dateTime={record.day}>{formatShortDay(record.day, i18n.resolvedLanguage)}</time>
+                <time dateTime={record.day}>{formatDay(record.day, i18n.resolvedLanguage)}</time>
               </td>
               <td data-testid="output-coin">{record.coin}</td>
               <td className="output-amount" data-testid="output-amount">

@@ -1,9 +1,18 @@
 import { type MessageKey, parseAmount } from '@solpledge/contract/client'
+import i18next from 'i18next'
+import { formatUnits } from './format.ts'
 import type { Notice } from './notice.ts'
 
 /** A typed amount read as base units, or what to tell the user about it. */
 export type AmountCheck = { ok: true; value: bigint } | AmountRefusal
 export type AmountRefusal = { ok: false; notice: Notice }
+
+/**
+ * An amount a refusal names (a minimum, a fee, a step): through the one formatter, grouped in the interface language,
+ * with every decimal it has, since the user types to it: '1,000.5', in 'vi' '1.000,5'.
+ */
+export const refusalAmount = (units: bigint | string, decimals: number) =>
+  formatUnits(units, decimals, i18next.resolvedLanguage)
 
 /** A refusal of a typed amount: a catalogue key with its placeholders. */
 export const refuseAmount = (key: MessageKey, params?: Record<string, string | number>): AmountRefusal => ({

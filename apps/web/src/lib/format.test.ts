@@ -1,9 +1,8 @@
 import { LANGUAGES } from '@solpledge/contract/client'
 import { describe, expect, it } from 'vitest'
 import {
-  bpsToMultiple,
-  bpsToPercent,
   displayDecimals,
+  formatAmountOf,
   formatBps,
   formatDateTime,
   formatDay,
@@ -12,9 +11,11 @@ import {
   formatMultiple,
   formatPower,
   formatRate,
-  formatShortDay,
   formatUnits,
+  roundingOf,
+  shownUnits,
   toHex,
+  totalAgrees,
 } from './format.ts'
 
 it('encodes bytes as zero-padded lower-case hex', () => {
@@ -68,48 +69,6 @@ describe('formatDay', () => {
   it('shows anything else as it is', () => {
     expect(formatDay('soon', 'en')).toBe('soon')
     expect(formatDay('2024-13-45', 'en')).toBe('2024-13-45')
-  })
-})
-
-describe('formatShortDay', () => {
-  it('writes a UTC day in figures, in the order of the language', () => {
-    expect(formatShortDay('2024-07-17', 'en')).toBe('7/17/2024')
-    expect(formatShortDay('2024-07-17', 'zh')).toBe('2024/7/17')
-    expect(formatShortDay('2024-07-17', 'ja')).toBe('2024/7/17')
-    expect(formatShortDay('2024-07-17', 'ko')).toBe('2024. 7. 17.')
-    expect(formatShortDay('2024-07-17', 'vi')).toBe('17/7/2024')
-  })
-
-  it('shows anything else as it is', () => {
-    expect(formatShortDay('2024-13-45', 'en')).toBe('2024-13-45')
-  })
-})
-
-describe('bpsToPercent', () => {
-  it.each([
-    [0, '0%'],
-    [5, '0.05%'],
-    [50, '0.5%'],
-    [500, '5%'],
-    [1250, '12.5%'],
-    [1234, '12.34%'],
-    [10000, '100%'],
-    [-250, '-2.5%'],
-  ])('%i bps → %s', (bps, text) => {
-    expect(bpsToPercent(bps)).toBe(text)
-  })
-})
-
-describe('bpsToMultiple', () => {
-  it.each([
-    [10000, '×1'],
-    [15000, '×1.5'],
-    [10600, '×1.06'],
-    [12345, '×1.2345'],
-    [5, '×0.0005'],
-    [0, '×0'],
-  ])('%i bps → %s', (bps, text) => {
-    expect(bpsToMultiple(bps)).toBe(text)
   })
 })
 
@@ -194,6 +153,19 @@ describe('formatUnits', () => {
     expect(formatMoney(166666666667n, { symbol: 'PLG', decimals: 9 }, 'en', 'minimum')).toBe('166.6667 PLG')
   })
 
+  it('rounds half-up on request (a figure nobody holds: a fee, a price): to the nearest, a half away from zero', () => {
+    // 0.598 USDT → 0.6, never cut to 0.59; 0.594999 → 0.59; exactly half → up; negative halves away from zero.
+    expect(formatUnits(598_000n, 6, 'en', { shown: 2, round: 'half-up' })).toBe('0.6')
+    expect(formatUnits(594_999n, 6, 'en', { shown: 2, round: 'half-up' })).toBe('0.59')
+    expect(formatUnits(595_000n, 6, 'en', { shown: 2, round: 'half-up' })).toBe('0.6')
+    expect(formatUnits(-595_000n, 6, 'en', { shown: 2, round: 'half-up' })).toBe('-0.6')
+    expect(formatUnits(999_995_000n, 6, 'en', { shown: 2, round: 'half-up' })).toBe('1,000')
+    expect(formatUnits(4_999n, 6, 'en', { shown: 2, round: 'half-up' })).toBe('<0.01')
+    expect(formatUnits(5_000n, 6, 'en', { shown: 2, round: 'half-up' })).toBe('0.01')
+    // Nothing dropped, nothing rounded.
+    expect(formatUnits(598_000n, 6, 'en', { round: 'half-up' })).toBe('0.598')
+  })
+
   it('says a non-zero amount too small to show is below the smallest shown step', () => {
     expect(formatUnits(1n, 9, 'en', { shown: 4 })).toBe('<0.0001')
     expect(formatUnits(1n, 6, 'vi', { shown: 2 })).toBe('<0,01')
@@ -202,8 +174,10 @@ describe('formatUnits', () => {
 })
 
 describe('formatDecimal', () => {
-  it('formats a decimal string exactly, truncated to the shown decimals', () => {
+  it('formats a decimal string exactly, truncated to the shown decimals unless told to round', () => {
     expect(formatDecimal('3105.439999996', 'en', 6)).toBe('3,105.439999')
+    expect(formatDecimal('3105.439999996', 'en', 6, 'half-up')).toBe('3,105.44')
+    expect(formatDecimal('0.4983335', 'en', 6, 'half-up')).toBe('0.498334')
     expect(formatDecimal('12345', 'vi', 2)).toBe('12.345')
     expect(formatDecimal('-0.5', 'en', 2)).toBe('-0.5')
     expect(formatDecimal('n/a', 'en', 2)).toBe('n/a')
@@ -220,6 +194,8 @@ describe('displayDecimals and formatMoney', () => {
     expect(displayDecimals('PLG', 9, 'output')).toBe(6)
     expect(displayDecimals('USDT', 6, 'price')).toBe(6)
     expect(displayDecimals('USDT', 6, 'power')).toBe(2)
+    expect(displayDecimals('USDT', 6, 'fee')).toBe(2)
+    expect(displayDecimals('PLG', 9, 'fee')).toBe(4)
     expect(displayDecimals('PLG', 9, 'exact')).toBe(9)
     expect(displayDecimals('TINY', 2, 'output')).toBe(2)
   })
@@ -233,8 +209,44 @@ describe('displayDecimals and formatMoney', () => {
     expect(formatMoney(100_000_000_000n, PLG, 'en', 'balance', true)).toBe('+100 PLG')
   })
 
+  it('rounds each kind its own way: holdings and outputs down, a minimum up, fees and prices half-up', () => {
+    expect(roundingOf('balance')).toBe('down')
+    expect(roundingOf('output')).toBe('down')
+    expect(roundingOf('power')).toBe('down')
+    expect(roundingOf('minimum')).toBe('up')
+    expect(roundingOf('fee')).toBe('half-up')
+    expect(roundingOf('price')).toBe('half-up')
+    // The swap of the example: the fee 0.598 USDT and the average price 0.4983335 as both the form and its review show them.
+    expect(formatMoney(598_000n, USDT, 'en', 'fee')).toBe('0.6 USDT')
+    expect(formatMoney(598_000n, USDT, 'en', 'balance')).toBe('0.59 USDT')
+    expect(formatAmountOf(498_333n, USDT, 'en', 'price')).toBe('0.498333')
+    expect(formatMoney(594_414_990n, USDT, 'en')).toBe('594.41 USDT')
+    expect(formatMoney(15_000_123_456_789n, PLG, 'vi', 'fee')).toBe('15.000,1235 PLG')
+  })
+
   it('formats power with two decimals and grouping', () => {
     expect(formatPower(12_345_678_901n, 'en')).toBe('12,345.67')
     expect(formatPower('240000000', 'ko')).toBe('240')
+  })
+})
+
+describe('shownUnits and totalAgrees', () => {
+  const USDT = { symbol: 'USDT', decimals: 6 }
+  const PLG = { symbol: 'PLG', decimals: 9 }
+
+  it('give the base units a figure shows, rounded the way of its kind', () => {
+    expect(shownUnits(71_428n, USDT, 'output')).toBe(70_000n)
+    expect(shownUnits('598000', USDT, 'fee')).toBe(600_000n)
+    expect(shownUnits(-71_428n, USDT, 'balance')).toBe(-70_000n)
+    expect(shownUnits(166_666_666_667n, PLG, 'minimum')).toBe(166_666_700_000n)
+    expect(shownUnits(7_066_666_666n, PLG, 'exact')).toBe(7_066_666_666n)
+  })
+
+  it('say whether rows as shown add up to their total as shown', () => {
+    // Seven days of 0.071428 USDT beside their sum 0.499996: 0.07 × 7 = 0.49, and the sum shows 0.49.
+    expect(totalAgrees(499_996n, Array(7).fill('71428'), USDT, 'output')).toBe(true)
+    // 0.075 + 0.075 read 0.07 + 0.07 = 0.14 beside 0.15: they cannot agree.
+    expect(totalAgrees(150_000n, ['75000', '75000'], USDT, 'output')).toBe(false)
+    expect(totalAgrees(0n, [], USDT, 'output')).toBe(true)
   })
 })

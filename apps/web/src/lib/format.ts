@@ -16,8 +16,6 @@ interface Ymd {
 interface DateStyle {
   /** 'Jul 17, 2024' */
   day: (date: Ymd) => string
-  /** In figures, for narrow columns: '7/17/2024' */
-  shortDay: (date: Ymd) => string
   /** 'Jul 17, 2024, 9:30 AM' (hour 0–23) */
   dateTime: (date: Ymd, hour: number, minute: number) => string
 }
@@ -36,27 +34,22 @@ const viDay = ({ year, month, day }: Ymd) => `${day} thg ${month}, ${year}`
 const DATE_STYLES: Record<string, DateStyle> = {
   en: {
     day: enDay,
-    shortDay: ({ year, month, day }) => `${month}/${day}/${year}`,
     dateTime: (date, hour, minute) => `${enDay(date)}, ${twelveHour(hour, minute)} ${hour < 12 ? 'AM' : 'PM'}`,
   },
   zh: {
     day: zhDay,
-    shortDay: ({ year, month, day }) => `${year}/${month}/${day}`,
     dateTime: (date, hour, minute) => `${zhDay(date)} ${pad2(hour)}:${pad2(minute)}`,
   },
   ja: {
     day: jaDay,
-    shortDay: ({ year, month, day }) => `${year}/${month}/${day}`,
     dateTime: (date, hour, minute) => `${jaDay(date)} ${hour}:${pad2(minute)}`,
   },
   ko: {
     day: koDay,
-    shortDay: koDay,
     dateTime: (date, hour, minute) => `${koDay(date)} ${hour < 12 ? '오전' : '오후'} ${twelveHour(hour, minute)}`,
   },
   vi: {
     day: viDay,
-    shortDay: ({ year, month, day }) => `${day}/${month}/${year}`,
     dateTime: (date, hour, minute) => `${pad2(hour)}:${pad2(minute)} ${viDay(date)}`,
   },
 }
@@ -71,37 +64,37 @@ export function formatDateTime(iso: string, language: string | undefined) {
   return style.dateTime(day, date.getHours(), date.getMinutes())
 }
 
-/** A UTC calendar day ('2024-07-17') for people, in the interface language: 'Jul 17, 2024'. Else as it is. */
-export const formatDay = (day: string, language: string | undefined) =>
-  formatUtcDay(day, language, 'day', { dateStyle: 'medium' })
-
-/** A UTC calendar day in a table's narrow column, all in figures: '7/17/2024', '2024/7/17'. Else as it is. */
-export const formatShortDay = (day: string, language: string | undefined) =>
-  formatUtcDay(day, language, 'shortDay', { year: 'numeric', month: 'numeric', day: 'numeric' })
-
-function formatUtcDay(
-  day: string,
-  language: string | undefined,
-  form: 'day' | 'shortDay',
-  options: Intl.DateTimeFormatOptions,
-) {
+/**
+ * A UTC calendar day ('2024-07-17') for people, in the interface language: 'Jul 17, 2024' — the one way a day is
+ * written, on cards, in tables and in sentences alike. Else as it is.
+ */
+export function formatDay(day: string, language: string | undefined) {
   const date = new Date(`${day}T00:00:00.000Z`)
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(date.getTime())) return day
   const style = DATE_STYLES[language ?? '']
-  if (!style) return new Intl.DateTimeFormat(language, { ...options, timeZone: 'UTC' }).format(date)
-  return style[form]({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() })
+  if (!style) return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(date)
+  return style.day({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() })
 }
 
 /** Decimals of USDT: prices, values and power are counted in USDT base units. */
 export const USDT_DECIMALS = 6
 
 /**
- * What a figure is, which decides how many decimals people see: 'balance' (what someone has or moves: stablecoins
- * 2, other tokens at most 4), 'minimum' (a least amount the user must reach: as a balance, but rounded up so that
- * the amount shown is always enough), 'output' (a daily output: stablecoins 2, other tokens at most 6), 'price' (at
- * most 6), 'power' (a USDT-denominated score: 2), 'exact' (every decimal the asset has: detail screens).
+ * What a figure is, which decides how many decimals people see and which way the dropped ones go: 'balance' (what
+ * someone has or moves: stablecoins 2, other tokens at most 4; rounded down, never shown as more than it is),
+ * 'minimum' (a least amount the user must reach: as a balance, rounded up so that the amount shown is always enough),
+ * 'output' (an output: stablecoins 2, other tokens at most 6; rounded down), 'fee' (a charge or a quote's estimate,
+ * which nobody holds: as a balance, rounded half-up), 'price' (at most 6, rounded half-up), 'power' (a USDT-denominated
+ * score: 2, rounded down), 'exact' (every decimal the asset has: detail screens and receipts).
  */
-export type FigureKind = 'balance' | 'minimum' | 'output' | 'price' | 'power' | 'exact'
+export type FigureKind = 'balance' | 'minimum' | 'output' | 'fee' | 'price' | 'power' | 'exact'
+
+/** Which way a figure of each kind drops the decimals it does not show. */
+export function roundingOf(kind: FigureKind): Rounding {
+  if (kind === 'minimum') return 'up'
+  if (kind === 'fee' || kind === 'price') return 'half-up'
+  return 'down'
+}
 
 const STABLECOINS = new Set(['USDT', 'USDC'])
 
@@ -151,21 +144,32 @@ function numberFormat(language: string | undefined): NumberFormat {
   return format
 }
 
+/**
+ * Which way dropped decimals go: 'down' (towards zero: what someone has), 'up' (away from zero: a minimum to reach),
+ * 'half-up' (to the nearest, a half away from zero: anything else). Never cut otherwise.
+ */
+export type Rounding = 'down' | 'up' | 'half-up'
+
+/** A non-negative amount divided by a step, the remainder dropped the way `round` says. */
+const divideRounding = (abs: bigint, step: bigint, round: Rounding) =>
+  (abs + (round === 'up' ? step - 1n : round === 'half-up' ? step / 2n : 0n)) / step
+
 export interface UnitsFormat {
   /** Decimals shown at most (default: all); trailing zeros are dropped. */
   shown?: number
   /** '+' before positive amounts. */
   signed?: boolean
-  /** Which way dropped decimals go: 'down' (towards zero, the default) or 'up' (away from zero). */
-  round?: 'down' | 'up'
+  /** Which way dropped decimals go (default 'down'). */
+  round?: Rounding
 }
 
 /**
  * Base units (bigint or a decimal string of digits) as a number for people in the interface language, with its
  * grouping and decimal separators: formatUnits(1234567890000n, 9, 'en', { shown: 4 }) → '1,234.5678'; in 'vi'
  * '1.234,5678'. Exact at any size (bigint arithmetic, never a float).
- * Dropped decimals are truncated (rounded towards zero) unless `round: 'up'`, so that what someone has is never shown
- * as more than it is; a non-zero amount too small to show reads '<0.0001'.
+ * Dropped decimals are rounded towards zero unless `round` says 'up' or 'half-up' (formatAmountOf chooses by the kind of
+ * figure), so that what someone has is never shown as more than it is; a non-zero amount too small to show reads
+ * '<0.0001'.
  */
 export function formatUnits(
   value: bigint | string,
@@ -178,7 +182,7 @@ export function formatUnits(
   const abs = negative ? -units : units
   const places = Math.max(0, Math.min(shown, decimals))
   const step = 10n ** BigInt(decimals - places)
-  const kept = round === 'up' ? (abs + step - 1n) / step : abs / step
+  const kept = divideRounding(abs, step, round)
   const { group, decimal } = numberFormat(language)
   const sign = negative ? '-' : signed && units > 0n ? '+' : ''
   if (kept === 0n && abs !== 0n) return `${sign}<${group(0n)}${decimal}${'1'.padStart(places, '0')}`
@@ -188,11 +192,11 @@ export function formatUnits(
 }
 
 /** A decimal string as the API sends prices ('3105.439999996') for people, like formatUnits; else as it is. */
-export function formatDecimal(text: string, language: string | undefined, shown: number): string {
+export function formatDecimal(text: string, language: string | undefined, shown: number, round?: Rounding): string {
   const match = /^(-?)([0-9]+)(?:\.([0-9]+))?$/.exec(text)
   if (!match) return text
   const [, sign = '', whole = '', fraction = ''] = match
-  return formatUnits(`${sign}${whole}${fraction}`, fraction.length, language, { shown })
+  return formatUnits(`${sign}${whole}${fraction}`, fraction.length, language, { shown, round })
 }
 
 /** The asset (symbol and decimals) a figure counts. */
@@ -203,6 +207,29 @@ export interface Denomination {
 
 /** USDT: prices, values and power are counted in its base units. */
 export const USDT: Denomination = { symbol: 'USDT', decimals: USDT_DECIMALS }
+
+/**
+ * The base units a figure shows once rounded to the display precision of its kind (formatAmountOf's figure, as base
+ * units): 71_428n USDT as an output → 70_000n ('0.07'). What rows add up to as people read them.
+ */
+export function shownUnits(value: bigint | string, asset: Denomination, kind: FigureKind): bigint {
+  const units = typeof value === 'bigint' ? value : BigInt(value)
+  const step = 10n ** BigInt(asset.decimals - displayDecimals(asset.symbol, asset.decimals, kind))
+  const kept = divideRounding(units < 0n ? -units : units, step, roundingOf(kind))
+  return (units < 0n ? -kept : kept) * step
+}
+
+/**
+ * Whether a total shown beside its rows agrees with them as people read them: the rows' shown figures add up to the
+ * total's shown figure (each rounded by its kind). 0.071428 USDT × 7 as outputs read 0.07 × 7 = 0.49 beside a total
+ * of 0.499996, shown 0.49: they agree; 0.075 + 0.075 read 0.07 + 0.07 beside 0.15: they do not.
+ */
+export const totalAgrees = (
+  total: bigint | string,
+  rows: readonly (bigint | string)[],
+  asset: Denomination,
+  kind: FigureKind,
+) => rows.reduce<bigint>((sum, row) => sum + shownUnits(row, asset, kind), 0n) === shownUnits(total, asset, kind)
 
 /** An amount of an asset at the display precision of its kind, without the symbol: '1,234.5678'. */
 export const formatAmountOf = (
@@ -215,7 +242,7 @@ export const formatAmountOf = (
   formatUnits(value, asset.decimals, language, {
     shown: displayDecimals(asset.symbol, asset.decimals, kind),
     signed,
-    round: kind === 'minimum' ? 'up' : 'down',
+    round: roundingOf(kind),
   })
 
 /** An amount of an asset with its symbol, at the display precision of its kind: '1,234.5678 PLG', '12.5 USDT'. */
@@ -250,26 +277,3 @@ export function formatRate(rate: { num: bigint; den: bigint }, language: string 
   const rounded = (2n * abs * scale + rate.den) / (2n * rate.den)
   return `${formatUnits(rate.num < 0n ? -rounded : rounded, places, language)}%`
 }
-
-/** Basis points as a plain decimal: 12500 → '1.25', 10000 → '1', 5 → '0.0005' (exact, no floating point). */
-function bpsToDecimal(bps: number) {
-  const sign = bps < 0 ? '-' : ''
-  const abs = Math.abs(Math.trunc(bps))
-  const fraction = String(abs % 10_000)
-    .padStart(4, '0')
-    .replace(/0+$/, '')
-  return `${sign}${Math.floor(abs / 10_000)}${fraction ? `.${fraction}` : ''}`
-}
-
-/** Basis points as a percentage for people: 500 → '5%', 1250 → '12.5%', 5 → '0.05%'. */
-export function bpsToPercent(bps: number) {
-  const sign = bps < 0 ? '-' : ''
-  const abs = Math.abs(Math.trunc(bps))
-  const fraction = String(abs % 100)
-    .padStart(2, '0')
-    .replace(/0+$/, '')
-  return `${sign}${Math.floor(abs / 100)}${fraction ? `.${fraction}` : ''}%`
-}
-
-/** Basis points as a multiple for people: 15000 → '×1.5', 10000 → '×1', 10600 → '×1.06'. */
-export const bpsToMultiple = (bps: number) => `×${bpsToDecimal(bps)}`

@@ -29,7 +29,7 @@ export function useFormat() {
       /** A USDT figure: '1,234.5 USDT'. */
       usdt: (value: bigint | string, kind?: FigureKind) => formatMoney(value, USDT, language, kind),
       /** A price the API sends as a decimal string: '0.512345'. */
-      price: (text: string) => formatDecimal(text, language, 6),
+      price: (text: string) => formatDecimal(text, language, 6, 'half-up'),
       /** Computing power: '12,345.67'. */
       power: (value: bigint | string) => formatPower(value, language),
       /** A count of people or things: '1,234'. */

@@ -1,13 +1,16 @@
 // What the component tests (*.test.tsx, happy-dom) share: the real i18n in English, a signed-in session, the app's
-// query client and toaster around the component, and a fake fetch at the API boundary that records every call.
-import { API_BASE, Code, type LoginData } from '@solpledge/contract/client'
+// query client, toaster and receipt sheet around the component, and a fake fetch at the API boundary that records every call.
+import { API_BASE, type ClientConfig, Code, type LoginData } from '@solpledge/contract/client'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, configure, type RenderResult, render } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { afterEach, vi } from 'vitest'
+import { ReceiptSheet } from '@/components/receipt-sheet.tsx'
 import { Toaster } from '@/components/toaster.tsx'
+import { ClientConfigContext } from '@/lib/client-config.ts'
 import { initI18n } from '@/lib/i18n.ts'
 import { LANGUAGE_KEY } from '@/lib/language.ts'
+import { closeReceipt } from '@/lib/receipt.ts'
 import { clearSession, saveLogin, setWalletAddress } from '@/lib/session.ts'
 
 // happy-dom's Web Animations reject a cancelled animation's promise where browsers leave it to the page: the fades
@@ -90,7 +93,17 @@ export function deferred<T>() {
 
 let i18nReady: Promise<void> | null = null
 
-/** Renders `ui` in English with the app's providers and toaster, nobody signed in; rerender keeps the providers. */
+/** The runtime config the shell provides: the local chain (a test of another cluster provides its own). */
+export const TEST_CONFIG: ClientConfig = {
+  cluster: 'localnet',
+  testnet: true,
+  rpcUrl: 'http://127.0.0.1:8899',
+  wsUrl: 'ws://127.0.0.1:8900',
+  demoWallet: false,
+  productSymbol: 'PLG',
+}
+
+/** Renders `ui` in English with the app's providers, toaster and receipt sheet, nobody signed in; rerender keeps the providers. */
 export async function renderApp(ui: ReactNode): Promise<RenderResult> {
   localStorage.setItem(LANGUAGE_KEY, 'en')
   // The strings, and the chunks a modal loads when it first opens (so that finding one does not wait on a transform).
@@ -102,10 +115,13 @@ export async function renderApp(ui: ReactNode): Promise<RenderResult> {
   await i18nReady
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
   const wrap = (node: ReactNode) => (
-    <QueryClientProvider client={queryClient}>
-      {node}
-      <Toaster />
-    </QueryClientProvider>
+    <ClientConfigContext value={TEST_CONFIG}>
+      <QueryClientProvider client={queryClient}>
+        {node}
+        <Toaster />
+        <ReceiptSheet />
+      </QueryClientProvider>
+    </ClientConfigContext>
   )
   const view = render(wrap(ui))
   return { ...view, rerender: (node: ReactNode) => view.rerender(wrap(node)) }
@@ -120,6 +136,7 @@ export async function renderSignedIn(ui: ReactNode, address = ADDRESS): Promise<
 
 afterEach(() => {
   cleanup()
+  closeReceipt()
   clearSession()
   setWalletAddress(null)
   localStorage.clear()

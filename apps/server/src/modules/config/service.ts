@@ -87,25 +87,25 @@ export function tradeConfigProblem(trade: BusinessConfig['trade'], decimals: num
   return null
 }
 
-/** The values of a configuration's amount field: `[]` in the path stands for every row of a list. */
-function valuesAt(value: unknown, path: string): { path: string; value: string }[] {
+/**
+ * The values of a configuration's field ('nodeLevels.priceUsdt': the path without row indices) with their paths
+ * ('nodeLevels[1].priceUsdt'): a list on the way stands for each of its rows.
+ */
+function valuesAt(value: unknown, field: string): { path: string; value: string }[] {
   let found = [{ path: '', value }]
-  for (const part of path.split('.')) {
-    const list = part.endsWith('[]')
-    const key = list ? part.slice(0, -2) : part
+  for (const key of field.split('.'))
     found = found.flatMap(({ path: at, value: node }) => {
       const child = (node as Record<string, unknown>)[key]
       const here = at ? `${at}.${key}` : key
-      return list
-        ? (child as unknown[]).map((item, i) => ({ path: `${here}[${i}]`, value: item }))
+      return Array.isArray(child)
+        ? child.map((item, i) => ({ path: `${here}[${i}]`, value: item }))
         : [{ path: here, value: child }]
     })
-  }
   return found as { path: string; value: string }[]
 }
 
 /**
- * The first amount beyond its plausible limit (CONFIG_AMOUNT_LIMITS, in whole tokens), as the parameters of
+ * The first amount beyond its plausible limit (CONFIG_AMOUNT_LIMITS from economics.ts, in whole tokens), as the parameters of
  * admin.tooLarge; null when there is none. Product amounts are checked against every asset but USDT.
  */
 export function configLimitProblem(

@@ -1,11 +1,12 @@
 import i18next from 'i18next'
 import { useState } from 'react'
 import { type Notice, noticeText, showNotice } from '../notice.ts'
+import { showReceipt } from '../receipt.ts'
 import { toast } from '../toast.ts'
 import { useMoneyAction } from '../use-money-action.ts'
 import { useChainConnection, useWalletState } from '../wallet/wallet-state.ts'
 import { PaymentError } from './payment-error.ts'
-import { paymentOutcome } from './payment-outcome.ts'
+import { paymentOutcome, paymentReceipt } from './payment-outcome.ts'
 import type { PaymentRequest, PaymentStep } from './run-payment.ts'
 
 interface UsePaymentOptions {
@@ -19,7 +20,7 @@ interface UsePaymentOptions {
 
 /**
  * Pays a payment intent from the connected wallet (see runPayment): top-up, stake or node purchase. Reports every
- * outcome as a toast and refreshes everything shown afterwards (balances, stakes, nodes). One payment at a time; a
+ * outcome as a toast (and a fulfilled one as its receipt) and refreshes everything shown afterwards (balances, stakes, nodes). One payment at a time; a
  * retry reuses the action's Idempotency-Key only while the intent was asked for without an answer: once there is an
  * intent, the pending payment (resumed after a reload) is what remembers it.
  */
@@ -41,6 +42,7 @@ export function usePayment({ onDone }: UsePaymentOptions = {}) {
       const outcome = paymentOutcome(intent)
       showNotice(outcome.notice, outcome.ok ? 'success' : 'error')
       onDone?.(outcome.ok ? null : noticeText(outcome.notice))
+      showReceipt(paymentReceipt(intent))
     },
     onError: (error) => {
       console.error(error)

@@ -3,8 +3,9 @@ import { useEffect } from 'react'
 import { ApiError } from '../api-client.ts'
 import { showNotice } from '../notice.ts'
 import { invalidateAfter } from '../query-keys.ts'
+import { showReceipt } from '../receipt.ts'
 import { useSignedInAddress } from '../session.ts'
-import { paymentOutcome } from './payment-outcome.ts'
+import { paymentOutcome, paymentReceipt } from './payment-outcome.ts'
 import { clearPendingPayment, type ReportablePayment, takeReportablePayments } from './pending-payment.ts'
 import { reporting } from './reporting.ts'
 import { isNotConfirmedYet, submitIntentUntilChecked } from './submit-intent.ts'
@@ -15,6 +16,7 @@ async function resume(payment: ReportablePayment) {
     clearPendingPayment(payment.id)
     const outcome = paymentOutcome(intent)
     showNotice(outcome.notice, outcome.ok ? 'success' : 'error')
+    showReceipt(paymentReceipt(intent))
     return true
   } catch (error) {
     console.error(error)
@@ -32,7 +34,7 @@ async function resume(payment: ReportablePayment) {
 /**
  * Payments that were sent but not reported (the page was reloaded or the tab closed meanwhile) are reported once the
  * wallet is signed in again: fulfilled → the purpose's success message ('Recharge successfully', 'Staking
- * Successful', 'Node purchased.'); refused for good → the server's reason; then fresh data. Anything else is only
+ * Successful', 'Node purchased.') and its receipt; refused for good → the server's reason; then fresh data. Anything else is only
  * logged: the server's watcher fulfils payments it finds by reference anyway. Mounted once, by the app layout.
  */
 export function useResumePayments() {

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { type AssetBalance, api } from '@solpledge/contract/client'
+import { type AssetBalance, api, type Withdrawal } from '@solpledge/contract/client'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
@@ -63,7 +63,7 @@ describe('the withdraw dialog', () => {
   })
 
   it('confirms with one call however often Confirm is tapped, disabled and saying so while it runs', async () => {
-    const answer = deferred<{ data: null; msg: string }>()
+    const answer = deferred<{ data: Withdrawal; msg: string }>()
     const calls = fakeApi({ [api.withdraw.path]: () => answer.promise })
     const { user, onClose } = await openWithAmount('100')
     const confirm = within(await screen.findByTestId('review')).getByTestId('review-confirm')
@@ -76,9 +76,26 @@ describe('the withdraw dialog', () => {
     expect(confirm.textContent).toBe('Requesting…')
     expect(screen.getByTestId('review-cancel')).toHaveProperty('disabled', true)
     await user.click(confirm)
-    answer.resolve({ data: null, msg: 'Withdrawal requested' })
+    answer.resolve({
+      data: {
+        id: '1',
+        coin: 'USDT',
+        decimals: 6,
+        amount: '100000000',
+        fee: '1000000',
+        receive: '99000000',
+        address: ADDRESS,
+        status: 'pending',
+        signature: null,
+        reason: null,
+        created_at: '2026-11-28T10:00:00.000Z',
+        updated_at: '2026-11-28T10:00:00.000Z',
+      },
+      msg: 'Withdrawal requested',
+    })
     expect(await screen.findByText('Withdrawal requested')).toBeTruthy()
     expect(onClose).toHaveBeenCalledTimes(1)
+    expect(within(await screen.findByTestId('receipt')).getByTestId('receipt-state').textContent).toBe('Queued')
     expect(calls).toHaveLength(1)
     expect(calls[0]?.body).toEqual({ coin: 'USDT', amount: '100000000' })
     expect(calls[0]?.headers['Idempotency-Key']).toMatch(/.+/)

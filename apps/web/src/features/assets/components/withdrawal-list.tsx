@@ -7,24 +7,13 @@ import { formatDateTime } from '@/lib/format.ts'
 import { flattenPages } from '@/lib/paging.ts'
 import { useFormat } from '@/lib/use-format.ts'
 import { useWithdrawals } from '../api/get-withdrawals.ts'
-import type { WithdrawalState } from '../utils/movements.ts'
-
-const stateTone: Record<WithdrawalState, string> = {
-  requested: 'badge-wait',
-  review: 'badge-wait',
-  pending: 'badge-wait',
-  sent: 'badge-wait',
-  confirmed: 'badge-ok',
-  failed: 'badge-bad',
-  rejected: 'badge-bad',
-  refunded: 'badge-bad',
-}
+import { type WithdrawalState, withdrawalTone } from '../utils/movements.ts'
 
 /** A withdrawal's state as a badge (test id `withdrawal-status`), here and in the asset's history. */
 export function WithdrawalBadge({ state }: { state: WithdrawalState }) {
   const { t } = useTranslation()
   return (
-    <span className={`badge ${stateTone[state]} withdrawal-status`} data-testid="withdrawal-status">
+    <span className={`badge badge-${withdrawalTone[state]} withdrawal-status`} data-testid="withdrawal-status">
       {t(`assets.withdrawals.status.${state}`)}
     </span>
   )

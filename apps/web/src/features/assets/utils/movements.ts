@@ -66,6 +66,18 @@ export function movementsOf(entries: readonly LedgerEntry[]): Movement[] {
 /** A withdrawal's state as its row says it: requested → under review → queued → sent → confirmed, or refunded. */
 export type WithdrawalState = Withdrawal['status'] | 'requested' | 'refunded'
 
+/** How a withdrawal's state reads at a glance: on its way, done, or refunded (its badge and receipt). */
+export const withdrawalTone: Record<WithdrawalState, 'ok' | 'wait' | 'bad'> = {
+  requested: 'wait',
+  review: 'wait',
+  pending: 'wait',
+  sent: 'wait',
+  confirmed: 'ok',
+  failed: 'bad',
+  rejected: 'bad',
+  refunded: 'bad',
+}
+
 /**
  * The state of a withdrawal row: the withdrawal's own status when it is loaded, else what its ledger entries tell
  * (paid: confirmed; refunded; else requested).

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest'
+import i18next from 'i18next'
+import { afterAll, describe, expect, it } from 'vitest'
 import { validateTopUpAmount, validateWithdrawAmount, type WithdrawLimits, withdrawReceive } from './validate-amount.ts'
 
 describe('validateTopUpAmount', () => {
@@ -94,6 +95,22 @@ describe('validateWithdrawAmount', () => {
     expect(validateWithdrawAmount('250.500001', usdt)).toEqual(refused('common.insufficientBalance'))
     expect(validateWithdrawAmount('250.5', usdt)).toEqual({ ok: true, value: 250_500_000n })
   })
+
+  it('names a minimum and a fee as the formatter writes them in the interface language: grouped, every decimal', async () => {
+    const large = { ...usdt, min_atm_money: '1000500000', fee: '1250000000', available: '5000000000' }
+    await i18next.init({ lng: 'vi', resources: { vi: { translation: { x: 'x' } }, en: { translation: { x: 'x' } } } })
+    expect(validateWithdrawAmount('999', large)).toEqual(
+      refused('assets.withdrawBelowMinimum', { min: '1.000,5', unit: 'USDT' }),
+    )
+    await i18next.changeLanguage('en')
+    expect(validateWithdrawAmount('999', large)).toEqual(
+      refused('assets.withdrawBelowMinimum', { min: '1,000.5', unit: 'USDT' }),
+    )
+    expect(validateWithdrawAmount('1200', large)).toEqual(
+      refused('assets.withdrawFeeTooHigh', { fee: '1,250', unit: 'USDT' }),
+    )
+  })
+  afterAll(() => i18next.changeLanguage('en'))
 
   it('checks the minimum before the balance', () => {
     expect(validateWithdrawAmount('5', { ...usdt, available: '0' })).toEqual(

@@ -1,5 +1,5 @@
-import { type AssetBalance, formatAmount, parseAmount } from '@solpledge/contract/client'
-import { type AmountCheck, checkTypedAmount, refuseAmount as refuse } from '@/lib/amount-check.ts'
+import { type AssetBalance, parseAmount } from '@solpledge/contract/client'
+import { type AmountCheck, checkTypedAmount, refusalAmount, refuseAmount as refuse } from '@/lib/amount-check.ts'
 
 /**
  * Checks a typed top-up amount (docs/product.md#top-up) and says what is wrong. `walletBalance` is the wallet's balance
@@ -29,8 +29,8 @@ export function validateWithdrawAmount(text: string, asset: WithdrawLimits): Amo
   if (!check.ok) return check
   const [min, fee] = [BigInt(asset.min_atm_money), BigInt(asset.fee)]
   const unit = asset.symbol
-  if (check.value < min) return refuse('assets.withdrawBelowMinimum', { min: formatAmount(min, asset.decimals), unit })
-  if (check.value <= fee) return refuse('assets.withdrawFeeTooHigh', { fee: formatAmount(fee, asset.decimals), unit })
+  if (check.value < min) return refuse('assets.withdrawBelowMinimum', { min: refusalAmount(min, asset.decimals), unit })
+  if (check.value <= fee) return refuse('assets.withdrawFeeTooHigh', { fee: refusalAmount(fee, asset.decimals), unit })
   if (check.value > BigInt(asset.available)) return refuse('common.insufficientBalance')
   return check
 }

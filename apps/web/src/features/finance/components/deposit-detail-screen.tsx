@@ -3,6 +3,7 @@ import type { TFunction } from 'i18next'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
+import { ExactTotal } from '@/components/exact-total.tsx'
 import { type Fact, Facts } from '@/components/facts.tsx'
 import { LoadMore } from '@/components/load-more.tsx'
 import { OutputTable } from '@/components/output-table.tsx'
@@ -61,7 +62,9 @@ function DepositDetail() {
             {status.label}
           </span>
         </header>
-        <Facts facts={depositFacts(t, deposit, i18n.resolvedLanguage)} />
+        <Facts
+          facts={depositFacts(t, deposit, i18n.resolvedLanguage, hasNextPage ? null : records.map((r) => r.amount))}
+        />
         <RedeemButton deposit={deposit} />
       </section>
       <section className="finance-section" aria-labelledby="deposit-output-title">
@@ -128,7 +131,13 @@ function RedeemButton({ deposit }: { deposit: FinanceDeposit }) {
   )
 }
 
-function depositFacts(t: TFunction<'ui'>, deposit: FinanceDeposit, language: string | undefined): Fact[] {
+/** The deposit's figures; `records`: the amounts of all its output records (null while only some are loaded). */
+function depositFacts(
+  t: TFunction<'ui'>,
+  deposit: FinanceDeposit,
+  language: string | undefined,
+  records: readonly string[] | null,
+): Fact[] {
   const asset = { symbol: deposit.coin, decimals: deposit.decimals }
   const amount = (units: string) => <span data-exact>{formatMoney(units, asset, language, 'exact')}</span>
   return [
@@ -138,7 +147,13 @@ function depositFacts(t: TFunction<'ui'>, deposit: FinanceDeposit, language: str
     { id: 'power', label: t('finance.detail.power'), value: formatAmountOf(deposit.power, asset, language, 'power') },
     { id: 'rate', label: t('finance.detail.rate'), value: formatBps(deposit.output_bps, language) },
     { id: 'total', label: t('finance.detail.totalOutput'), value: amount(deposit.total_output) },
-    { id: 'output', label: t('finance.deposits.output'), value: amount(deposit.output), testId: 'detail-output' },
+    {
+      id: 'output',
+      label: t('finance.deposits.output'),
+      // The sum of the output table's rows: at their precision, exact on tap where rounding keeps them apart.
+      value: <ExactTotal total={deposit.output} rows={records} asset={asset} kind="output" />,
+      testId: 'detail-output',
+    },
     { id: 'start', label: t('finance.detail.start'), value: formatDay(deposit.start_day, language) },
     { id: 'end', label: t('finance.detail.end'), value: formatDay(deposit.end_day, language), testId: 'detail-end' },
     { id: 'created', label: t('finance.detail.created'), value: formatDateTime(deposit.created_at, language) },

@@ -124,8 +124,31 @@ describe('the finance deposit form', () => {
     })
     await waitFor(() => expect(confirm.disabled).toBe(true))
     expect(confirm.textContent).toBe('Depositing…')
-    answer.resolve({ data: {} })
+    answer.resolve({
+      data: {
+        id: '4',
+        coin: 'USDT',
+        decimals: 6,
+        amount: '100000000',
+        days: 30,
+        power_bps: 20_000,
+        output_bps: 600,
+        power: '200000000',
+        total_output: '6000000',
+        output: '0',
+        start_day: '2026-11-28',
+        end_day: '2026-12-28',
+        status: 'active',
+        redeemable: false,
+        redeemed_at: null,
+        created_at: '2026-11-28T10:00:00.000Z',
+      },
+    })
     expect(await screen.findByText('Deposit successful')).toBeTruthy()
+    const receipt = await screen.findByTestId('receipt')
+    expect(within(receipt).getByTestId('receipt-amount').textContent).toBe('100 USDT')
+    expect(within(receipt).getByTestId('receipt-output').textContent).toBe('6 USDT')
+    expect(within(receipt).getByTestId('receipt-state').textContent).toBe('Active')
     await waitFor(() => expect(screen.queryByTestId('review')).toBeNull())
     const deposits = calls.filter((call) => call.path === api.financeDeposit.path)
     expect(deposits.map((call) => call.body)).toEqual([{ amount: '100000000', days: 30 }])

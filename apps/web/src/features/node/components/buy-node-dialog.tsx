@@ -81,7 +81,7 @@ export function BuyNodeDialog({ open, level, pool, onClose, onRefused }: BuyNode
           testId: 'node-confirm-price',
         },
         { id: 'power', label: t('node.powerBonus'), value: format.percent(level.power_bonus_bps) },
-        { id: 'weight', label: t('node.dividendWeight'), value: level.dividend_weight },
+        { id: 'weight', label: t('node.dividendWeight'), value: format.count(level.dividend_weight) },
         ...(pool && returns
           ? [
               {

@@ -49,7 +49,7 @@ export function MyNodes() {
                 </div>
                 <div>
                   <dt>{t('node.dividendWeight')}</dt>
-                  <dd>{node.dividend_weight}</dd>
+                  <dd>{format.count(node.dividend_weight)}</dd>
                 </div>
                 <div>
                   <dt>{t('node.mine.dividends')}</dt>

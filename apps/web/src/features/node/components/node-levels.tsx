@@ -113,15 +113,17 @@ function LevelCard({ level, pool, onBuy, owned }: LevelCardProps) {
         </div>
         <div>
           <dt>{t('node.dividendWeight')}</dt>
-          <dd data-testid="node-level-weight">{level.dividend_weight}</dd>
+          <dd data-testid="node-level-weight">{format.count(level.dividend_weight)}</dd>
         </div>
         <div>
           <dt>{t('node.levels.supply')}</dt>
-          <dd data-testid="node-level-sold">{t('node.levels.sold', { sold: level.sold, cap: level.supply_cap })}</dd>
+          <dd data-testid="node-level-sold">
+            {t('node.levels.sold', { sold: format.count(level.sold), cap: format.count(level.supply_cap) })}
+          </dd>
         </div>
         <div>
           <dt>{t('node.levels.remaining')}</dt>
-          <dd data-testid="node-level-remaining">{level.remaining}</dd>
+          <dd data-testid="node-level-remaining">{format.count(level.remaining)}</dd>
         </div>
       </dl>
       {level.one_per_user && <p className="muted-note">{t('node.levels.onePerUser')}</p>}

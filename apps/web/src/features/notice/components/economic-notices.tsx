@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { bpsToPercent, formatDateTime, formatUnits } from '@/lib/format.ts'
+import { formatBps, formatDateTime, formatUnits } from '@/lib/format.ts'
 import { type EconomicNotice, useEconomicNotices } from '../api/get-economic-notices.ts'
 
 type Item = EconomicNotice['items'][number]
@@ -14,13 +14,14 @@ export function EconomicNotices() {
   const t = typed as unknown as LooseT
   const notices = useEconomicNotices()
   if (!notices.data || notices.data.length === 0) return null
+  const language = i18n.resolvedLanguage
   const value = (item: Item, v: Item['before']) => {
     if (v === null) return t('notice.changes.none')
     if (typeof v === 'boolean') return t(v ? 'notice.changes.on' : 'notice.changes.off')
     const { unit } = item
-    if (unit.kind === 'amount') return `${formatUnits(String(v), unit.decimals, i18n.language)} ${unit.coin}`
-    if (unit.kind === 'rate') return bpsToPercent(Number(v))
-    return String(v)
+    if (unit.kind === 'amount') return `${formatUnits(String(v), unit.decimals, language)} ${unit.coin}`
+    if (unit.kind === 'rate') return formatBps(Number(v), language)
+    return /^-?\d+$/.test(String(v)) ? formatUnits(String(v), 0, language) : String(v)
   }
   return (
     <section className="card notice-changes" data-testid="economic-notices" aria-labelledby="economic-notices-title">
@@ -32,7 +33,7 @@ export function EconomicNotices() {
         {notices.data.map((notice) => (
           <li key={notice.id} data-testid="economic-notice" data-id={notice.id} data-status={notice.status}>
             <time className="notice-time" dateTime={notice.effective_at} data-testid="economic-notice-when">
-              {t(`notice.changes.${notice.status}`, { at: formatDateTime(notice.effective_at, i18n.language) })}
+              {t(`notice.changes.${notice.status}`, { at: formatDateTime(notice.effective_at, language) })}
             </time>
             <ul className="notice-changes-items">
               {notice.items.map((item) => (

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { Link, useSearchParams } from 'react-router'
+import { ExactTotal } from '@/components/exact-total.tsx'
 import { Facts } from '@/components/facts.tsx'
 import { LoadMore } from '@/components/load-more.tsx'
 import { OutputTable } from '@/components/output-table.tsx'
@@ -39,7 +40,8 @@ function StakeOutput({ id }: { id: string }) {
     return <p className="muted-note">{error ? t('pledge.stakes.unavailable') : t('common.loading')}</p>
   const stake = data.pages.at(-1)?.detail ?? first.detail
   const records = flattenPages(data.pages.map((page) => page.records))
-  const amount = (units: string) => format.money(units, { symbol: stake.coin, decimals: stake.decimals }, 'output')
+  const asset = { symbol: stake.coin, decimals: stake.decimals }
+  const amount = (units: string) => format.money(units, asset, 'output')
 
   return (
     <>
@@ -51,7 +53,15 @@ function StakeOutput({ id }: { id: string }) {
             {
               id: 'produced',
               label: t('pledge.stakes.produced'),
-              value: amount(stake.produced),
+              // The sum of the records below: as they read, or exact on tap where rounding keeps them apart.
+              value: (
+                <ExactTotal
+                  total={stake.produced}
+                  rows={hasNextPage ? null : records.map((record) => record.amount)}
+                  asset={asset}
+                  kind="output"
+                />
+              ),
               testId: 'detail-produced',
             },
             {

@@ -1,5 +1,5 @@
-import { formatAmount, type PledgeConfig } from '@solpledge/contract/client'
-import { type AmountCheck, checkTypedAmount, refuseAmount } from '@/lib/amount-check.ts'
+import type { PledgeConfig } from '@solpledge/contract/client'
+import { type AmountCheck, checkTypedAmount, refusalAmount, refuseAmount } from '@/lib/amount-check.ts'
 
 /**
  * Checks a typed stake amount (docs/product.md#staking) in the order the user should hear it: an amount of {product}
@@ -16,7 +16,7 @@ export function validateStake(
   if (!check.ok) return check
   const min = BigInt(config.min_amount)
   if (check.value < min)
-    return refuseAmount('pledge.belowMinimum', { min: formatAmount(min, config.decimals), unit: config.symbol })
+    return refuseAmount('pledge.belowMinimum', { min: refusalAmount(min, config.decimals), unit: config.symbol })
   if (spendable !== undefined && check.value > spendable) return refuseAmount('pledge.exceedsBalance')
   return check
 }

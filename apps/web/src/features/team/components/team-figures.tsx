@@ -26,13 +26,13 @@ export function TeamFigures() {
       <div className="team-counts">
         <div>
           <span className="team-count" data-testid="team-count">
-            {data.team_count}
+            {format.count(data.team_count)}
           </span>
           <span className="muted-note">{t('team.figures.teamCount')}</span>
         </div>
         <div>
           <span className="team-count" data-testid="direct-count">
-            {data.direct_count}
+            {format.count(data.direct_count)}
           </span>
           <span className="muted-note">{t('team.figures.directCount')}</span>
         </div>

@@ -1,9 +1,11 @@
-import { api, type TradeSide } from '@solpledge/contract/client'
+import { api, type MarketInfo, type TradeSide } from '@solpledge/contract/client'
 import i18next from 'i18next'
 import { call } from '@/lib/api-client.ts'
+import { showReceipt } from '@/lib/receipt.ts'
 import { reportActionError } from '@/lib/report-action-error.ts'
 import { toast } from '@/lib/toast.ts'
 import { useMoneyAction } from '@/lib/use-money-action.ts'
+import { orderReceipt } from '../utils/receipt.ts'
 
 export interface PlaceOrder {
   side: TradeSide
@@ -22,13 +24,15 @@ export const placeOrder = ({ side, price, amount }: PlaceOrder, idempotencyKey: 
     { idempotencyKey },
   )
 
-/** Places an order: 'Order placed' or the server's refusal, then a fresh book, orders and balances. */
-export function usePlaceOrder(onDone: () => void) {
+/** Places an order: 'Order placed' and its receipt, or the server's refusal; then a fresh book, orders and balances. */
+export function usePlaceOrder(market: MarketInfo, onDone: () => void) {
   return useMoneyAction({
     mutationFn: placeOrder,
-    onSuccess: () => {
+    onSuccess: (order) => {
       toast.success(i18next.t('msg:trade.orderPlaced'))
       onDone()
+      const title = order.type === 'buy' ? 'receipt.title.buy' : 'receipt.title.sell'
+      showReceipt(orderReceipt(market, order, i18next.t(title, { symbol: market.symbol })))
     },
     onError: (error) => reportActionError(error),
     invalidates: 'trade',

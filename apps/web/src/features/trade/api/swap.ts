@@ -1,10 +1,12 @@
-import { api } from '@solpledge/contract/client'
+import { api, type MarketInfo } from '@solpledge/contract/client'
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import i18next from 'i18next'
 import { call } from '@/lib/api-client.ts'
+import { showReceipt } from '@/lib/receipt.ts'
 import { reportActionError } from '@/lib/report-action-error.ts'
 import { toast } from '@/lib/toast.ts'
 import { useMoneyAction } from '@/lib/use-money-action.ts'
+import { orderReceipt } from '../utils/receipt.ts'
 import { tradeKeys } from './keys.ts'
 
 export interface QuoteRequest {
@@ -46,15 +48,20 @@ export const swap = ({ from, amount, minReceived }: SwapRequest, idempotencyKey:
     { idempotencyKey },
   )
 
-/** Swaps: 'Swap completed' or the server's refusal (slippage, liquidity, balance), then fresh balances and book. */
-export function useSwap(onDone: () => void) {
+/**
+ * Swaps: 'Swap completed' and its receipt, or the server's refusal (slippage, liquidity, balance); then fresh balances
+ * and book.
+ */
+export function useSwap(market: MarketInfo, onDone: () => void) {
   return useMoneyAction({
     mutationFn: swap,
     // The same swap whatever the quote's minimum said when it was retried.
     inputOf: ({ from, amount }) => `${from}|${amount}`,
-    onSuccess: () => {
+    onSuccess: ({ order }, { from }) => {
       toast.success(i18next.t('msg:trade.swapSuccess'))
       onDone()
+      const to = from === market.symbol ? market.quote : market.symbol
+      showReceipt(orderReceipt(market, order, i18next.t('receipt.title.swap', { from, to })))
     },
     onError: (error) => reportActionError(error),
     invalidates: 'trade',

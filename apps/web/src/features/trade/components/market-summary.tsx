@@ -1,6 +1,6 @@
 import type { MarketInfo } from '@solpledge/contract/client'
 import { useTranslation } from 'react-i18next'
-import { bpsToPercent } from '@/lib/format.ts'
+import { formatBps } from '@/lib/format.ts'
 import { marketUnits } from '../utils/units.ts'
 
 /** The pair, its price (the last trade, or the reference price before the first) and its last 24 hours. */
@@ -20,7 +20,7 @@ export function MarketSummary({ market }: { market: MarketInfo }) {
         <span className="market-pair">{market.pair}</span>
         <span className={`market-change market-${tone}`} data-testid="market-change">
           {change > 0 ? '+' : ''}
-          {bpsToPercent(change)}
+          {formatBps(change, i18n.resolvedLanguage)}
         </span>
       </div>
       <p className={`market-price market-${tone}`}>

@@ -95,8 +95,33 @@ describe('the sell order form', () => {
     })
     await waitFor(() => expect(confirm.disabled).toBe(true))
     expect(confirm.getAttribute('aria-busy')).toBe('true')
-    answer.resolve({ data: {} })
+    // Half filled at once: the receipt says what was sold and received, and that the rest waits on the book.
+    answer.resolve({
+      data: {
+        id: '9',
+        order_sn: 'S9',
+        type: 'sell',
+        kind: 'limit',
+        status: 'pending',
+        price: '500000',
+        amount: '20000000000',
+        sold_amount: '10000000000',
+        remaining_amount: '10000000000',
+        average_price: '500000',
+        quote_amount: '5000000',
+        total_earnings: '4990000',
+        fee: '10000',
+        created_at: '2026-11-28T10:00:00.000Z',
+        updated_at: '2026-11-28T10:00:00.000Z',
+      },
+    })
     expect(await screen.findByText('Order placed')).toBeTruthy()
+    const receipt = await screen.findByTestId('receipt')
+    expect(within(receipt).getByTestId('receipt-paid').textContent).toBe('10 PLG')
+    expect(within(receipt).getByTestId('receipt-received').textContent).toBe('4.99 USDT')
+    expect(within(receipt).getByTestId('receipt-fee').textContent).toBe('0.01 USDT')
+    expect(within(receipt).getByTestId('receipt-remaining').textContent).toBe('10 PLG')
+    expect(within(receipt).getByTestId('receipt-state').textContent).toBe('Pending')
     expect(sells()).toHaveLength(1)
     expect(sells()[0]?.body).toMatchObject({ price: '500000', amount: '20000000000' })
   })

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { AmountInput, AmountSuffix } from '@/components/amount-input.tsx'
 import { PrimaryButton } from '@/components/primary-button.tsx'
 import { ReviewSheet } from '@/components/review-sheet.tsx'
-import { bpsToPercent } from '@/lib/format.ts'
+import { formatBps } from '@/lib/format.ts'
 import { showNotice } from '@/lib/notice.ts'
 import { findAsset, useUserWallet } from '@/lib/user-wallet.ts'
 import { usePlaceOrder } from '../api/place-order.ts'
@@ -33,7 +33,7 @@ export function OrderForm({ side, market, price, onPriceChange }: OrderFormProps
   const asset = findAsset(assets, spent)
   const available = asset ? BigInt(asset.available) : assets ? 0n : undefined
   const [review, setReview] = useState<Extract<OrderCheck, { ok: true }> | null>(null)
-  const place = usePlaceOrder(() => {
+  const place = usePlaceOrder(market, () => {
     setAmount('')
     setReview(null)
   })
@@ -107,7 +107,7 @@ export function OrderForm({ side, market, price, onPriceChange }: OrderFormProps
           lot: units.amount(market.lot_size),
           min: units.amount(market.min_amount),
           symbol: market.symbol,
-          fee: bpsToPercent(market.fee_bps),
+          fee: formatBps(market.fee_bps, i18n.resolvedLanguage),
         })}
       </p>
       <PrimaryButton
@@ -142,7 +142,12 @@ export function OrderForm({ side, market, price, onPriceChange }: OrderFormProps
               value: side === 'buy' ? units.quote(review.total) : units.base(review.amount),
               testId: 'review-locked',
             },
-            { id: 'fee', label: t('review.order.fee'), value: bpsToPercent(market.fee_bps), testId: 'review-fee' },
+            {
+              id: 'fee',
+              label: t('review.order.fee'),
+              value: formatBps(market.fee_bps, i18n.resolvedLanguage),
+              testId: 'review-fee',
+            },
           ]}
           note={t('review.order.note')}
           pending={pending}

@@ -11,7 +11,6 @@ import { ReviewSheet } from '@/components/review-sheet.tsx'
 import { SignedOut } from '@/components/signed-out.tsx'
 import { Tabs } from '@/components/tabs.tsx'
 import { ApiError } from '@/lib/api-client.ts'
-import { bpsToPercent } from '@/lib/format.ts'
 import { showNotice } from '@/lib/notice.ts'
 import { useSignedInAddress } from '@/lib/session.ts'
 import { useDebouncedValue } from '@/lib/use-debounced-value.ts'
@@ -23,6 +22,20 @@ import { HIGH_IMPACT_BPS, SLIPPAGE_OPTIONS, type Slippage, swapDepth, validateSw
 import './trade.css'
 import type { FigureKind } from '@/lib/format.ts'
 import { useFormat } from '@/lib/use-format.ts'
+
+type AmountOf = (coin: string, units: bigint | string, kind?: FigureKind) => string
+
+/**
+ * A quote's figures as the form and its review both show them, so that the two agree: what arrives and the minimum as
+ * balances (rounded down: never more than will arrive), the average price as a price and the fee as a charge (both
+ * rounded half-up).
+ */
+const quoteFigures = (quote: SwapQuote, amountOf: AmountOf, quoteCoin: string) => ({
+  receive: amountOf(quote.to, quote.amount_out),
+  minimum: amountOf(quote.to, quote.minimum_received),
+  average: quote.average_price === null ? '–' : amountOf(quoteCoin, quote.average_price, 'price'),
+  fee: amountOf(quote.to, quote.fee, 'fee'),
+})
 
 /** How long the typed amount must rest before a quote is asked for. */
 const QUOTE_DEBOUNCE_MS = 400
@@ -85,11 +98,12 @@ function SwapForm({ book, signedIn }: { book: Market; signedIn: boolean }) {
 
   // The swap as reviewed: the amount and the quote the user saw (its minimum received is what the swap insists on).
   const [review, setReview] = useState<{ amount: bigint; quote: SwapQuote } | null>(null)
-  const swap = useSwap(() => {
+  const swap = useSwap(market, () => {
     setText('')
     setReview(null)
   })
   const pending = swap.isPending
+  const reviewed = review && quoteFigures(review.quote, amountOf, market.quote)
 
   const switchAssets = () => {
     setFrom(to)
@@ -173,7 +187,7 @@ function SwapForm({ book, signedIn }: { book: Market; signedIn: boolean }) {
           <span>{t('trade.swap.receive')}</span>
         </div>
         <output className="swap-expected" data-testid="swap-expected" htmlFor="swap-amount">
-          {current ? format.amount(current.amount_out, { symbol: to, decimals: decimals(to) }, 'exact') : '–'}{' '}
+          {current ? format.amount(current.amount_out, { symbol: to, decimals: decimals(to) }) : '–'}{' '}
           <strong className="swap-coin">{to}</strong>
         </output>
       </div>
@@ -192,7 +206,7 @@ function SwapForm({ book, signedIn }: { book: Market; signedIn: boolean }) {
           testId="swap-slippage"
           value={`${slippage}`}
           onChange={(value) => setSlippage(Number(value) as Slippage)}
-          options={SLIPPAGE_OPTIONS.map((bps) => ({ value: `${bps}` as const, label: bpsToPercent(bps) }))}
+          options={SLIPPAGE_OPTIONS.map((bps) => ({ value: `${bps}` as const, label: format.percent(bps) }))}
         />
       </div>
       {awaitingQuote && (
@@ -232,32 +246,22 @@ function SwapForm({ book, signedIn }: { book: Market; signedIn: boolean }) {
           {t('trade.swap.done', result)}
         </p>
       )}
-      {review && (
+      {review && reviewed && (
         <ReviewSheet
           open
           title={t('review.swap.title', { from, to })}
           rows={[
-            { id: 'pay', label: t('trade.swap.pay'), value: amountOf(from, review.amount), testId: 'review-amount' },
             {
-              id: 'receive',
-              label: t('trade.swap.receive'),
-              value: amountOf(to, review.quote.amount_out),
-              testId: 'review-receive',
+              id: 'pay',
+              label: t('trade.swap.pay'),
+              value: amountOf(from, review.amount, 'exact'),
+              testId: 'review-amount',
             },
-            {
-              id: 'minimum',
-              label: t('trade.swap.minimum'),
-              value: amountOf(to, review.quote.minimum_received, 'exact'),
-              testId: 'review-minimum',
-            },
-            {
-              id: 'price',
-              label: t('trade.swap.rate'),
-              value: review.quote.average_price === null ? '–' : amountOf(market.quote, review.quote.average_price),
-              testId: 'review-price',
-            },
-            { id: 'fee', label: t('trade.swap.fee'), value: amountOf(to, review.quote.fee), testId: 'review-fee' },
-            { id: 'slippage', label: t('trade.swap.slippage'), value: bpsToPercent(slippage) },
+            { id: 'receive', label: t('trade.swap.receive'), value: reviewed.receive, testId: 'review-receive' },
+            { id: 'minimum', label: t('trade.swap.minimum'), value: reviewed.minimum, testId: 'review-minimum' },
+            { id: 'price', label: t('trade.swap.rate'), value: reviewed.average, testId: 'review-price' },
+            { id: 'fee', label: t('trade.swap.fee'), value: reviewed.fee, testId: 'review-fee' },
+            { id: 'slippage', label: t('trade.swap.slippage'), value: format.percent(slippage) },
           ]}
           note={t('trade.swap.note')}
           pending={pending}
@@ -272,7 +276,7 @@ function SwapForm({ book, signedIn }: { book: Market; signedIn: boolean }) {
 
 interface QuoteFactsProps {
   quote: SwapQuote
-  amountOf: (coin: string, units: bigint | string, kind?: FigureKind) => string
+  amountOf: AmountOf
   /** The coin prices are counted in (USDT). */
   quoteCoin: string
   /** Decimals of the asset given, to offer what the book can take as the amount. */
@@ -285,6 +289,8 @@ interface QuoteFactsProps {
 /** The quote's figures; when the book cannot take the whole amount, what it can take and a way to swap that. */
 function QuoteFacts({ quote, amountOf, quoteCoin, decimals, onUse, warningId }: QuoteFactsProps) {
   const { t } = useTranslation(['ui', 'msg'])
+  const format = useFormat()
+  const figures = quoteFigures(quote, amountOf, quoteCoin)
   const high = quote.price_impact_bps >= HIGH_IMPACT_BPS
   const canTake = BigInt(quote.amount_in) > 0n
   return (
@@ -295,24 +301,24 @@ function QuoteFacts({ quote, amountOf, quoteCoin, decimals, onUse, warningId }: 
           {
             id: 'average',
             label: t('trade.swap.rate'),
-            value: quote.average_price === null ? '–' : amountOf(quoteCoin, quote.average_price, 'price'),
+            value: figures.average,
             testId: 'swap-average',
           },
           {
             id: 'impact',
             label: t('trade.swap.impact'),
             value: (
-              <span className={high ? 'swap-impact-high' : undefined}>{bpsToPercent(quote.price_impact_bps)}</span>
+              <span className={high ? 'swap-impact-high' : undefined}>{format.percent(quote.price_impact_bps)}</span>
             ),
             testId: 'swap-impact',
           },
           {
             id: 'minimum',
             label: t('trade.swap.minimum'),
-            value: amountOf(quote.to, quote.minimum_received, 'exact'),
+            value: figures.minimum,
             testId: 'swap-minimum',
           },
-          { id: 'fee', label: t('trade.swap.fee'), value: amountOf(quote.to, quote.fee, 'exact'), testId: 'swap-fee' },
+          { id: 'fee', label: t('trade.swap.fee'), value: figures.fee, testId: 'swap-fee' },
         ]}
       />
       {!quote.enough_liquidity && (

@@ -46,7 +46,7 @@ describe('validateOrder', () => {
       refused('trade.belowMinimum', { min: '1', unit: 'PLG' }),
     )
     expect(validateOrder('sell', '0.5', '10000000.01', market, undefined)).toEqual(
-      refused('trade.aboveMaximum', { max: '10000000', unit: 'PLG' }),
+      refused('trade.aboveMaximum', { max: '10,000,000', unit: 'PLG' }),
     )
   })
 

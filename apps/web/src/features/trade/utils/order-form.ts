@@ -1,5 +1,5 @@
-import { formatAmount, type MarketInfo, type TradeSide } from '@solpledge/contract/client'
-import { type AmountRefusal, checkTypedAmount, refuseAmount } from '@/lib/amount-check.ts'
+import type { MarketInfo, TradeSide } from '@solpledge/contract/client'
+import { type AmountRefusal, checkTypedAmount, refusalAmount, refuseAmount } from '@/lib/amount-check.ts'
 
 /** The market rules an order form needs. */
 export type MarketRules = Pick<
@@ -34,11 +34,11 @@ export function validateOrder(
   if (!price.ok) return price
   const tick = BigInt(market.tick_size)
   if (price.value % tick !== 0n)
-    return refuseAmount('trade.offTick', { tick: formatAmount(tick, market.quote_decimals), unit: market.quote })
+    return refuseAmount('trade.offTick', { tick: refusalAmount(tick, market.quote_decimals), unit: market.quote })
 
   const amount = checkTypedAmount(amountText, market.base_decimals, 'trade.enterAmount')
   if (!amount.ok) return amount
-  const base = (units: bigint | string) => formatAmount(units, market.base_decimals)
+  const base = (units: bigint | string) => refusalAmount(units, market.base_decimals)
   const lot = BigInt(market.lot_size)
   if (amount.value % lot !== 0n) return refuseAmount('trade.offLot', { lot: base(lot), unit: market.symbol })
   if (amount.value < BigInt(market.min_amount))

@@ -9,7 +9,7 @@ import { bpsToPercent, parseInteger, parsePercent } from '@/admin/lib/units.ts'
  * of BusinessConfig becomes a text field (or a checkbox or a choice) in the unit people think in, and is read back with
  * validation. Amounts are decimals of USDT or of {product} (base units in the API); rates and multiples are percentages
  * (basis points in the API). A field the server adds later still gets a plain field: only amounts and rates need
- * naming, and the contract names them (CONFIG_AMOUNTS and CONFIG_RATES in economics.ts, which the server's bounds and
+ * naming, and the contract names them once (CONFIG_UNITS in economics.ts, which the server's bounds and
  * notices use too).
  */
 
