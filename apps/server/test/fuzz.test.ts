@@ -25,7 +25,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../src/db/index.ts'
 import { multipartBody, PNG_1PX, signedInAdmin } from './admin.ts'
-import { createTestApp, dbKind, member, seedRoot, type TestContext } from './helpers.ts'
+import { createTestApp, dbKind, member, seedRoot, type TestContext, tableNames } from './helpers.ts'
 import { FORBIDDEN_CHARS, HUGE_IDS, holes, type JsonSchema, refused, valid, wrong } from './schema-fuzz.ts'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12)
@@ -38,12 +38,9 @@ const routes = Object.entries(api) as [string, RouteDef][]
  * login rate limit's counters (rate_limit_hits), which count every call, refused or not.
  */
 async function checksums(db: Database): Promise<Record<string, string>> {
-  const { rows: tables } = await sql<{ name: string }>`
-    select table_name as name from information_schema.tables
-    where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name <> 'rate_limit_hits'
-    order by 1`.execute(db)
+  const tables = (await tableNames(db)).filter((name) => name !== 'rate_limit_hits')
   const parts = tables.map(
-    ({ name }) =>
+    (name) =>
       `select '${name}' as name, count(*) || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as sum from "${name}" t`,
   )
   const { rows } = await sql.raw<{ name: string; sum: string }>(parts.join(' union all ')).execute(db)

@@ -25,7 +25,7 @@ import { loadPlatform, type Platform } from '../src/platform.ts'
 import { freshDatabase } from './fixtures/database.ts'
 
 // Databases are made in fixtures/database.ts (shared with the benches).
-export { createPostgresDatabase, freshDatabase } from './fixtures/database.ts'
+export { createPostgresDatabase, freshDatabase, tableNames } from './fixtures/database.ts'
 
 export const dbKind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'
 
