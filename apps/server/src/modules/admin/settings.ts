@@ -3,6 +3,7 @@
 // version its form was loaded from and is refused when someone saved meanwhile, so no change is silently overwritten.
 import {
   type AdminAsset,
+  amountParam,
   ASSET_SETTING_LIMITS,
   type AssetSettings,
   type AssetVersion,
@@ -179,7 +180,7 @@ export function assetSettingsProblem(s: StoredSettings, asset: { decimals: numbe
   for (const [field, max] of Object.entries(ASSET_SETTING_LIMITS)) {
     const value = s[field as keyof typeof ASSET_SETTING_LIMITS]
     if (value !== null && BigInt(value) > max * unit)
-      return invalid('admin.tooLarge', { field, max: `${max} ${asset.symbol}` })
+      return invalid('admin.tooLarge', { field, max: amountParam(max * unit, asset.decimals, asset.symbol) })
   }
   const fee = BigInt(s.withdraw_fee)
   if (fee > 0n && BigInt(s.min_withdraw) <= fee) return invalid('admin.feeNotBelowMinimum')
