@@ -168,7 +168,7 @@ test.describe('quick trade and swap', () => {
       await expect(page.getByTestId('order-amount')).toHaveText('20 PLG')
       await expect(page.getByTestId('order-sold')).toHaveText('8 PLG')
       await expect(page.getByTestId('order-remaining')).toHaveText('12 PLG')
-      await expect(page.getByTestId('order-earnings')).toHaveText('4.7952 USDT')
+      await expect(page.getByTestId('order-earnings')).toHaveText('4.79 USDT')
       const fill = page.getByTestId('fill-row')
       await expect(fill).toHaveCount(1)
       await expect(fill).toHaveAttribute('data-role', 'maker')
