@@ -125,7 +125,10 @@ function decimalText(units: bigint, decimals: number): string {
  */
 export function economicBoundProblem(config: BusinessConfig, usdtDecimals: number): BoundProblem | null {
   const b = ECONOMIC_BOUNDS
-  const tooLarge = (field: string, max: string | AmountParam): BoundProblem => ({ key: 'admin.tooLarge', params: { field, max } })
+  const tooLarge = (field: string, max: string | AmountParam): BoundProblem => ({
+    key: 'admin.tooLarge',
+    params: { field, max },
+  })
   const perDay = (field: string, bps: number, days: number, max: number): BoundProblem | null =>
     // Compared exactly: bps / days > max ⇔ bps > max × days.
     bps > max * days
@@ -151,7 +154,10 @@ export function economicBoundProblem(config: BusinessConfig, usdtDecimals: numbe
     if (BigInt(level.priceUsdt) < b.nodePriceMinUsdt * usdt)
       return {
         key: 'admin.tooSmall',
-        params: { field: `nodeLevels[${i}].priceUsdt`, min: amountParam(b.nodePriceMinUsdt * usdt, usdtDecimals, 'USDT') },
+        params: {
+          field: `nodeLevels[${i}].priceUsdt`,
+          min: amountParam(b.nodePriceMinUsdt * usdt, usdtDecimals, 'USDT'),
+        },
       }
   }
   for (const [i, reward] of config.referralRewards.entries()) {

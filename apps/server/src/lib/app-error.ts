@@ -16,7 +16,5 @@ export class AppError extends Error {
   }
 }
 
-export const refuse = (key: MessageKey, params?: MessageParams) =>
-  new AppError(Code.FAIL, key, params)
-export const invalid = (key: MessageKey, params?: MessageParams) =>
-  new AppError(Code.INVALID, key, params)
+export const refuse = (key: MessageKey, params?: MessageParams) => new AppError(Code.FAIL, key, params)
+export const invalid = (key: MessageKey, params?: MessageParams) => new AppError(Code.INVALID, key, params)

@@ -2,12 +2,12 @@ import type { Language } from '../i18n.ts'
 import { type Catalogue, en, type MessageKey } from './en.ts'
 import { ja } from './ja.ts'
 import { ko } from './ko.ts'
-import { vi } from './vi.ts'
 import { type MessageParams, paramText } from './params.ts'
+import { vi } from './vi.ts'
 import { zh } from './zh.ts'
 
-export type { Catalogue, MessageKey }
 export { type AmountParam, amountParam, type MessageParams } from './params.ts'
+export type { Catalogue, MessageKey }
 export const messages: Record<Language, Catalogue> = { en, zh, ja, ko, vi }
 
 /** Translates a catalogue key, filling {{name}} placeholders (amounts written in that language). */

@@ -30,6 +30,8 @@ describe('message catalogue', () => {
     )
     // Beyond a float's precision, and with its unit.
     const max = amountParam(`${'9'.repeat(30)}1`, 6, 'USDT')
-    expect(translate('zh', 'admin.tooLarge', { field: 'x', max })).toBe(`x 不能大于 9,${'999,'.repeat(7)}999.999991 USDT`)
+    expect(translate('zh', 'admin.tooLarge', { field: 'x', max })).toBe(
+      `x 不能大于 9,${'999,'.repeat(7)}999.999991 USDT`,
+    )
   })
 })

@@ -27,4 +27,3 @@ export const paramText = (lang: string, value: string | number | AmountParam) =>
   typeof value === 'object'
     ? `${formatUnits(value.units, value.decimals, lang)}${value.unit === undefined ? '' : ` ${value.unit}`}`
     : String(value)
-

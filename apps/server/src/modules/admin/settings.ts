@@ -3,10 +3,10 @@
 // version its form was loaded from and is refused when someone saved meanwhile, so no change is silently overwritten.
 import {
   type AdminAsset,
-  amountParam,
   ASSET_SETTING_LIMITS,
   type AssetSettings,
   type AssetVersion,
+  amountParam,
   type BusinessConfig,
   Code,
   type ConfigVersion,

@@ -124,7 +124,10 @@ export function configLimitProblem(
     for (const asset of limit.asset === 'usdt' ? usdt : product)
       for (const field of valuesAt(config, path))
         if (BigInt(field.value) > limit.max * 10n ** BigInt(asset.decimals))
-          return { field: field.path, max: amountParam(limit.max * 10n ** BigInt(asset.decimals), asset.decimals, asset.code) }
+          return {
+            field: field.path,
+            max: amountParam(limit.max * 10n ** BigInt(asset.decimals), asset.decimals, asset.code),
+          }
   return null
 }
 

@@ -26,8 +26,18 @@ export function stakeFacts(t: TFunction, stake: Stake, language: string | undefi
     { id: 'period', label: t('pledge.order.period'), value: t('pledge.config.days', { count: stake.days }) },
     { id: 'multiple', label: t('pledge.order.outputMultiple'), value: formatMultiple(stake.output_bps, language) },
     { id: 'power', label: t('pledge.order.power'), value: formatPower(stake.power, language) },
-    { id: 'total', label: t('pledge.order.totalOutput'), value: amount(stake.total_output, 'output'), testId: 'order-total' },
-    { id: 'produced', label: t('pledge.stakes.produced'), value: amount(stake.produced, 'output'), testId: 'order-produced' },
+    {
+      id: 'total',
+      label: t('pledge.order.totalOutput'),
+      value: amount(stake.total_output, 'output'),
+      testId: 'order-total',
+    },
+    {
+      id: 'produced',
+      label: t('pledge.stakes.produced'),
+      value: amount(stake.produced, 'output'),
+      testId: 'order-produced',
+    },
     {
       id: 'remaining',
       label: t('pledge.stakes.remaining'),

@@ -117,7 +117,12 @@ function Fills({ fills, order, market }: { fills: readonly TradeFill[]; order: T
               </div>
               <Facts
                 facts={[
-                  { id: 'price', label: t('trade.order.price'), value: units.quotePrice(fill.price), testId: 'fill-price' },
+                  {
+                    id: 'price',
+                    label: t('trade.order.price'),
+                    value: units.quotePrice(fill.price),
+                    testId: 'fill-price',
+                  },
                   {
                     id: 'amount',
                     label: t('trade.order.amount'),
