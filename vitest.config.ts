@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
-// Test tiers (docs/design.md#tests): `unit` sits beside the code; `api` drives the server through app.inject on a real
+// Test tiers (docs/design.md#tests): `unit` and `unit-web` (the web app's) sit beside the code; `api` drives the server through app.inject on a real
 // database (PGlite by default, PostgreSQL when TEST_DATABASE_URL is set by scripts/test.mjs). Files named *.pg.test.ts
 // need what only PostgreSQL has (several sessions at once): they run in the PostgreSQL pass only, never skipped.
 // `production` starts the compiled server (`npm run build` first; scripts/test.mjs runs it after its build stage).
@@ -11,19 +11,36 @@ import { defineConfig } from 'vitest/config'
 // good part of their time waiting on the local chain and on the child processes of the crash tests, and the unit files
 // on their start-up: with three workers on 2 cores the API pass takes about two thirds of the time (docs/benchmarks.md).
 const workers = availableParallelism() + 1
+/** The web app's `@/` imports, as its vite config resolves them. */
+const webImports = {
+  alias: [{ find: /^@\//, replacement: fileURLToPath(new URL('./apps/web/src/', import.meta.url)) }],
+}
 
 export default defineConfig({
   test: {
     projects: [
       {
-        // The web app's `@/` imports, as its vite config resolves them.
-        resolve: { alias: [{ find: /^@\//, replacement: fileURLToPath(new URL('./apps/web/src/', import.meta.url)) }] },
+        resolve: webImports,
+        test: {
+          // The web app's files that render or need a DOM (happy-dom, per file): *.test.tsx, each file isolated.
+          name: 'unit-web',
+          maxWorkers: workers,
+          include: ['apps/web/src/**/*.test.tsx'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
+      {
+        resolve: webImports,
         test: {
           name: 'unit',
           maxWorkers: workers,
-          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.{ts,tsx}', 'scripts/**/*.test.mjs'],
+          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'scripts/**/*.test.mjs'],
           environment: 'node',
           testTimeout: 60_000,
+          // Like the API files: a worker imports the modules once for all its files, not once a file (less than half
+          // the CPU: docs/benchmarks.md). The files that render stay isolated (unit-web): they share one DOM.
+          isolate: false,
         },
       },
       {

@@ -30,6 +30,7 @@ const APP_ROUTES = [
   '/pledge',
   '/pledge/detail',
   '/pledge/orderDetail',
+  '/pledge/history',
   '/finance',
   '/finance/detail',
   '/team',

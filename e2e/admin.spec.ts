@@ -158,8 +158,9 @@ test('an operator approves a withdrawal under review and the user receives it on
   page,
   browser,
 }, testInfo) => {
-  // Two withdrawals through their review sheets, an on-chain send and two decisions: a long journey.
-  test.setTimeout(120_000)
+  // Two withdrawals through their review sheets, an on-chain send, the operator's own withdrawal topped up on chain and
+  // three decisions: a long journey (about a minute on a quiet machine).
+  test.setTimeout(180_000)
   // This time on a phone.
   await signInToConsole(page, operator, testInfo)
 
@@ -211,11 +212,24 @@ test('an operator approves a withdrawal under review and the user receives it on
     await expect(row.getByTestId('admin-withdrawal-amount')).toHaveText('150 USDT')
     await expect(row.getByTestId('admin-withdrawal-approvals')).toHaveText('0/1')
     expect(consoleLoads).toBe(0)
+    // At 390 px the row is a card, its decision first: approve and reject on screen without scrolling sideways, each
+    // figure labelled by its column.
+    await expect(row.getByTestId('admin-withdrawal-amount')).toHaveAttribute('data-label', 'Amount')
+    for (const button of ['approve', 'reject']) {
+      const box = await row.getByTestId(`admin-withdrawal-${button}`).boundingBox()
+      expect(box && box.x >= 0 && box.x + box.width <= 390, `${button} within the phone's width`).toBe(true)
+    }
+    const queue = page.getByTestId('admin-withdrawals')
+    expect(await queue.evaluate((table) => table.scrollWidth <= (table.parentElement as HTMLElement).clientWidth)).toBe(
+      true,
+    )
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     await snap(page, testInfo, 'review queue')
     await row.getByTestId('admin-withdrawal-approve').click()
-    // Approving asks first, naming the amount and the wallet.
+    // Approving asks first, naming the amount and the wallet (not the operator's: no second question).
     const confirm = page.getByTestId('admin-confirm-dialog')
     await expect(confirm.getByTestId('admin-confirm-text')).toHaveText(`150 USDT is sent to ${user.address}.`)
+    await expect(confirm.getByTestId('admin-confirm-warning')).toHaveCount(0)
     await snap(page, testInfo, 'confirm the approval')
     await doubleTapOnce(page, confirm.getByTestId('admin-confirm'), {
       route: api.adminWithdrawalApprove,
@@ -248,6 +262,27 @@ test('an operator approves a withdrawal under review and the user receives it on
     await expect(row).toHaveAttribute('data-status', 'confirmed')
     await expect(row.getByTestId('admin-withdrawal-approver')).toHaveAttribute('title', operator.address)
     await snap(page, testInfo, 'confirmed withdrawals')
+  })
+
+  await test.step("approving a withdrawal to the operator's own wallet asks again, saying why", async () => {
+    const own = await register(operator)
+    await topUp(operator, own, 'USDT', 200_000_000n)
+    const asked = await callAs(own, api.withdraw.path, { coin: 'USDT', amount: '120000000' })
+    expect(asked.data?.status).toBe('review')
+    await page.getByTestId('admin-withdrawals-tab-review').click()
+    const row = page.locator(`[data-testid="admin-withdrawal-row"][data-user="${operator.address}"]`)
+    await row.getByTestId('admin-withdrawal-approve').click()
+    const confirm = page.getByTestId('admin-confirm-dialog')
+    await expect(confirm.getByTestId('admin-confirm-text')).toHaveText(`120 USDT is sent to ${operator.address}.`)
+    await expect(confirm.getByTestId('admin-confirm-warning')).toHaveText(
+      'This withdrawal pays your own wallet: approving it sends money to yourself. Ask another operator to review it if you can.',
+    )
+    await expect(confirm.getByTestId('admin-confirm')).toBeDisabled()
+    await snap(page, testInfo, 'approval to the own wallet')
+    await confirm.getByTestId('admin-confirm-acknowledge').check()
+    await confirm.getByTestId('admin-confirm').click()
+    await expect(toast(page, 'Withdrawal approved and queued for sending')).toBeVisible()
+    await expect(row).toHaveCount(0)
   })
 
   await test.step('a rejected withdrawal comes back to the user with the reason', async () => {
@@ -368,10 +403,41 @@ test('an operator looks a user up, adjusts the balance, revokes the sessions and
     await page.getByTestId('admin-notice-save').click()
     await expect(page.getByTestId('admin-notice-error')).toHaveText('The English text is required')
     await page.getByTestId('admin-notice-title').fill('Console notice')
-    await page.getByTestId('admin-notice-body').fill('<p>Published from the console.</p>')
+    // The body in the WYSIWYG editor: typed with the toolbar, and a paste from a web page with its styles and script.
+    const body = page.getByTestId('admin-notice-body')
+    const tool = (name: string) => page.getByTestId(`admin-notice-body-tool-${name}`)
+    await body.click()
+    await page.keyboard.type('Published from the console, ')
+    await tool('bold').click()
+    await page.keyboard.type('in bold')
+    await tool('bold').click()
+    await page.keyboard.press('Enter')
+    await tool('bullets').click()
+    await page.keyboard.type('First point')
+    await page.keyboard.press('Enter')
+    await page.keyboard.press('Enter')
+    await body.evaluate((area) => {
+      const clipboardData = new DataTransfer()
+      clipboardData.setData(
+        'text/html',
+        '<p style="color:red" onclick="alert(1)"><i>Pasted</i> <span class="x">text</span><script>alert(1)</script></p>',
+      )
+      area.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }))
+    })
     await page.getByTestId('admin-notice-image').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG })
     await expect(toast(page, 'Image uploaded')).toBeVisible()
-    await expect(page.getByTestId('admin-notice-body')).toHaveValue(/<img src="\/uploads\/[^"]+\.png"/)
+    await expect(body.locator('img[src^="/uploads/"]')).toHaveAttribute('src', /^\/uploads\/[^"]+\.png$/)
+    // What the editor holds is only what the app shows: allowed tags (how the browser's editing nests them is its own
+    // business), no attribute but the image's src and alt.
+    const markup = await body.evaluate((area) =>
+      Array.from(area.querySelectorAll('*'), (element) =>
+        [element.localName, ...Array.from(element.attributes, (attribute) => attribute.name)].join(' '),
+      ),
+    )
+    expect(new Set(markup)).toEqual(new Set(['p', 'strong', 'ul', 'li', 'em', 'img src alt']))
+    await expect(body.locator('strong')).toHaveText('in bold')
+    await expect(body.locator('li')).toHaveText('First point')
+    await expect(body.locator('em')).toHaveText('Pasted')
     await page.getByTestId('admin-notice-visible').check()
     await page.getByTestId('admin-notice-event').check()
     await snap(page, testInfo, 'notice editor')
@@ -387,6 +453,13 @@ test('an operator looks a user up, adjusts the balance, revokes the sessions and
     await expect(phone.getByTestId('event-notice')).toContainText('Console notice')
     await phone.goto('/notice')
     await phone.getByTestId('notice-item').filter({ hasText: 'Console notice' }).click()
+    // The editor's formatting, as the operator saw it; nothing of the paste's script or styles.
+    const detail = phone.locator('.notice-body')
+    await expect(detail.locator('strong')).toHaveText('in bold')
+    await expect(detail.locator('li')).toHaveText('First point')
+    await expect(detail.locator('em')).toHaveText('Pasted')
+    await expect(detail).toContainText('Pasted text')
+    await expect(detail.locator('[style], span, script')).toHaveCount(0)
     const image = phone.locator('img[src^="/uploads/"]')
     await expect(image).toBeVisible()
     expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1)

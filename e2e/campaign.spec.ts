@@ -70,7 +70,13 @@ test("a campaign made in the console pops up once for a user, moves with a direc
     await page.getByTestId('admin-campaign-new').click()
     const editor = page.getByTestId('admin-campaign-editor')
     await editor.getByTestId('admin-campaign-title').fill('Bangkok conference')
-    await editor.getByTestId('admin-campaign-body').fill('<p>Reach a tier, <strong>win a node</strong>.</p>')
+    // The body in the notice editor: bold from its toolbar.
+    await editor.getByTestId('admin-campaign-body').click()
+    await page.keyboard.type('Reach a tier, ')
+    await editor.getByTestId('admin-campaign-body-tool-bold').click()
+    await page.keyboard.type('win a node')
+    await editor.getByTestId('admin-campaign-body-tool-bold').click()
+    await page.keyboard.type('.')
     await editor.getByTestId('admin-campaign-starts').fill(await localTime(page, -5))
     await editor.getByTestId('admin-campaign-ends').fill(await localTime(page, 24 * 60))
     // The spec's five tiers to start from; one is kept.

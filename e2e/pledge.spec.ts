@@ -301,6 +301,33 @@ test.describe('staking, finance and node payments', () => {
       await snap(page, testInfo, 'home balance and earnings')
     })
 
+    await test.step('the history charts show the output by day and the power, each with its table', async () => {
+      await openPledge(page)
+      const power = (await page.getByTestId('today-personal-power').textContent()) ?? ''
+      await page.getByTestId('pledge-history-link').click()
+      await expect(page).toHaveURL(/\/pledge\/history$/)
+      // One chart per coin credited: the deposit's USDT output of the settled day, drawn and in its table.
+      const usdt = page.getByTestId('history-output').filter({ hasText: 'USDT' })
+      await expect(usdt.locator('canvas').first()).toBeVisible()
+      await usdt.getByTestId('history-output-table-toggle').click()
+      const day = usdt.getByTestId('history-output-table').locator(`tr[data-day="${addDays(today, 1)}"]`)
+      await expect(day.locator('td').nth(1)).toHaveText('0.07 USDT')
+      await expect(
+        page.getByTestId('history-output').filter({ hasText: 'PLG' }).locator('canvas').first(),
+      ).toBeVisible()
+      // Power: its newest row is the figure the staking screen shows.
+      const chart = page.getByTestId('history-power')
+      await chart.getByTestId('history-power-table-toggle').click()
+      await expect(
+        chart.getByTestId('history-power-table').locator('tbody tr').first().locator('td').nth(1),
+      ).toHaveText(power)
+      // No one below this user yet: the team's chart says so.
+      await expect(page.getByTestId('history-team')).toContainText('Nothing in this period yet')
+      await snap(page, testInfo, 'history charts')
+      await page.getByTestId('history-back').click()
+      await expect(page).toHaveURL(/\/pledge$/)
+    })
+
     await test.step('through the seventh day the deposit matures and is redeemed to the balance', async () => {
       await settleThrough(addDays(today, 7))
       await page.goto('/finance')

@@ -80,11 +80,18 @@ const inRow =
 /** Lanes at the same time; resolves when all ended. */
 const together = (...lanes) => Promise.all(lanes.map((lane) => lane()))
 
-async function vitest(name, project, env = {}, out = 'inherit') {
+/** Runs the vitest project(s) `projects` (a name or a list of names). */
+async function vitest(name, projects, env = {}, out = 'inherit') {
   const file = path.join(reports, `${name}.json`)
   const code = await exec(
     bin('vitest'),
-    ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`],
+    [
+      'run',
+      ...[projects].flat().flatMap((project) => ['--project', project]),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${file}`,
+    ],
     { env: { ...process.env, ...env }, out },
   )
   const result = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null
@@ -249,7 +256,7 @@ await together(
   // step (apps/server/sim): the fixed seeds, then two fresh ones whose numbers it prints.
   inRow(['simulator (seeded runs under faults)', simulator]),
 )
-await stage('unit tests', () => vitest('unit', 'unit'))
+await stage('unit tests', () => vitest('unit', ['unit', 'unit-web']))
 await stage('API tests on PGlite', () => vitest('api-pglite', 'api'))
 await stage('API tests on PostgreSQL', async () => {
   const pg = await startPostgres()

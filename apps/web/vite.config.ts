@@ -164,10 +164,10 @@ export default defineConfig({
             },
             {
               // The small modules the lazy screens share, the payment hook's light part among them (not the
-              // motion-animated modal frame, not the chain balances or the payment's run: they would bring the
-              // animation or chain library with them).
+              // motion-animated modal frame, the history charts' canvas, the chain balances or the payment's run:
+              // they would bring the animation, chart or chain library with them).
               name: 'shared',
-              test: /apps[\\/]web[\\/]src[\\/](components[\\/](?!modal-frame)|lib[\\/]((?!chain-balances)[^\\/]+|payment[\\/](use-payment|payment-outcome|payment-error)\.ts)$)/,
+              test: /apps[\\/]web[\\/]src[\\/](components[\\/](?!modal-frame|history-chart-canvas)|lib[\\/]((?!chain-balances)[^\\/]+|payment[\\/](use-payment|payment-outcome|payment-error)\.ts)$)/,
             },
           ],
         },

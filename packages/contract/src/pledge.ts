@@ -52,6 +52,9 @@ export const Stake = Type.Object({
 })
 export type Stake = Static<typeof Stake>
 
+/** The longest history (days) the charts ask for: a year. */
+export const HISTORY_MAX_DAYS = 366
+
 export const pledgeRoutes = {
   pledgeConfig: route({
     path: '/invest/invest_pledge/:product',
@@ -131,6 +134,33 @@ export const pledgeRoutes = {
       direct_new_power: BaseUnits,
       /** New power of the whole downline today (today's recommended power). */
       recommended_power: BaseUnits,
+    }),
+  }),
+  myHistory: route({
+    path: '/invest/invest_pledge/history',
+    auth: true,
+    tag: 'pledge',
+    summary:
+      "The user's history for charts, over the last `days` days up to today (UTC), or the newest settled day when an " +
+      'operator settled ahead: the output credited on each ' +
+      'settled day per coin (stakes, finance, node dividends and referral rewards), personal power — its value ' +
+      "on the first day, then after each day it changed — and the team's performance by month",
+    body: Type.Object(
+      { days: Type.Optional(Type.Integer({ minimum: 7, maximum: HISTORY_MAX_DAYS, default: 90 })) },
+      { additionalProperties: false },
+    ),
+    data: Type.Object({
+      from: Day,
+      to: Day,
+      /** Oldest first; days without output are left out. */
+      output: Type.Array(Type.Object({ day: Day, coin: Coin, decimals: Type.Integer(), amount: BaseUnits })),
+      /** Oldest first: the first entry is `from`; personal power in USDT base units at the end of each day. */
+      power: Type.Array(Type.Object({ day: Day, power: BaseUnits })),
+      /**
+       * The team's performance by month (UTC), oldest first, from the month of `from`: the USDT value of the stakes the
+       * whole downline made in that month (the user's own not included); months without one are left out.
+       */
+      team: Type.Array(Type.Object({ month: Day, performance: BaseUnits })),
     }),
   }),
 } as const satisfies Record<string, RouteDef>

@@ -24,6 +24,7 @@ export const routeTable = {
   minerDetail: { path: '/invest/invest_pledge/MinerDetail', auth: true },
   fuel: { path: '/invest/invest_pledge/fuel', auth: true },
   today: { path: '/invest/invest_pledge/today', auth: true },
+  myHistory: { path: '/invest/invest_pledge/history', auth: true },
   nodeLevel: { path: '/invest/invest_pledge/node_level', auth: false },
   nodeBuy: { path: '/invest/invest_pledge/node', auth: true, idempotent: true },
   myNodes: { path: '/invest/invest_pledge/myNode', auth: true },

@@ -156,6 +156,23 @@ describe('the proof-of-liabilities verifier', () => {
   })
 })
 
+describe('the chart library', () => {
+  it("is a chunk of its own that only the charts' canvases load: no screen brings it up front", () => {
+    const file = Object.values(manifest).find((chunk) => chunk.file.includes('lightweight-charts'))?.file
+    expect(file, 'lightweight-charts in a chunk of its own').toBeTruthy()
+    for (const screen of [CONSOLE, ...SCREENS])
+      expect(closureFiles(`src/${screen.module}`), screen.path).not.toContain(file)
+    // The canvases import it statically, and the screens import the canvases only when they draw.
+    for (const canvas of [
+      'src/features/trade/components/chart-canvas.tsx',
+      'src/components/history-chart-canvas.tsx',
+    ]) {
+      expect(manifest[canvas]?.isDynamicEntry, canvas).toBe(true)
+      expect(closureFiles(canvas), canvas).toContain(file)
+    }
+  })
+})
+
 /**
  * The operator console is its own lazily loaded chunk: the build must not put any of its code or strings
  * into what a user's page loads up front.

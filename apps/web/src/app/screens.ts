@@ -32,6 +32,7 @@ export const SCREENS: readonly Screen[] = [
     name: 'StakeOrderScreen',
   },
   { path: '/pledge/detail', module: 'features/pledge/components/stake-output-screen.tsx', name: 'StakeOutputScreen' },
+  { path: '/pledge/history', module: 'features/pledge/components/history-screen.tsx', name: 'HistoryScreen' },
   { path: '/finance', module: 'features/finance/components/finance-screen.tsx', name: 'FinanceScreen' },
   {
     path: '/finance/detail',

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { AppError } from '../../lib/app-error.ts'
 import { defineRoute } from '../../lib/route.ts'
 import { registerPurpose } from '../intents/index.ts'
+import { myHistory } from './history.ts'
 import { stakePurpose } from './purpose.ts'
 import { fuel, minerDetail, minerList, pledgeConfig, stake, today } from './service.ts'
 
@@ -35,4 +36,5 @@ export async function pledgeRoutes(app: FastifyInstance) {
   )
   defineRoute(app, api.fuel, {}, ({ user }) => fuel(app.db, user.id))
   defineRoute(app, api.today, {}, ({ user }) => today(app.db, user.id))
+  defineRoute(app, api.myHistory, {}, ({ user, body }) => myHistory(app.db, user.id, body.days ?? 90))
 }

@@ -76,6 +76,8 @@ interface DecisionDialogsProps<T extends { id: string }> {
   section: 'withdrawals' | 'adjustments' | 'changes'
   /** What approving does, naming the amount and whose it is. */
   approveText: (item: T) => ReactNode
+  /** Why approving this item needs a second confirmation, if it does (ConfirmDialog's `warning`). */
+  approveWarning?: (item: T) => { text: ReactNode; acknowledge: string } | null
   /** What rejecting does, when it needs saying. */
   rejectText?: (item: T) => ReactNode
 }
@@ -87,6 +89,7 @@ export function DecisionDialogs<T extends { id: string }>({
   reject,
   section,
   approveText,
+  approveWarning,
   rejectText,
 }: DecisionDialogsProps<T>) {
   const { t } = useTranslation('admin')
@@ -98,6 +101,7 @@ export function DecisionDialogs<T extends { id: string }>({
         open={approving !== null}
         title={t(`${section}.approveTitle`)}
         confirm={t('withdrawals.approve')}
+        warning={approving && approveWarning?.(approving)}
         pending={approve.isPending}
         onClose={() => setApproving(null)}
         onConfirm={() => approving && approve.mutate({ id: approving.id })}

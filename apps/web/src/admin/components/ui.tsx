@@ -1,5 +1,5 @@
 import type { BodyOf, ClientRoute } from '@solpledge/contract/client'
-import { createContext, type ReactNode, useContext, useId } from 'react'
+import { createContext, type ReactNode, useContext, useEffect, useId, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { adminDownload } from '@/admin/lib/api-client.ts'
 import { LoadMore } from '@/components/load-more.tsx'
@@ -45,16 +45,46 @@ export function Panel({ title, testId, actions, children }: PanelProps) {
 }
 
 /**
- * A table that scrolls sideways on a phone: focusable, so that it scrolls from the keyboard too, and named by the
- * heading of its area or block.
+ * The console's tables: on a wide screen a table that scrolls sideways when it must (focusable, so that it scrolls from
+ * the keyboard too, and named by the heading of its area or block); at a phone's width (admin.css) each row is a card
+ * whose cells are labelled by their column's header (`data-label`, set here from the header row), with the actions
+ * first.
  */
 export function TableWrap({ children }: { children: ReactNode }) {
+  const ref = useRef<HTMLElement>(null)
+  useEffect(() => {
+    const wrap = ref.current
+    if (!wrap) return
+    labelCells(wrap)
+    // Rows come and go (pages, live updates) and headers change with the language: label them again each time.
+    const observer = new MutationObserver(() => labelCells(wrap))
+    observer.observe(wrap, { childList: true, subtree: true, characterData: true })
+    return () => observer.disconnect()
+  }, [])
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the focus to scroll by keyboard
-    <section className="admin-table-wrap" tabIndex={0} aria-labelledby={useContext(HeadingId)}>
+    <section ref={ref} className="admin-table-wrap" tabIndex={0} aria-labelledby={useContext(HeadingId)}>
       {children}
     </section>
   )
+}
+
+/** Gives every body cell of the tables in `wrap` its column's header text as `data-label` (shown on a phone). */
+function labelCells(wrap: HTMLElement) {
+  for (const table of wrap.querySelectorAll('table')) {
+    const head = table.tHead?.rows[0]
+    const labels = head ? [...head.cells].flatMap((cell) => Array(cell.colSpan).fill(cell.textContent ?? '')) : []
+    for (const body of table.tBodies)
+      for (const row of body.rows) {
+        let column = 0
+        for (const cell of row.cells) {
+          const label = labels[column] ?? ''
+          // Written only when it changes (the observer above does not listen to attributes anyway).
+          if (cell.dataset.label !== label) cell.dataset.label = label
+          column += cell.colSpan
+        }
+      }
+  }
 }
 
 interface PanelProps {

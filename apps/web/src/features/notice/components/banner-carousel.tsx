@@ -2,8 +2,8 @@ import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Skeleton } from '@/components/skeleton.tsx'
+import { safeHref } from '@/lib/rich-text.ts'
 import { type Banner, useBanners } from '../api/get-banners.ts'
-import { safeHref } from '../utils/rich-text.ts'
 import './home-notices.css'
 
 /** Seconds each banner shows before the next slides in. */

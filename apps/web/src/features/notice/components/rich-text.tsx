@@ -1,6 +1,6 @@
 import { type ReactNode, useMemo } from 'react'
 import { Link } from 'react-router'
-import { parseRichText, type RichNode } from '../utils/rich-text.ts'
+import { parseRichText, type RichNode } from '@/lib/rich-text.ts'
 
 function render(nodes: readonly RichNode[]): ReactNode[] {
   return nodes.map((node, index) => {
@@ -39,7 +39,7 @@ function render(nodes: readonly RichNode[]): ReactNode[] {
 }
 
 /**
- * A notice body: operator markup read through the allow-list of utils/rich-text.ts and rendered as React elements.
+ * A notice body: operator markup read through the allow-list of lib/rich-text.ts and rendered as React elements.
  * Nothing of it is ever set as HTML.
  */
 export function RichText({ html, className, lang }: { html: string; className?: string; lang?: string }) {

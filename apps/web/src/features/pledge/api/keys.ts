@@ -11,4 +11,5 @@ export const pledgeKeys = {
   stakes: (address: string, status: Stake['status']) => [...domainKeys.pledge, 'stakes', address, status] as const,
   stake: (address: string, id: string) => [...domainKeys.pledge, 'stake', address, id] as const,
   records: (address: string, id: string) => [...domainKeys.pledge, 'records', address, id] as const,
+  history: (address: string, days: number) => [...domainKeys.pledge, 'history', address, days] as const,
 }

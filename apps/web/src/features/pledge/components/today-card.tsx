@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
 import { type Fact, Facts } from '@/components/facts.tsx'
 import { formatDay } from '@/lib/format.ts'
 import { useToday } from '@/lib/today.ts'
@@ -45,6 +46,9 @@ export function TodayCard() {
             ? t('pledge.today.output', { day: formatDay(today.settled_day, i18n.resolvedLanguage) })
             : t('pledge.today.noSettlement')}
         </h2>
+        <Link to="/pledge/history" className="today-history-link" data-testid="pledge-history-link">
+          {t('history.link')}
+        </Link>
       </header>
       <div className="today-output" data-testid="today-output">
         {output.length === 0 ? (

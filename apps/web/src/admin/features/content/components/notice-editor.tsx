@@ -4,9 +4,11 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useAllowed } from '@/admin/lib/api-client.ts'
 import { isoToLocal, localToIso } from '@/admin/lib/local-time.ts'
+import { toAllowedHtml } from '@/lib/rich-text.ts'
 import { useSaveNotice } from '../api/content.ts'
 import { Check, EditorForm, useTranslationsEditor } from './editor-form.tsx'
 import { ImageUpload } from './image-upload.tsx'
+import { RichEditor } from './rich-editor.tsx'
 
 const FIELDS = ['title', 'body'] as const
 
@@ -94,25 +96,26 @@ interface RichBodyFieldProps {
   onChange: (body: string) => void
 }
 
-/** The rich-text body of a notice or a campaign (the same markup the app renders), with uploaded images. */
+/**
+ * The rich-text body of a notice or a campaign in the WYSIWYG editor (only the markup the app renders), with uploaded
+ * images added at its end.
+ */
 export function RichBodyField({ kind, value, disabled, onChange }: RichBodyFieldProps) {
   const { t } = useTranslation('admin')
   return (
     <>
-      <label className="admin-field">
-        <span>{t('content.body')}</span>
-        <textarea
-          data-testid={`admin-${kind}-body`}
-          value={value}
-          disabled={disabled}
-          onChange={(event) => onChange(event.target.value)}
-        />
-      </label>
+      <RichEditor
+        label={t('content.body')}
+        testId={`admin-${kind}-body`}
+        value={value}
+        disabled={disabled}
+        onChange={onChange}
+      />
       <p className="muted-note">{t('content.bodyHint')}</p>
       <ImageUpload
         testId={`admin-${kind}-image`}
         disabled={disabled}
-        onUploaded={(url) => onChange(`${value}\n<p><img src="${url}" alt=""></p>`)}
+        onUploaded={(url) => onChange(toAllowedHtml(`${value}<p><img src="${url}" alt=""></p>`))}
       />
     </>
   )

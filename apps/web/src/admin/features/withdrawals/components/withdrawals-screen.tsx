@@ -18,7 +18,7 @@ import {
   WITHDRAWAL_STATUSES,
   type WithdrawalStatus,
 } from '../api/withdrawals.ts'
-import { reviewState } from '../utils/review-state.ts'
+import { isOwnWallet, reviewState } from '../utils/review-state.ts'
 
 /**
  * Withdrawal review (docs/admin.md#withdrawal-review): the queue waiting for a decision, oldest first, with approve and
@@ -35,6 +35,7 @@ export function WithdrawalsScreen() {
   const decision = useDecision<AdminWithdrawal>()
   const approve = useApproveWithdrawal(() => decision.setApproving(null))
   const reject = useRejectWithdrawal(() => decision.setRejecting(null))
+  const session = useAdminSession()
   const amountOf = (w: AdminWithdrawal) => formatUnits(w.amount, w.decimals, w.coin)
 
   return (
@@ -98,6 +99,11 @@ export function WithdrawalsScreen() {
         reject={reject}
         section="withdrawals"
         approveText={(w) => t('withdrawals.approveText', { amount: amountOf(w), address: w.address })}
+        approveWarning={(w) =>
+          session && isOwnWallet(w, session.address)
+            ? { text: t('withdrawals.ownWallet'), acknowledge: t('withdrawals.ownWalletAcknowledge') }
+            : null
+        }
         rejectText={(w) => t('withdrawals.rejectText', { amount: amountOf(w), address: w.user_address })}
       />
     </AdminPage>

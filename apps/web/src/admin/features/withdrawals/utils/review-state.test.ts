@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { reviewState } from './review-state.ts'
+import { isOwnWallet, reviewState } from './review-state.ts'
 
 const approval = (admin: string) => ({ admin, role: 'operator' as const, at: '2026-01-01T00:00:00.000Z' })
 
@@ -15,5 +15,18 @@ describe('where a withdrawal in review stands', () => {
 
   it('tells the operator who approved that another one must', () => {
     expect(reviewState({ approvals: [approval('me')], approvals_needed: 2 }, 'me')).toBe('approvedByMe')
+  })
+})
+
+describe("the reviewer's own wallet", () => {
+  const withdrawal = { address: 'dest', user_address: 'user' }
+
+  it('is the recipient when the withdrawal is sent to it or asked for by it', () => {
+    expect(isOwnWallet(withdrawal, 'dest')).toBe(true)
+    expect(isOwnWallet(withdrawal, 'user')).toBe(true)
+  })
+
+  it('is not when another wallet asked for it and receives it', () => {
+    expect(isOwnWallet(withdrawal, 'me')).toBe(false)
   })
 })

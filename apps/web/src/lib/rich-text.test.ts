@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { decodeEntities, parseRichText, type RichNode, safeHref, safeImageSrc } from './rich-text.ts'
+import {
+  decodeEntities,
+  parseRichText,
+  type RichNode,
+  safeHref,
+  safeImageSrc,
+  serializeRichText,
+  toAllowedHtml,
+} from './rich-text.ts'
 
 /** Every tag and attribute the tree holds, to check nothing outside the allow-list gets through. */
 function walk(nodes: readonly RichNode[], seen: { tags: Set<string>; attrs: Set<string>; text: string[] }) {
@@ -160,5 +168,28 @@ describe('notice rich text', () => {
     expect(safeImageSrc('/banners/stake.svg')).toBe('/banners/stake.svg')
     expect(safeImageSrc('https://x/y.png')).toBe('https://x/y.png')
     expect(safeImageSrc('http://x/y.png')).toBeNull()
+  })
+})
+
+describe("the console editor's markup", () => {
+  it('keeps the allowed tags, a checked href, src and alt, and escapes text', () => {
+    const html =
+      '<h2>Title</h2><p>A <strong>bold</strong> &amp; <em>new</em> <a href="/finance">link</a> 1 &lt; 2</p>' +
+      '<ul><li>one</li><li>two</li></ul><p><img src="/uploads/a.png" alt="A &quot;dot&quot;"><br></p>'
+    expect(toAllowedHtml(html)).toBe(html)
+  })
+
+  it("writes what a browser's editor makes in allowed tags and drops the rest with their attributes", () => {
+    expect(
+      toAllowedHtml(
+        '<div style="color:red" onclick="x()"><b>Bold</b> <i>it</i> <span class="s">plain</span>' +
+          ' <script>alert(1)</script><a href="javascript:alert(1)">bad</a></div><img src="x" onerror="alert(1)">',
+      ),
+    ).toBe('<div><strong>Bold</strong> <em>it</em> plain bad</div>')
+  })
+
+  it('reads back to the same tree it was written from', () => {
+    const nodes = parseRichText('<ol><li>a <code>&lt;b&gt;</code></li></ol><blockquote>"q" \' &amp;</blockquote>')
+    expect(parseRichText(serializeRichText(nodes))).toEqual(nodes)
   })
 })

@@ -1,8 +1,10 @@
 /**
  * Notice bodies are operator content in a restricted HTML subset. They are never injected as HTML: this module reads
- * the markup into a small tree of allow-listed elements, which components/rich-text.tsx turns into React elements
- * (text always as text). Whatever is not allowed is dropped with its content (script, style, iframe, …) or replaced
- * by its content (span, font, unknown tags); attributes are dropped except a checked href, src and alt.
+ * the markup into a small tree of allow-listed elements, which features/notice/components/rich-text.tsx turns into
+ * React elements (text always as text). Whatever is not allowed is dropped with its content (script, style, iframe, …)
+ * or replaced by its content (span, font, unknown tags); attributes are dropped except a checked href, src and alt.
+ * The console's editor writes its markup back through the same tree (`toAllowedHtml`), so that it stores only what the
+ * app shows.
  */
 
 export type RichTag =
@@ -396,4 +398,26 @@ function tidy(nodes: RichNode[], parent?: RichTag): RichNode[] {
     out.push(node)
   }
   return out
+}
+
+const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+const escapeAttribute = (text: string) => escapeText(text).replace(/"/g, '&quot;')
+
+/** Writes allow-listed nodes as markup: only their tags, a checked href, src and alt, and escaped text. */
+export function serializeRichText(nodes: readonly RichNode[]): string {
+  return nodes
+    .map((node) => {
+      if (typeof node === 'string') return escapeText(node)
+      if (node.tag === 'br' || node.tag === 'hr') return `<${node.tag}>`
+      if (node.tag === 'img')
+        return `<img src="${escapeAttribute(node.src ?? '')}" alt="${escapeAttribute(node.alt ?? '')}">`
+      const open = node.tag === 'a' ? `<a href="${escapeAttribute(node.href ?? '')}">` : `<${node.tag}>`
+      return `${open}${serializeRichText(node.children)}</${node.tag}>`
+    })
+    .join('')
+}
+
+/** Any markup (an editor's, a paste's) reduced to the allow-list: what the app would show of it, as markup. */
+export function toAllowedHtml(html: string): string {
+  return serializeRichText(parseRichText(html))
 }
