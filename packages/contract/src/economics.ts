@@ -101,7 +101,10 @@ export const ECONOMIC_BOUNDS = {
   breakerReserveShareBps: 5_000,
 } as const
 
-/** A refusal: a catalogue key and its parameters (the field and the bound, already written for people). */
+/**
+ * A refusal: a catalogue key and its parameters (the field and the bound; an amount is written in the message's
+ * language).
+ */
 export interface BoundProblem {
   key: Extract<MessageKey, 'admin.tooLarge' | 'admin.tooSmall' | 'admin.dailyYieldTooHigh' | 'admin.referralTotal'>
   params: MessageParams
