@@ -252,8 +252,8 @@ test.describe('staking, finance and node payments', () => {
 
       await rows.first().click()
       await expect(page).toHaveURL(/\/pledge\/orderDetail\?id=\d+/)
-      await expect(page.getByTestId('order-produced')).toHaveText('7.066666666 PLG')
-      await expect(page.getByTestId('order-remaining')).toHaveText('204.933333334 PLG')
+      await expect(page.getByTestId('order-produced')).toHaveText('7.066666 PLG')
+      await expect(page.getByTestId('order-remaining')).toHaveText('204.933333 PLG')
       await snap(page, testInfo, 'order detail')
       await page.getByTestId('stake-output-link').click()
       await expect(page).toHaveURL(/\/pledge\/detail\?id=\d+/)

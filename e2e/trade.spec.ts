@@ -4,6 +4,7 @@ import {
   callAs,
   doubleTapOnce,
   expect,
+  keepReceipts,
   openReview,
   register,
   secondPhone,
@@ -168,7 +169,7 @@ test.describe('quick trade and swap', () => {
       await expect(page.getByTestId('order-amount')).toHaveText('20 PLG')
       await expect(page.getByTestId('order-sold')).toHaveText('8 PLG')
       await expect(page.getByTestId('order-remaining')).toHaveText('12 PLG')
-      await expect(page.getByTestId('order-earnings')).toHaveText('4.7952 USDT')
+      await expect(page.getByTestId('order-earnings')).toHaveText('4.79 USDT')
       const fill = page.getByTestId('fill-row')
       await expect(fill).toHaveCount(1)
       await expect(fill).toHaveAttribute('data-role', 'maker')
@@ -192,12 +193,20 @@ test.describe('quick trade and swap', () => {
       await expect(sellerOrder).toHaveAttribute('data-status', 'pending')
 
       await sellerOrder.getByTestId('order-cancel').click()
+      await keepReceipts(page)
       // A double tap cancels once: no 'Failed to withdraw order.' beside the success.
       await doubleTapOnce(page, page.getByTestId('review-confirm'), {
         route: api.tradeCancel,
         how: 'dblclick',
         answer: 'Revocation successfully',
       })
+      // Its receipt: the unsold rest back in the balance.
+      const receipt = page.getByTestId('receipt')
+      await expect(receipt.getByTestId('receipt-returned')).toHaveText('12 PLG')
+      await expect(receipt.getByTestId('receipt-filled')).toHaveText('8 PLG')
+      await expect(receipt.getByTestId('receipt-state')).toHaveText('Cancelled')
+      await receipt.getByTestId('receipt-done').click()
+      await expect(receipt).toHaveCount(0)
       await expect(page.getByTestId('order-row')).toHaveCount(0)
       await expect(page.getByTestId('book-ask')).toHaveCount(0)
       // The unsold 12 PLG are back: 100 - 8.

@@ -127,18 +127,18 @@ describe(`operator console configuration (${dbKind})`, () => {
     for (const [value, msg] of [
       [
         { ...version.value, pledge: { ...version.value.pledge, minUsdt: '99999999999999999999000000' } },
-        'pledge.minUsdt cannot be more than 1000000 USDT',
+        'pledge.minUsdt cannot be more than 1,000,000 USDT',
       ],
       [
         {
           ...version.value,
           nodeLevels: [level, { ...level, code: 'mega', priceUsdt: (10n ** 7n * USDT + 1n).toString() }],
         },
-        'nodeLevels[1].priceUsdt cannot be more than 10000000 USDT',
+        'nodeLevels[1].priceUsdt cannot be more than 10,000,000 USDT',
       ],
       [
         { ...version.value, nodePoolDaily: (10n ** 8n * PLG + 1n).toString() },
-        'nodePoolDaily cannot be more than 100000000 PLG',
+        'nodePoolDaily cannot be more than 100,000,000 PLG',
       ],
       [
         {
@@ -169,7 +169,7 @@ describe(`operator console configuration (${dbKind})`, () => {
       },
       { ...admin.headers, lang: 'zh' },
     )
-    expect(zh.msg).toBe('pledge.minUsdt 不能大于 1000000 USDT')
+    expect(zh.msg).toBe('pledge.minUsdt 不能大于 1,000,000 USDT')
     expect(await versionCount()).toBe(count)
     expect(await auditCount(t.db)).toBe(audits)
   })
@@ -300,9 +300,9 @@ describe(`operator console configuration (${dbKind})`, () => {
       }
       // Beyond any plausible value: refused with the field and its bound named, in the caller's language.
       for (const [changes, msg] of [
-        [{ min_withdraw: '99999999999999999999' }, 'min_withdraw cannot be more than 1000000 USDT'],
-        [{ withdraw_fee: '10001' }, 'withdraw_fee cannot be more than 10000 USDT'],
-        [{ review_threshold: '1000000000.000001' }, 'review_threshold cannot be more than 1000000000 USDT'],
+        [{ min_withdraw: '99999999999999999999' }, 'min_withdraw cannot be more than 1,000,000 USDT'],
+        [{ withdraw_fee: '10001' }, 'withdraw_fee cannot be more than 10,000 USDT'],
+        [{ review_threshold: '1000000000.000001' }, 'review_threshold cannot be more than 1,000,000,000 USDT'],
         [{ withdraw_fee: '60' }, 'The withdrawal fee must be less than the withdrawal minimum'],
         [{ withdraw_fee: '0.0000001' }, 'withdraw_fee must be an amount of USDT with at most 6 decimals'],
       ] as const)

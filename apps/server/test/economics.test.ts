@@ -287,7 +287,7 @@ describe(`economics under four eyes, with notice (${dbKind})`, () => {
       ],
       [
         (v: BusinessConfig) => ({ ...v, referencePrice: (1_000_000n * USDT).toString() }),
-        'referencePrice cannot be more than 10000 USDT',
+        'referencePrice cannot be more than 10,000 USDT',
       ],
       [
         (v: BusinessConfig) => ({ ...v, finance: v.finance.map((f) => ({ ...f, outputBps: 9000 })) }),

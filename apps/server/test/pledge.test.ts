@@ -168,6 +168,15 @@ describe(`staking (${dbKind})`, () => {
       'test',
     )
     expect((await stake(u, 300n * PLG, 30)).msg).toBe('The amount of the pledge cannot be less than 375PLG')
+    // Grouped in the request's language with every decimal: 1,234.567891 USDT at 0.5 USDT = 2,469.135782 PLG.
+    await setBusinessConfig(
+      t.db,
+      { ...DEFAULT_BUSINESS_CONFIG, pledge: { ...DEFAULT_BUSINESS_CONFIG.pledge, minUsdt: '1234567891' } },
+      'test',
+    )
+    expect((await stake(u, 300n * PLG, 30)).msg).toBe('The amount of the pledge cannot be less than 2,469.135782PLG')
+    const vi = await call(t.app, api.pledgeStake, { amount: String(300n * PLG), days: 30 }, { ...u.auth, lang: 'vi' })
+    expect(vi).toMatchObject({ code: Code.FAIL, msg: 'Số lượng stake không được nhỏ hơn 2.469,135782PLG' })
     await setBusinessConfig(t.db, DEFAULT_BUSINESS_CONFIG, 'test')
     // Exactly the minimum is accepted.
     expect((await stake(u, 200n * PLG, 30)).code).toBe(Code.OK)

@@ -453,6 +453,16 @@ describe(`quick trade: orders, matching and money (${dbKind})`, () => {
     expect((await wallet(t.db, buyer)).USDT.available).toBe(9n * USDT)
   })
 
+  it("names the amounts of its refusals grouped in the request's language, every decimal kept", async () => {
+    const u = await user({ PLG: 10n * PLG, USDT: 10n * USDT })
+    const sell = (amount: bigint, lang: string) =>
+      call(t.app, api.tradeSell, { price: '500000', amount: amount.toString() }, { ...u.auth, lang })
+    const above = 10_000_000n * PLG + 10_000_000n
+    expect((await sell(above, 'zh')).msg).toBe('数量不能多于 10,000,000 PLG')
+    expect((await sell(above, 'vi')).msg).toBe('Số lượng không được lớn hơn 10.000.000 PLG')
+    expect((await sell(PLG + 1n, 'vi')).msg).toBe('Số lượng phải là bội số của 0,01 PLG')
+  })
+
   describe('bad input is refused with nothing changed', () => {
     const cases: [string, 'buy' | 'sell', Record<string, unknown>, number, string | RegExp][] = [
       ['a zero price', 'sell', { price: '0', amount: String(PLG) }, Code.INVALID, /price/],
@@ -489,7 +499,7 @@ describe(`quick trade: orders, matching and money (${dbKind})`, () => {
         'sell',
         { price: '500000', amount: String(10_000_000n * PLG + 10_000_000n) },
         Code.FAIL,
-        'The amount cannot be more than 10000000 PLG',
+        'The amount cannot be more than 10,000,000 PLG',
       ],
       ['an amount of 39 digits', 'sell', { price: '500000', amount: '1'.padEnd(39, '0') }, Code.INVALID, /amount/],
       ['a price of 39 digits', 'buy', { price: '1'.padEnd(39, '0'), amount: String(PLG) }, Code.INVALID, /price/],

@@ -135,6 +135,22 @@ describe(`withdrawals (${dbKind})`, () => {
         code: Code.FAIL,
         msg: 'The amount must be larger than the fee of 20 USDT',
       })
+      // Amounts in refusals are grouped in the request's language, every decimal kept.
+      await ctx.db
+        .updateTable('assets')
+        .set({ min_atm_money: String(1_234_500_001n), withdraw_fee: String(1_000_250_000n) })
+        .where('code', '=', 'USDT')
+        .execute()
+      const inZh = (amount: bigint) =>
+        call(ctx.app, api.withdraw, { coin: 'USDT', amount: amount.toString() }, { ...user.auth, lang: 'zh' })
+      expect(await withdraw(user, 30n * USDT)).toMatchObject({
+        code: Code.FAIL,
+        msg: 'The withdrawal amount cannot be less than 1,234.500001 USDT',
+      })
+      expect((await inZh(30n * USDT)).msg).toBe('提现数量不能少于 1,234.500001 USDT')
+      await ctx.db.updateTable('assets').set({ min_atm_money: '1' }).where('code', '=', 'USDT').execute()
+      expect((await withdraw(user, 30n * USDT)).msg).toBe('The amount must be larger than the fee of 1,000.25 USDT')
+      expect((await inZh(30n * USDT)).msg).toBe('数量必须大于手续费 1,000.25 USDT')
       await ctx.db.updateTable('assets').set({ withdraw_enabled: false }).where('code', '=', 'USDT').execute()
       expect(await withdraw(user, 30n * USDT)).toMatchObject({
         code: Code.FAIL,
@@ -143,7 +159,7 @@ describe(`withdrawals (${dbKind})`, () => {
     } finally {
       await ctx.db
         .updateTable('assets')
-        .set({ withdraw_fee: String(FEE), withdraw_enabled: true })
+        .set({ withdraw_fee: String(FEE), withdraw_enabled: true, min_atm_money: String(10n * USDT) })
         .where('code', '=', 'USDT')
         .execute()
     }

@@ -20,6 +20,7 @@ export * from './ids.ts'
 export type * from './live.ts'
 export * from './live-protocol.ts'
 export type { Catalogue, MessageKey } from './messages/en.ts'
+export * from './number-format.ts'
 export * from './returns.ts'
 export type * from './system.ts'
 

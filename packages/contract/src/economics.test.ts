@@ -70,7 +70,7 @@ describe('economics: bounds and effects', () => {
     ).toEqual({ key: 'admin.tooLarge', params: { field: 'referralRewards[0].rateBps', max: '20 %' } })
     expect(bound((c) => (c.referencePrice = '1000000000000'))).toEqual({
       key: 'admin.tooLarge',
-      params: { field: 'referencePrice', max: '10000 USDT' },
+      params: { field: 'referencePrice', max: { units: '10000000000', decimals: 6, unit: 'USDT' } },
     })
     expect(bound((c) => ((c.nodeLevels[0] as { priceUsdt: string }).priceUsdt = '999999'))).toMatchObject({
       key: 'admin.tooSmall',

@@ -4,6 +4,7 @@
 // runtime: the server decides with them, the console previews with them, the app lists the notices with them.
 import type { BusinessConfig } from './business-config.ts'
 import type { MessageKey } from './messages/en.ts'
+import { type AmountParam, amountParam, type MessageParams } from './messages/params.ts'
 
 /** Which asset an amount of the configuration is counted in: USDT, or the platform's token ({product}). */
 export type ConfigAsset = 'usdt' | 'product'
@@ -100,10 +101,13 @@ export const ECONOMIC_BOUNDS = {
   breakerReserveShareBps: 5_000,
 } as const
 
-/** A refusal: a catalogue key and its parameters (the field and the bound, already written for people). */
+/**
+ * A refusal: a catalogue key and its parameters (the field and the bound; an amount is written in the message's
+ * language).
+ */
 export interface BoundProblem {
   key: Extract<MessageKey, 'admin.tooLarge' | 'admin.tooSmall' | 'admin.dailyYieldTooHigh' | 'admin.referralTotal'>
-  params: Record<string, string>
+  params: MessageParams
 }
 
 /** Basis points for people: 150 → '1.5 %'. */
@@ -124,7 +128,10 @@ function decimalText(units: bigint, decimals: number): string {
  */
 export function economicBoundProblem(config: BusinessConfig, usdtDecimals: number): BoundProblem | null {
   const b = ECONOMIC_BOUNDS
-  const tooLarge = (field: string, max: string): BoundProblem => ({ key: 'admin.tooLarge', params: { field, max } })
+  const tooLarge = (field: string, max: string | AmountParam): BoundProblem => ({
+    key: 'admin.tooLarge',
+    params: { field, max },
+  })
   const perDay = (field: string, bps: number, days: number, max: number): BoundProblem | null =>
     // Compared exactly: bps / days > max ⇔ bps > max × days.
     bps > max * days
@@ -150,7 +157,10 @@ export function economicBoundProblem(config: BusinessConfig, usdtDecimals: numbe
     if (BigInt(level.priceUsdt) < b.nodePriceMinUsdt * usdt)
       return {
         key: 'admin.tooSmall',
-        params: { field: `nodeLevels[${i}].priceUsdt`, min: `${b.nodePriceMinUsdt} USDT` },
+        params: {
+          field: `nodeLevels[${i}].priceUsdt`,
+          min: amountParam(b.nodePriceMinUsdt * usdt, usdtDecimals, 'USDT'),
+        },
       }
   }
   for (const [i, reward] of config.referralRewards.entries()) {
@@ -160,7 +170,7 @@ export function economicBoundProblem(config: BusinessConfig, usdtDecimals: numbe
   if (total > b.referralTotalBps)
     return { key: 'admin.referralTotal', params: { total: bpsText(total), max: bpsText(b.referralTotalBps) } }
   if (BigInt(config.referencePrice) > b.referencePriceUsdt * usdt)
-    return tooLarge('referencePrice', `${b.referencePriceUsdt} USDT`)
+    return tooLarge('referencePrice', amountParam(b.referencePriceUsdt * usdt, usdtDecimals, 'USDT'))
   const breaker = config.settlementBreaker
   if (breaker.averageMultipleBps > b.breakerMultipleBps)
     return tooLarge('settlementBreaker.averageMultipleBps', bpsText(b.breakerMultipleBps))

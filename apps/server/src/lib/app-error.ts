@@ -1,4 +1,4 @@
-import { Code, type MessageKey } from '@solpledge/contract'
+import { Code, type MessageKey, type MessageParams } from '@solpledge/contract'
 
 /**
  * A refusal the user sees: an envelope code and a catalogue key, translated per request, answered with HTTP `status`
@@ -8,7 +8,7 @@ export class AppError extends Error {
   constructor(
     readonly code: number,
     readonly key: MessageKey,
-    readonly params: Record<string, string | number> = {},
+    readonly params: MessageParams = {},
     readonly status = 200,
   ) {
     super(key)
@@ -16,7 +16,5 @@ export class AppError extends Error {
   }
 }
 
-export const refuse = (key: MessageKey, params?: Record<string, string | number>) =>
-  new AppError(Code.FAIL, key, params)
-export const invalid = (key: MessageKey, params?: Record<string, string | number>) =>
-  new AppError(Code.INVALID, key, params)
+export const refuse = (key: MessageKey, params?: MessageParams) => new AppError(Code.FAIL, key, params)
+export const invalid = (key: MessageKey, params?: MessageParams) => new AppError(Code.INVALID, key, params)

@@ -12,6 +12,7 @@ import {
   IDEMPOTENCY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
   type MessageKey,
+  type MessageParams,
   type RouteDef,
 } from '@solpledge/contract'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -109,7 +110,7 @@ export interface RouteContext<R extends RouteDef> {
 /** A success message with values for its placeholders. */
 export interface SuccessMessage {
   key: MessageKey
-  params: Record<string, string | number>
+  params: MessageParams
 }
 
 export interface RouteOptions<R extends RouteDef = RouteDef> {

@@ -5,6 +5,7 @@ import {
   Code,
   type Language,
   type MessageKey,
+  type MessageParams,
   pickLanguage,
   TEXT_PATTERN,
   translate,
@@ -26,7 +27,7 @@ export const envelopeBody = (
   code: number,
   key: MessageKey,
   data: unknown = null,
-  params?: Record<string, string | number>,
+  params?: MessageParams,
 ) => ({ code, msg: translate(request.lang, key, params), key, data })
 
 export function sendEnvelope(
@@ -35,7 +36,7 @@ export function sendEnvelope(
   code: number,
   key: MessageKey,
   data: unknown = null,
-  params?: Record<string, string | number>,
+  params?: MessageParams,
   status = 200,
 ) {
   const body = envelopeBody(request, code, key, data, params)

@@ -11,7 +11,7 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { withdrawalReceipt } from '@/features/assets/api/request-withdraw.ts'
 import { WithdrawDialog } from '@/features/assets/components/withdraw-dialog.tsx'
-import { orderReceipt } from '@/features/trade/utils/receipt.ts'
+import { cancelReceipt, orderReceipt } from '@/features/trade/utils/receipt.ts'
 import { paymentReceipt } from '@/lib/payment/payment-outcome.ts'
 import { showReceipt } from '@/lib/receipt.ts'
 import { fakeApi, renderApp, renderSignedIn, TEST_CONFIG } from '@/test/harness.tsx'
@@ -110,6 +110,36 @@ describe('the receipt sheet', () => {
       'Remaining amount': '800 PLG',
       Status: 'Pending',
     })
+  })
+
+  it('says what a cancel returned to the balance: the rest of a sell, or what a buy held for it', async () => {
+    await renderApp(null)
+    const market = { symbol: 'PLG', quote: 'USDT', base_decimals: 9, quote_decimals: 6 } as Parameters<
+      typeof cancelReceipt
+    >[0]
+    const order = {
+      order_sn: 'T42',
+      type: 'buy',
+      kind: 'limit',
+      status: 'cancelled',
+      price: '512345',
+      amount: '3000000000000',
+      sold_amount: '1000000000000',
+      remaining_amount: '2000010000000',
+    } as TradeOrder
+    act(() => showReceipt(cancelReceipt(market, order)))
+    let sheet = await screen.findByTestId('receipt')
+    expect(within(sheet).getByText('Order T42 cancelled')).toBeTruthy()
+    // 2,000.01 PLG at 0.512345 USDT held 1,024.695123 USDT (…123.45 base units, rounded down as the server does).
+    expect(rowsOf(sheet)).toEqual({
+      'Returned to your balance': '1,024.695123 USDT',
+      'Bought amount': '1,000 PLG',
+      Status: 'Cancelled',
+    })
+    act(() => showReceipt(cancelReceipt(market, { ...order, type: 'sell' })))
+    await waitFor(() => expect(rowsOf(screen.getByTestId('receipt'))['Returned to your balance']).toBe('2,000.01 PLG'))
+    sheet = screen.getByTestId('receipt')
+    expect(rowsOf(sheet)['Sold amount']).toBe('1,000 PLG')
   })
 
   it('opens after a confirmed withdrawal with what the server answered', async () => {

@@ -6,6 +6,7 @@ import {
   ASSET_SETTING_LIMITS,
   type AssetSettings,
   type AssetVersion,
+  amountParam,
   type BusinessConfig,
   Code,
   type ConfigVersion,
@@ -179,7 +180,7 @@ export function assetSettingsProblem(s: StoredSettings, asset: { decimals: numbe
   for (const [field, max] of Object.entries(ASSET_SETTING_LIMITS)) {
     const value = s[field as keyof typeof ASSET_SETTING_LIMITS]
     if (value !== null && BigInt(value) > max * unit)
-      return invalid('admin.tooLarge', { field, max: `${max} ${asset.symbol}` })
+      return invalid('admin.tooLarge', { field, max: amountParam(max * unit, asset.decimals, asset.symbol) })
   }
   const fee = BigInt(s.withdraw_fee)
   if (fee > 0n && BigInt(s.min_withdraw) <= fee) return invalid('admin.feeNotBelowMinimum')

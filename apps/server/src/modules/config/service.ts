@@ -1,4 +1,10 @@
-import { BusinessConfig, CONFIG_AMOUNT_LIMITS, economicBoundProblem } from '@solpledge/contract'
+import {
+  type AmountParam,
+  amountParam,
+  BusinessConfig,
+  CONFIG_AMOUNT_LIMITS,
+  economicBoundProblem,
+} from '@solpledge/contract'
 import { Value } from 'typebox/value'
 import type { Database } from '../../db/index.ts'
 import { invalid } from '../../lib/app-error.ts'
@@ -111,14 +117,17 @@ function valuesAt(value: unknown, field: string): { path: string; value: string 
 export function configLimitProblem(
   config: BusinessConfig,
   assets: { code: string; decimals: number }[],
-): { field: string; max: string } | null {
+): { field: string; max: AmountParam } | null {
   const usdt = assets.filter((a) => a.code === QUOTE)
   const product = assets.filter((a) => a.code !== QUOTE)
   for (const [path, limit] of Object.entries(CONFIG_AMOUNT_LIMITS))
     for (const asset of limit.asset === 'usdt' ? usdt : product)
       for (const field of valuesAt(config, path))
         if (BigInt(field.value) > limit.max * 10n ** BigInt(asset.decimals))
-          return { field: field.path, max: `${limit.max} ${asset.code}` }
+          return {
+            field: field.path,
+            max: amountParam(limit.max * 10n ** BigInt(asset.decimals), asset.decimals, asset.code),
+          }
   return null
 }
 

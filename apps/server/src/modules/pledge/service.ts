@@ -1,10 +1,10 @@
 // Staking (docs/product.md#staking, docs/money.md "Stakes"): {product} locked for a configured period, producing a
 // fixed total output released daily by the settlement, and power for the user and every ancestor while it mines.
 import {
+  amountParam,
   type api,
   Code,
   type DataOf,
-  formatAmount,
   type OutputRecord,
   type PledgeConfig,
   type Stake,
@@ -80,7 +80,7 @@ export function stakeTerms(config: PledgeConfig, amount: bigint, days: number): 
   const period = config.periods.find((p) => p.days === days)
   if (!period) throw invalid('pledge.unknownPeriod')
   if (amount < BigInt(config.min_amount))
-    throw refuse('pledge.belowMinimum', { min: formatAmount(config.min_amount, config.decimals), unit: config.symbol })
+    throw refuse('pledge.belowMinimum', { min: amountParam(config.min_amount, config.decimals), unit: config.symbol })
   return { amount, days, price: BigInt(config.price), output_bps: period.output_bps, power_bps: period.power_bps }
 }
 

@@ -1,6 +1,6 @@
 // One batch of quick-trade commands (docs/trade.md): each command checked, applied to the in-memory book and turned
 // into the rows and ledger transfers it makes, then all of them written in a fixed number of statements.
-import { formatAmount, type LedgerType, type TradeOrderStatus } from '@solpledge/contract'
+import { amountParam, type LedgerType, type TradeOrderStatus } from '@solpledge/contract'
 import { type Selectable, sql, type Transaction } from 'kysely'
 import type { DB, TradeOrdersTable } from '../../db/schema.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
@@ -332,13 +332,13 @@ export class Batch {
       // A budget below one lot at the best ask, or nothing the user can take (an empty side, their own orders).
       const lot = plan.bestPrice === null ? null : quoteOf(plan.bestPrice, this.rules.lot, this.rules)
       if (input.side === 'buy' && lot !== null && input.amount < lot)
-        throw refuse('trade.belowMinimum', { min: formatAmount(lot, this.rules.quoteDecimals), unit: QUOTE })
+        throw refuse('trade.belowMinimum', { min: amountParam(lot, this.rules.quoteDecimals), unit: QUOTE })
       throw refuse('trade.noLiquidity')
     }
     if (plan.amountOut < input.minReceived) {
       const decimals = input.side === 'sell' ? this.rules.quoteDecimals : this.rules.baseDecimals
       throw refuse('trade.slippage', {
-        min: formatAmount(input.minReceived, decimals),
+        min: amountParam(input.minReceived, decimals),
         unit: input.side === 'sell' ? QUOTE : this.rules.symbol,
       })
     }

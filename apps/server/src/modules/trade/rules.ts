@@ -1,5 +1,5 @@
 // The quick-trade market's rules from the business configuration, and the arithmetic every fill shares (docs/trade.md).
-import { type BusinessConfig, formatAmount } from '@solpledge/contract'
+import { amountParam, type BusinessConfig } from '@solpledge/contract'
 import { invalid, refuse } from '../../lib/app-error.ts'
 import { QUOTE } from '../config/index.ts'
 
@@ -38,14 +38,14 @@ export const feeOf = (received: bigint, feeBps: number) => received - (received 
 export const quoteOf = (price: bigint, amount: bigint, rules: MarketRules) => (price * amount) / rules.baseUnit
 
 export const belowMinimum = (rules: MarketRules, min: bigint) =>
-  refuse('trade.belowMinimum', { min: formatAmount(min, rules.baseDecimals), unit: rules.symbol })
+  refuse('trade.belowMinimum', { min: amountParam(min, rules.baseDecimals), unit: rules.symbol })
 export const aboveMaximum = (rules: MarketRules) =>
-  refuse('trade.aboveMaximum', { max: formatAmount(rules.max, rules.baseDecimals), unit: rules.symbol })
+  refuse('trade.aboveMaximum', { max: amountParam(rules.max, rules.baseDecimals), unit: rules.symbol })
 
 /** Refuses an amount of {product} base units off the lot or outside the market's bounds. */
 function checkAmount(rules: MarketRules, amount: bigint) {
   if (amount % rules.lot !== 0n)
-    throw invalid('trade.offLot', { lot: formatAmount(rules.lot, rules.baseDecimals), unit: rules.symbol })
+    throw invalid('trade.offLot', { lot: amountParam(rules.lot, rules.baseDecimals), unit: rules.symbol })
   if (amount < rules.min) throw belowMinimum(rules, rules.min)
   if (amount > rules.max) throw aboveMaximum(rules)
 }
@@ -55,7 +55,7 @@ export function checkLimitOrder(rules: MarketRules, price: bigint, amount: bigin
   if (price <= 0n) throw invalid('trade.enterPrice')
   if (amount <= 0n) throw invalid('trade.enterAmount')
   if (price % rules.tick !== 0n)
-    throw invalid('trade.offTick', { tick: formatAmount(rules.tick, rules.quoteDecimals), unit: QUOTE })
+    throw invalid('trade.offTick', { tick: amountParam(rules.tick, rules.quoteDecimals), unit: QUOTE })
   checkAmount(rules, amount)
 }
 

@@ -1,7 +1,7 @@
 // Withdrawals (docs/design.md#outflows-withdrawals, docs/money.md): the amount (fee included) moves available → locked
 // at request, a review may approve or reject it (rejected: locked → available); the sender (sender.ts, run by the job
 // jobs/withdrawal-sender.ts) pays it out.
-import { formatAmount, type Withdrawal } from '@solpledge/contract'
+import { amountParam, type Withdrawal } from '@solpledge/contract'
 import type { Selectable, Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB, WithdrawalsTable } from '../../db/schema.ts'
@@ -48,9 +48,9 @@ export async function requestWithdrawal(
   const fee = BigInt(asset.withdraw_fee)
   const min = BigInt(asset.min_atm_money)
   if (amount < min)
-    throw refuse('assets.withdrawBelowMinimum', { min: formatAmount(min, asset.decimals), unit: asset.symbol })
+    throw refuse('assets.withdrawBelowMinimum', { min: amountParam(min, asset.decimals), unit: asset.symbol })
   if (amount <= fee)
-    throw refuse('assets.withdrawFeeTooHigh', { fee: formatAmount(fee, asset.decimals), unit: asset.symbol })
+    throw refuse('assets.withdrawFeeTooHigh', { fee: amountParam(fee, asset.decimals), unit: asset.symbol })
   const review = asset.review_threshold !== null && amount >= BigInt(asset.review_threshold)
   return commit(async (trx) => {
     const row = await trx

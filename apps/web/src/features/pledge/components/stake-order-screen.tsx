@@ -39,9 +39,7 @@ function StakeOrder() {
         <h2>{t('pledge.order.title', { id: stake.id })}</h2>
         <span className={`badge badge-${status.tone}`}>{status.label}</span>
       </header>
-      <div data-exact>
-        <Facts facts={stakeFacts(t, stake, i18n.resolvedLanguage)} />
-      </div>
+      <Facts facts={stakeFacts(t, stake, i18n.resolvedLanguage)} />
       <Link className="pledge-link" to={`/pledge/detail?id=${stake.id}`} data-testid="stake-output-link">
         {t('pledge.order.outputDetail')}
       </Link>

@@ -20,7 +20,7 @@ interface CancelOrderReviewProps {
  */
 export function CancelOrderReview({ order, market, onClose }: CancelOrderReviewProps) {
   const { t, i18n } = useTranslation(['ui', 'msg'])
-  const cancel = useCancelOrder(onClose)
+  const cancel = useCancelOrder(market, onClose)
   const rows = order
     ? orderFacts(t, order, market, i18n.resolvedLanguage)
         .filter((fact) => REVIEWED.includes(fact.id))

@@ -79,9 +79,7 @@ function OrderCard({ order, market }: { order: TradeOrder; market: MarketInfo })
           {badge.label}
         </span>
       </header>
-      <div data-exact>
-        <Facts facts={orderFacts(t, order, market, i18n.resolvedLanguage, true)} />
-      </div>
+      <Facts facts={orderFacts(t, order, market, i18n.resolvedLanguage)} />
       {order.status === 'pending' && (
         <button
           type="button"
@@ -100,8 +98,8 @@ function OrderCard({ order, market }: { order: TradeOrder; market: MarketInfo })
 /** The order's fills, newest first: time, price, amount, fee and whether it made or took the price. */
 function Fills({ fills, order, market }: { fills: readonly TradeFill[]; order: TradeOrder; market: MarketInfo }) {
   const { t, i18n } = useTranslation()
-  const units = marketUnits(market, i18n.resolvedLanguage, true)
-  const received = order.type === 'sell' ? units.quote : units.base
+  const units = marketUnits(market, i18n.resolvedLanguage)
+  const receivedFee = order.type === 'sell' ? units.quoteFee : units.baseFee
   return (
     <section className="trade-section" aria-labelledby="order-fills-title">
       <h2 id="order-fills-title" className="section-title">
@@ -119,7 +117,12 @@ function Fills({ fills, order, market }: { fills: readonly TradeFill[]; order: T
               </div>
               <Facts
                 facts={[
-                  { id: 'price', label: t('trade.order.price'), value: units.quote(fill.price), testId: 'fill-price' },
+                  {
+                    id: 'price',
+                    label: t('trade.order.price'),
+                    value: units.quotePrice(fill.price),
+                    testId: 'fill-price',
+                  },
                   {
                     id: 'amount',
                     label: t('trade.order.amount'),
@@ -127,7 +130,7 @@ function Fills({ fills, order, market }: { fills: readonly TradeFill[]; order: T
                     testId: 'fill-amount',
                   },
                   { id: 'turnover', label: t('trade.order.turnover'), value: units.quote(fill.quote_amount) },
-                  { id: 'fee', label: t('trade.order.fee'), value: received(fill.fee) },
+                  { id: 'fee', label: t('trade.order.fee'), value: receivedFee(fill.fee) },
                 ]}
               />
             </li>

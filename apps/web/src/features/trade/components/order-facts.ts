@@ -19,18 +19,18 @@ export const orderType = (t: TFunction, order: Pick<TradeOrder, 'type' | 'kind'>
 /**
  * Every label of an order (orderSn, type, status, price, amount, sold amount, remaining amount, total
  * earnings, time) and its average price, turnover and fee. Earnings and fee are in the asset received: USDT for a
- * sell, {product} for a buy. Every decimal on the order's detail screen (`exact`), display precision in lists.
- * See docs/product.md#records.
+ * sell, {product} for a buy. Each figure at the precision of its kind (lib/format.ts), in lists and on the order's
+ * detail screen alike; its receipt has every decimal. See docs/product.md#records.
  */
 export function orderFacts(
   t: TFunction,
   order: TradeOrder,
   market: Pick<MarketInfo, 'symbol' | 'quote' | 'base_decimals' | 'quote_decimals'>,
   language: string | undefined,
-  exact = false,
 ): Fact[] {
-  const units = marketUnits(market, language, exact)
+  const units = marketUnits(market, language)
   const received = order.type === 'sell' ? units.quote : units.base
+  const receivedFee = order.type === 'sell' ? units.quoteFee : units.baseFee
   return [
     { id: 'orderSn', label: t('trade.order.orderSn'), value: order.order_sn, testId: 'order-sn' },
     { id: 'type', label: t('trade.order.type'), value: orderType(t, order), testId: 'order-type' },
@@ -43,7 +43,7 @@ export function orderFacts(
     {
       id: 'price',
       label: t('trade.order.price'),
-      value: order.price === null ? t('trade.order.market') : units.quote(order.price),
+      value: order.price === null ? t('trade.order.market') : units.quotePrice(order.price),
       testId: 'order-price',
     },
     { id: 'amount', label: t('trade.order.amount'), value: units.base(order.amount), testId: 'order-amount' },
@@ -62,7 +62,7 @@ export function orderFacts(
     {
       id: 'average',
       label: t('trade.order.average'),
-      value: order.average_price === null ? '–' : units.quote(order.average_price),
+      value: order.average_price === null ? '–' : units.quotePrice(order.average_price),
       testId: 'order-average',
     },
     { id: 'turnover', label: t('trade.order.turnover'), value: units.quote(order.quote_amount) },
@@ -72,7 +72,7 @@ export function orderFacts(
       value: received(order.total_earnings),
       testId: 'order-earnings',
     },
-    { id: 'fee', label: t('trade.order.fee'), value: received(order.fee), testId: 'order-fee' },
+    { id: 'fee', label: t('trade.order.fee'), value: receivedFee(order.fee), testId: 'order-fee' },
     { id: 'time', label: t('trade.order.time'), value: formatDateTime(order.created_at, language) },
   ]
 }

@@ -37,3 +37,30 @@ export function orderReceipt(market: MarketInfo, order: TradeOrder, title: strin
     state: { value: order.status, text: t(`trade.status.${order.status}`), tone: orderTone[order.status] },
   }
 }
+
+/**
+ * The receipt of a cancel: what returned to the available balance — the unfilled rest of a sell, or the USDT a buy
+ * held for it at its price — and what had been filled before, to the base unit.
+ */
+export function cancelReceipt(market: MarketInfo, order: TradeOrder): Receipt {
+  const t = i18next.t
+  const units = marketUnits(market, i18next.resolvedLanguage, true)
+  const buy = order.type === 'buy'
+  const rest = BigInt(order.remaining_amount)
+  // A buy holds price × amount (exact: tick × lot is a multiple of one base unit, docs/trade.md) for its unfilled rest.
+  const returned = buy
+    ? units.quote((BigInt(order.price ?? 0) * rest) / 10n ** BigInt(market.base_decimals))
+    : units.base(rest)
+  return {
+    title: t('receipt.title.cancel', { orderSn: order.order_sn }),
+    rows: [
+      { id: 'returned', label: t('receipt.returned'), value: returned },
+      {
+        id: 'filled',
+        label: t(buy ? 'trade.order.bought' : 'trade.order.sold'),
+        value: units.base(order.sold_amount),
+      },
+    ],
+    state: { value: order.status, text: t(`trade.status.${order.status}`), tone: 'ok' },
+  }
+}

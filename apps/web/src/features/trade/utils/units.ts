@@ -3,7 +3,7 @@ import { formatAmountOf, formatMoney } from '@/lib/format.ts'
 
 /**
  * Formats the market's amounts for people in `language` (lib/format.ts): prices at price precision, {product} and
- * USDT as balances, or every decimal on detail screens (`exact`).
+ * USDT as balances, fees as fees, or every decimal in receipts (`exact`).
  */
 export function marketUnits(
   market: Pick<MarketInfo, 'symbol' | 'quote' | 'base_decimals' | 'quote_decimals'>,
@@ -22,5 +22,11 @@ export function marketUnits(
     base: (units: bigint | string) => formatMoney(units, base, language, kind),
     /** USDT base units with the symbol, e.g. '6.25 USDT'. */
     quote: (units: bigint | string) => formatMoney(units, quote, language, kind),
+    /** A price with its unit, e.g. '0.512345 USDT'. */
+    quotePrice: (units: bigint | string) => formatMoney(units, quote, language, exact ? 'exact' : 'price'),
+    /** A fee in {product}, e.g. '0.012 PLG' (half-up). */
+    baseFee: (units: bigint | string) => formatMoney(units, base, language, exact ? 'exact' : 'fee'),
+    /** A fee in USDT, e.g. '0.01 USDT' (half-up). */
+    quoteFee: (units: bigint | string) => formatMoney(units, quote, language, exact ? 'exact' : 'fee'),
   }
 }
