@@ -1,4 +1,6 @@
+import { type Language, type MessageKey, translate } from '@solpledge/contract'
 import { describe, expect, it } from 'vitest'
+import type { AppError } from '../../lib/app-error.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../config/defaults.ts'
 import { tradeConfigProblem } from '../config/service.ts'
 import { checkLimitOrder, feeOf, marketRules, orderSn, quoteOf } from './rules.ts'
@@ -32,19 +34,21 @@ describe('trade rules', () => {
         checkLimitOrder(rules, price, amount)
         return null
       } catch (error) {
-        return error
+        return error as AppError
       }
     }
     expect(refusal(500_000n, PLG)).toBeNull()
     expect(refusal(0n, PLG)).toMatchObject({ key: 'trade.enterPrice' })
     expect(refusal(500_000n, 0n)).toMatchObject({ key: 'trade.enterAmount' })
-    expect(refusal(500_050n, PLG)).toMatchObject({ key: 'trade.offTick', params: { tick: '0.0001', unit: 'USDT' } })
-    expect(refusal(500_000n, PLG + 1n)).toMatchObject({ key: 'trade.offLot', params: { lot: '0.01', unit: 'PLG' } })
-    expect(refusal(500_000n, PLG - 10_000_000n)).toMatchObject({ key: 'trade.belowMinimum', params: { min: '1' } })
-    expect(refusal(500_000n, 10_000_000n * PLG + 10_000_000n)).toMatchObject({
-      key: 'trade.aboveMaximum',
-      params: { max: '10000000' },
-    })
+    // Amounts travel as amounts and are written in the reader's language with the message (messages/params.ts).
+    const read = (error: AppError | null, lang: Language = 'en') =>
+      error ? translate(lang, error.key as MessageKey, error.params) : null
+    expect(read(refusal(500_050n, PLG))).toBe('The price must be a multiple of 0.0001 USDT')
+    expect(read(refusal(500_000n, PLG + 1n))).toBe('The amount must be a multiple of 0.01 PLG')
+    expect(read(refusal(500_000n, PLG - 10_000_000n))).toBe('The amount cannot be less than 1 PLG')
+    expect(read(refusal(500_000n, 10_000_000n * PLG + 10_000_000n))).toBe(
+      'The amount cannot be more than 10,000,000 PLG',
+    )
   })
 
   it('a configuration must give exact fills: tick × lot a multiple of one whole token', () => {
