@@ -392,25 +392,36 @@ describe(`withdrawals (${dbKind})`, () => {
   }, 60_000)
 })
 
-/** Moves `amount` of `mint` from `from`'s token account to `to`'s (created when missing). */
+/**
+ * Moves `amount` of `mint` from `from`'s token account to `to`'s (created when missing). The test's own setup, not the
+ * code under test: on a loaded machine the local chain's short-lived blockhash (~7.5 s) can expire between fetching
+ * it and the send's simulation ("Blockhash not found"), so that one refusal is tried again with a new one.
+ */
 async function moveTokens(connection: Connection, from: Keypair, to: PublicKey, mint: string, amount: bigint) {
   const mintKey = new PublicKey(mint)
   const destination = getAssociatedTokenAddressSync(mintKey, to)
-  await sendAndConfirmTransaction(
-    connection,
-    new Transaction().add(
-      createAssociatedTokenAccountIdempotentInstruction(from.publicKey, destination, to, mintKey),
-      createTransferCheckedInstruction(
-        getAssociatedTokenAddressSync(mintKey, from.publicKey),
-        mintKey,
-        destination,
-        from.publicKey,
-        amount,
-        6,
-      ),
-    ),
-    [from],
-  )
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await sendAndConfirmTransaction(
+        connection,
+        new Transaction().add(
+          createAssociatedTokenAccountIdempotentInstruction(from.publicKey, destination, to, mintKey),
+          createTransferCheckedInstruction(
+            getAssociatedTokenAddressSync(mintKey, from.publicKey),
+            mintKey,
+            destination,
+            from.publicKey,
+            amount,
+            6,
+          ),
+        ),
+        [from],
+      )
+      return
+    } catch (error) {
+      if (attempt === 3 || !/Blockhash not found/i.test(String(error))) throw error
+    }
+  }
 }
 
 /** A token transfer beyond the sender's balance, sent without preflight: it lands, failed. */
