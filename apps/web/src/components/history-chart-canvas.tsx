@@ -1,6 +1,7 @@
-import { ColorType, createChart, HistogramSeries, LineSeries, LineType } from 'lightweight-charts'
+import { createChart, HistogramSeries, LineSeries, LineType } from 'lightweight-charts'
 import { useEffect, useRef } from 'react'
 import { everyDay } from '@/lib/chart-points.ts'
+import { chartTheme } from '@/lib/chart-theme.ts'
 import type { ChartPoint } from './history-chart.tsx'
 
 interface HistoryChartCanvasProps {
@@ -23,13 +24,9 @@ export default function HistoryChartCanvas({ points, kind, precision, language }
   useEffect(() => {
     if (!container.current) return
     const api = createChart(container.current, {
-      autoSize: true,
-      layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: '#8c92b4', fontSize: 11 },
-      grid: { vertLines: { color: 'rgba(255, 255, 255, 0.04)' }, horzLines: { color: 'rgba(255, 255, 255, 0.04)' } },
+      ...chartTheme(language),
       rightPriceScale: { borderVisible: false, scaleMargins: { top: 0.1, bottom: 0.05 } },
       timeScale: { borderVisible: false, rightOffset: 1 },
-      localization: { locale: language },
-      handleScroll: { vertTouchDrag: false },
     })
     const priceFormat = { type: 'price' as const, precision, minMove: 10 ** -precision }
     const series =

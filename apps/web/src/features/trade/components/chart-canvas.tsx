@@ -1,6 +1,5 @@
 import {
   CandlestickSeries,
-  ColorType,
   createChart,
   HistogramSeries,
   type IChartApi,
@@ -8,6 +7,7 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts'
 import { useEffect, useRef } from 'react'
+import { chartTheme } from '@/lib/chart-theme.ts'
 import type { chartSeries } from '../utils/chart.ts'
 
 const UP = '#10b981'
@@ -55,13 +55,9 @@ export default function ChartCanvas({ series, precision, minMove, intraday, lang
   useEffect(() => {
     if (!container.current) return
     const api = createChart(container.current, {
-      autoSize: true,
-      layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: '#8c92b4', fontSize: 11 },
-      grid: { vertLines: { color: 'rgba(255, 255, 255, 0.04)' }, horzLines: { color: 'rgba(255, 255, 255, 0.04)' } },
+      ...chartTheme(language),
       rightPriceScale: { borderVisible: false, scaleMargins: { top: 0.1, bottom: 0.25 } },
       timeScale: { borderVisible: false, timeVisible: intraday, secondsVisible: false, barSpacing: 8, rightOffset: 2 },
-      localization: { locale: language },
-      handleScroll: { vertTouchDrag: false },
     })
     const bars = api.addSeries(CandlestickSeries, {
       upColor: UP,
