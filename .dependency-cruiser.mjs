@@ -16,7 +16,8 @@ export default {
       comment:
         'Two files that import each other (directly or around a loop) load in an order that depends on which one is ' +
         'imported first. An import of an index.ts counts as an import of everything that index re-exports (ESM runs ' +
-        'the whole barrel); `import type` is erased and does not count.',
+        'the whole barrel); `import type` is erased and does not count (biome.json makes useImportType an error, so an ' +
+        'import of types only is always written so).',
       severity: 'error',
       from: {},
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
