@@ -93,9 +93,11 @@ export default {
     },
     {
       name: 'app-imports-no-console',
-      comment: "The users' app never loads the operator console's code: the console is a lazy chunk of its own.",
+      comment:
+        "The users' app never imports the operator console's code: the console is a lazy chunk of its own, which " +
+        'app/router.tsx loads through import.meta.glob.',
       severity: 'error',
-      from: { path: '^apps/web/src/', pathNot: ['^apps/web/src/admin/', '^apps/web/src/app/', ...test] },
+      from: { path: '^apps/web/src/', pathNot: ['^apps/web/src/admin/', ...test] },
       to: { path: '^apps/web/src/admin/' },
     },
     {

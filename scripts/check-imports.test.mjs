@@ -56,7 +56,7 @@ const clean = {
   [`${web}/components/button.tsx`]: `import { api } from '@/lib/api.ts'\nexport const B = api`,
   // A shared component's test may use the features it is shown in.
   [`${web}/components/button.test.tsx`]: `import { Row } from '@/features/f/row.tsx'\nimport { B } from './button.tsx'\nexport const t = [Row, B]`,
-  [`${web}/app/routes.tsx`]: `import { S } from '@/features/f/screen.tsx'\nimport { L } from '@/admin/features/users/list.tsx'\nexport const R = [S, L]`,
+  [`${web}/app/routes.tsx`]: `import { S } from '@/features/f/screen.tsx'\nexport const R = [S]`,
   [`${web}/admin/features/users/list.tsx`]: `import { adminApi } from '@/admin/lib/api.ts'\nexport const L = adminApi`,
   [`${web}/admin/lib/api.ts`]: `import { api } from '@/lib/api.ts'\nexport const adminApi = api`,
   'packages/proof/src/verify.ts': `import { api } from '@solpledge/contract'\nexport const verify = api`,

@@ -6,8 +6,8 @@ import { holdingsOf, listAssets } from '../assets/index.ts'
 import { owedTotals } from './owed.ts'
 
 /**
- * What users are owed per asset (owed.ts: balances, promised output, unredeemed deposits) against
- * what the treasury and hot wallet hold on chain, read now.
+ * What users are owed per asset (owed.ts: balances, promised output, unredeemed deposits) against what the treasury
+ * and hot wallet hold on chain, read now.
  */
 export async function solvency(db: Database, platform: Platform) {
   const readAt = new Date()
