@@ -8,8 +8,8 @@ import type { FinanceDepositsTable } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
 import type { Commit } from '../../lib/commit.ts'
 import { addDays, utcDay } from '../../lib/day.ts'
-import { pageOf } from '../../lib/paging.ts'
-import { requireAsset } from '../assets/index.ts'
+import { listPage } from '../../lib/paging.ts'
+import { assetDecimals } from '../assets/index.ts'
 import { getBusinessConfig } from '../config/index.ts'
 import { balances, systemAccount, transfer, userAccount } from '../ledger/index.ts'
 import { outputRecords } from '../pledge/index.ts'
@@ -41,7 +41,7 @@ function present(row: DepositRow, decimals: number): FinanceDeposit {
   }
 }
 
-const coinDecimals = async (db: Database) => (await requireAsset(db, FINANCE_COIN)).decimals
+const coinDecimals = async (db: Database) => (await assetDecimals(db))(FINANCE_COIN)
 
 async function readConfig(db: Database) {
   try {
@@ -128,16 +128,13 @@ export async function financeList(
     .selectFrom('finance_deposits')
     .where('user_id', '=', userId)
     .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status as 'active' | 'expired'))
-  const [{ rows, total }, decimals] = await Promise.all([
-    pageOf(base, query, (qb) => qb.selectAll().orderBy('id', 'desc')),
-    coinDecimals(db),
-  ])
-  return {
-    list: rows.map((row) => present(row, decimals)),
-    total,
-    page: query.page,
-    limit: query.limit,
-  }
+  const decimals = await coinDecimals(db)
+  return listPage(
+    base,
+    query,
+    (qb) => qb.selectAll().orderBy('id', 'desc'),
+    (row) => present(row, decimals),
+  )
 }
 
 async function ownDeposit(db: Database, userId: string, id: string): Promise<DepositRow> {

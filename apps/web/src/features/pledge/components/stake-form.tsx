@@ -4,9 +4,8 @@ import { useTranslation } from 'react-i18next'
 import { AmountInput, AmountSuffix } from '@/components/amount-input.tsx'
 import { Facts } from '@/components/facts.tsx'
 import { LoadingOverlay } from '@/components/loading-overlay.tsx'
-import { OptionGroup } from '@/components/option-group.tsx'
 import { PrimaryButton } from '@/components/primary-button.tsx'
-import { HelpLines, ReturnsCalculator, ReturnsLines } from '@/components/returns.tsx'
+import { HelpLines, ReturnsCalculator, TermOptions } from '@/components/returns.tsx'
 import { ReviewSheet } from '@/components/review-sheet.tsx'
 import { Skeleton } from '@/components/skeleton.tsx'
 import { Tabs } from '@/components/tabs.tsx'
@@ -90,24 +89,21 @@ function ConfiguredStakeForm({ config, signedIn }: { config: PledgeConfig; signe
           },
         ]}
       />
-      <OptionGroup
+      <TermOptions
         legend={t('pledge.config.periods')}
         name="pledge-period"
-        testId="pledge-period"
+        terms={config.periods}
         value={days}
         onChange={setDays}
-        columns={1}
-        options={config.periods.map((item) => ({
-          value: item.days,
-          title: t('pledge.config.days', { count: item.days }),
-          details: [
-            t('pledge.config.multiples', {
-              output: format.multiple(item.output_bps),
-              power: format.multiple(item.power_bps),
-            }),
-            <ReturnsLines key="returns" returns={stakeReturns(reference, config, item)} asset={config} />,
-          ],
-        }))}
+        title={(item) => t('pledge.config.days', { count: item.days })}
+        rates={(item) =>
+          t('pledge.config.multiples', {
+            output: format.multiple(item.output_bps),
+            power: format.multiple(item.power_bps),
+          })
+        }
+        returns={(item) => stakeReturns(reference, config, item)}
+        asset={config}
       />
       <p className="returns-note" data-testid="pledge-reference">
         {t('pledge.config.reference', {
