@@ -2,9 +2,8 @@ import { financeReturns } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { AmountInput, AmountSuffix } from '@/components/amount-input.tsx'
-import { OptionGroup } from '@/components/option-group.tsx'
 import { PrimaryButton } from '@/components/primary-button.tsx'
-import { HelpLines, ReturnsCalculator, ReturnsLines } from '@/components/returns.tsx'
+import { HelpLines, ReturnsCalculator, TermOptions } from '@/components/returns.tsx'
 import { ReviewSheet } from '@/components/review-sheet.tsx'
 import { type FigureKind, formatDay } from '@/lib/format.ts'
 import { noticeText } from '@/lib/notice.ts'
@@ -52,24 +51,21 @@ function Products({ products, signedIn }: { products: FinanceProducts; signedIn:
       <h2 id="finance-products-title" className="section-title">
         {t('finance.products.title', { coin: products.coin })}
       </h2>
-      <OptionGroup
+      <TermOptions
         legend={t('finance.products.period')}
         name="finance-period"
-        testId="finance-period"
+        terms={products.list}
         value={days}
         onChange={setDays}
-        columns={1}
-        options={products.list.map((item) => ({
-          value: item.days,
-          title: t('finance.products.days', { count: item.days }),
-          details: [
-            t('finance.products.rates', {
-              rate: format.percent(item.output_bps),
-              multiple: format.multiple(item.power_bps),
-            }),
-            <ReturnsLines key="returns" returns={financeReturns(reference, item, products.decimals)} asset={asset} />,
-          ],
-        }))}
+        title={(item) => t('finance.products.days', { count: item.days })}
+        rates={(item) =>
+          t('finance.products.rates', {
+            rate: format.percent(item.output_bps),
+            multiple: format.multiple(item.power_bps),
+          })
+        }
+        returns={(item) => financeReturns(reference, item, products.decimals)}
+        asset={asset}
       />
       <p className="returns-note" data-testid="finance-reference">
         {t('finance.products.reference', { amount: format.money(reference, asset) })}
