@@ -1,7 +1,7 @@
 import { financeReturns } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { AmountInput, AmountSuffix } from '@/components/amount-input.tsx'
+import { AmountField } from '@/components/amount-input.tsx'
 import { PrimaryButton } from '@/components/primary-button.tsx'
 import { HelpLines, ReturnsCalculator, TermOptions } from '@/components/returns.tsx'
 import { ReviewSheet } from '@/components/review-sheet.tsx'
@@ -120,36 +120,23 @@ function AmountForm({ products, product }: AmountFormProps) {
       onSubmit={submit(() => (pending ? undefined : validateDeposit(text, decimals, available)))}
       noValidate
     >
-      <label className="amount-form-label" htmlFor="finance-amount">
-        {t('finance.form.amount')}
-      </label>
-      <AmountInput
-        id="finance-amount"
-        testId="finance-amount"
+      <AmountField
+        name="finance"
+        label={t('finance.form.amount')}
+        placeholder={t('finance.form.placeholder')}
+        maxLabel={t('finance.form.max')}
+        unit={coin}
+        decimals={decimals}
         value={text}
         onChange={setText}
-        placeholder={t('finance.form.placeholder')}
+        max={available}
         disabled={pending}
-        suffix={
-          <AmountSuffix
-            unit={coin}
-            max={available}
-            decimals={decimals}
-            label={t('finance.form.max')}
-            testId="finance-max"
-            disabled={pending}
-            onMax={setText}
-          />
-        }
+        hint={{
+          text: t('finance.form.available', { amount: available === undefined ? '…' : amount(available) }),
+          testId: 'finance-available',
+        }}
+        blocked={blocked && noticeText(blocked)}
       />
-      <p className="amount-form-hint" data-testid="finance-available">
-        {t('finance.form.available', { amount: available === undefined ? '…' : amount(available) })}
-      </p>
-      {overAvailable && (
-        <p className="amount-form-blocked" id="finance-blocked" data-testid="finance-blocked" role="status">
-          {blocked && noticeText(blocked)}
-        </p>
-      )}
       <ReturnsCalculator
         returns={estimate}
         asset={{ symbol: coin, decimals }}

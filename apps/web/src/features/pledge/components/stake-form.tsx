@@ -1,7 +1,7 @@
 import { type PledgeConfig, parseAmount, stakeReturns, toUsdt, worthOf } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { AmountInput, AmountSuffix } from '@/components/amount-input.tsx'
+import { AmountField } from '@/components/amount-input.tsx'
 import { Facts } from '@/components/facts.tsx'
 import { LoadingOverlay } from '@/components/loading-overlay.tsx'
 import { PrimaryButton } from '@/components/primary-button.tsx'
@@ -181,40 +181,28 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
           { value: 'chain', label: t('pledge.form.payChain') },
         ]}
       />
-      <label className="amount-form-label" htmlFor="pledge-amount">
-        {t('pledge.form.amount')}
-      </label>
-      <AmountInput
-        id="pledge-amount"
-        testId="pledge-amount"
+      <AmountField
+        name="pledge"
+        label={t('pledge.form.amount')}
+        placeholder={t('pledge.form.placeholder', { product })}
+        maxLabel={t('pledge.form.max')}
+        unit={product}
+        decimals={config.decimals}
         value={text}
         onChange={setText}
-        placeholder={t('pledge.form.placeholder', { product })}
+        max={spendable}
         disabled={pending}
-        suffix={
-          <AmountSuffix
-            unit={product}
-            max={spendable}
-            decimals={config.decimals}
-            label={t('pledge.form.max')}
-            testId="pledge-max"
-            disabled={pending}
-            onMax={setText}
-          />
-        }
+        hint={{
+          text:
+            payWith === 'balance'
+              ? t('pledge.form.available', { amount: available === undefined ? '…' : amount(available) })
+              : wallet === undefined
+                ? t('pledge.form.walletUnknown')
+                : t('pledge.form.wallet', { amount: amount(wallet) }),
+          testId: 'pledge-spendable',
+        }}
+        blocked={blocked && noticeText(blocked)}
       />
-      <p className="amount-form-hint" data-testid="pledge-spendable">
-        {payWith === 'balance'
-          ? t('pledge.form.available', { amount: available === undefined ? '…' : amount(available) })
-          : wallet === undefined
-            ? t('pledge.form.walletUnknown')
-            : t('pledge.form.wallet', { amount: amount(wallet) })}
-      </p>
-      {overSpendable && (
-        <p className="amount-form-blocked" id="pledge-blocked" data-testid="pledge-blocked" role="status">
-          {blocked && noticeText(blocked)}
-        </p>
-      )}
       <ReturnsCalculator
         returns={estimate}
         asset={config}
