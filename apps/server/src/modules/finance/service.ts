@@ -8,11 +8,10 @@ import type { FinanceDepositsTable } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
 import type { Commit } from '../../lib/commit.ts'
 import { addDays, utcDay } from '../../lib/day.ts'
-import { listPage } from '../../lib/paging.ts'
 import { assetDecimals } from '../assets/index.ts'
 import { getBusinessConfig } from '../config/index.ts'
 import { balances, systemAccount, transfer, userAccount } from '../ledger/index.ts'
-import { outputRecords } from '../pledge/index.ts'
+import { outputRecords, positionList } from '../pledge/index.ts'
 import { addNewPower } from '../power/index.ts'
 
 /** Finance deposits are in USDT. */
@@ -119,23 +118,11 @@ export async function deposit(
 }
 
 /** The user's deposits of a status (all of them without one), newest first. */
-export async function financeList(
+export const financeList = (
   db: Database,
   userId: string,
   query: { status?: 'active' | 'expired' | undefined; page: number; limit: number },
-): Promise<DataOf<typeof api.financeList>> {
-  const base = db
-    .selectFrom('finance_deposits')
-    .where('user_id', '=', userId)
-    .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status as 'active' | 'expired'))
-  const decimals = await coinDecimals(db)
-  return listPage(
-    base,
-    query,
-    (qb) => qb.selectAll().orderBy('id', 'desc'),
-    (row) => present(row, decimals),
-  )
-}
+): Promise<DataOf<typeof api.financeList>> => positionList(db, 'finance_deposits', userId, query, present)
 
 async function ownDeposit(db: Database, userId: string, id: string): Promise<DepositRow> {
   const row = await db

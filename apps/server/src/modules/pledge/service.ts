@@ -191,24 +191,37 @@ export async function stake(
   )
 }
 
-/** The user's stakes of a status (all of them without one), newest first. */
-export async function minerList(
+/**
+ * One page of the user's positions in `table` (stakes, finance deposits) of a status (all of them without one), newest
+ * first, each presented with the decimals of its asset.
+ */
+export async function positionList<T extends 'stakes' | 'finance_deposits', P>(
   db: Database,
+  table: T,
   userId: string,
-  query: { status?: 'mining' | 'expired' | undefined; page: number; limit: number },
-): Promise<DataOf<typeof api.minerList>> {
+  query: { status?: string | undefined; page: number; limit: number },
+  present: (row: Selectable<DB[T]>, decimals: number) => P,
+) {
+  // Both tables have user_id, status, asset and id: built as the stakes' query for the query builder's types.
   const base = db
-    .selectFrom('stakes')
+    .selectFrom(table as 'stakes')
     .where('user_id', '=', userId)
-    .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status as 'mining' | 'expired'))
+    .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status as StakeRow['status']))
   const decimals = await assetDecimals(db)
   return listPage(
     base,
     query,
     (qb) => qb.selectAll().orderBy('id', 'desc'),
-    (row) => presentStake(row, decimals(row.asset)),
+    (row) => present(row as unknown as Selectable<DB[T]>, decimals(row.asset)),
   )
 }
+
+/** The user's stakes of a status (all of them without one), newest first. */
+export const minerList = (
+  db: Database,
+  userId: string,
+  query: { status?: 'mining' | 'expired' | undefined; page: number; limit: number },
+): Promise<DataOf<typeof api.minerList>> => positionList(db, 'stakes', userId, query, presentStake)
 
 /** One page of the user's output records of a position (a stake, a deposit), newest first. */
 export async function outputRecords(
