@@ -5,3 +5,4 @@
 export * from './amounts.ts'
 export * from './market.ts'
 export * from './rich-text.ts'
+export * from './wallet.ts'

@@ -1,25 +1,13 @@
 // @vitest-environment happy-dom
-import { type AssetBalance, api } from '@solpledge/contract/client'
+import { api } from '@solpledge/contract/client'
+import { USDT, walletAsset } from '@solpledge/test-fixtures'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { deferred, fakeApi, renderSignedIn } from '@/test/harness.tsx'
 import { DepositForm } from './deposit-form.tsx'
 
-const usdt: AssetBalance = {
-  coin: 'USDT',
-  symbol: 'USDT',
-  decimals: 6,
-  mint: null,
-  balance: '500000000',
-  available: '500000000',
-  locked: '0',
-  is_user_recharge: 1,
-  is_withdraw: 1,
-  min_atm_money: '0',
-  fee: '0',
-  usdt_value: null,
-}
+const usdt = walletAsset('USDT', 500n * USDT)
 
 /** What the server answers a deposit of 100 USDT for 30 days. */
 const DEPOSIT = {

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
-import { type AssetBalance, api, type MarketInfo } from '@solpledge/contract/client'
-import { NEW_MARKET } from '@solpledge/test-fixtures'
+import { api, type MarketInfo } from '@solpledge/contract/client'
+import { NEW_MARKET, PLG, walletAsset } from '@solpledge/test-fixtures'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
@@ -11,20 +11,7 @@ import { OrderForm } from './order-form.tsx'
 /** The new PLG/USDT market (1 PLG at least, on 0.01 PLG), with prices on 0.001 USDT and a 0.2% fee. */
 const market: MarketInfo = { ...NEW_MARKET, tick_size: '1000', fee_bps: 20 }
 
-const plg: AssetBalance = {
-  coin: 'PLG',
-  symbol: 'PLG',
-  decimals: 9,
-  mint: null,
-  balance: '80000000000',
-  available: '80000000000',
-  locked: '0',
-  is_user_recharge: 1,
-  is_withdraw: 1,
-  min_atm_money: '0',
-  fee: '0',
-  usdt_value: null,
-}
+const plg = walletAsset('PLG', 80n * PLG)
 
 function SellForm() {
   const [price, setPrice] = useState('0.5')
