@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import type { Page, TestInfo } from '@playwright/test'
 import { api, parseCsv } from '@solpledge/contract'
+import { PLG } from '@solpledge/test-fixtures'
 import { seriousViolations } from './axe.ts'
 import {
   adminWallet,
@@ -24,8 +25,6 @@ import { topUp } from './top-up.ts'
  */
 test.use({ ownServer: 'campaign' })
 test.describe.configure({ timeout: 180_000 })
-
-const PLG = 1_000_000_000n
 
 /** Stakes `plg` whole PLG for 30 days through the API (0.5 USDT a PLG at the reference price: power = half of it). */
 async function stake(wallet: Wallet, session: Record<string, string>, plg: bigint) {

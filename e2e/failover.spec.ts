@@ -1,3 +1,4 @@
+import { PLG } from '@solpledge/test-fixtures'
 import type { Instance } from '../apps/server/test/fixtures/instances.ts'
 import {
   type E2eServer,
@@ -17,8 +18,6 @@ import { topUp } from './top-up.ts'
 // Two instances of the server on one PostgreSQL behind a round-robin proxy, serving the web app on a local chain of
 // their own (e2e/server.ts startInstances): what a phone sees when the instance it is connected to dies.
 test.use({ ownServer: 'instances' })
-
-const PLG = 1_000_000_000n
 
 /** The instance whose live channel has the page's connection (each counts its own: solpledge_live_connections). */
 async function servingInstance(server: E2eServer): Promise<Instance> {

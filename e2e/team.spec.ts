@@ -1,10 +1,10 @@
 import fs from 'node:fs'
 import { api } from '@solpledge/contract'
+import { PLG } from '@solpledge/test-fixtures'
 import { callAs, expect, register, snap, takeToasts, test, useWallets, Wallet } from './fixtures.ts'
 import { topUp } from './top-up.ts'
 
 type Session = Record<string, string>
-const PLG = 1_000_000_000n
 
 async function stake(wallet: Wallet, session: Session, plg: bigint) {
   await topUp(wallet, session, 'PLG', plg * PLG)

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 import { api } from '@solpledge/contract'
+import { PLG, USDT } from '@solpledge/test-fixtures'
 import {
   callAs,
   doubleTapOnce,
@@ -18,9 +19,6 @@ import {
 import { topUp } from './top-up.ts'
 
 test.use({ ownServer: 'trade' })
-
-const PLG = 1_000_000_000n
-const USDT = 1_000_000n
 
 /** Opens a side of the quick-trade screen signed in, with the market loaded. */
 async function openTrade(page: Page, side: 'buy' | 'sell') {

@@ -10,6 +10,7 @@ import {
   type RouteDef,
   roleAtLeast,
 } from '@solpledge/contract'
+import { USDT } from '@solpledge/test-fixtures'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { syncConfiguredAdmins } from '../src/modules/admin/admins.ts'
@@ -42,7 +43,6 @@ import {
   tableNames,
 } from './helpers.ts'
 
-const USDT = 1_000_000n
 type RouteName = keyof typeof api
 type Body = Record<string, unknown>
 

@@ -7,6 +7,7 @@ import {
   Code,
   type ConfigVersion,
 } from '@solpledge/contract'
+import { PLG, USDT } from '@solpledge/test-fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { applyDueChanges } from '../src/modules/admin/changes.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
@@ -23,9 +24,6 @@ import {
   type TestContext,
   TestWallet,
 } from './helpers.ts'
-
-const PLG = 1_000_000_000n
-const USDT = 1_000_000n
 
 describe(`operator console configuration (${dbKind})`, () => {
   let t: TestContext

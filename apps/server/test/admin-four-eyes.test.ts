@@ -11,6 +11,7 @@ import {
   formatAmount,
   type JobStatus,
 } from '@solpledge/contract'
+import { USDT } from '@solpledge/test-fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adminSignIn, auditCount, reviewedUsdtWithdrawals, signedInAdmin, type TestAdmin } from './admin.ts'
 import {
@@ -24,8 +25,6 @@ import {
   type TestContext,
   TestWallet,
 } from './helpers.ts'
-
-const USDT = 1_000_000n
 
 /**
  * Four eyes that one admin cannot bypass (docs/admin.md#four-eyes): with one admin the rules cannot apply; from the

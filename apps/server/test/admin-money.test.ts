@@ -9,6 +9,7 @@ import {
   type JobStatus,
   type OpsHistory,
 } from '@solpledge/contract'
+import { USDT } from '@solpledge/test-fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ownerTokenBalance } from '../src/chain/token.ts'
 import { balances, checkInvariants, systemAccount } from '../src/modules/ledger/service.ts'
@@ -16,8 +17,6 @@ import { processWithdrawals } from '../src/modules/withdrawals/sender.ts'
 import { auditCount, signedInAdmin, type TestAdmin } from './admin.ts'
 import { call, dbKind, download } from './helpers.ts'
 import { available, type ChainApp, createChainApp, depositor, fundedUser, sendAll } from './money.ts'
-
-const USDT = 1_000_000n // seeded USDT rules: minimum 10, fee 1, review from 10 000 USDT
 
 type User = Awaited<ReturnType<typeof fundedUser>>
 

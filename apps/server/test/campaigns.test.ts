@@ -8,12 +8,11 @@ import {
   IDEMPOTENT_REPLAYED_HEADER,
   type UserCampaign,
 } from '@solpledge/contract'
+import { PLG, USDT } from '@solpledge/test-fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auditCount, signedInAdmin, type TestAdmin } from './admin.ts'
 import { call, createSeededApp, dbKind, download, fundedMember, type Member, type SeededApp } from './helpers.ts'
 
-const PLG = 1_000_000_000n
-const USDT = 1_000_000n
 const HOUR = 3_600_000
 
 const texts = [

@@ -9,6 +9,7 @@ import {
   type JobStatus,
   type SettlementDay,
 } from '@solpledge/contract'
+import { PLG, USDT } from '@solpledge/test-fixtures'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../src/db/index.ts'
 import { addDays } from '../src/lib/day.ts'
@@ -19,7 +20,7 @@ import { balances, checkInvariants } from '../src/modules/ledger/service.ts'
 import { firstUnsettledDay, settleThrough } from '../src/modules/settlement/service.ts'
 import { bindMember } from '../src/modules/team/service.ts'
 import { auditCount, signedInAdmin, type TestAdmin } from './admin.ts'
-import { addStake, addUser, PLG, PLG_UNIT, storeConfig, UNGUARDED } from './fixtures/settlement.ts'
+import { addStake, addUser, PLG_CODE, storeConfig, UNGUARDED } from './fixtures/settlement.ts'
 import {
   addOffChainAssets,
   call,
@@ -33,7 +34,6 @@ import {
   TestWallet,
 } from './helpers.ts'
 
-const USDT = 1_000_000n
 const HOUR = 3_600_000
 
 /**
@@ -98,13 +98,13 @@ describe(`economics under four eyes, with notice (${dbKind})`, () => {
   }
 
   it('one admin: a lowering is in force at once; a raise is announced and applies after the notice period, unless cancelled', async () => {
-    const lower = await save((v) => ({ ...v, nodePoolDaily: (900n * PLG_UNIT).toString() }))
+    const lower = await save((v) => ({ ...v, nodePoolDaily: (900n * PLG).toString() }))
     expect(lower).toMatchObject({
       code: Code.OK,
       msg: 'Saved',
       data: { kind: 'config.save', status: 'applied', raises_payouts: false },
     })
-    expect((await getBusinessConfig(t.db)).nodePoolDaily).toBe((900n * PLG_UNIT).toString())
+    expect((await getBusinessConfig(t.db)).nodePoolDaily).toBe((900n * PLG).toString())
 
     const before = await getBusinessConfig(t.db)
     const raise = await save((v) => {
@@ -301,7 +301,7 @@ describe(`economics under four eyes, with notice (${dbKind})`, () => {
   })
 
   it('two approvals at once schedule a change once; two passes of the job apply it once', async () => {
-    const res = await save((v) => ({ ...v, nodePoolDaily: (1000n * PLG_UNIT).toString() }))
+    const res = await save((v) => ({ ...v, nodePoolDaily: (1000n * PLG).toString() }))
     const { id } = res.data as AdminChange
     const answers = await Promise.all([approve(id, second), approve(id, second)])
     expect(answers.map((a) => a.code).sort()).toEqual([Code.FAIL, Code.OK])
@@ -346,13 +346,13 @@ describe(`settlement circuit breaker (${dbKind})`, () => {
     const admin = await signedInAdmin(t.app, db, 'admin')
     const staker = await addUser(db, null)
     // 1000 PLG × 1.2 over 30 days: 40 PLG a day, the platform's ordinary week.
-    await addStake(db, { userId: staker, amount: 1000n * PLG_UNIT, days: 30, startDay: addDays(DAY, -1) })
+    await addStake(db, { userId: staker, amount: 1000n * PLG, days: 30, startDay: addDays(DAY, -1) })
     expect(await run(addDays(DAY, 2))).toEqual([0, 1, 2].map((n) => [addDays(DAY, n), 'done']))
     // The probe: a one-day period at ×100, staked with 200 PLG (made outside today's bounds).
     const prober = await addUser(db, null)
     await addStake(db, {
       userId: prober,
-      amount: 200n * PLG_UNIT,
+      amount: 200n * PLG,
       days: 1,
       outputBps: 1_000_000,
       startDay: addDays(DAY, 2),
@@ -372,11 +372,11 @@ describe(`settlement circuit breaker (${dbKind})`, () => {
       release_change: null,
       reasons: [
         {
-          coin: PLG,
+          coin: PLG_CODE,
           decimals: 9,
           rule: 'average',
-          total: (20_040n * PLG_UNIT).toString(),
-          against: (40n * PLG_UNIT).toString(),
+          total: (20_040n * PLG).toString(),
+          against: (40n * PLG).toString(),
           limit_bps: 50_000,
         },
       ],
@@ -392,10 +392,10 @@ describe(`settlement circuit breaker (${dbKind})`, () => {
       `The settlement of ${held} is not held`,
     )
     expect(await run(addDays(DAY, 5))).toEqual([3, 4, 5].map((n) => [addDays(DAY, n), 'done']))
-    expect(await available(db, prober)).toBe(20_000n * PLG_UNIT)
-    expect(await available(db, staker)).toBe(paidBefore + 3n * 40n * PLG_UNIT)
+    expect(await available(db, prober)).toBe(20_000n * PLG)
+    expect(await available(db, staker)).toBe(paidBefore + 3n * 40n * PLG)
     expect(await run(addDays(DAY, 5))).toEqual([[addDays(DAY, 5), 'done']])
-    expect(await available(db, prober)).toBe(20_000n * PLG_UNIT)
+    expect(await available(db, prober)).toBe(20_000n * PLG)
     expect(await checkInvariants(db)).toEqual([])
     expect(((await call(t.app, api.adminJobs, {}, admin.headers)).data as JobStatus).settlement.held).toBeNull()
     // Eight settlement passes with their payouts: about 20 s on two idle cores.
@@ -409,18 +409,18 @@ describe(`settlement circuit breaker (${dbKind})`, () => {
     const [a, b] = [await signedInAdmin(t.app, db, 'admin'), await signedInAdmin(t.app, db, 'admin')]
     const staker = await addUser(db, null)
     // 40 PLG a day against 300 PLG of reserves: more than 10 %, from the first day (no history needed).
-    await addStake(db, { userId: staker, amount: 1000n * PLG_UNIT, days: 30, startDay: addDays(DAY, -1) })
-    const reserves = async () => 300n * PLG_UNIT
-    const settle = (day: string) => settleThrough(db, day, { product: PLG, reserves })
+    await addStake(db, { userId: staker, amount: 1000n * PLG, days: 30, startDay: addDays(DAY, -1) })
+    const reserves = async () => 300n * PLG
+    const settle = (day: string) => settleThrough(db, day, { product: PLG_CODE, reserves })
     expect((await settle(addDays(DAY, 1))).map((d) => [d.day, d.status])).toEqual([[DAY, 'held']])
     const jobs = (await call(t.app, api.adminJobs, {}, a.headers)).data as JobStatus
     expect(jobs.settlement.held?.reasons).toEqual([
       {
-        coin: PLG,
+        coin: PLG_CODE,
         decimals: 9,
         rule: 'reserves',
-        total: (40n * PLG_UNIT).toString(),
-        against: (300n * PLG_UNIT).toString(),
+        total: (40n * PLG).toString(),
+        against: (300n * PLG).toString(),
         limit_bps: 1000,
       },
     ])
@@ -437,7 +437,7 @@ describe(`settlement circuit breaker (${dbKind})`, () => {
       [DAY, 'done'],
       [addDays(DAY, 1), 'held'],
     ])
-    expect(await available(db, staker)).toBe(40n * PLG_UNIT)
+    expect(await available(db, staker)).toBe(40n * PLG)
   })
 })
 
@@ -465,7 +465,7 @@ describe(`referral guard (${dbKind})`, () => {
     const s1 = await bound(db, x)
     const s2 = await bound(db, s1)
     const s3 = await bound(db, s2)
-    await addStake(db, { userId: s3, amount: 10_000n * PLG_UNIT, days: 30, startDay: addDays(DAY, -1) })
+    await addStake(db, { userId: s3, amount: 10_000n * PLG, days: 30, startDay: addDays(DAY, -1) })
     return { db, x, s1, s2, s3 }
   }
   const rewards = async (db: Database, day: string) => {
@@ -480,20 +480,20 @@ describe(`referral guard (${dbKind})`, () => {
 
   it("without the guard a sybil chain returns 18 % of S3's output to its owner at the default rates", async () => {
     const { db, x, s1, s2 } = await chain(UNGUARDED.referralGuard)
-    await settleThrough(db, DAY, { product: PLG })
+    await settleThrough(db, DAY, { product: PLG_CODE })
     const paid = await rewards(db, DAY)
-    expect(paid).toEqual({ [s2]: 40n * PLG_UNIT, [s1]: 20n * PLG_UNIT, [x]: 12n * PLG_UNIT })
-    expect((paid[x] ?? 0n) + (paid[s1] ?? 0n) + (paid[s2] ?? 0n)).toBe((400n * PLG_UNIT * 18n) / 100n)
+    expect(paid).toEqual({ [s2]: 40n * PLG, [s1]: 20n * PLG, [x]: 12n * PLG })
+    expect((paid[x] ?? 0n) + (paid[s1] ?? 0n) + (paid[s2] ?? 0n)).toBe((400n * PLG * 18n) / 100n)
   })
 
   it('with the guard only referrers with stakes worth the minimum earn; with directPerLevel level N needs N direct members', async () => {
     const guard = { minStakeUsdt: (100n * USDT).toString(), directPerLevel: false }
     const { db, x, s1 } = await chain(guard)
     // S1 stakes 300 PLG (150 USDT at 0.5): it qualifies; X stakes 100 PLG (50 USDT): it does not; S2 stakes nothing.
-    await addStake(db, { userId: s1, amount: 300n * PLG_UNIT, days: 30, startDay: addDays(DAY, -1) })
-    await addStake(db, { userId: x, amount: 100n * PLG_UNIT, days: 30, startDay: addDays(DAY, -1) })
-    await settleThrough(db, DAY, { product: PLG })
-    expect(await rewards(db, DAY)).toEqual({ [s1]: 20n * PLG_UNIT })
+    await addStake(db, { userId: s1, amount: 300n * PLG, days: 30, startDay: addDays(DAY, -1) })
+    await addStake(db, { userId: x, amount: 100n * PLG, days: 30, startDay: addDays(DAY, -1) })
+    await settleThrough(db, DAY, { product: PLG_CODE })
+    expect(await rewards(db, DAY)).toEqual({ [s1]: 20n * PLG })
 
     // Level 2 now needs two direct members: S1 has one (S2) the next day, then a second one.
     await storeConfig(db, {
@@ -501,11 +501,11 @@ describe(`referral guard (${dbKind})`, () => {
       ...UNGUARDED,
       referralGuard: { ...guard, directPerLevel: true },
     })
-    await settleThrough(db, addDays(DAY, 1), { product: PLG })
+    await settleThrough(db, addDays(DAY, 1), { product: PLG_CODE })
     expect(await rewards(db, addDays(DAY, 1))).toEqual({})
     await bound(db, s1)
-    await settleThrough(db, addDays(DAY, 2), { product: PLG })
-    expect(await rewards(db, addDays(DAY, 2))).toEqual({ [s1]: 20n * PLG_UNIT })
+    await settleThrough(db, addDays(DAY, 2), { product: PLG_CODE })
+    expect(await rewards(db, addDays(DAY, 2))).toEqual({ [s1]: 20n * PLG })
     expect(await checkInvariants(db)).toEqual([])
   })
 })

@@ -1,12 +1,11 @@
 import { api, Code, type FinanceDeposit, type OutputRecord } from '@solpledge/contract'
+import { USDT } from '@solpledge/test-fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addDays, utcDay } from '../src/lib/day.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { balances, checkInvariants, systemAccount } from '../src/modules/ledger/service.ts'
 import { powerOf } from '../src/modules/power/service.ts'
 import { call, createSeededApp, dbKind, fundedMember, type Member, type SeededApp } from './helpers.ts'
-
-const USDT = 1_000_000n // one USDT in base units (6 decimals)
 
 describe(`finance (${dbKind})`, () => {
   let t: SeededApp

@@ -1,12 +1,10 @@
 import { api, Code, type DataOf, type Stake } from '@solpledge/contract'
+import { PLG, USDT } from '@solpledge/test-fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addDays, utcDay } from '../src/lib/day.ts'
 import { myHistory } from '../src/modules/pledge/history.ts'
 import { powerOf } from '../src/modules/power/service.ts'
 import { call, createSeededApp, dbKind, fundedMember, type SeededApp } from './helpers.ts'
-
-const PLG = 1_000_000_000n // one PLG in base units (9 decimals)
-const USDT = 1_000_000n
 
 type History = DataOf<typeof api.myHistory>
 

@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs'
 import { api, Code, type DataOf, tokenIcon } from '@solpledge/contract'
+import { PLG } from '@solpledge/test-fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { setBusinessConfig } from '../src/modules/config/service.ts'
 import { call, createSeededApp, creditAvailable, dbKind, fundedMember, type SeededApp } from './helpers.ts'
-
-const PLG = 1_000_000_000n
 
 describe(`home figures (${dbKind})`, () => {
   let t: SeededApp

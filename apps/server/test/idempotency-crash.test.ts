@@ -3,6 +3,7 @@
 // (CRASH_AT=committed); after a restart the client's retry with the same key gets the answer stored with the work,
 // and the work was done once. A withdrawal request (a transaction of the route's) and a limit order (a command of the
 // trade market's batch).
+
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -18,6 +19,7 @@ import {
   type Withdrawal,
 } from '@solpledge/contract'
 import { type Localnet, startLocalnet } from '@solpledge/localnet'
+import { PLG, USDT } from '@solpledge/test-fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // @ts-expect-error plain ESM helpers shared with the npm scripts
 import { freePort } from '../../../scripts/lib.mjs'
@@ -25,9 +27,6 @@ import { Client, readDatabase, serverDatabase, serverEnv } from './fixtures/cras
 import { Instance, patientFetch } from './fixtures/instances.ts'
 import { dbKind, TestWallet } from './helpers.ts'
 import { pay } from './money.ts'
-
-const USDT = 1_000_000n
-const PLG = 1_000_000_000n
 
 describe(`a money call killed between its commit and its answer (${dbKind})`, () => {
   let localnet: Localnet

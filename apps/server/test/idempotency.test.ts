@@ -11,6 +11,7 @@ import {
   IDEMPOTENT_REPLAYED_HEADER,
   type RouteDef,
 } from '@solpledge/contract'
+import { PLG, USDT } from '@solpledge/test-fixtures'
 import { sql, type Transaction } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.ts'
@@ -36,9 +37,6 @@ import { createChainApp, createIntent, pay } from './money.ts'
 
 // Idempotency-Key (docs/money.md): every route the contract flags idempotent, through the real app, database and local
 // chain; then the mechanism's own cases (waiting, takeover, faults, several instances, retention, OpenAPI).
-
-const PLG = 1_000_000_000n
-const USDT = 1_000_000n
 
 type Ctx = Awaited<ReturnType<typeof createChainApp>>
 type RouteName = keyof typeof api

@@ -1,5 +1,6 @@
 import { Keypair } from '@solana/web3.js'
 import { api, Code, type PaymentIntent, type Stake, type UserNode } from '@solpledge/contract'
+import { PLG, USDT } from '@solpledge/test-fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { setBusinessConfig } from '../src/modules/config/service.ts'
@@ -243,8 +244,6 @@ describe(`faucet away from the local chain (${dbKind})`, () => {
 })
 
 describe(`payment intents: stake and node (${dbKind})`, () => {
-  const PLG = 1_000_000_000n
-  const USDT = 1_000_000n
   let ctx: Awaited<ReturnType<typeof createChainApp>>
   let rootId: string
   beforeAll(async () => {

@@ -1,13 +1,14 @@
 // The live channel (docs/architecture.md "Live updates"): authentication, topic isolation, the outbox's numbering and
 // resumption, gaps, slow consumers, caps, heartbeats, and one commit reaching every instance.
 import { api, Code, LIVE_CLOSE } from '@solpledge/contract'
+import { PLG, USDT } from '@solpledge/test-fixtures'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type App, buildApp } from '../src/app.ts'
 import type { LiveSettings } from '../src/config.ts'
 import { type Database, openDatabase } from '../src/db/index.ts'
 import { adminSignIn, allowAdmin, reviewedUsdtWithdrawals } from './admin.ts'
-import { clearBook, createTradeApp, PLG, place, type Trader, trader, USDT } from './fixtures/trade.ts'
+import { clearBook, createTradeApp, place, type Trader, trader } from './fixtures/trade.ts'
 import { call, createTestApp, creditAvailable, dbKind, type TestContext, testConfig } from './helpers.ts'
 import { type EventMessage, LiveTestClient, liveUrl } from './live-client.ts'
 

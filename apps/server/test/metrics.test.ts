@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { API_BASE, api, Code } from '@solpledge/contract'
+import { USDT } from '@solpledge/test-fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.ts'
 import { JOBS, recordJobRun } from '../src/lib/jobs.ts'
@@ -10,7 +11,6 @@ import { loadPlatform } from '../src/platform.ts'
 import { call, dbKind } from './helpers.ts'
 import { type ChainApp, createChainApp, createIntent, fundedUser, pay, sendAll } from './money.ts'
 
-const USDT = 1_000_000n
 const ALERTS = path.resolve(import.meta.dirname, '../../../docs/operations/alerts.yml')
 const DASHBOARD = path.resolve(import.meta.dirname, '../../../deploy/grafana-dashboard.json')
 

@@ -1,10 +1,11 @@
 import { api, Code, type LedgerEntry } from '@solpledge/contract'
+import { PLG } from '@solpledge/test-fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addDays } from '../src/lib/day.ts'
 import { EXPORTS_PER_MINUTE } from '../src/lib/route.ts'
 import { fullStatement, transfer, userAccount } from '../src/modules/ledger/service.ts'
 import { settleThrough } from '../src/modules/settlement/service.ts'
-import { addStake, PLG, PLG_UNIT } from './fixtures/settlement.ts'
+import { addStake, PLG_CODE } from './fixtures/settlement.ts'
 import {
   addOffChainAssets,
   call,
@@ -49,8 +50,8 @@ describe(`the user's ledger history, /user/user/moneyLog (${dbKind})`, () => {
       }),
     )
     // PLG: a stake made the day before, paid for DAY by the daily settlement.
-    await addStake(t.db, { userId, amount: 30n * PLG_UNIT, days: 30, startDay: addDays(DAY, -1) })
-    await settleThrough(t.db, DAY, { product: PLG, batchSize: 10 })
+    await addStake(t.db, { userId, amount: 30n * PLG, days: 30, startDay: addDays(DAY, -1) })
+    await settleThrough(t.db, DAY, { product: PLG_CODE, batchSize: 10 })
   })
   afterAll(() => t.close())
 

@@ -1,4 +1,5 @@
 import { api, type BusinessConfig, Code, type UserNode } from '@solpledge/contract'
+import { USDT } from '@solpledge/test-fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { seedBusinessConfig, setBusinessConfig } from '../src/modules/config/service.ts'
@@ -15,8 +16,6 @@ import {
   type TestContext,
   type TestWallet,
 } from './helpers.ts'
-
-const USDT = 1_000_000n // one USDT in base units (6 decimals)
 
 interface Level {
   code: string

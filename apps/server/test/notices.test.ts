@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import { api, Code, LANGUAGES, type Language } from '@solpledge/contract'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { sanitizeRichText } from '../src/lib/rich-text.ts'
 import { DEMO_BANNERS, DEMO_NOTICES, seedNotices } from '../src/modules/notice/seed.ts'
 import { call, createTestApp, dbKind, type TestContext } from './helpers.ts'
 
@@ -131,7 +132,7 @@ describe(`notices and banners (${dbKind})`, () => {
     expect(bare.json().data).toMatchObject({ title: 'zh title 1', lang: 'zh' })
   })
 
-  it('falls back for the title and the body independently: a zh title with an empty zh body takes the en body', async () => {
+  it('falls back for the title and the body independently: a zh title with a body that shows nothing takes the en body', async () => {
     const id = await addNotice(['en', 'ja'])
     for (const [lang, body] of [
       ['zh', ''],
@@ -140,7 +141,7 @@ describe(`notices and banners (${dbKind})`, () => {
     ] as const)
       await t.db
         .insertInto('notice_translations')
-        .values({ notice_id: id, lang, title: `${lang} title`, body })
+        .values({ notice_id: id, lang, title: `${lang} title`, body: sanitizeRichText(body) })
         .execute()
     for (const lang of ['zh', 'ko', 'vi'])
       expect(await info(id, lang)).toMatchObject({
@@ -158,7 +159,7 @@ describe(`notices and banners (${dbKind})`, () => {
     // An image alone is a body; without any body at all, the notice shows its title with the empty body it has.
     await t.db
       .updateTable('notice_translations')
-      .set({ body: '<p><img src="/banners/node.svg" alt=""></p>' })
+      .set({ body: sanitizeRichText('<p><img src="/banners/node.svg" alt=""></p>') })
       .where('notice_id', '=', id)
       .where('lang', '=', 'vi')
       .execute()

@@ -1,4 +1,5 @@
 import { api, Code, type OutputRecord, type Stake } from '@solpledge/contract'
+import { PLG, USDT } from '@solpledge/test-fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addDays, utcDay } from '../src/lib/day.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
@@ -6,9 +7,6 @@ import { setBusinessConfig } from '../src/modules/config/service.ts'
 import { balances, checkInvariants, systemAccount } from '../src/modules/ledger/service.ts'
 import { powerOf } from '../src/modules/power/service.ts'
 import { call, createSeededApp, creditAvailable, dbKind, fundedMember, type Member, type SeededApp } from './helpers.ts'
-
-const PLG = 1_000_000_000n // one PLG in base units (9 decimals)
-const USDT = 1_000_000n // one USDT in base units (6 decimals)
 
 describe(`staking (${dbKind})`, () => {
   let t: SeededApp

@@ -11,12 +11,10 @@ import {
   toUsdt,
   type UserNode,
 } from '@solpledge/contract'
+import { PLG, USDT } from '@solpledge/test-fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addDays, utcDay } from '../src/lib/day.ts'
 import { call, createSeededApp, dbKind, fundedMember, type SeededApp } from './helpers.ts'
-
-const PLG = 1_000_000_000n
-const USDT = 1_000_000n
 
 /**
  * The returns the app shows before money moves (packages/contract/src/returns.ts) against what the settlement then

@@ -7,7 +7,15 @@ import { type Database, migrate, openDatabase } from '../src/db/index.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { checkInvariants, transfer, userAccount } from '../src/modules/ledger/service.ts'
 import { settleThrough } from '../src/modules/settlement/service.ts'
-import { PLG, paymentsFor, prng, seedScenario, settlementState, storeConfig, UNGUARDED } from './fixtures/settlement.ts'
+import {
+  PLG_CODE,
+  paymentsFor,
+  prng,
+  seedScenario,
+  settlementState,
+  storeConfig,
+  UNGUARDED,
+} from './fixtures/settlement.ts'
 import { addOffChainAssets, createPostgresDatabase, creditAvailable } from './helpers.ts'
 
 const DAY = '2025-08-01'
@@ -36,13 +44,13 @@ describe('settlement run by two instances at once (postgres)', () => {
       // Small batches so the two interleave batch by batch on the run rows.
       const batches = { a: 0, b: 0 }
       const [fromA, fromB] = await Promise.all([
-        settleThrough(a, DAY, { product: PLG, batchSize: 4, onBatch: () => batches.a++ }),
-        settleThrough(b, DAY, { product: PLG, batchSize: 4, onBatch: () => batches.b++ }),
+        settleThrough(a, DAY, { product: PLG_CODE, batchSize: 4, onBatch: () => batches.a++ }),
+        settleThrough(b, DAY, { product: PLG_CODE, batchSize: 4, onBatch: () => batches.b++ }),
       ])
       // Both did part of the work.
       expect(batches.a).toBeGreaterThan(5)
       expect(batches.b).toBeGreaterThan(5)
-      await settleThrough(single, DAY, { product: PLG, batchSize: 4 })
+      await settleThrough(single, DAY, { product: PLG_CODE, batchSize: 4 })
 
       // Both answer the days they found unsettled with the same totals, the totals of the database settled alone. The
       // one that started later may have found the first days settled already: its days are the last of the other's.
@@ -86,7 +94,7 @@ describe('settlement run by two instances at once (postgres)', () => {
       }
       await seed(single)
       const ids = (await seed(settler)).users.map((u) => u.id)
-      for (const id of ids) await creditAvailable(settler, id, PLG, 1_000_000n)
+      for (const id of ids) await creditAvailable(settler, id, PLG_CODE, 1_000_000n)
 
       // While the days are paid, 16 users (all paid in the same payment batch of 40 records) send each other 1 base
       // unit, in both directions between the same accounts, and lock money on their locked account: every transaction
@@ -104,17 +112,17 @@ describe('settlement run by two instances at once (postgres)', () => {
           await users.transaction().execute(async (trx) => {
             const key = `test:${worker}:${n}`
             await transfer(trx, {
-              debit: await userAccount(trx, from, PLG, 'available'),
-              credit: await userAccount(trx, to, PLG, 'available'),
-              asset: PLG,
+              debit: await userAccount(trx, from, PLG_CODE, 'available'),
+              credit: await userAccount(trx, to, PLG_CODE, 'available'),
+              asset: PLG_CODE,
               amount: 1n,
               type: 'admin_adjustment',
               key: `${key}:pay`,
             })
             await transfer(trx, {
-              debit: await userAccount(trx, to, PLG, 'available'),
-              credit: await userAccount(trx, to, PLG, 'locked'),
-              asset: PLG,
+              debit: await userAccount(trx, to, PLG_CODE, 'available'),
+              credit: await userAccount(trx, to, PLG_CODE, 'locked'),
+              asset: PLG_CODE,
               amount: 1n,
               type: 'admin_adjustment',
               key: `${key}:lock`,
@@ -124,10 +132,10 @@ describe('settlement run by two instances at once (postgres)', () => {
         }
       }
       const workers = [1, 2, 3, 4].map(traffic)
-      const days = await settleThrough(settler, DAY, { product: PLG, batchSize: 40 })
+      const days = await settleThrough(settler, DAY, { product: PLG_CODE, batchSize: 40 })
       done = true
       await Promise.all(workers)
-      await settleThrough(single, DAY, { product: PLG, batchSize: 4 })
+      await settleThrough(single, DAY, { product: PLG_CODE, batchSize: 4 })
 
       expect(days.length).toBeGreaterThanOrEqual(3)
       expect(made).toBeGreaterThan(50)

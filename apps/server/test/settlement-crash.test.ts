@@ -11,7 +11,7 @@ import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { checkInvariants } from '../src/modules/ledger/service.ts'
 import { settleThrough } from '../src/modules/settlement/service.ts'
 import { processArgs } from './fixtures/server-bundle.ts'
-import { PLG, paymentsFor, seedScenario, settlementState, storeConfig, UNGUARDED } from './fixtures/settlement.ts'
+import { PLG_CODE, paymentsFor, seedScenario, settlementState, storeConfig, UNGUARDED } from './fixtures/settlement.ts'
 import { addOffChainAssets, createPostgresDatabase, dbKind } from './helpers.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../../..')
@@ -131,7 +131,7 @@ describe(`settlement crash safety (${dbKind})`, () => {
       expect(last.output).toMatch(/settled .*2025-06-20/)
 
       const expected = await using(reference, async (db) => {
-        await settleThrough(db, DAY, { product: PLG, batchSize: BATCH })
+        await settleThrough(db, DAY, { product: PLG_CODE, batchSize: BATCH })
         return settlementState(db)
       })
       const actual = await using(crashed, async (db) => {

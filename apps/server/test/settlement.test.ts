@@ -1,4 +1,5 @@
 import { api, type BusinessConfig, Code, type SettlementDay } from '@solpledge/contract'
+import { PLG, USDT } from '@solpledge/test-fixtures'
 import type { Kysely } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Database } from '../src/db/index.ts'
@@ -14,16 +15,14 @@ import {
   addNode,
   addStake,
   addUser,
-  PLG,
-  PLG_UNIT,
+  PLG_CODE,
   paymentsFor,
   type Scenario,
   seedScenario,
   settlementState,
   storeConfig,
   UNGUARDED,
-  USDT,
-  USDT_UNIT,
+  USDT_CODE,
 } from './fixtures/settlement.ts'
 import {
   addOffChainAssets,
@@ -37,7 +36,7 @@ import {
 } from './helpers.ts'
 
 const DAY = '2025-03-10'
-const settle = (db: Database, day: string, batchSize = 3) => settleThrough(db, day, { product: PLG, batchSize })
+const settle = (db: Database, day: string, batchSize = 3) => settleThrough(db, day, { product: PLG_CODE, batchSize })
 
 /** Each test gets its own database: settlement state (runs, cursors) is database-wide. */
 let cleanup: (() => Promise<void>)[] = []
@@ -150,7 +149,7 @@ describe(`daily settlement (${dbKind})`, () => {
       [addDays(start, 5), '2'],
     ])
     const total = cases.reduce((s, c) => s + c.total, 0n)
-    expect((await balances(db, user))[PLG]?.available).toBe(total)
+    expect((await balances(db, user))[PLG_CODE]?.available).toBe(total)
     await expectSound(db)
   })
 
@@ -187,7 +186,7 @@ describe(`daily settlement (${dbKind})`, () => {
     // segment (it ends at the anchor at depth 32), and level 34 is always past it.
     const startDay = addDays(DAY, -1)
     for (const { id } of scenario.users.slice(30)) {
-      const amount = 1000n * PLG_UNIT + BigInt(id)
+      const amount = 1000n * PLG + BigInt(id)
       const stakeId = await addStake(db, { userId: id, amount, days: 30, startDay })
       scenario.stakes.push({ id: stakeId, userId: id, totalOutput: (amount * 12_000n) / 10_000n, days: 30, startDay })
     }
@@ -201,25 +200,25 @@ describe(`daily settlement (${dbKind})`, () => {
     const db = await database()
     const root = await addUser(db, null)
     const member = await addUser(db, root)
-    await addStake(db, { userId: member, amount: 3000n * PLG_UNIT, days: 30, startDay: addDays(DAY, -1) })
+    await addStake(db, { userId: member, amount: 3000n * PLG, days: 30, startDay: addDays(DAY, -1) })
     // No run yet: the first day to settle is the day after the earliest position's start.
     expect(await firstUnsettledDay(db, addDays(DAY, 9))).toBe(DAY)
     expect((await settle(db, addDays(DAY, 1))).map((d) => d.day)).toEqual([DAY, addDays(DAY, 1)])
     // Down for four days: the timer at 01:00 UTC on DAY+6 (settlement hour 0) settles DAY+2 … DAY+6 in order.
-    const caughtUp = await settleDue(db, { product: PLG, batchSize: 2 }, new Date(`${addDays(DAY, 6)}T01:00:00Z`))
+    const caughtUp = await settleDue(db, { product: PLG_CODE, batchSize: 2 }, new Date(`${addDays(DAY, 6)}T01:00:00Z`))
     expect(caughtUp.map((d) => d.day)).toEqual([2, 3, 4, 5, 6].map((n) => addDays(DAY, n)))
     const runs = await db.selectFrom('settlement_runs').selectAll().orderBy('day').execute()
     expect(runs.map((r) => [r.day, r.status])).toEqual([0, 1, 2, 3, 4, 5, 6].map((n) => [addDays(DAY, n), 'done']))
     const finished = runs.map((r) => (r.finished_at as Date).getTime())
     expect(finished).toEqual([...finished].sort((a, b) => a - b))
     // DAY+7 is due from 00:00 UTC (settlement hour 0) and settled once: later passes that day settle nothing.
-    expect(await settleDue(db, { product: PLG }, new Date(`${addDays(DAY, 7)}T00:00:00Z`))).toHaveLength(1)
-    expect(await settleDue(db, { product: PLG }, new Date(`${addDays(DAY, 7)}T23:00:00Z`))).toEqual([])
+    expect(await settleDue(db, { product: PLG_CODE }, new Date(`${addDays(DAY, 7)}T00:00:00Z`))).toHaveLength(1)
+    expect(await settleDue(db, { product: PLG_CODE }, new Date(`${addDays(DAY, 7)}T23:00:00Z`))).toEqual([])
     const pledged = await outputs(db, 'pledge_output')
     expect(pledged.map((r) => r.day)).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map((n) => addDays(DAY, n)))
     // 3000 PLG × 1.2 over 30 days = 120 PLG a day; the root gets 10 % of it.
-    expect(new Set(pledged.map((r) => r.amount))).toEqual(new Set([(120n * PLG_UNIT).toString()]))
-    expect(sumOf(await outputs(db, 'referral_reward'))).toBe(8n * 12n * PLG_UNIT)
+    expect(new Set(pledged.map((r) => r.amount))).toEqual(new Set([(120n * PLG).toString()]))
+    expect(sumOf(await outputs(db, 'referral_reward'))).toBe(8n * 12n * PLG)
     // With no position at all, the first day is the target itself.
     const empty = await database()
     expect(await firstUnsettledDay(empty, DAY)).toBe(DAY)
@@ -244,11 +243,11 @@ describe(`daily settlement (${dbKind})`, () => {
     const dividends = async () =>
       (await db.selectFrom('user_nodes').select(['id', 'dividends']).orderBy('id').execute()).map((n) => n.dividends)
     expect(await dividends()).toEqual(['27', '138', '833', '0'])
-    expect(report?.totals).toEqual([{ type: 'node_dividend', coin: PLG, decimals: 9, count: 3, amount: '998' }])
+    expect(report?.totals).toEqual([{ type: 'node_dividend', coin: PLG_CODE, decimals: 9, count: 3, amount: '998' }])
     // The next day all four share it: floor(1000 × w / 66) = 15, 75, 454, 454.
     await settle(db, addDays(DAY, 1))
     expect(await dividends()).toEqual(['42', '213', '1287', '454'])
-    expect((await balances(db, users[2] as string))[PLG]?.available).toBe(1287n)
+    expect((await balances(db, users[2] as string))[PLG_CODE]?.available).toBe(1287n)
     expect((await outputs(db, 'node_dividend', nodes[3])).map((r) => r.day)).toEqual([addDays(DAY, 1)])
     await expectSound(db)
   })
@@ -258,15 +257,15 @@ describe(`daily settlement (${dbKind})`, () => {
     const user = await addUser(db, null)
     const start = addDays(DAY, -1)
     // 1000.000123 USDT for 7 days at 0.5 %: total 5.000000 USDT (rounded down), 714285 a day, 714290 on day 7.
-    const id = await addDeposit(db, { userId: user, amount: 1000n * USDT_UNIT + 123n, days: 7, startDay: start })
-    expect((await powerOf(db, user)).personal_power).toBe(1000n * USDT_UNIT + 123n)
+    const id = await addDeposit(db, { userId: user, amount: 1000n * USDT + 123n, days: 7, startDay: start })
+    expect((await powerOf(db, user)).personal_power).toBe(1000n * USDT + 123n)
     const list = await settle(db, addDays(start, 6))
     expect(list.map((d) => d.expired.finance)).toEqual([0, 0, 0, 0, 0, 0])
     const [last] = await settle(db, addDays(start, 7))
     expect(last).toMatchObject({
       day: addDays(start, 7),
       status: 'done',
-      totals: [{ type: 'finance_output', coin: USDT, decimals: 6, count: 1, amount: '714290' }],
+      totals: [{ type: 'finance_output', coin: USDT_CODE, decimals: 6, count: 1, amount: '714290' }],
       expired: { stakes: 0, finance: 1 },
     })
     const row = await db.selectFrom('finance_deposits').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
@@ -276,7 +275,7 @@ describe(`daily settlement (${dbKind})`, () => {
       ...Array(6).fill('714285'),
       '714290',
     ])
-    expect((await balances(db, user))[USDT]?.available).toBe(5n * USDT_UNIT)
+    expect((await balances(db, user))[USDT_CODE]?.available).toBe(5n * USDT)
     expect((await powerOf(db, user)).personal_power).toBe(0n)
     // The day after: nothing left to release.
     expect((await settle(db, addDays(start, 8)))[0]?.totals).toEqual([])
@@ -290,27 +289,27 @@ describe(`daily settlement (${dbKind})`, () => {
     const b = await addUser(db, a)
     const other = await addUser(db, a)
     // 1000 PLG at 0.5 = 500 USDT value, power ×1.5 = 750 USDT.
-    await addStake(db, { userId: b, amount: 1000n * PLG_UNIT, days: 2, startDay: addDays(DAY, -1), powerBps: 15_000 })
-    await addStake(db, { userId: other, amount: 10n * PLG_UNIT, days: 30, startDay: addDays(DAY, -1) })
-    const value = 500n * USDT_UNIT
+    await addStake(db, { userId: b, amount: 1000n * PLG, days: 2, startDay: addDays(DAY, -1), powerBps: 15_000 })
+    await addStake(db, { userId: other, amount: 10n * PLG, days: 30, startDay: addDays(DAY, -1) })
+    const value = 500n * USDT
     expect(await powerOf(db, b)).toEqual({
-      personal_power: 750n * USDT_UNIT,
+      personal_power: 750n * USDT,
       team_power: 0n,
       performance: value,
       team_performance: 0n,
     })
-    expect((await powerOf(db, root)).team_power).toBe(750n * USDT_UNIT + 5n * USDT_UNIT)
+    expect((await powerOf(db, root)).team_power).toBe(750n * USDT + 5n * USDT)
     await settle(db, DAY)
-    expect((await powerOf(db, b)).personal_power).toBe(750n * USDT_UNIT)
+    expect((await powerOf(db, b)).personal_power).toBe(750n * USDT)
     const [report] = await settle(db, addDays(DAY, 1))
     expect(report?.expired).toEqual({ stakes: 1, finance: 0 })
     expect(await powerOf(db, b)).toEqual({ personal_power: 0n, team_power: 0n, performance: 0n, team_performance: 0n })
     for (const ancestor of [a, root])
       expect(await powerOf(db, ancestor)).toEqual({
         personal_power: 0n,
-        team_power: 5n * USDT_UNIT,
+        team_power: 5n * USDT,
         performance: 0n,
-        team_performance: 5n * USDT_UNIT,
+        team_performance: 5n * USDT,
       })
     await expectSound(db)
   })
@@ -381,14 +380,14 @@ describe(`operator route /admin/settlement/run (${dbKind})`, () => {
     expect((await run('2025-02-30', t.platform.operatorToken)).code).toBe(Code.INVALID)
 
     const user = await addUser(t.db, null)
-    await addStake(t.db, { userId: user, amount: 30n * PLG_UNIT, days: 30, startDay: addDays(DAY, -1) })
+    await addStake(t.db, { userId: user, amount: 30n * PLG, days: 30, startDay: addDays(DAY, -1) })
     const ok = await run(addDays(DAY, 1), t.platform.operatorToken)
     expect(ok).toMatchObject({ code: Code.OK, msg: 'Settlement finished' })
     const list = (ok.data as { list: SettlementDay[] }).list
     expect(list.map((d) => d.day)).toEqual([DAY, addDays(DAY, 1)])
     expect(list[1]).toMatchObject({
       status: 'done',
-      totals: [{ type: 'pledge_output', coin: PLG, decimals: 9, count: 1, amount: '1200000000' }],
+      totals: [{ type: 'pledge_output', coin: PLG_CODE, decimals: 9, count: 1, amount: '1200000000' }],
       expired: { stakes: 0, finance: 0 },
     })
     expect(Date.parse(list[1]?.finished_at as string)).toBeGreaterThan(0)

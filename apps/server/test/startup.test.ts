@@ -10,6 +10,7 @@ import { migrate } from '../src/db/index.ts'
 import { JOBS, recordJobRun } from '../src/lib/jobs.ts'
 import { PRODUCTION_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { getBusinessConfig } from '../src/modules/config/service.ts'
+import { DEMO_BANNERS, DEMO_NOTICES } from '../src/modules/notice/seed.ts'
 import { FixedSettingsChanged } from '../src/modules/system/fixed-settings.ts'
 import { seed } from '../src/modules/system/seed.ts'
 import { loadPlatform } from '../src/platform.ts'
@@ -226,7 +227,7 @@ describe(`first-start settings and demo content (${dbKind})`, () => {
 
       // SEED_DEMO=1 asks for the demo notices and banners.
       await start(db, { ...first, seedDemo: true })
-      expect((await counts(db)).notices).toBeGreaterThan(0)
+      expect(await counts(db)).toEqual({ notices: DEMO_NOTICES.length, banners: DEMO_BANNERS.length })
     } finally {
       await drop()
     }

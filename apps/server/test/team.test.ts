@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { api, Code, type DataOf, type TeamMember } from '@solpledge/contract'
+import { PLG, USDT } from '@solpledge/test-fixtures'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { transact } from '../src/lib/commit.ts'
@@ -20,9 +21,6 @@ import {
   sized,
   TestWallet,
 } from './helpers.ts'
-
-const PLG = 1_000_000_000n
-const USDT = 1_000_000n
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed from the printed seed. */
 function random(seed: number) {

@@ -1,5 +1,6 @@
 // A platform whose USDT is a Token-2022 mint (many stablecoins are): top-ups credited once (reported and found by the
 // watcher), withdrawals paid on chain; a mint with a transfer fee is refused at the first start.
+
 import {
   createInitializeMintInstruction,
   createInitializeTransferFeeConfigInstruction,
@@ -10,6 +11,7 @@ import {
 } from '@solana/spl-token'
 import { Keypair, PublicKey, SystemProgram, sendAndConfirmTransaction, Transaction } from '@solana/web3.js'
 import { api, Code } from '@solpledge/contract'
+import { USDT } from '@solpledge/test-fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ownerTokenBalance } from '../src/chain/token.ts'
 import { ConfigError } from '../src/config.ts'
@@ -19,8 +21,6 @@ import { checkInvariants } from '../src/modules/ledger/service.ts'
 import { processWithdrawals } from '../src/modules/withdrawals/sender.ts'
 import { call, dbKind, freshDatabase } from './helpers.ts'
 import { available, type ChainApp, createChainApp, createIntent, depositor, fundedUser, pay, sendAll } from './money.ts'
-
-const USDT = 1_000_000n
 
 describe(`Token-2022 USDT (${dbKind})`, () => {
   let ctx: ChainApp

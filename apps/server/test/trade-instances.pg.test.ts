@@ -2,21 +2,12 @@
 // same moment: the market row serializes their batches, and each rebuilds its book when the other moved it on.
 // PostgreSQL only (a *.pg.test.ts file): PGlite is one session in one process.
 import { randomUUID } from 'node:crypto'
+import { PLG, USDT } from '@solpledge/test-fixtures'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type Database, migrate, openDatabase } from '../src/db/index.ts'
 import { seedBusinessConfig } from '../src/modules/config/service.ts'
 import { TradeMarket } from '../src/modules/trade/market.ts'
-import {
-  expectSound,
-  expectTradesAccountedFor,
-  FUNDS,
-  PLG,
-  random,
-  rebuilt,
-  stream,
-  USDT,
-  wallet,
-} from './fixtures/trade.ts'
+import { expectSound, expectTradesAccountedFor, FUNDS, random, rebuilt, stream, wallet } from './fixtures/trade.ts'
 import { addOffChainAssets, createPostgresDatabase, creditAvailable } from './helpers.ts'
 
 describe('quick trade on two instances at once (postgres)', () => {

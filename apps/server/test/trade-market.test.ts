@@ -1,11 +1,12 @@
 // The market's figures: its price (the last trade; valuations use the valuation price), the trade home (depth, last price, 24 h) and the candles. One app
 // for the whole file, in order: nothing has traded before the first test.
 import { API_BASE, api, type Candle, Code, type DataOf, type PledgeConfig } from '@solpledge/contract'
+import { NEW_MARKET, PLG, USDT } from '@solpledge/test-fixtures'
 import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { setBusinessConfig } from '../src/modules/config/service.ts'
-import { clearBook, createTradeApp, expectSound, PLG, place, trader, USDT } from './fixtures/trade.ts'
+import { clearBook, createTradeApp, expectSound, place, trader } from './fixtures/trade.ts'
 import { call, dbKind } from './helpers.ts'
 
 describe(`quick trade: market figures and candles (${dbKind})`, () => {
@@ -41,27 +42,7 @@ describe(`quick trade: market figures and candles (${dbKind})`, () => {
     })
     const { market, best_bid, best_ask, bids, asks } = await home()
     expect({ best_bid, best_ask, bids, asks }).toEqual({ best_bid: null, best_ask: null, bids: [], asks: [] })
-    expect(market).toEqual({
-      pair: 'PLG/USDT',
-      symbol: 'PLG',
-      quote: 'USDT',
-      base_decimals: 9,
-      quote_decimals: 6,
-      tick_size: '100',
-      lot_size: '10000000',
-      min_amount: String(PLG),
-      max_amount: String(10_000_000n * PLG),
-      fee_bps: 10,
-      last_price: null,
-      price: '500000',
-      price_source: 'reference',
-      open_24h: null,
-      high_24h: null,
-      low_24h: null,
-      change_24h_bps: 0,
-      volume_24h: '0',
-      quote_volume_24h: '0',
-    })
+    expect(market).toEqual(NEW_MARKET)
   })
 
   it('the home shows the depth of each side best first, the last price and the 24 h figures', async () => {

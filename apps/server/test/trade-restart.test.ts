@@ -2,6 +2,8 @@
 // server whose book another instance moved on rebuilds it before its next command. A random stream of orders, cancels
 // and swaps from two app instances on one database keeps every order equal to its fills and every balance equal to
 // what the orders say.
+
+import { PLG } from '@solpledge/test-fixtures'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type App, buildApp } from '../src/app.ts'
@@ -12,7 +14,6 @@ import {
   expectSound,
   expectTradesAccountedFor,
   FUNDS,
-  PLG,
   random,
   rebuilt,
   stream,

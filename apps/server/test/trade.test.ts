@@ -1,4 +1,5 @@
 import { api, Code, parseAmount, type TradeFill, type TradeOrder } from '@solpledge/contract'
+import { PLG, USDT } from '@solpledge/test-fixtures'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   bookOf,
@@ -7,11 +8,9 @@ import {
   expectSound,
   feesHeld,
   order,
-  PLG,
   place,
   type Trader,
   trader,
-  USDT,
   wallet,
 } from './fixtures/trade.ts'
 import { call, dbKind } from './helpers.ts'

@@ -4,12 +4,13 @@
 // thin trading leaves the reference price. Fills are placed through the market and then dated by rewriting their
 // created_at, the clock the rule reads. One app for the file: each test starts with no fill in the window.
 import { API_BASE, api, Code, type DataOf, type PledgeConfig, type Stake } from '@solpledge/contract'
+import { PLG, USDT } from '@solpledge/test-fixtures'
 import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { setBusinessConfig } from '../src/modules/config/service.ts'
 import { cacheValuations } from '../src/modules/trade/price.ts'
-import { clearBook, createTradeApp, expectSound, PLG, place, type Trader, trader, USDT } from './fixtures/trade.ts'
+import { clearBook, createTradeApp, expectSound, place, type Trader, trader } from './fixtures/trade.ts'
 import { call, dbKind } from './helpers.ts'
 
 const HOUR = 3600

@@ -1,5 +1,6 @@
 // The crash-safety rule of docs/money.md, end to end: the real server process is killed (SIGKILL, as a power cut
 // would) right after each step of the withdrawal sender, restarted, and must pay the withdrawal exactly once.
+
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -14,6 +15,7 @@ import {
   type Withdrawal,
 } from '@solpledge/contract'
 import { type Localnet, startLocalnet } from '@solpledge/localnet'
+import { USDT } from '@solpledge/test-fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // @ts-expect-error plain ESM helpers shared with the npm scripts
 import { freePort } from '../../../scripts/lib.mjs'
@@ -23,7 +25,6 @@ import { Instance, patientFetch, until } from './fixtures/instances.ts'
 import { dbKind, TestWallet } from './helpers.ts'
 import { pay } from './money.ts'
 
-const USDT = 1_000_000n
 const TOP_UP = 100n * USDT
 const AMOUNT = 30n * USDT
 const RECEIVE = 29n * USDT // seeded fee: 1 USDT

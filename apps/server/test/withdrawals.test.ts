@@ -8,6 +8,7 @@ import {
 } from '@solana/spl-token'
 import { type Connection, Keypair, PublicKey, sendAndConfirmTransaction, Transaction } from '@solana/web3.js'
 import { API_BASE, api, Code, HEALTH_PATHS, type Withdrawal } from '@solpledge/contract'
+import { USDT } from '@solpledge/test-fixtures'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sendPrepared } from '../src/chain/payout.ts'
@@ -21,7 +22,6 @@ import { approveWithdrawal, rejectWithdrawal } from '../src/modules/withdrawals/
 import { call, dbKind, TestWallet } from './helpers.ts'
 import { blockHeightPast, type ChainApp, createChainApp, depositor, type fundedUser, sendAll } from './money.ts'
 
-const USDT = 1_000_000n // one USDT in base units (6 decimals)
 const FEE = 1n * USDT // seeded: fee 1 USDT, minimum 10 USDT, review from 10 000 USDT
 
 type User = Awaited<ReturnType<typeof fundedUser>>

@@ -22,6 +22,7 @@ export * from './live-protocol.ts'
 export type { Catalogue, MessageKey } from './messages/en.ts'
 export * from './number-format.ts'
 export * from './returns.ts'
+export * from './rich-text.ts'
 export type * from './system.ts'
 
 /** What a client sends a route with. */

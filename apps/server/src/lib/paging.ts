@@ -24,3 +24,14 @@ export async function pageOf<DB, TB extends keyof DB, O>(
   ])
   return { rows: list as O[], total: Number((count as { n: string }).n) }
 }
+
+/** A list route's answer: one page of rows (`pageOf`), each presented, with the page's place. */
+export async function listPage<DB, TB extends keyof DB, O, T>(
+  base: SelectQueryBuilder<DB, TB, object>,
+  query: PageQuery,
+  rows: (qb: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, O>,
+  present: (row: O) => T,
+): Promise<{ list: T[]; total: number; page: number; limit: number }> {
+  const found = await pageOf(base, query, rows)
+  return { list: found.rows.map(present), total: found.total, page: query.page, limit: query.limit }
+}

@@ -8,6 +8,7 @@
 
 import { Keypair } from '@solana/web3.js'
 import { api } from '@solpledge/contract'
+import { PLG } from '@solpledge/test-fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   audit,
@@ -24,8 +25,6 @@ import {
 } from '../fixtures/instances.ts'
 import { TestWallet } from '../helpers.ts'
 import { type EventMessage, LiveTestClient } from '../live-client.ts'
-
-const PLG = 1_000_000_000n
 
 describe('two instances under faults', () => {
   let cluster: Cluster

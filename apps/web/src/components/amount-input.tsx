@@ -62,3 +62,68 @@ export function AmountSuffix({ unit, max, decimals, label, testId, disabled, onM
     </>
   )
 }
+
+interface AmountFieldProps {
+  /** Names the field and its test ids: `${name}-amount`, `${name}-max`, `${name}-blocked`. */
+  name: string
+  label: string
+  placeholder: string
+  /** The Max button's label, the unit shown in the field and its decimals. */
+  maxLabel: string
+  unit: string
+  decimals: number
+  value: string
+  onChange: (text: string) => void
+  /** Base units the Max button fills in; no button while unknown or nothing. */
+  max: bigint | null | undefined
+  disabled: boolean
+  /** The line under the field (what may be spent), with its test id. */
+  hint?: { text: ReactNode; testId: string }
+  /** A refusal said while typing (more than can be spent): the form points its submit button at it. */
+  blocked?: ReactNode
+}
+
+/**
+ * An amount form's field: its label, the input with the unit and a Max button, the line under it and a refusal said
+ * while typing.
+ */
+export function AmountField(props: AmountFieldProps) {
+  const { name, label, placeholder, maxLabel, unit, decimals, value, onChange, max, disabled, hint, blocked } = props
+  const id = `${name}-amount`
+  return (
+    <>
+      <label className="amount-form-label" htmlFor={id}>
+        {label}
+      </label>
+      <AmountInput
+        id={id}
+        testId={id}
+        value={value}
+        onChange={onChange}
+        placeholder={placeholder}
+        disabled={disabled}
+        suffix={
+          <AmountSuffix
+            unit={unit}
+            max={max}
+            decimals={decimals}
+            label={maxLabel}
+            testId={`${name}-max`}
+            disabled={disabled}
+            onMax={onChange}
+          />
+        }
+      />
+      {hint && (
+        <p className="amount-form-hint" data-testid={hint.testId}>
+          {hint.text}
+        </p>
+      )}
+      {blocked && (
+        <p className="amount-form-blocked" id={`${name}-blocked`} data-testid={`${name}-blocked`} role="status">
+          {blocked}
+        </p>
+      )}
+    </>
+  )
+}

@@ -1,11 +1,6 @@
 // @vitest-environment happy-dom
-import {
-  type AssetBalance,
-  api,
-  type PaymentIntent,
-  type TradeOrder,
-  type Withdrawal,
-} from '@solpledge/contract/client'
+import { api, type PaymentIntent, type TradeOrder, type Withdrawal } from '@solpledge/contract/client'
+import { USDT, walletAsset } from '@solpledge/test-fixtures'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
@@ -151,20 +146,7 @@ describe('the receipt sheet', () => {
         msg: 'Withdrawal requested: it is under review before it is sent',
       }),
     })
-    const usdt: AssetBalance = {
-      coin: 'USDT',
-      symbol: 'USDT',
-      decimals: 6,
-      mint: null,
-      balance: '2000000000',
-      available: '2000000000',
-      locked: '0',
-      is_user_recharge: 1,
-      is_withdraw: 1,
-      min_atm_money: '10000000',
-      fee: '1000000',
-      usdt_value: null,
-    }
+    const usdt = walletAsset('USDT', 2000n * USDT, { minimum: 10n * USDT, fee: USDT })
     await renderSignedIn(<WithdrawDialog open asset={usdt} onClose={() => {}} />)
     const user = userEvent.setup()
     await user.type(await screen.findByTestId('withdraw-amount'), '1500.25')

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import type { Denomination } from '@/lib/format.ts'
 import { useFormat } from '@/lib/use-format.ts'
 import { type Fact, Facts } from './facts.tsx'
+import { OptionGroup } from './option-group.tsx'
 import './returns.css'
 
 /** Days of a term a calculator lists what has been paid by (with the last day of the term). */
@@ -135,5 +136,47 @@ export function HelpLines({ lines }: { lines: readonly { id: string; text: strin
         </li>
       ))}
     </ul>
+  )
+}
+
+/**
+ * The terms of a product (staking periods, finance terms) as option cards, one column: each card its title, its rates
+ * line and the returns of the form's reference amount. `name` is the radio group's name and the cards' test id.
+ */
+export function TermOptions<P extends { days: number }>({
+  legend,
+  name,
+  terms,
+  value,
+  onChange,
+  title,
+  rates,
+  returns,
+  asset,
+}: {
+  legend: string
+  name: string
+  terms: readonly P[]
+  value: number | null
+  onChange: (days: number) => void
+  title: (term: P) => string
+  rates: (term: P) => string
+  returns: (term: P) => Returns
+  asset: Denomination
+}) {
+  return (
+    <OptionGroup
+      legend={legend}
+      name={name}
+      testId={name}
+      value={value}
+      onChange={onChange}
+      columns={1}
+      options={terms.map((term) => ({
+        value: term.days,
+        title: title(term),
+        details: [rates(term), <ReturnsLines key="returns" returns={returns(term)} asset={asset} />],
+      }))}
+    />
   )
 }

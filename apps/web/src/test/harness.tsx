@@ -1,10 +1,13 @@
 // What the component tests (*.test.tsx, happy-dom) share: the real i18n in English, a signed-in session, the app's
 // query client, toaster and receipt sheet around the component, and a fake fetch at the API boundary that records every call.
+import { api, type RouteDef } from '@solpledge/contract'
 import { API_BASE, type ClientConfig, Code, type LoginData } from '@solpledge/contract/client'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, configure, type RenderResult, render } from '@testing-library/react'
 import type { ReactNode } from 'react'
-import { afterEach, vi } from 'vitest'
+import type { TSchema } from 'typebox'
+import { Value } from 'typebox/value'
+import { afterEach, expect, vi } from 'vitest'
 import { ReceiptSheet } from '@/components/receipt-sheet.tsx'
 import { Toaster } from '@/components/toaster.tsx'
 import { ClientConfigContext } from '@/lib/client-config.ts'
@@ -63,9 +66,32 @@ export interface ApiCall {
 /** An answer of a fake route: the envelope's data, or a refusal. */
 type Answer = { data: unknown; msg?: string } | { code: number; msg: string }
 
+/** The contract's routes by path: the schema each fake answer must pass, as the server's answers do. */
+const contractRoutes = new Map<string, RouteDef>(Object.values(api).map((def) => [def.path as string, def]))
+
+/** What a fake route answered that the contract's response schema refuses; checked after each test. */
+const invalidAnswers: string[] = []
+
+/**
+ * Why `data` is not an answer the contract allows for `path` (its route's response schema, the one the server
+ * serializes with), or null when it is one.
+ */
+export function answerProblem(path: string, data: unknown): string | null {
+  const def = contractRoutes.get(path)
+  if (!def) return `${path} is no route of the contract`
+  const schema = def.data as TSchema
+  if (Value.Check(schema, data)) return null
+  const errors = [...Value.Errors(schema, data)].slice(0, 3)
+  return `${path} answered ${JSON.stringify(data)?.slice(0, 300)}: ${errors
+    .map((error) => `${error.instancePath || '/'} ${error.message}`)
+    .join('; ')}`
+}
+
 /**
  * Replaces fetch by the given routes (paths below the API base); each answers with what its handler resolves,
- * possibly later (a deferred promise keeps a call pending). Unknown paths fail the test. Resolves the calls made.
+ * possibly later (a deferred promise keeps a call pending). Unknown paths fail the test, and so does an answer the
+ * contract's response schema for its route refuses (after the test: the app may have swallowed the failed call).
+ * Resolves the calls made.
  */
 export function fakeApi(routes: Record<string, (body: Record<string, unknown>) => Answer | Promise<Answer>>) {
   const calls: ApiCall[] = []
@@ -76,6 +102,11 @@ export function fakeApi(routes: Record<string, (body: Record<string, unknown>) =
     const route = routes[path]
     if (!route) throw new Error(`no fake route for ${path}`)
     const answer = await route(body)
+    const problem = 'code' in answer ? null : answerProblem(path, answer.data)
+    if (problem) {
+      invalidAnswers.push(problem)
+      throw new Error(problem)
+    }
     const envelope = 'code' in answer ? { ...answer, data: null } : { code: Code.OK, msg: answer.msg ?? '', ...answer }
     return new Response(JSON.stringify(envelope), { headers: { 'content-type': 'application/json' } })
   })
@@ -141,4 +172,5 @@ afterEach(() => {
   setWalletAddress(null)
   localStorage.clear()
   vi.unstubAllGlobals()
+  expect(invalidAnswers.splice(0), 'fake answers the contract refuses').toEqual([])
 })

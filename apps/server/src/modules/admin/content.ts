@@ -6,6 +6,7 @@ import type { Database } from '../../db/index.ts'
 import type { BannersTable, NoticesTable } from '../../db/schema.ts'
 import { AppError, invalid } from '../../lib/app-error.ts'
 import { pageOf } from '../../lib/paging.ts'
+import { sanitizeRichText } from '../../lib/rich-text.ts'
 import { audit } from './audit.ts'
 import type { AdminCaller } from './session.ts'
 
@@ -86,7 +87,14 @@ export async function saveNotice(db: Database, caller: AdminCaller, input: Notic
     }
     await trx
       .insertInto('notice_translations')
-      .values(input.translations.map((t) => ({ notice_id: id, lang: t.lang, title: t.title.trim(), body: t.body })))
+      .values(
+        input.translations.map((t) => ({
+          notice_id: id,
+          lang: t.lang,
+          title: t.title.trim(),
+          body: sanitizeRichText(t.body),
+        })),
+      )
       .execute()
     await audit(trx, caller, 'notice.save', `notice:${id}`, { before, after: input })
     return id

@@ -26,6 +26,20 @@ export async function requireAsset(db: Database, code: string): Promise<AssetRow
   return asset
 }
 
+/**
+ * The decimals of the assets (one query for a whole list of rows, whatever their assets): the lookup refuses an
+ * unknown asset (assets.unknownAsset).
+ */
+export async function assetDecimals(db: Database): Promise<(code: string) => number> {
+  const rows = await db.selectFrom('assets').select(['code', 'decimals']).execute()
+  const known = new Map(rows.map((asset) => [asset.code, asset.decimals]))
+  return (code) => {
+    const decimals = known.get(code)
+    if (decimals === undefined) throw new AppError(Code.INVALID, 'assets.unknownAsset')
+    return decimals
+  }
+}
+
 export const listAssets = (db: Database) =>
   db.selectFrom('assets').selectAll().orderBy('sort').orderBy('code').execute()
 

@@ -20,6 +20,7 @@ import type { Database } from '../../db/index.ts'
 import type { CampaignsTable } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
 import type { Commit } from '../../lib/commit.ts'
+import { sanitizeRichText } from '../../lib/rich-text.ts'
 import { type AdminCaller, audit, checkTexts, proposeAdjustment } from '../admin/index.ts'
 import { getBusinessConfig } from '../config/index.ts'
 import { NODE_COIN } from '../node/index.ts'
@@ -158,7 +159,14 @@ export async function saveCampaign(db: Database, caller: AdminCaller, input: Sav
     }
     await trx
       .insertInto('campaign_translations')
-      .values(input.translations.map((t) => ({ campaign_id: id, lang: t.lang, title: t.title.trim(), body: t.body })))
+      .values(
+        input.translations.map((t) => ({
+          campaign_id: id,
+          lang: t.lang,
+          title: t.title.trim(),
+          body: sanitizeRichText(t.body),
+        })),
+      )
       .execute()
     const beforeTexts = before ? await translationsOf(trx, [before.id]) : []
     await audit(trx, caller, 'campaign.save', `campaign:${id}`, {

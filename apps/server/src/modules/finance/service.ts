@@ -8,11 +8,10 @@ import type { FinanceDepositsTable } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
 import type { Commit } from '../../lib/commit.ts'
 import { addDays, utcDay } from '../../lib/day.ts'
-import { pageOf } from '../../lib/paging.ts'
-import { requireAsset } from '../assets/index.ts'
+import { assetDecimals } from '../assets/index.ts'
 import { getBusinessConfig } from '../config/index.ts'
 import { balances, systemAccount, transfer, userAccount } from '../ledger/index.ts'
-import { outputRecords } from '../pledge/index.ts'
+import { outputRecords, positionList } from '../pledge/index.ts'
 import { addNewPower } from '../power/index.ts'
 
 /** Finance deposits are in USDT. */
@@ -41,7 +40,7 @@ function present(row: DepositRow, decimals: number): FinanceDeposit {
   }
 }
 
-const coinDecimals = async (db: Database) => (await requireAsset(db, FINANCE_COIN)).decimals
+const coinDecimals = async (db: Database) => (await assetDecimals(db))(FINANCE_COIN)
 
 async function readConfig(db: Database) {
   try {
@@ -119,26 +118,11 @@ export async function deposit(
 }
 
 /** The user's deposits of a status (all of them without one), newest first. */
-export async function financeList(
+export const financeList = (
   db: Database,
   userId: string,
   query: { status?: 'active' | 'expired' | undefined; page: number; limit: number },
-): Promise<DataOf<typeof api.financeList>> {
-  const base = db
-    .selectFrom('finance_deposits')
-    .where('user_id', '=', userId)
-    .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status as 'active' | 'expired'))
-  const [{ rows, total }, decimals] = await Promise.all([
-    pageOf(base, query, (qb) => qb.selectAll().orderBy('id', 'desc')),
-    coinDecimals(db),
-  ])
-  return {
-    list: rows.map((row) => present(row, decimals)),
-    total,
-    page: query.page,
-    limit: query.limit,
-  }
-}
+): Promise<DataOf<typeof api.financeList>> => positionList(db, 'finance_deposits', userId, query, present)
 
 async function ownDeposit(db: Database, userId: string, id: string): Promise<DepositRow> {
   const row = await db

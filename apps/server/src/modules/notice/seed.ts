@@ -4,6 +4,7 @@
 import type { Language } from '@solpledge/contract'
 import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
+import { sanitizeRichText } from '../../lib/rich-text.ts'
 import { markOnce } from '../system/index.ts'
 
 type Texts = Record<Language, { title: string; body: string }>
@@ -211,7 +212,14 @@ export async function seedNotices(db: Database): Promise<void> {
       if (!row) continue
       await trx
         .insertInto('notice_translations')
-        .values(Object.entries(notice.texts).map(([lang, text]) => ({ notice_id: row.id, lang, ...text })))
+        .values(
+          Object.entries(notice.texts).map(([lang, text]) => ({
+            notice_id: row.id,
+            lang,
+            title: text.title,
+            body: sanitizeRichText(text.body),
+          })),
+        )
         .execute()
     }
     for (const banner of DEMO_BANNERS) {

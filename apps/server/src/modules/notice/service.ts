@@ -68,15 +68,10 @@ export async function listNotices(
 }
 
 /**
- * A body that shows nothing: only whitespace, non-breaking spaces and empty paragraphs or line breaks (what the
- * console's editor leaves of a cleared text). An image alone is content.
- */
-const blankBody = sql<boolean>`regexp_replace(body, '</?(p|div|span|br)( [^>]*)?/?>|&nbsp;|[[:space:]]', '', 'gi') = ''`
-
-/**
  * One published notice with its body; Code.NOT_FOUND when there is none of that id (or it is hidden or scheduled).
  * Title and body fall back independently: a translation with a title but an empty body takes its body from the next
- * preferred language that has one (en first), and `body_lang` says which.
+ * preferred language that has one (en first), and `body_lang` says which. A body that shows nothing is stored empty
+ * (lib/rich-text.ts sanitizes every body when it is saved), and served as stored.
  */
 export async function noticeInfo(db: Database, lang: Language, id: string): Promise<NoticeInfo> {
   const row = await notices(db, lang)
@@ -86,7 +81,7 @@ export async function noticeInfo(db: Database, lang: Language, id: string): Prom
           .selectFrom('notice_translations')
           .select(['lang as body_lang', 'body'])
           .whereRef('notice_id', '=', 'n.id')
-          .orderBy(blankBody)
+          .orderBy(sql`body = ''`)
           .orderBy(preference(lang))
           .limit(1)
           .as('b'),

@@ -1,2 +1,2 @@
 // The public entry of modules/pledge: other modules import only what is exported here (docs/architecture.md).
-export { minerList, outputRecords, today } from './service.ts'
+export { minerList, outputRecords, positionList, today } from './service.ts'

@@ -17,12 +17,12 @@ import type { DB, OutputType, StakesTable } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
 import type { Commit } from '../../lib/commit.ts'
 import { addDays, utcDay } from '../../lib/day.ts'
-import { pageOf } from '../../lib/paging.ts'
-import { requireAsset } from '../assets/index.ts'
+import { listPage } from '../../lib/paging.ts'
+import { assetDecimals, requireAsset } from '../assets/index.ts'
 import { getBusinessConfig } from '../config/index.ts'
 import { balances, systemAccount, transfer, userAccount } from '../ledger/index.ts'
 import { addNewPower } from '../power/index.ts'
-import { smallMarketFuel } from '../team/index.ts'
+import { smallMarketFuel, usdtDecimals } from '../team/index.ts'
 import { valuation } from '../trade/index.ts'
 
 type StakeRow = Selectable<StakesTable>
@@ -170,7 +170,7 @@ function presentStake(row: StakeRow, decimals: number): Stake {
 
 /** Presents a stake row with its asset's decimals. */
 export async function presentStakeRow(db: Database, row: StakeRow): Promise<Stake> {
-  return presentStake(row, (await requireAsset(db, row.asset)).decimals)
+  return presentStake(row, (await assetDecimals(db))(row.asset))
 }
 
 /** POST pledgeStake: stakes `amount` of {product} from the user's available balance for `days`. */
@@ -191,30 +191,37 @@ export async function stake(
   )
 }
 
-const decimalsOf = async (db: Database) =>
-  new Map((await db.selectFrom('assets').select(['code', 'decimals']).execute()).map((a) => [a.code, a.decimals]))
+/**
+ * One page of the user's positions in `table` (stakes, finance deposits) of a status (all of them without one), newest
+ * first, each presented with the decimals of its asset.
+ */
+export async function positionList<T extends 'stakes' | 'finance_deposits', P>(
+  db: Database,
+  table: T,
+  userId: string,
+  query: { status?: string | undefined; page: number; limit: number },
+  present: (row: Selectable<DB[T]>, decimals: number) => P,
+) {
+  // Both tables have user_id, status, asset and id: built as the stakes' query for the query builder's types.
+  const base = db
+    .selectFrom(table as 'stakes')
+    .where('user_id', '=', userId)
+    .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status as StakeRow['status']))
+  const decimals = await assetDecimals(db)
+  return listPage(
+    base,
+    query,
+    (qb) => qb.selectAll().orderBy('id', 'desc'),
+    (row) => present(row as unknown as Selectable<DB[T]>, decimals(row.asset)),
+  )
+}
 
 /** The user's stakes of a status (all of them without one), newest first. */
-export async function minerList(
+export const minerList = (
   db: Database,
   userId: string,
   query: { status?: 'mining' | 'expired' | undefined; page: number; limit: number },
-): Promise<DataOf<typeof api.minerList>> {
-  const base = db
-    .selectFrom('stakes')
-    .where('user_id', '=', userId)
-    .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status as 'mining' | 'expired'))
-  const [{ rows, total }, decimals] = await Promise.all([
-    pageOf(base, query, (qb) => qb.selectAll().orderBy('id', 'desc')),
-    decimalsOf(db),
-  ])
-  return {
-    list: rows.map((row) => presentStake(row, decimals.get(row.asset) ?? 0)),
-    total,
-    page: query.page,
-    limit: query.limit,
-  }
-}
+): Promise<DataOf<typeof api.minerList>> => positionList(db, 'stakes', userId, query, presentStake)
 
 /** One page of the user's output records of a position (a stake, a deposit), newest first. */
 export async function outputRecords(
@@ -226,20 +233,21 @@ export async function outputRecords(
     .where('user_id', '=', query.userId)
     .where('type', '=', query.type)
     .where('parent_id', '=', query.parentId)
-  const [{ rows, total }, decimals] = await Promise.all([
-    pageOf(base, query, (qb) => qb.selectAll().orderBy('day', 'desc').orderBy('id', 'desc')),
-    decimalsOf(db),
-  ])
-  const list: OutputRecord[] = rows.map((row) => ({
-    id: row.id,
-    day: row.day,
-    coin: row.asset,
-    decimals: decimals.get(row.asset) ?? 0,
-    amount: row.amount,
-    type: row.type,
-    created_at: row.created_at.toISOString(),
-  }))
-  return { list, total, page: query.page, limit: query.limit }
+  const decimals = await assetDecimals(db)
+  return listPage(
+    base,
+    query,
+    (qb) => qb.selectAll().orderBy('day', 'desc').orderBy('id', 'desc'),
+    (row): OutputRecord => ({
+      id: row.id,
+      day: row.day,
+      coin: row.asset,
+      decimals: decimals(row.asset),
+      amount: row.amount,
+      type: row.type,
+      created_at: row.created_at.toISOString(),
+    }),
+  )
 }
 
 /** One of the user's stakes with its output records; another user's stake does not exist for them. */
@@ -265,12 +273,6 @@ export async function minerDetail(
 }
 
 const sum = (value: string | null | undefined) => BigInt(value ?? 0)
-
-/** USDT's decimals (power is counted in USDT base units); 6 when the asset is not set up. */
-async function usdtDecimals(db: Database): Promise<number> {
-  const row = await db.selectFrom('assets').select('decimals').where('code', '=', 'USDT').executeTakeFirst()
-  return row?.decimals ?? 6
-}
 
 /**
  * Fuel bars: the platform-wide total (all personal power) and the user's small-market fuel, team power minus the

@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
-import { type AssetBalance, api, type Withdrawal } from '@solpledge/contract/client'
+import { api, type Withdrawal } from '@solpledge/contract/client'
+import { USDT, walletAsset } from '@solpledge/test-fixtures'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
@@ -7,20 +8,7 @@ import { ADDRESS, deferred, fakeApi, renderSignedIn } from '@/test/harness.tsx'
 import { WithdrawDialog } from './withdraw-dialog.tsx'
 
 /** 250 USDT available, at least 10 USDT a withdrawal, 1 USDT fee. */
-const usdt: AssetBalance = {
-  coin: 'USDT',
-  symbol: 'USDT',
-  decimals: 6,
-  mint: null,
-  balance: '250000000',
-  available: '250000000',
-  locked: '0',
-  is_user_recharge: 1,
-  is_withdraw: 1,
-  min_atm_money: '10000000',
-  fee: '1000000',
-  usdt_value: null,
-}
+const usdt = walletAsset('USDT', 250n * USDT, { minimum: 10n * USDT, fee: USDT })
 
 async function openWithAmount(text: string) {
   const onClose = vi.fn()

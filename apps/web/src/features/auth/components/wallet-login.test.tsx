@@ -61,6 +61,23 @@ async function renderLogin(address: string | null, signMessage = vi.fn(async () 
 
 const user = (token: string) => ({ ...stored, token })
 
+/** A sign-in message for ADDRESS, as the server words it. */
+const NONCE = {
+  message: 'sign me',
+  nonce: 'n',
+  expires_at: '2099-01-01T00:00:00Z',
+  sign_in: {
+    domain: 'localhost',
+    address: ADDRESS,
+    statement: 'Sign in to solpledge',
+    version: '1',
+    chainId: 'solana:localnet',
+    nonce: 'n',
+    issuedAt: '2099-01-01T00:00:00Z',
+    expirationTime: '2099-01-01T00:05:00Z',
+  },
+}
+
 describe('the session at start-up', () => {
   it('restores a stored session the server still accepts: no signature, no toast', async () => {
     storeSession()
@@ -82,7 +99,7 @@ describe('the session at start-up', () => {
       '/user/user/index': () => ({ code: -403, msg: 'Your session has expired, please log in again' }),
       '/user/login/logout': () => ({ code: -403, msg: 'Your session has expired, please log in again' }),
       '/user/login/is_reg': () => ({ data: { is_reg: 1 } }),
-      '/user/login/nonce': () => ({ data: { message: 'sign me', nonce: 'n', expires_at: '2099-01-01T00:00:00Z' } }),
+      '/user/login/nonce': () => ({ data: NONCE }),
       '/user/login/registerThird': () => ({ data: user('fresh-token'), msg: 'Login successful' }),
     })
     const { signMessage } = await renderLogin(ADDRESS)
@@ -97,7 +114,7 @@ describe('the session at start-up', () => {
     const calls = fakeApi({
       '/user/login/logout': () => ({ data: {} }),
       '/user/login/is_reg': () => ({ data: { is_reg: 1 } }),
-      '/user/login/nonce': () => ({ data: { message: 'sign me', nonce: 'n', expires_at: '2099-01-01T00:00:00Z' } }),
+      '/user/login/nonce': () => ({ data: NONCE }),
       '/user/login/registerThird': () => ({ data: user('fresh-token'), msg: 'Login successful' }),
     })
     await renderLogin(ADDRESS)

@@ -1,28 +1,36 @@
 // @vitest-environment happy-dom
-import { type AssetBalance, api } from '@solpledge/contract/client'
+import { api } from '@solpledge/contract/client'
+import { USDT, walletAsset } from '@solpledge/test-fixtures'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { deferred, fakeApi, renderSignedIn } from '@/test/harness.tsx'
 import { DepositForm } from './deposit-form.tsx'
 
-const usdt: AssetBalance = {
+const usdt = walletAsset('USDT', 500n * USDT)
+
+/** What the server answers a deposit of 100 USDT for 30 days. */
+const DEPOSIT = {
+  id: '4',
   coin: 'USDT',
-  symbol: 'USDT',
   decimals: 6,
-  mint: null,
-  balance: '500000000',
-  available: '500000000',
-  locked: '0',
-  is_user_recharge: 1,
-  is_withdraw: 1,
-  min_atm_money: '0',
-  fee: '0',
-  usdt_value: null,
+  amount: '100000000',
+  days: 30,
+  power_bps: 20_000,
+  output_bps: 600,
+  power: '200000000',
+  total_output: '6000000',
+  output: '0',
+  start_day: '2026-11-28',
+  end_day: '2026-12-28',
+  status: 'active',
+  redeemable: false,
+  redeemed_at: null,
+  created_at: '2026-11-28T10:00:00.000Z',
 }
 
 /** 7 days at 1% output and ×1 power, 30 days at 6% output and ×2 power; 500 USDT available. */
-function fakeFinance(deposit: () => Promise<{ data: unknown }> = async () => ({ data: {} })) {
+function fakeFinance(deposit: () => Promise<{ data: unknown }> = async () => ({ data: DEPOSIT })) {
   return fakeApi({
     [api.financeProducts.path]: () => ({
       data: {
@@ -124,26 +132,7 @@ describe('the finance deposit form', () => {
     })
     await waitFor(() => expect(confirm.disabled).toBe(true))
     expect(confirm.textContent).toBe('Depositing…')
-    answer.resolve({
-      data: {
-        id: '4',
-        coin: 'USDT',
-        decimals: 6,
-        amount: '100000000',
-        days: 30,
-        power_bps: 20_000,
-        output_bps: 600,
-        power: '200000000',
-        total_output: '6000000',
-        output: '0',
-        start_day: '2026-11-28',
-        end_day: '2026-12-28',
-        status: 'active',
-        redeemable: false,
-        redeemed_at: null,
-        created_at: '2026-11-28T10:00:00.000Z',
-      },
-    })
+    answer.resolve({ data: DEPOSIT })
     expect(await screen.findByText('Deposit successful')).toBeTruthy()
     const receipt = await screen.findByTestId('receipt')
     expect(within(receipt).getByTestId('receipt-amount').textContent).toBe('100 USDT')

@@ -1,10 +1,9 @@
 import { financeReturns } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { AmountInput, AmountSuffix } from '@/components/amount-input.tsx'
-import { OptionGroup } from '@/components/option-group.tsx'
+import { AmountField } from '@/components/amount-input.tsx'
 import { PrimaryButton } from '@/components/primary-button.tsx'
-import { HelpLines, ReturnsCalculator, ReturnsLines } from '@/components/returns.tsx'
+import { HelpLines, ReturnsCalculator, TermOptions } from '@/components/returns.tsx'
 import { ReviewSheet } from '@/components/review-sheet.tsx'
 import { type FigureKind, formatDay } from '@/lib/format.ts'
 import { noticeText } from '@/lib/notice.ts'
@@ -52,24 +51,21 @@ function Products({ products, signedIn }: { products: FinanceProducts; signedIn:
       <h2 id="finance-products-title" className="section-title">
         {t('finance.products.title', { coin: products.coin })}
       </h2>
-      <OptionGroup
+      <TermOptions
         legend={t('finance.products.period')}
         name="finance-period"
-        testId="finance-period"
+        terms={products.list}
         value={days}
         onChange={setDays}
-        columns={1}
-        options={products.list.map((item) => ({
-          value: item.days,
-          title: t('finance.products.days', { count: item.days }),
-          details: [
-            t('finance.products.rates', {
-              rate: format.percent(item.output_bps),
-              multiple: format.multiple(item.power_bps),
-            }),
-            <ReturnsLines key="returns" returns={financeReturns(reference, item, products.decimals)} asset={asset} />,
-          ],
-        }))}
+        title={(item) => t('finance.products.days', { count: item.days })}
+        rates={(item) =>
+          t('finance.products.rates', {
+            rate: format.percent(item.output_bps),
+            multiple: format.multiple(item.power_bps),
+          })
+        }
+        returns={(item) => financeReturns(reference, item, products.decimals)}
+        asset={asset}
       />
       <p className="returns-note" data-testid="finance-reference">
         {t('finance.products.reference', { amount: format.money(reference, asset) })}
@@ -124,36 +120,23 @@ function AmountForm({ products, product }: AmountFormProps) {
       onSubmit={submit(() => (pending ? undefined : validateDeposit(text, decimals, available)))}
       noValidate
     >
-      <label className="amount-form-label" htmlFor="finance-amount">
-        {t('finance.form.amount')}
-      </label>
-      <AmountInput
-        id="finance-amount"
-        testId="finance-amount"
+      <AmountField
+        name="finance"
+        label={t('finance.form.amount')}
+        placeholder={t('finance.form.placeholder')}
+        maxLabel={t('finance.form.max')}
+        unit={coin}
+        decimals={decimals}
         value={text}
         onChange={setText}
-        placeholder={t('finance.form.placeholder')}
+        max={available}
         disabled={pending}
-        suffix={
-          <AmountSuffix
-            unit={coin}
-            max={available}
-            decimals={decimals}
-            label={t('finance.form.max')}
-            testId="finance-max"
-            disabled={pending}
-            onMax={setText}
-          />
-        }
+        hint={{
+          text: t('finance.form.available', { amount: available === undefined ? '…' : amount(available) }),
+          testId: 'finance-available',
+        }}
+        blocked={blocked && noticeText(blocked)}
       />
-      <p className="amount-form-hint" data-testid="finance-available">
-        {t('finance.form.available', { amount: available === undefined ? '…' : amount(available) })}
-      </p>
-      {overAvailable && (
-        <p className="amount-form-blocked" id="finance-blocked" data-testid="finance-blocked" role="status">
-          {blocked && noticeText(blocked)}
-        </p>
-      )}
       <ReturnsCalculator
         returns={estimate}
         asset={{ symbol: coin, decimals }}

@@ -1,5 +1,7 @@
 // @vitest-environment happy-dom
+
 import { api, type UserCampaign } from '@solpledge/contract/client'
+import { USDT } from '@solpledge/test-fixtures'
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { MemoryRouter, Route, Routes } from 'react-router'
@@ -11,7 +13,6 @@ import { CampaignEntry } from './campaign-entry.tsx'
 import { CampaignPopup } from './campaign-popup.tsx'
 import { CampaignScreen } from './campaign-screen.tsx'
 
-const USDT = 1_000_000n
 const campaign = (id: string, over: Partial<UserCampaign> = {}): UserCampaign => ({
   id,
   title: 'Bangkok conference',

@@ -1,8 +1,8 @@
 import type { UserCampaign } from '@solpledge/contract/client'
+import { USDT } from '@solpledge/test-fixtures'
 import { describe, expect, it } from 'vitest'
 import { campaignProgress, percentOf } from './campaign-progress.ts'
 
-const USDT = 1_000_000n
 const campaign = (direct: number, fuel: bigint, tier: number): UserCampaign => ({
   id: '1',
   title: 'Bangkok',

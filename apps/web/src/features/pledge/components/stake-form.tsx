@@ -1,12 +1,11 @@
 import { type PledgeConfig, parseAmount, stakeReturns, toUsdt, worthOf } from '@solpledge/contract/client'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { AmountInput, AmountSuffix } from '@/components/amount-input.tsx'
+import { AmountField } from '@/components/amount-input.tsx'
 import { Facts } from '@/components/facts.tsx'
 import { LoadingOverlay } from '@/components/loading-overlay.tsx'
-import { OptionGroup } from '@/components/option-group.tsx'
 import { PrimaryButton } from '@/components/primary-button.tsx'
-import { HelpLines, ReturnsCalculator, ReturnsLines } from '@/components/returns.tsx'
+import { HelpLines, ReturnsCalculator, TermOptions } from '@/components/returns.tsx'
 import { ReviewSheet } from '@/components/review-sheet.tsx'
 import { Skeleton } from '@/components/skeleton.tsx'
 import { Tabs } from '@/components/tabs.tsx'
@@ -90,24 +89,21 @@ function ConfiguredStakeForm({ config, signedIn }: { config: PledgeConfig; signe
           },
         ]}
       />
-      <OptionGroup
+      <TermOptions
         legend={t('pledge.config.periods')}
         name="pledge-period"
-        testId="pledge-period"
+        terms={config.periods}
         value={days}
         onChange={setDays}
-        columns={1}
-        options={config.periods.map((item) => ({
-          value: item.days,
-          title: t('pledge.config.days', { count: item.days }),
-          details: [
-            t('pledge.config.multiples', {
-              output: format.multiple(item.output_bps),
-              power: format.multiple(item.power_bps),
-            }),
-            <ReturnsLines key="returns" returns={stakeReturns(reference, config, item)} asset={config} />,
-          ],
-        }))}
+        title={(item) => t('pledge.config.days', { count: item.days })}
+        rates={(item) =>
+          t('pledge.config.multiples', {
+            output: format.multiple(item.output_bps),
+            power: format.multiple(item.power_bps),
+          })
+        }
+        returns={(item) => stakeReturns(reference, config, item)}
+        asset={config}
       />
       <p className="returns-note" data-testid="pledge-reference">
         {t('pledge.config.reference', {
@@ -185,40 +181,28 @@ function AmountForm({ config, days }: { config: PledgeConfig; days: number }) {
           { value: 'chain', label: t('pledge.form.payChain') },
         ]}
       />
-      <label className="amount-form-label" htmlFor="pledge-amount">
-        {t('pledge.form.amount')}
-      </label>
-      <AmountInput
-        id="pledge-amount"
-        testId="pledge-amount"
+      <AmountField
+        name="pledge"
+        label={t('pledge.form.amount')}
+        placeholder={t('pledge.form.placeholder', { product })}
+        maxLabel={t('pledge.form.max')}
+        unit={product}
+        decimals={config.decimals}
         value={text}
         onChange={setText}
-        placeholder={t('pledge.form.placeholder', { product })}
+        max={spendable}
         disabled={pending}
-        suffix={
-          <AmountSuffix
-            unit={product}
-            max={spendable}
-            decimals={config.decimals}
-            label={t('pledge.form.max')}
-            testId="pledge-max"
-            disabled={pending}
-            onMax={setText}
-          />
-        }
+        hint={{
+          text:
+            payWith === 'balance'
+              ? t('pledge.form.available', { amount: available === undefined ? '…' : amount(available) })
+              : wallet === undefined
+                ? t('pledge.form.walletUnknown')
+                : t('pledge.form.wallet', { amount: amount(wallet) }),
+          testId: 'pledge-spendable',
+        }}
+        blocked={blocked && noticeText(blocked)}
       />
-      <p className="amount-form-hint" data-testid="pledge-spendable">
-        {payWith === 'balance'
-          ? t('pledge.form.available', { amount: available === undefined ? '…' : amount(available) })
-          : wallet === undefined
-            ? t('pledge.form.walletUnknown')
-            : t('pledge.form.wallet', { amount: amount(wallet) })}
-      </p>
-      {overSpendable && (
-        <p className="amount-form-blocked" id="pledge-blocked" data-testid="pledge-blocked" role="status">
-          {blocked && noticeText(blocked)}
-        </p>
-      )}
       <ReturnsCalculator
         returns={estimate}
         asset={config}

@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
-import { type AssetBalance, api, type MarketInfo } from '@solpledge/contract/client'
+import { api, type MarketInfo } from '@solpledge/contract/client'
+import { NEW_MARKET, PLG, walletAsset } from '@solpledge/test-fixtures'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
@@ -7,43 +8,10 @@ import { describe, expect, it } from 'vitest'
 import { deferred, fakeApi, renderSignedIn } from '@/test/harness.tsx'
 import { OrderForm } from './order-form.tsx'
 
-/** PLG/USDT: prices on 0.001 USDT, amounts on 0.01 PLG, at least 1 PLG, a 0.2% fee. */
-const market: MarketInfo = {
-  pair: 'PLG/USDT',
-  symbol: 'PLG',
-  quote: 'USDT',
-  base_decimals: 9,
-  quote_decimals: 6,
-  tick_size: '1000',
-  lot_size: '10000000',
-  min_amount: '1000000000',
-  max_amount: '1000000000000000',
-  fee_bps: 20,
-  last_price: null,
-  price: '500000',
-  price_source: 'reference',
-  open_24h: null,
-  high_24h: null,
-  low_24h: null,
-  change_24h_bps: 0,
-  volume_24h: '0',
-  quote_volume_24h: '0',
-}
+/** The new PLG/USDT market (1 PLG at least, on 0.01 PLG), with prices on 0.001 USDT and a 0.2% fee. */
+const market: MarketInfo = { ...NEW_MARKET, tick_size: '1000', fee_bps: 20 }
 
-const plg: AssetBalance = {
-  coin: 'PLG',
-  symbol: 'PLG',
-  decimals: 9,
-  mint: null,
-  balance: '80000000000',
-  available: '80000000000',
-  locked: '0',
-  is_user_recharge: 1,
-  is_withdraw: 1,
-  min_atm_money: '0',
-  fee: '0',
-  usdt_value: null,
-}
+const plg = walletAsset('PLG', 80n * PLG)
 
 function SellForm() {
   const [price, setPrice] = useState('0.5')

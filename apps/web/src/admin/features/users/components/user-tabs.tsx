@@ -118,33 +118,71 @@ export function LedgerTab({ user }: { user: AdminUserDetail }) {
   )
 }
 
-export function StakesTab({ address }: { address: string }) {
+/** A position of the user (a stake, a finance deposit) as a row of its table; `value` only for stakes. */
+interface Position {
+  id: string
+  created_at: string
+  amount: string
+  decimals: number
+  coin: string
+  days: number
+  start_day: string
+  end_day: string
+  value?: string
+  power: string
+  produced: string
+  total_output: string
+  status: string
+}
+
+/**
+ * The table of a user's stakes or finance deposits: when, how much, the term, the USDT value when `valued` (stakes),
+ * power, what it produced, its state.
+ */
+function PositionsTab(props: { testId: string; query: PagedQuery; positions: Position[]; valued?: boolean }) {
+  const { testId, query, positions, valued = false } = props
   const { t } = useTranslation('admin')
-  const { query, items } = useUserStakes(address)
   return (
     <RecordTable
-      testId="admin-user-stakes"
+      testId={testId}
       query={query}
       head={[
         t('users.stakes.created'),
         t('users.stakes.amount'),
         t('users.stakes.days'),
-        t('users.stakes.value'),
+        ...(valued ? [t('users.stakes.value')] : []),
         t('users.stakes.power'),
         t('users.stakes.produced'),
         t('users.stakes.status'),
       ]}
-      rows={items.map((stake) => ({
-        key: stake.id,
+      rows={positions.map((position) => ({
+        key: position.id,
         cells: [
-          <Time key="at" iso={stake.created_at} />,
-          formatUnits(stake.amount, stake.decimals, stake.coin),
-          `${stake.days} (${stake.start_day} → ${stake.end_day})`,
-          formatUnits(stake.usdt_value, USDT_DECIMALS, 'USDT'),
-          formatUnits(stake.power, USDT_DECIMALS),
-          `${formatUnits(stake.produced, stake.decimals)} / ${formatUnits(stake.total_output, stake.decimals)}`,
-          `${t(`users.stakes.statuses.${stake.status}`)} · ${t(`users.stakes.paid.${stake.paid}`)}`,
+          <Time key="at" iso={position.created_at} />,
+          formatUnits(position.amount, position.decimals, position.coin),
+          `${position.days} (${position.start_day} → ${position.end_day})`,
+          ...(valued ? [formatUnits(position.value ?? '0', USDT_DECIMALS, 'USDT')] : []),
+          formatUnits(position.power, USDT_DECIMALS),
+          `${formatUnits(position.produced, position.decimals)} / ${formatUnits(position.total_output, position.decimals)}`,
+          position.status,
         ],
+      }))}
+    />
+  )
+}
+
+export function StakesTab({ address }: { address: string }) {
+  const { t } = useTranslation('admin')
+  const { query, items } = useUserStakes(address)
+  return (
+    <PositionsTab
+      testId="admin-user-stakes"
+      query={query}
+      valued
+      positions={items.map((stake) => ({
+        ...stake,
+        value: stake.usdt_value,
+        status: `${t(`users.stakes.statuses.${stake.status}`)} · ${t(`users.stakes.paid.${stake.paid}`)}`,
       }))}
     />
   )
@@ -185,27 +223,13 @@ export function FinanceTab({ address }: { address: string }) {
   const { t } = useTranslation('admin')
   const { query, items } = useUserFinance(address)
   return (
-    <RecordTable
+    <PositionsTab
       testId="admin-user-finance"
       query={query}
-      head={[
-        t('users.stakes.created'),
-        t('users.stakes.amount'),
-        t('users.stakes.days'),
-        t('users.stakes.power'),
-        t('users.stakes.produced'),
-        t('users.stakes.status'),
-      ]}
-      rows={items.map((deposit) => ({
-        key: deposit.id,
-        cells: [
-          <Time key="at" iso={deposit.created_at} />,
-          formatUnits(deposit.amount, deposit.decimals, deposit.coin),
-          `${deposit.days} (${deposit.start_day} → ${deposit.end_day})`,
-          formatUnits(deposit.power, USDT_DECIMALS),
-          `${formatUnits(deposit.output, deposit.decimals)} / ${formatUnits(deposit.total_output, deposit.decimals)}`,
-          deposit.redeemed_at ? t('users.finance.redeemed') : t(`users.finance.statuses.${deposit.status}`),
-        ],
+      positions={items.map((deposit) => ({
+        ...deposit,
+        produced: deposit.output,
+        status: deposit.redeemed_at ? t('users.finance.redeemed') : t(`users.finance.statuses.${deposit.status}`),
       }))}
     />
   )

@@ -1,13 +1,8 @@
+// @vitest-environment happy-dom
+import { RICH_ATTRIBUTES, RICH_DROP, RICH_RENAME, RICH_TAGS } from '@solpledge/contract/client'
+import { HOSTILE, HOSTILE_CLEAN } from '@solpledge/test-fixtures'
 import { describe, expect, it } from 'vitest'
-import {
-  decodeEntities,
-  parseRichText,
-  type RichNode,
-  safeHref,
-  safeImageSrc,
-  serializeRichText,
-  toAllowedHtml,
-} from './rich-text.ts'
+import { parseRichText, type RichNode, safeHref, safeImageSrc, serializeRichText, toAllowedHtml } from './rich-text.ts'
 
 /** Every tag and attribute the tree holds, to check nothing outside the allow-list gets through. */
 function walk(nodes: readonly RichNode[], seen: { tags: Set<string>; attrs: Set<string>; text: string[] }) {
@@ -155,10 +150,38 @@ describe('notice rich text', () => {
     expect(seen.text.join('')).toBe('deep')
   })
 
-  it('decodes character references', () => {
-    expect(decodeEntities('&lt;b&gt; &quot;q&quot; &#39;s&#39; &#x4e2d;&#25991; &nbsp;&unknown; &#0;')).toBe(
-      '<b> "q" \'s\' 中文 \u00a0&unknown; \ufffd',
+  it('decodes character references as the browser does', () => {
+    expect(parseRichText('&lt;b&gt; &quot;q&quot; &#39;s&#39; &#x4e2d;&#25991; &nbsp;&unknown; &hearts; &#0;')).toEqual(
+      ['<b> "q" \'s\' 中文 \u00a0&unknown; ♥ \ufffd'],
     )
+  })
+
+  it("uses the contract's allow-list: its tags, renames, dropped tags and attributes, nothing else", () => {
+    for (const tag of RICH_TAGS) {
+      const html =
+        tag === 'a' ? '<a href="/x">t</a>' : tag === 'img' ? '<img src="/i.png" alt="t">' : `<${tag}>t</${tag}>`
+      expect(scan(html).tags, tag).toEqual(new Set([tag]))
+    }
+    for (const [from, to] of Object.entries(RICH_RENAME)) {
+      const inside = ['tr', 'td', 'th', 'caption'].includes(from)
+        ? `<table><${from}>t</${from}></table>`
+        : `<${from}>t</${from}>`
+      expect(scan(inside).tags.has(to), from).toBe(true)
+    }
+    for (const tag of RICH_DROP) {
+      // embed and frame are void elements: nothing inside them to drop.
+      const seen = scan(['embed', 'frame'].includes(tag) ? `<${tag} src="/x">kept` : `<${tag}>gone</${tag}>kept`)
+      expect([seen.text.join('').includes('gone'), [...seen.tags]], tag).toEqual([false, []])
+    }
+    const everyAttribute = scan(
+      '<a href="/a" title="t" class="c">x</a><img src="/i.png" alt="a" width="1" onerror="x">',
+    )
+    expect([...everyAttribute.attrs].sort()).toEqual([...new Set(Object.values(RICH_ATTRIBUTES).flat())].sort())
+  })
+
+  it('reads the hostile body of the server test to the same clean tree the server stores', () => {
+    expect(toAllowedHtml(HOSTILE)).toBe(toAllowedHtml(HOSTILE_CLEAN))
+    expect(parseRichText(HOSTILE)).toEqual(parseRichText(HOSTILE_CLEAN))
   })
 
   it('checks link and image addresses', () => {
