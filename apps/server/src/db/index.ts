@@ -27,6 +27,8 @@ import * as rateLimits from './migrations/0021-rate-limits.ts'
 import * as sessionIdle from './migrations/0023-session-idle.ts'
 import * as live from './migrations/0024-live.ts'
 import * as campaigns from './migrations/0025-campaigns.ts'
+import * as priceDays from './migrations/0026-price-days.ts'
+import * as teamMonths from './migrations/0027-team-months.ts'
 import { type NotifySource, notifySources } from './notify.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
@@ -58,6 +60,8 @@ const migrations: Record<string, Migration> = {
   '0023-session-idle': sessionIdle,
   '0024-live': live,
   '0025-campaigns': campaigns,
+  '0026-price-days': priceDays,
+  '0027-team-months': teamMonths,
 }
 
 /**

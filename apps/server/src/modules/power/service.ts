@@ -153,6 +153,22 @@ export async function addNewPower(
   await recordPowerEvent(trx, event)
 }
 
+/**
+ * A stake's USDT value added to the team performance of `month` (its first day, UTC) of every ancestor of the staker,
+ * in the transaction that makes the stake (migration 0027-team-months; the history's team chart reads it). Rows are
+ * written in user id order, as applyPower locks them, after applyPower has locked them.
+ */
+export async function addTeamMonth(trx: Transaction<DB>, userId: string, month: string, amount: bigint) {
+  if (amount <= 0n) return
+  await sql`
+    with recursive ${ancestryOf(sql`select ${userId}::bigint as user_id`)}
+    insert into team_months (user_id, month, performance)
+    select ancestor_id, ${month}::date, ${amount.toString()}::numeric from ancestry order by ancestor_id
+    on conflict (user_id, month) do update set performance = team_months.performance + excluded.performance`.execute(
+    trx,
+  )
+}
+
 /** Records new power as it happens (the ranking adds these up); once per source. */
 async function recordPowerEvent(
   trx: Transaction<DB>,
