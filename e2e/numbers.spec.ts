@@ -123,7 +123,8 @@ async function openCharts(page: Page) {
     .poll(() => canvases.evaluateAll((elements) => elements.filter((element) => !element.dataset.axis).length))
     .toBe(0)
   await page.evaluate(() => {
-    for (const table of document.querySelectorAll<HTMLDetailsElement>('details.history-table')) table.open = true
+    for (const table of Array.from(document.querySelectorAll<HTMLDetailsElement>('details.history-table')))
+      table.open = true
   })
   await expect(page.getByTestId('history-rates-stake-30')).toBeVisible()
   const axes = await canvases.evaluateAll((elements) => elements.flatMap((e) => (e.dataset.axis ?? '').split('\n')))

@@ -56,6 +56,18 @@ describe(`campaigns (${dbKind})`, () => {
     expect((await call(t.app, api.pledgeStake, { amount: (plg * PLG).toString(), days: 30 }, user.auth)).code).toBe(
       Code.OK,
     )
+  /** The `team` events with `position` published to `user` so far (the outbox, in the order written). */
+  const positionEvents = async (user: { id: string }) =>
+    (
+      await t.db
+        .selectFrom('live_outbox')
+        .select('payload')
+        .where('topic', '=', `user:${user.id}`)
+        .orderBy('id')
+        .execute()
+    )
+      .map((row) => row.payload as { kind: string; member?: string; position?: boolean })
+      .filter((event) => event.kind === 'team' && event.position === true)
   const counts = async () => ({
     campaigns: (await t.db.selectFrom('campaigns').select('id').execute()).length,
     adjustments: (await t.db.selectFrom('adjustments').select('id').execute()).length,
@@ -112,6 +124,13 @@ describe(`campaigns (${dbKind})`, () => {
     expect(await counts()).toEqual(before)
   })
 
+  it('publishes no team position event while no campaign runs', async () => {
+    // 200 PLG: 100 USDT of power in the first leg (the fuel figures below stay those of the larger stakes).
+    await stake(members[0] as Member, 200n)
+    expect(await positionEvents(leader)).toEqual([])
+    expect(await positionEvents(t.root)).toEqual([])
+  })
+
   it('creates and edits a campaign before its start only, audited', async () => {
     const upcoming = await save({ translations: texts, starts_at: at(HOUR), ends_at: at(2 * HOUR), tiers })
     expect(upcoming).toMatchObject({ code: Code.OK, data: { status: 'upcoming', decimals: 6 } })
@@ -144,10 +163,16 @@ describe(`campaigns (${dbKind})`, () => {
     })
     expect((await qualifiers()).list.map((q) => [q.address, q.tier])).toEqual([[leader.address, 1]])
 
-    // 1000 PLG = 500 USDT of power and 800 PLG = 400 USDT: the largest leg is 500, the fuel the other 400.
+    // 1000 PLG = 500 USDT of power (600 in all with the first 200 PLG) and 800 PLG = 400 USDT: the largest leg is 600,
+    // the fuel the other 400.
     await stake(members[0] as Member, 1000n)
     expect((await progress(leader)).fuel).toBe('0')
     await stake(members[1] as Member, 800n)
+    // While the campaign runs each stake reached every ancestor as a `team` event, so the progress page follows.
+    const events = [members[0], members[1]].map((m) => ({ kind: 'team', member: m?.id, position: true }))
+    expect(await positionEvents(leader)).toEqual(events)
+    expect(await positionEvents(t.root)).toEqual(events)
+    expect(await positionEvents(members[0] as Member)).toEqual([])
     const now = await progress(leader)
     expect(now).toMatchObject({ direct_count: 2, fuel: (400n * USDT).toString(), tier: 2 })
     const team = (await call(t.app, api.teamIndex, {}, leader.auth)).data as DataOf<typeof api.teamIndex>

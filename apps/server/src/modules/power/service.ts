@@ -151,6 +151,23 @@ export async function addNewPower(
   if (event.power < 0n || (event.performance ?? 0n) < 0n) throw new Error('new power cannot be negative')
   await applyPower(trx, powerChange(event.userId, event.power, event.performance ?? 0n, event.day))
   await recordPowerEvent(trx, event)
+  await publishTeamChange(trx, event.userId)
+}
+
+/**
+ * While a campaign runs, a `team` event (with `position`) to every ancestor of a user whose new position changed the
+ * team figures its tiers read — the small-market fuel counts the whole downline, so every ancestor — through the
+ * outbox function the live triggers use (migration 0024-live): the campaign's progress page refreshes on it instead of
+ * polling. Outside campaigns nothing is published (no screen follows an ancestor's figures live).
+ */
+async function publishTeamChange(trx: Transaction<DB>, userId: string) {
+  await sql`
+    with recursive ${ancestryOf(sql`select ${userId}::bigint as user_id`)}
+    select live_publish('user:' || ancestor_id,
+      jsonb_build_object('kind', 'team', 'member', ${userId}::text, 'position', true))
+    from ancestry
+    where exists (select 1 from campaigns where starts_at <= now() and ends_at > now())
+    order by ancestor_id`.execute(trx)
 }
 
 /**
