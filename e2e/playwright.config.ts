@@ -10,6 +10,7 @@ import { HEADLESS_SHELL } from './chromium.ts'
 /** The files that say `test.use({ ownServer })`. */
 const OWN_SERVER = [
   '**/admin.spec.ts',
+  '**/four-eyes.spec.ts',
   '**/trade.spec.ts',
   '**/numbers.spec.ts',
   '**/live.spec.ts',
@@ -29,8 +30,9 @@ export default defineConfig({
   outputDir: '../test-results/e2e',
   globalSetup: './global-setup.ts',
   fullyParallel: false,
-  // One more than CI's 2 cores: a journey waits on the chain and the server part of its time.
-  workers: 3,
+  // Two more than CI's 2 cores: a journey waits on the chain, the server and its timers much of its time, and with three
+  // workers the stage kept about one core busy (docs/benchmarks.md).
+  workers: 4,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 15_000 },
