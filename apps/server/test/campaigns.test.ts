@@ -9,6 +9,8 @@ import {
   type UserCampaign,
 } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { utcDay } from '../src/lib/day.ts'
+import { addNewPower } from '../src/modules/power/service.ts'
 import { auditCount, signedInAdmin, type TestAdmin } from './admin.ts'
 import { call, createSeededApp, dbKind, download, fundedMember, type Member, type SeededApp } from './helpers.ts'
 
@@ -198,6 +200,34 @@ describe(`campaigns (${dbKind})`, () => {
       ['user_id', 'address', 'direct_referrals', 'small_market_fuel', 'tier', 'reward', 'adjustment_status'],
       [leader.id, leader.address, '2', '400', '2', 'node junior', ''],
     ])
+  })
+
+  it("reaches the 32 nearest ancestors of a new position, not a deep chain's whole ancestry", async () => {
+    // 40 levels below the first member (its leg is the largest: the leader's fuel stays the other leg's).
+    const chain: string[] = []
+    let parent = (members[0] as Member).id
+    for (let i = 0; i < 40; i++) {
+      const row = await t.db
+        .insertInto('users')
+        .values({ address: `chain-${i}-${Date.now()}`, parent_id: parent, created_at: new Date() })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      chain.push(row.id)
+      parent = row.id
+    }
+    const before = (await positionEvents(leader)).length
+    const deepest = chain.at(-1) as string
+    await t.db
+      .transaction()
+      .execute((trx) => addNewPower(trx, { userId: deepest, day: utcDay(), source: 'node', sourceId: '0', power: 1n }))
+    const reached = async (id: string) => (await positionEvents({ id })).length
+    // chain[38] … chain[7] are its 32 nearest ancestors; chain[6] and everyone above are not reached.
+    expect(await reached(chain[38] as string)).toBe(1)
+    expect(await reached(chain[7] as string)).toBe(1)
+    expect(await reached(chain[6] as string)).toBe(0)
+    expect(await reached((members[0] as Member).id)).toBe(0)
+    expect((await positionEvents(leader)).length).toBe(before)
+    expect((await progress(leader)).fuel).toBe((400n * USDT).toString())
   })
 
   it('grants node rewards after the end only, through the four-eyes adjustments, once', async () => {

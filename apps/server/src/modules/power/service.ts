@@ -155,19 +155,34 @@ export async function addNewPower(
 }
 
 /**
- * While a campaign runs, a `team` event (with `position`) to every ancestor of a user whose new position changed the
- * team figures its tiers read — the small-market fuel counts the whole downline, so every ancestor — through the
+ * How many levels above a new position its `team` event reaches while a campaign runs (publishTeamChange): the nearest
+ * ancestors, whose campaign pages it moves the most. Deeper ancestors' pages read the figures again when the app
+ * regains focus or reloads; the bound keeps a stake at the bottom of a 10,000-deep chain from writing 10,000 events.
+ */
+export const TEAM_EVENT_LEVELS = 32
+
+/**
+ * While a campaign runs, a `team` event (with `position`) to the TEAM_EVENT_LEVELS nearest ancestors of a user whose
+ * new position changed the figures its tiers read (the small-market fuel counts the whole downline), through the
  * outbox function the live triggers use (migration 0024-live): the campaign's progress page refreshes on it instead of
- * polling. Outside campaigns nothing is published (no screen follows an ancestor's figures live).
+ * polling. They are the first of the user's ancestor segment and its anchor's (two row reads: each segment lists its
+ * ancestors nearest first and the anchor's starts where the user's ends). Outside campaigns nothing is published.
  */
 async function publishTeamChange(trx: Transaction<DB>, userId: string) {
   await sql`
-    with recursive ${ancestryOf(sql`select ${userId}::bigint as user_id`)}
-    select live_publish('user:' || ancestor_id,
-      jsonb_build_object('kind', 'team', 'member', ${userId}::text, 'position', true))
-    from ancestry
-    where exists (select 1 from campaigns where starts_at <= now() and ends_at > now())
-    order by ancestor_id`.execute(trx)
+    select live_publish('user:' || a.id, jsonb_build_object('kind', 'team', 'member', ${userId}::text, 'position', true))
+    from users u, lateral (
+      select near.id from (
+        select id, n from unnest(u.ancestors) with ordinality as s(id, n)
+        union all
+        select id, cardinality(u.ancestors) + n
+        from unnest((select p.ancestors from users p where p.id = u.ancestors[cardinality(u.ancestors)]))
+          with ordinality as s(id, n)
+      ) near
+      order by near.n limit ${TEAM_EVENT_LEVELS}
+    ) a
+    where u.id = ${userId} and exists (select 1 from campaigns where starts_at <= now() and ends_at > now())
+    order by a.id`.execute(trx)
 }
 
 /**
