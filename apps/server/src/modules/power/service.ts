@@ -192,13 +192,25 @@ async function publishTeamChange(trx: Transaction<DB>, userId: string) {
  */
 export async function addTeamMonth(trx: Transaction<DB>, userId: string, month: string, amount: bigint) {
   if (amount <= 0n) return
+  // Most stakes find their ancestors' rows of the month there: an UPDATE in key order (as updateAncestry; the table's
+  // pages are half empty, so the updates stay on their page), then the rows still missing inserted. Two stakes of the
+  // same month below the same new ancestor both insert it: the conflict adds the second one's amount.
+  const restore = await planWithout(trx, ['seqscan', 'bitmapscan'])
   await sql`
-    with recursive ${ancestryOf(sql`select ${userId}::bigint as user_id`)}
+    with recursive ${ancestryOf(sql`select ${userId}::bigint as user_id`)},
+    updated as (
+      update team_months set performance = performance + ${amount.toString()}::numeric
+      where month = ${month}::date and user_id = any(array(select ancestor_id from ancestry))
+      returning user_id
+    )
     insert into team_months (user_id, month, performance)
-    select ancestor_id, ${month}::date, ${amount.toString()}::numeric from ancestry order by ancestor_id
+    select ancestor_id, ${month}::date, ${amount.toString()}::numeric from ancestry
+    where ancestor_id not in (select user_id from updated)
+    order by ancestor_id
     on conflict (user_id, month) do update set performance = team_months.performance + excluded.performance`.execute(
     trx,
   )
+  await restore()
 }
 
 /** Records new power as it happens (the ranking adds these up); once per source. */
