@@ -1,9 +1,9 @@
 // `npm test`: everything a fresh clone needs, then every tier of tests, ending with one summary line of counts.
 // Stages: install → typecheck, lint, alerting rules (promtool), deploy/ units (systemd-analyze) beside the simulator's
-// seeds → unit → API on PGlite → API on PostgreSQL (throwaway cluster) → several instances under faults beside the
-// production build (server and web), a server-only production install started with its operator commands run, and
-// every benchmark at a tiny size → e2e in Debian's Chromium. Stages side by side are those that leave a core idle
-// (tsc, the simulator and the faults tier run on one core, or wait on processes): a lane's output is kept in
+// seeds → unit → API on PGlite → API on PostgreSQL (throwaway cluster) → production build (server and web) → e2e in
+// Debian's Chromium beside several instances under faults, a server-only production install started with its operator
+// commands run, and every benchmark at a tiny size. Stages side by side are those that leave a core idle (tsc and the
+// simulator run on one core each; the journeys and the faults tier wait on processes): a lane's output is kept in
 // .tmp/reports/<stage>.log and printed whole when it ends. A failing stage does not stop the later ones; the exit code
 // says whether all passed. On a Node older than 22.12 it first runs itself again under Node 22 (scripts/node.mjs).
 import { spawn, spawnSync } from 'node:child_process'
@@ -206,10 +206,11 @@ async function benchSmoke(out) {
   return code === 0 && result !== null && result.passed > 0
 }
 
-async function playwright() {
+async function playwright(out) {
   const file = path.join(reports, 'e2e.json')
   const code = await exec(bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts'], {
     env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: file },
+    out,
   })
   const result = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null
   if (result) {
@@ -266,26 +267,25 @@ await stage('API tests on PostgreSQL', async () => {
     pg.stop()
   }
 })
-// Installed before the lanes start: bench:smoke measures one page in Chromium.
+// `npm run build`: the packages and the server compiled to JavaScript, and the web app (the journeys' server serves it).
+await stage('production build', (out) => npmRun('build', out))
+// Installed before the lanes start: the journeys and bench:smoke run in Chromium.
 ensureChromium()
+// The journeys wait on the chain, the servers and their timers much of their time and keep about one core busy, so the
+// stages after them run beside them: the faults tier, then the production install and every benchmark at a tiny size.
 await together(
-  // Two server processes on one PostgreSQL behind a proxy, under load: one SIGKILLed and restarted, every database
-  // connection terminated (apps/server/test/faults; a throwaway cluster of its own unless TEST_DATABASE_URL is set).
-  inRow(['several instances under faults', (out) => vitest('faults', 'faults', {}, out)]),
-  // `npm run build`: the packages and the server compiled to JavaScript, and the web app; then a server-only production
-  // install (`npm ci --omit=dev --workspace apps/server`) where the server starts through `npm run serve` and every
-  // operator command runs from the build (apps/server/test/production).
+  inRow(['e2e journeys in Chromium', playwright]),
   inRow(
-    ['production build', (out) => npmRun('build', out)],
+    // Two server processes on one PostgreSQL behind a proxy, under load: one SIGKILLed and restarted, every database
+    // connection terminated (apps/server/test/faults; a throwaway cluster of its own unless TEST_DATABASE_URL is set).
+    ['several instances under faults', (out) => vitest('faults', 'faults', {}, out)],
+    // A server-only production install (`npm ci --omit=dev --workspace apps/server`) where the server starts through
+    // `npm run serve` and every operator command runs from the build (apps/server/test/production).
     ['production install and start', (out) => vitest('production', 'production', {}, out)],
-    // After the build: bench:web measures the web app it built (bench:smoke's Lighthouse needs Chromium, below).
+    // bench:web measures the web app the build made.
     ['benchmarks at a tiny size (bench:smoke)', benchSmoke],
   ),
 )
-await stage('e2e journeys in Chromium', () => {
-  ensureChromium()
-  return playwright()
-})
 
 console.log('')
 if (failures.length > 0) console.log(`failed:\n${failures.map((f) => `  ${f}`).join('\n')}\n`)

@@ -12,8 +12,8 @@ import {
   type RouteDef,
 } from '@solpledge/contract'
 import { TAKEOVER_MS } from '../src/lib/idempotency.ts'
-import { Violation } from './invariants.ts'
 import type { Trace } from './trace.ts'
+import { Violation } from './violation.ts'
 import { type Answer, derive, SimWallet, type World } from './world.ts'
 
 export interface SimUser {

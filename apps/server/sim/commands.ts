@@ -10,12 +10,12 @@ import {
   type PaymentIntent,
 } from '@solpledge/contract'
 import fc from 'fast-check'
-import type { JobName } from '../src/jobs/schedule.ts'
+import type { JobName } from '../src/lib/jobs.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { type Action, type Actor, type Clients, isFinal, type SimUser } from './client.ts'
 import { type StepFaults, senderStepFaults, stepFaults } from './faults.ts'
-import { Violation } from './invariants.ts'
 import type { Trace } from './trace.ts'
+import { Violation } from './violation.ts'
 import type { World } from './world.ts'
 
 export type Coin = 'USDT' | 'PLG'

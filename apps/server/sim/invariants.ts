@@ -8,16 +8,8 @@ import { addDays } from '../src/lib/day.ts'
 import { checkInvariants } from '../src/modules/ledger/service.ts'
 import { owedTotals } from '../src/modules/liabilities/index.ts'
 import { type Clients, type Counter, isFinal, succeeded } from './client.ts'
+import { Violation } from './violation.ts'
 import type { World } from './world.ts'
-
-export class Violation extends Error {
-  constructor(
-    readonly invariant: string,
-    readonly detail: string,
-  ) {
-    super(`${invariant}: ${detail}`)
-  }
-}
 
 const fail = (invariant: string, problems: string[]) => {
   if (problems.length > 0) throw new Violation(invariant, problems.slice(0, 5).join('; '))

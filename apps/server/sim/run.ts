@@ -4,8 +4,9 @@ import fc from 'fast-check'
 import { Clients, isFinal } from './client.ts'
 import { execute, type Spec, spec as specArbitrary } from './commands.ts'
 import { PROFILES } from './faults.ts'
-import { checkAll, checkExactlyOnce, Violation } from './invariants.ts'
+import { checkAll, checkExactlyOnce } from './invariants.ts'
 import { Trace } from './trace.ts'
+import { Violation } from './violation.ts'
 import { World } from './world.ts'
 
 export interface RunOptions {

@@ -2,11 +2,10 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { ed25519 } from '@noble/curves/ed25519'
-import { getBase58Encoder } from '@solana/kit'
+import { getBase58Encoder, isAddress } from '@solana/kit'
 import { ADMIN_ROLES, type AdminRole, LIVE_HEARTBEAT_MS } from '@solpledge/contract'
 import { DEFAULT_PRIORITY_FEE, type PriorityFee } from './chain/rpc.ts'
 import { addressOf, type StoredKeypair } from './lib/keys.ts'
-import { isWalletAddress } from './modules/auth/crypto.ts'
 
 /** Server configuration, read once from the environment (README.md lists every variable). */
 export interface LiveSettings {
@@ -148,7 +147,7 @@ export function parseAdminAddresses(value: string | undefined): { address: strin
     .filter(Boolean)
   return entries.map((entry) => {
     const [address = '', role = '', ...rest] = entry.split(':').map((part) => part.trim())
-    if (rest.length || !isWalletAddress(address) || !(ADMIN_ROLES as readonly string[]).includes(role))
+    if (rest.length || !isAddress(address) || !(ADMIN_ROLES as readonly string[]).includes(role))
       throw new Error(`ADMIN_ADDRESSES: "${entry}" must be <wallet address>:<${ADMIN_ROLES.join('|')}>`)
     return { address, role: role as AdminRole }
   })
@@ -267,7 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const address = (name: string) => {
     const text = value(name)
-    if (text !== undefined && !isWalletAddress(text)) problems.push(`${name} must be a base58 address, got "${text}"`)
+    if (text !== undefined && !isAddress(text)) problems.push(`${name} must be a base58 address, got "${text}"`)
     return text
   }
   const required = (names: string[], why: string) => {

@@ -5,7 +5,34 @@ import { type Chain, createChain } from './chain/rpc.ts'
 import type { Config } from './config.ts'
 import { loadOrCreateKeypair, type StoredKeypair } from './lib/keys.ts'
 import type { OutageLog } from './lib/reachability.ts'
-import { type HotWalletStatus, newHotWalletStatus } from './modules/withdrawals/hot-wallet.ts'
+
+/** sol: not enough SOL for fees; token_account: no token account of the asset; token_balance: too few tokens. */
+export type HotWalletProblemKind = 'sol' | 'token_account' | 'token_balance' | 'other'
+
+export interface HotWalletProblem {
+  kind: HotWalletProblemKind
+  /** The asset that is short (SOL for fees). */
+  asset: string
+  /** What the hot wallet holds and what the payout needs, in whole units (formatted). */
+  held: string
+  needed: string
+  /** One English sentence for the log and the withdrawal's error: the cause, the address, how to fund it. */
+  detail: string
+}
+
+/**
+ * Why the hot wallet cannot pay, as a gauge: reset by a payout the node takes, set by one it refuses
+ * (modules/withdrawals/hot-wallet.ts). One per process.
+ */
+export interface HotWalletStatus {
+  /** Payouts the node refused since this process started (a counter for metrics). */
+  refusedTotal: number
+  problem: HotWalletProblem | null
+  /** Since when the current problem stands. */
+  since: Date | null
+}
+
+export const newHotWalletStatus = (): HotWalletStatus => ({ refusedTotal: 0, problem: null, since: null })
 
 /** The platform's side of the chain: the RPC clients and the wallets that receive deposits and pay withdrawals. */
 export interface Platform {

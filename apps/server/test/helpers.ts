@@ -30,6 +30,14 @@ export { createPostgresDatabase, freshDatabase, tableNames } from './fixtures/da
 export const dbKind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'
 
 /**
+ * The size of a test's generated input on this run's database: `postgres` on PostgreSQL, `pglite` on PGlite. The two
+ * passes run the same SQL; PGlite runs it one statement at a time in WebAssembly, at about three times PostgreSQL's CPU
+ * a statement, so the largest property and concurrency tests check the same properties on smaller inputs there
+ * (docs/design.md#tests).
+ */
+export const sized = (postgres: number, pglite: number) => (dbKind === 'postgres' ? postgres : pglite)
+
+/**
  * A complete production environment (a real cluster, random mints and keys; the RPC is never contacted unless a test
  * does): tests change or leave out variables to see what the server says.
  */

@@ -32,6 +32,7 @@ import {
   dbKind,
   freshDatabase,
   realCluster,
+  sized,
   type TestContext,
 } from './helpers.ts'
 
@@ -155,7 +156,7 @@ describe(`daily settlement (${dbKind})`, () => {
 
   it('pays referral rewards by level on a random tree exactly as a plain reference computation', async () => {
     const db = await database()
-    const scenario = await seedScenario(db, { seed: 7, users: 300, day: DAY, spread: 4 })
+    const scenario = await seedScenario(db, { seed: 7, users: sized(300, 120), day: DAY, spread: 4 })
     const days = await settle(db, DAY, 50)
     // From the day after the earliest position's start, every day through DAY.
     expect(days.map((d) => d.day)).toEqual(days.map((_, i) => addDays(DAY, i - days.length + 1)))

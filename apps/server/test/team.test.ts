@@ -17,6 +17,7 @@ import {
   fundedMember,
   type Member,
   type SeededApp,
+  sized,
   TestWallet,
 } from './helpers.ts'
 
@@ -169,15 +170,17 @@ describe(`team figures (${dbKind})`, () => {
     }
   }
 
-  // About 900 binds and positions, and every user checked by brute force four times: the timeout is a bound for a
-  // loaded machine (60 s was too short on one), not a wait.
+  // About 900 binds and positions on PostgreSQL (a chain of 500; 200 on PGlite: `sized`), and every user checked by
+  // brute force four times: the timeout is a bound for a loaded machine (60 s was too short on one), not a wait.
   it('keeps every user figure equal to a brute-force walk through binds, stakes, deposits, nodes and expiries', async () => {
     const seed = Number(process.env.TEAM_SEED ?? Date.now() % 100_000)
     const rng = random(seed)
     console.log(`team property seed ${seed} (replay: TEAM_SEED=${seed})`)
     const today = utcDay()
     const ids = [t.root.id]
-    // Shapes: a random tree, a deep chain of 500 and a wide fan of 150 under one member, bound in interleaved order.
+    // Shapes: a random tree, a deep chain (500 long; ancestry is kept in segments of 32 levels) and a wide fan under one
+    // member, bound in interleaved order.
+    const CHAIN = sized(500, 200)
     const chain = [t.root.id]
     let fanParent: string | undefined
     const stakers: string[] = []
@@ -200,14 +203,14 @@ describe(`team figures (${dbKind})`, () => {
         await financeDeposit(who, BigInt(10 + rng.int(900)) * USDT + BigInt(rng.int(1000)), rng.pick([7, 30]))
       }
     }
-    while (chain.length < 500) await step()
-    await buyNode(t.db, transact(t.db), { id: chain[250] as string }, 'junior').catch(async () => {
-      await fund(chain[250] as string, 'USDT', 500n * USDT)
-      await buyNode(t.db, transact(t.db), { id: chain[250] as string }, 'junior')
+    while (chain.length < CHAIN) await step()
+    await buyNode(t.db, transact(t.db), { id: chain[CHAIN / 2] as string }, 'junior').catch(async () => {
+      await fund(chain[CHAIN / 2] as string, 'USDT', 500n * USDT)
+      await buyNode(t.db, transact(t.db), { id: chain[CHAIN / 2] as string }, 'junior')
     })
     const sample = () =>
-      [t.root.id, chain[1], chain[250], chain[499], fanParent, rng.pick(ids), rng.pick(ids)] as string[]
-    expect(ids.length).toBeGreaterThan(700)
+      [t.root.id, chain[1], chain[CHAIN / 2], chain[CHAIN - 1], fanParent, rng.pick(ids), rng.pick(ids)] as string[]
+    expect(ids.length).toBeGreaterThan(CHAIN * 1.4)
     await expectExact(sample())
 
     // The 7-day deposits expire: power leaves the users and every ancestor.
@@ -226,7 +229,7 @@ describe(`team figures (${dbKind})`, () => {
     await expectExact(sample())
 
     // More binds and positions on the changed tree, then the 30-day stakes and deposits expire too.
-    for (let i = 0; i < 150; i++) await step()
+    for (let i = 0; i < CHAIN * 0.3; i++) await step()
     await expectExact(sample())
     await settleThrough(t.db, addDays(today, 30), { product: 'PLG' })
     expect(

@@ -17,7 +17,7 @@ import { type Localnet, startLocalnet } from '@solpledge/localnet'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // @ts-expect-error plain ESM helpers shared with the npm scripts
 import { freePort } from '../../../scripts/lib.mjs'
-import { JOBS } from '../src/jobs/schedule.ts'
+import { JOBS } from '../src/lib/jobs.ts'
 import { Client, readDatabase, serverDatabase, serverEnv } from './fixtures/crash.ts'
 import { Instance, patientFetch, until } from './fixtures/instances.ts'
 import { dbKind, TestWallet } from './helpers.ts'

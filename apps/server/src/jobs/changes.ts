@@ -1,5 +1,5 @@
+import type { JobContext } from '../lib/jobs.ts'
 import { applyDueChanges } from '../modules/admin/index.ts'
-import type { JobContext } from './schedule.ts'
 
 /**
  * Applies the scheduled changes of the configuration and the asset settings whose notice period has ended

@@ -1,5 +1,5 @@
-import { watchIntents } from '../modules/intents/service.ts'
-import type { JobContext } from './schedule.ts'
+import type { JobContext } from '../lib/jobs.ts'
+import { watchIntents } from '../modules/intents/index.ts'
 
 /** Fulfils the payment intents whose transfer landed and expires the rest past their time (docs/money.md). */
 export const intentWatcher = ({ db, platform, log }: JobContext) =>

@@ -1,5 +1,5 @@
+import type { JobContext } from '../lib/jobs.ts'
 import { liabilitiesJob } from '../modules/liabilities/index.ts'
-import type { JobContext } from './schedule.ts'
 
 /**
  * After each daily settlement, a proof-of-liabilities snapshot (outside the settlement's transactions), and the

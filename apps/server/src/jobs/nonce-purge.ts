@@ -1,8 +1,8 @@
 import { purgeIdempotencyKeys } from '../lib/idempotency.ts'
+import type { JobContext } from '../lib/jobs.ts'
 import { purgeRateLimits } from '../lib/rate-limit.ts'
-import { purgeExpiredNonces } from '../modules/auth/service.ts'
+import { purgeExpiredNonces } from '../modules/auth/index.ts'
 import { purgeOutbox } from '../modules/live/index.ts'
-import type { JobContext } from './schedule.ts'
 
 /**
  * Forgets spent and expired sign-in nonces, Idempotency-Keys past their retention (lib/idempotency.ts), the shared

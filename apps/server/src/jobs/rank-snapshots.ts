@@ -1,6 +1,6 @@
-import { getBusinessConfig } from '../modules/config/service.ts'
-import { refreshRankings } from '../modules/rank/service.ts'
-import type { JobContext } from './schedule.ts'
+import type { JobContext } from '../lib/jobs.ts'
+import { getBusinessConfig } from '../modules/config/index.ts'
+import { refreshRankings } from '../modules/rank/index.ts'
 
 /**
  * Monthly ranking snapshots: looks every minute (sooner when RANK_INTERVAL_MS is shorter) and recomputes when the

@@ -1,12 +1,13 @@
-// The one runner of the periodic jobs (docs/architecture.md): every job of JOBS on its interval (schedule.ts), never
+// The one runner of the periodic jobs (docs/architecture.md): every job of JOBS on its interval (lib/jobs.ts), never
 // two passes of a job at once in this process, failures logged and not fatal, each pass recorded in job_heartbeats
 // for the operator console, the readiness check and the metrics. Several instances may run them: every job is safe so.
+
+import { JOBS, type JobContext, type JobName, jobIntervals, recordJobRun } from '../lib/jobs.ts'
 import { scheduledChanges } from './changes.ts'
 import { intentWatcher } from './intent-watcher.ts'
 import { liabilitiesSnapshot } from './liabilities-snapshot.ts'
 import { noncePurge } from './nonce-purge.ts'
 import { rankSnapshots } from './rank-snapshots.ts'
-import { JOBS, type JobContext, type JobName, jobIntervals, recordJobRun } from './schedule.ts'
 import { settlement } from './settlement.ts'
 import { withdrawalSender } from './withdrawal-sender.ts'
 

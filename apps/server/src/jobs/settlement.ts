@@ -1,11 +1,11 @@
 import type { Config } from '../config.ts'
 import type { Database } from '../db/index.ts'
+import type { JobContext } from '../lib/jobs.ts'
 import { applyDueChanges } from '../modules/admin/index.ts'
 import { reserves } from '../modules/assets/index.ts'
 import { crashHook, type SettleOptions, settleDue } from '../modules/settlement/index.ts'
 import { recordPriceDay } from '../modules/trade/index.ts'
 import type { Platform } from '../platform.ts'
-import type { JobContext } from './schedule.ts'
 
 /**
  * How the server settles (the timer and the operator route alike): the circuit breaker reads the reserves on chain, and

@@ -1,5 +1,5 @@
-import { processWithdrawals, type SenderStep } from '../modules/withdrawals/sender.ts'
-import type { JobContext } from './schedule.ts'
+import type { JobContext } from '../lib/jobs.ts'
+import { processWithdrawals, type SenderStep } from '../modules/withdrawals/index.ts'
 
 /** Pays the pending withdrawals from the hot wallet and settles them once confirmed (docs/money.md). */
 export function withdrawalSender({ db, config, platform, log }: JobContext) {

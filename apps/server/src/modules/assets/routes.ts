@@ -1,11 +1,7 @@
 import { api } from '@solpledge/contract'
 import type { FastifyInstance } from 'fastify'
 import { defineCsvRoute, defineRoute } from '../../lib/route.ts'
-import { singleFlight } from '../../lib/single-flight.ts'
-import { faucet, moneyLog, moneyLogFile, solvency, userWallet } from './service.ts'
-
-/** How long a solvency report read from the chain is answered again (its `read_at` says when it was read). */
-export const SOLVENCY_REUSE_MS = 5000
+import { faucet, moneyLog, moneyLogFile, userWallet } from './service.ts'
 
 export async function assetsRoutes(app: FastifyInstance) {
   defineRoute(app, api.userWallet, {}, async ({ user }) => ({
@@ -18,11 +14,4 @@ export async function assetsRoutes(app: FastifyInstance) {
     const signatures = await faucet(app.db, app.platform, user.address)
     return commit(async () => ({ signatures }))
   })
-  // Public and read from the chain (the operator's RPC quota): one read per 5 s at most, whatever the request rate.
-  defineRoute(
-    app,
-    api.solvency,
-    {},
-    singleFlight(SOLVENCY_REUSE_MS, () => solvency(app.db, app.platform)),
-  )
 }

@@ -16,7 +16,6 @@ import { EXPORT_PAGE } from '../../lib/csv.ts'
 import type { Platform } from '../../platform.ts'
 import { QUOTE } from '../config/index.ts'
 import { type BalancedEntry, balances, fullStatement, statement } from '../ledger/index.ts'
-import { owedTotals } from '../liabilities/index.ts'
 import { valuation } from '../trade/index.ts'
 
 export type AssetRow = Selectable<AssetsTable>
@@ -132,7 +131,7 @@ export async function faucet(db: Database, platform: Platform, address: string):
 }
 
 /** What the treasury and the hot wallet hold of a mint on chain, read now. */
-async function holdingsOf(platform: Platform, mint: string) {
+export async function holdingsOf(platform: Platform, mint: string) {
   const [treasury, hotWallet] = await Promise.all([
     ownerTokenBalance(platform.chain, platform.treasury.address, mint),
     ownerTokenBalance(platform.chain, platform.hotWallet.address, mint),
@@ -149,29 +148,4 @@ export function reserves(db: Database, platform: Platform): (asset: string) => P
     const asset = await db.selectFrom('assets').select('mint').where('code', '=', code).executeTakeFirst()
     return asset?.mint ? (await holdingsOf(platform, asset.mint)).holdings : null
   }
-}
-
-/**
- * What users are owed per asset (modules/liabilities/owed.ts: balances, promised output, unredeemed deposits) against
- * what the treasury and hot wallet hold on chain, read now.
- */
-export async function solvency(db: Database, platform: Platform) {
-  const readAt = new Date()
-  const list = []
-  const owed = await owedTotals(db)
-  for (const asset of await listAssets(db)) {
-    if (!asset.mint) continue
-    const liabilities = owed.get(asset.code) ?? 0n
-    const { treasury, hotWallet, holdings } = await holdingsOf(platform, asset.mint)
-    list.push({
-      coin: asset.code,
-      decimals: asset.decimals,
-      liabilities: liabilities.toString(),
-      treasury: (treasury ?? 0n).toString(),
-      hot_wallet: (hotWallet ?? 0n).toString(),
-      holdings: holdings.toString(),
-      covered: holdings >= liabilities,
-    })
-  }
-  return { read_at: readAt.toISOString(), list }
 }

@@ -2,3 +2,4 @@
 export { owedTotals } from './owed.ts'
 export { liabilitiesJob, snapshotNow } from './publish.ts'
 export { memoSigner } from './snapshot.ts'
+export { solvency } from './solvency.ts'

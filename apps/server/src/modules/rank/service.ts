@@ -9,12 +9,11 @@ import { type api, type DataOf, RANK_TYPES, type RankType } from '@solpledge/con
 import { sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
+import { RANK_CHECK_MS } from '../../lib/jobs.ts'
 import { ancestryOf } from '../power/index.ts'
 import { usdtDecimals } from '../team/index.ts'
 
 export const RANK_TOP = 30
-/** How often the job looks whether a snapshot is due (at most): a new month or a fresh start waits no longer. */
-export const RANK_CHECK_MS = 60_000
 /** Advisory lock key of the ranking job ('rank' in ASCII): one instance computes at a time. */
 const RANK_LOCK = 0x72616e6b
 

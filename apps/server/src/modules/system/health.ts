@@ -5,7 +5,7 @@ import { sql } from 'kysely'
 import { buildInfo } from '../../build-info.ts'
 import type { Config } from '../../config.ts'
 import type { Database } from '../../db/index.ts'
-import { jobIntervals } from '../../jobs/schedule.ts'
+import { jobIntervals } from '../../lib/jobs.ts'
 import type { Platform } from '../../platform.ts'
 
 /** How long a check may take before it counts as failed. */

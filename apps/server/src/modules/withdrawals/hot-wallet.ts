@@ -2,32 +2,7 @@
 // payout the node refuses, the server logs it loudly, and the operator console's job status shows it.
 import { formatAmount } from '@solpledge/contract'
 import { ownerTokenBalance } from '../../chain/token.ts'
-import type { Platform } from '../../platform.ts'
-
-/** sol: not enough SOL for fees; token_account: no token account of the asset; token_balance: too few tokens. */
-export type HotWalletProblemKind = 'sol' | 'token_account' | 'token_balance' | 'other'
-
-export interface HotWalletProblem {
-  kind: HotWalletProblemKind
-  /** The asset that is short (SOL for fees). */
-  asset: string
-  /** What the hot wallet holds and what the payout needs, in whole units (formatted). */
-  held: string
-  needed: string
-  /** One English sentence for the log and the withdrawal's error: the cause, the address, how to fund it. */
-  detail: string
-}
-
-/** The gauge: reset by a payout the node takes, set by one it refuses. One per process (Platform). */
-export interface HotWalletStatus {
-  /** Payouts the node refused since this process started (a counter for metrics). */
-  refusedTotal: number
-  problem: HotWalletProblem | null
-  /** Since when the current problem stands. */
-  since: Date | null
-}
-
-export const newHotWalletStatus = (): HotWalletStatus => ({ refusedTotal: 0, problem: null, since: null })
+import type { HotWalletProblem, HotWalletStatus, Platform } from '../../platform.ts'
 
 /** At most what a payout costs the hot wallet in lamports: the fee and the rent of the recipient's token account. */
 export const PAYOUT_LAMPORTS = 5_000n + 2_039_280n

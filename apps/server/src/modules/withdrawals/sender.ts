@@ -7,10 +7,10 @@ import type { Transaction } from 'kysely'
 import { type PreparedPayout, payoutStatus, preparePayout, sendPrepared } from '../../chain/payout.ts'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
-import type { Platform } from '../../platform.ts'
+import type { HotWalletProblem, Platform } from '../../platform.ts'
 import { type AssetRow, requireAsset } from '../assets/index.ts'
 import { systemAccount, transfer, userAccount } from '../ledger/index.ts'
-import { diagnosePayout, type HotWalletProblem, recordHotWallet } from './hot-wallet.ts'
+import { diagnosePayout, recordHotWallet } from './hot-wallet.ts'
 import { refund, type WithdrawalRow } from './service.ts'
 
 /** Pays out amount − fee and settles the ledger, in one transaction with the status change. */

@@ -1,9 +1,9 @@
-// The periodic jobs' names, schedule and heartbeats: the runner (runner.ts) reads them, and so do the operator
-// console's job status (modules/admin/ops.ts), the readiness check (modules/system/health.ts) and the metrics.
+// The periodic jobs' names, schedule and heartbeats: the runner (jobs/runner.ts) reads them, and so do the operator
+// console's job status (modules/admin/ops.ts), the readiness check (modules/system/health.ts) and the metrics. Base
+// code: the modules read it without importing a job.
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from '../config.ts'
 import type { Database } from '../db/index.ts'
-import { RANK_CHECK_MS } from '../modules/rank/service.ts'
 import type { Platform } from '../platform.ts'
 
 /** Job names as recorded in job_heartbeats. */
@@ -18,6 +18,9 @@ export const JOBS = {
 } as const
 
 export type JobName = (typeof JOBS)[keyof typeof JOBS]
+
+/** How often the ranking job looks whether a snapshot is due (at most): a new month or a fresh start waits no longer. */
+export const RANK_CHECK_MS = 60_000
 
 /** How often the scheduled changes whose notice period ended are looked for. */
 export const CHANGES_INTERVAL_MS = 10_000
