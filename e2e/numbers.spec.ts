@@ -107,6 +107,31 @@ async function open(page: Page, path: string, { load }: { load: boolean }) {
     .toEqual([])
 }
 
+/** The history's charts that must have figures here (the last trade price has none: nobody traded). */
+const CHARTS = ['history-output', 'history-power', 'history-team', 'history-valuation']
+
+/**
+ * /pledge/history: waits until every chart with figures has drawn its axis (its labels, written by the app's
+ * formatter, are kept on the canvas's element: the canvas has no text), opens every table, and returns the labels.
+ */
+async function openCharts(page: Page) {
+  for (const chart of CHARTS)
+    await expect(page.getByTestId(chart).first(), chart).not.toHaveAttribute('data-points', '0')
+  const canvases = page.getByTestId('history-chart-canvas')
+  await expect(canvases).toHaveCount(await page.locator('.history-chart[data-points]:not([data-points="0"])').count())
+  await expect
+    .poll(() => canvases.evaluateAll((elements) => elements.filter((element) => !element.dataset.axis).length))
+    .toBe(0)
+  await page.evaluate(() => {
+    for (const table of Array.from(document.querySelectorAll<HTMLDetailsElement>('details.history-table')))
+      table.open = true
+  })
+  await expect(page.getByTestId('history-rates-stake-30')).toBeVisible()
+  const axes = await canvases.evaluateAll((elements) => elements.flatMap((e) => (e.dataset.axis ?? '').split('\n')))
+  expect(axes.length).toBeGreaterThan(CHARTS.length)
+  return axes
+}
+
 test('every route shows figures people can read, in English and Chinese', async ({ page }) => {
   test.setTimeout(180_000)
   const wallet = new Wallet()
@@ -123,6 +148,14 @@ test('every route shows figures people can read, in English and Chinese', async 
   expect(deposit.code).toBe(1)
   const withdrawal = await callAs(session, api.withdraw.path, { coin: 'USDT', amount: '100000000' })
   expect(withdrawal.code).toBe(1)
+  // A member who stakes: the team chart has a month to draw.
+  const member = new Wallet()
+  const memberSession = await register(member, wallet.address)
+  await rpc('localnet_faucet', [member.address, { tokens: { PLG: '20000000000000' } }])
+  await topUp(member, memberSession, 'PLG', 12_345_000_000_000n)
+  const memberStake = await callAs(memberSession, api.pledgeStake.path, { amount: '12345000000000', days: 30 })
+  expect(memberStake.msg).toBe('Staking Successful')
+  // The settlement also records the day's prices (the history's price chart).
   await settleThrough(addDays(today, 2))
 
   const notices = await callAs(session, api.noticeList.path, { page: 1, limit: 1 })
@@ -144,6 +177,7 @@ test('every route shows figures people can read, in English and Chinese', async 
     [`/notice/detail/${notice?.id}`, 'Notice detail'],
     ['/team', 'Team'],
     ['/rank', 'Ranking'],
+    ['/pledge/history', 'My history'],
     ['/swap', 'Swap'],
     ['/quick-trade/buy', 'Quick trade'],
     ['/quick-trade/sell', 'Quick trade'],
@@ -164,9 +198,12 @@ test('every route shows figures people can read, in English and Chinese', async 
       await open(page, route, { load: language === 'en' })
       if (language === 'en') await expect(page.getByTestId('page-title'), route).toHaveText(title)
       await expect(page.locator('html')).toHaveAttribute('lang', language)
+      const axes = route === '/pledge/history' ? await openCharts(page) : []
       const { text, prices } = await visibleText(page)
       problems.push(...rawKeys(text).map((key) => `${route}: raw key ${key}`))
-      problems.push(...numberProblems(text, prices).map((problem) => `${route}: ${problem}`))
+      problems.push(...numberProblems(text, [...prices, ...axes]).map((problem) => `${route}: ${problem}`))
+      for (const label of [text, ...axes].filter((shown) => /NaN|Infinity|undefined/.test(shown)))
+        problems.push(`${route}: ${label.match(/.*(NaN|Infinity|undefined).*/)?.[0]}`)
       grouped += figures(text).filter(({ figure }) => /^\d{1,3}(,\d{3})+/.test(figure)).length
     }
     expect(problems, language).toEqual([])

@@ -10,6 +10,8 @@ import {
 } from '@solpledge/contract'
 import { PLG, USDT } from '@solpledge/test-fixtures'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { utcDay } from '../src/lib/day.ts'
+import { addNewPower } from '../src/modules/power/service.ts'
 import { auditCount, signedInAdmin, type TestAdmin } from './admin.ts'
 import { call, createSeededApp, dbKind, download, fundedMember, type Member, type SeededApp } from './helpers.ts'
 
@@ -55,6 +57,18 @@ describe(`campaigns (${dbKind})`, () => {
     expect((await call(t.app, api.pledgeStake, { amount: (plg * PLG).toString(), days: 30 }, user.auth)).code).toBe(
       Code.OK,
     )
+  /** The `team` events with `position` published to `user` so far (the outbox, in the order written). */
+  const positionEvents = async (user: { id: string }) =>
+    (
+      await t.db
+        .selectFrom('live_outbox')
+        .select('payload')
+        .where('topic', '=', `user:${user.id}`)
+        .orderBy('id')
+        .execute()
+    )
+      .map((row) => row.payload as { kind: string; member?: string; position?: boolean })
+      .filter((event) => event.kind === 'team' && event.position === true)
   const counts = async () => ({
     campaigns: (await t.db.selectFrom('campaigns').select('id').execute()).length,
     adjustments: (await t.db.selectFrom('adjustments').select('id').execute()).length,
@@ -111,6 +125,13 @@ describe(`campaigns (${dbKind})`, () => {
     expect(await counts()).toEqual(before)
   })
 
+  it('publishes no team position event while no campaign runs', async () => {
+    // 200 PLG: 100 USDT of power in the first leg (the fuel figures below stay those of the larger stakes).
+    await stake(members[0] as Member, 200n)
+    expect(await positionEvents(leader)).toEqual([])
+    expect(await positionEvents(t.root)).toEqual([])
+  })
+
   it('creates and edits a campaign before its start only, audited', async () => {
     const upcoming = await save({ translations: texts, starts_at: at(HOUR), ends_at: at(2 * HOUR), tiers })
     expect(upcoming).toMatchObject({ code: Code.OK, data: { status: 'upcoming', decimals: 6 } })
@@ -143,10 +164,16 @@ describe(`campaigns (${dbKind})`, () => {
     })
     expect((await qualifiers()).list.map((q) => [q.address, q.tier])).toEqual([[leader.address, 1]])
 
-    // 1000 PLG = 500 USDT of power and 800 PLG = 400 USDT: the largest leg is 500, the fuel the other 400.
+    // 1000 PLG = 500 USDT of power (600 in all with the first 200 PLG) and 800 PLG = 400 USDT: the largest leg is 600,
+    // the fuel the other 400.
     await stake(members[0] as Member, 1000n)
     expect((await progress(leader)).fuel).toBe('0')
     await stake(members[1] as Member, 800n)
+    // While the campaign runs each stake reached every ancestor as a `team` event, so the progress page follows.
+    const events = [members[0], members[1]].map((m) => ({ kind: 'team', member: m?.id, position: true }))
+    expect(await positionEvents(leader)).toEqual(events)
+    expect(await positionEvents(t.root)).toEqual(events)
+    expect(await positionEvents(members[0] as Member)).toEqual([])
     const now = await progress(leader)
     expect(now).toMatchObject({ direct_count: 2, fuel: (400n * USDT).toString(), tier: 2 })
     const team = (await call(t.app, api.teamIndex, {}, leader.auth)).data as DataOf<typeof api.teamIndex>
@@ -172,6 +199,34 @@ describe(`campaigns (${dbKind})`, () => {
       ['user_id', 'address', 'direct_referrals', 'small_market_fuel', 'tier', 'reward', 'adjustment_status'],
       [leader.id, leader.address, '2', '400', '2', 'node junior', ''],
     ])
+  })
+
+  it("reaches the 32 nearest ancestors of a new position, not a deep chain's whole ancestry", async () => {
+    // 40 levels below the first member (its leg is the largest: the leader's fuel stays the other leg's).
+    const chain: string[] = []
+    let parent = (members[0] as Member).id
+    for (let i = 0; i < 40; i++) {
+      const row = await t.db
+        .insertInto('users')
+        .values({ address: `chain-${i}-${Date.now()}`, parent_id: parent, created_at: new Date() })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      chain.push(row.id)
+      parent = row.id
+    }
+    const before = (await positionEvents(leader)).length
+    const deepest = chain.at(-1) as string
+    await t.db
+      .transaction()
+      .execute((trx) => addNewPower(trx, { userId: deepest, day: utcDay(), source: 'node', sourceId: '0', power: 1n }))
+    const reached = async (id: string) => (await positionEvents({ id })).length
+    // chain[38] … chain[7] are its 32 nearest ancestors; chain[6] and everyone above are not reached.
+    expect(await reached(chain[38] as string)).toBe(1)
+    expect(await reached(chain[7] as string)).toBe(1)
+    expect(await reached(chain[6] as string)).toBe(0)
+    expect(await reached((members[0] as Member).id)).toBe(0)
+    expect((await positionEvents(leader)).length).toBe(before)
+    expect((await progress(leader)).fuel).toBe((400n * USDT).toString())
   })
 
   it('grants node rewards after the end only, through the four-eyes adjustments, once', async () => {

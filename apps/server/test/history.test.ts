@@ -1,7 +1,11 @@
 import { api, Code, type DataOf, type Stake } from '@solpledge/contract'
 import { PLG, USDT } from '@solpledge/test-fixtures'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { backfillTeamMonths } from '../src/db/migrations/0028-team-months.ts'
 import { addDays, utcDay } from '../src/lib/day.ts'
+import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
+import { setBusinessConfig } from '../src/modules/config/service.ts'
 import { myHistory } from '../src/modules/pledge/history.ts'
 import { powerOf } from '../src/modules/power/service.ts'
 import { call, createSeededApp, dbKind, fundedMember, type SeededApp } from './helpers.ts'
@@ -70,6 +74,9 @@ describe(`the charts' history (${dbKind})`, () => {
       .set({ created_at: new Date(`${lastMonth}T00:00:00Z`) })
       .where('id', '=', deep.id)
       .execute()
+    // The team's months as the stakes now are (what the migration adds up).
+    await t.db.deleteFrom('team_months').execute()
+    await backfillTeamMonths.execute(t.db)
     const record = (day: string, type: 'pledge_output' | 'referral_reward', asset: string, amount: bigint) => ({
       user_id: u.id,
       day,
@@ -130,6 +137,111 @@ describe(`the charts' history (${dbKind})`, () => {
     expect(later).toMatchObject({ to: addDays(today, 30), output: [] })
     // A window that starts after the team's stakes shows none of them.
     expect((await myHistory(t.db, u.id, 7, addDays(today, 70))).team).toEqual([])
+  })
+
+  it("keeps each user's team performance by month equal to a walk of the whole downline", async () => {
+    /** What the history read before team_months: the whole downline down users.parent_id, its stakes by month. */
+    const walk = async (userId: string) =>
+      (
+        await sql<{ month: string; performance: string }>`
+          with recursive team(id) as (
+            select id from users where parent_id = ${userId}
+            union all
+            select u.id from users u join team t on u.parent_id = t.id
+          )
+          select to_char(date_trunc('month', s.created_at at time zone 'UTC'), 'YYYY-MM-DD') as month,
+            sum(s.usdt_value)::text as performance
+          from team join stakes s on s.user_id = team.id
+          group by 1 order by 1`.execute(t.db)
+      ).rows
+    const kept = (userId: string) => myHistory(t.db, userId, 366).then((history) => history.team)
+    // top ─ a ─ b ─ c, a ─ d; staking: top, a (twice), b, c, d (two of them at once).
+    const top = await fundedMember(t, t.root.address, { PLG: 1000n * PLG })
+    const a = await fundedMember(t, top.address, { PLG: 1000n * PLG })
+    const b = await fundedMember(t, a.address, { PLG: 1000n * PLG })
+    const c = await fundedMember(t, b.address, { PLG: 1000n * PLG })
+    const d = await fundedMember(t, a.address, { PLG: 1000n * PLG })
+    const stake = async (who: { auth: { token: string; address: string } }, amount: bigint, days = 30) => {
+      const res = await call(t.app, api.pledgeStake, { amount: String(amount * PLG), days }, who.auth)
+      expect(res.code, res.msg).toBe(Code.OK)
+    }
+    await stake(top, 300n)
+    await stake(a, 200n)
+    await stake(a, 250n, 90)
+    await stake(b, 400n)
+    await Promise.all([stake(c, 500n), stake(d, 600n)])
+    const tree = [top, a, b, c, d]
+    for (const user of tree) expect(await kept(user.id), user.address).toEqual(await walk(user.id))
+    expect(await kept(top.id)).toEqual([
+      { month: `${today.slice(0, 7)}-01`, performance: String((200n + 250n + 400n + 500n + 600n) * (USDT / 2n)) },
+    ])
+    // Stakes of other months: the migration's sum of the stakes made so far agrees too.
+    await sql`update stakes set created_at = created_at - interval '40 days'
+      where user_id in (${sql.join([b.id, d.id])})`.execute(t.db)
+    await t.db.deleteFrom('team_months').execute()
+    await backfillTeamMonths.execute(t.db)
+    for (const user of tree) expect(await kept(user.id), user.address).toEqual(await walk(user.id))
+    expect((await kept(a.id)).length).toBe(2)
+  })
+
+  it("serves each product's rate from every applied configuration version that changed it", async () => {
+    type Rates = DataOf<typeof api.rateHistory>
+    const at = async (id: string) => {
+      const row = await t.db.selectFrom('config_versions').select('created_at').where('id', '=', id).executeTakeFirst()
+      return new Date(row?.created_at as Date).toISOString()
+    }
+    const seeded = await t.db.selectFrom('config_versions').select('id').orderBy('id').executeTakeFirstOrThrow()
+    const start = await at(seeded.id)
+    const base = DEFAULT_BUSINESS_CONFIG
+    const [p30, p90, p180] = base.pledge.periods
+    // The 30-day period pays more and the 7-day term is withdrawn; then a version that changes no rate; then the 7-day
+    // term is back at another rate.
+    const raised = { ...base, pledge: { ...base.pledge, periods: [{ ...p30, outputBps: 10_700 }, p90, p180] } }
+    const withdrawn = { ...raised, finance: base.finance.filter((f) => f.days !== 7) }
+    const v1 = await at(await setBusinessConfig(t.db, withdrawn, 'test'))
+    await setBusinessConfig(t.db, { ...withdrawn, referencePrice: '510000' }, 'test')
+    const v3 = await at(
+      await setBusinessConfig(
+        t.db,
+        { ...raised, finance: [{ ...base.finance[0], outputBps: 60 }, ...withdrawn.finance] },
+        'test',
+      ),
+    )
+    try {
+      const res = await call(t.app, api.rateHistory, {})
+      expect(res.code).toBe(Code.OK)
+      expect(res.data).toEqual({
+        products: [
+          {
+            kind: 'stake',
+            days: 30,
+            changes: [
+              { from: start, output_bps: 10_600 },
+              { from: v1, output_bps: 10_700 },
+            ],
+          },
+          { kind: 'stake', days: 90, changes: [{ from: start, output_bps: 12_000 }] },
+          { kind: 'stake', days: 180, changes: [{ from: start, output_bps: 14_500 }] },
+          {
+            kind: 'finance',
+            days: 7,
+            changes: [
+              { from: start, output_bps: 50 },
+              { from: v1, output_bps: null },
+              { from: v3, output_bps: 60 },
+            ],
+          },
+          { kind: 'finance', days: 30, changes: [{ from: start, output_bps: 250 }] },
+          { kind: 'finance', days: 90, changes: [{ from: start, output_bps: 900 }] },
+          { kind: 'finance', days: 180, changes: [{ from: start, output_bps: 2000 }] },
+        ],
+      } satisfies Rates)
+      const bad = await call(t.app, api.rateHistory, { days: 30 } as never)
+      expect(bad.code).toBe(Code.INVALID)
+      expect(bad.status).toBeLessThan(500)
+    } finally {
+      await setBusinessConfig(t.db, base, 'test')
+    }
   })
 
   it('refuses a bad window and a caller without a session, changing nothing', async () => {

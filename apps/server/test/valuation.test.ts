@@ -7,9 +7,10 @@ import { API_BASE, api, Code, type DataOf, type PledgeConfig, type Stake } from 
 import { PLG, USDT } from '@solpledge/test-fixtures'
 import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { addDays, utcDay } from '../src/lib/day.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { setBusinessConfig } from '../src/modules/config/service.ts'
-import { cacheValuations } from '../src/modules/trade/price.ts'
+import { cacheValuations, recordPriceDay } from '../src/modules/trade/price.ts'
 import { clearBook, createTradeApp, expectSound, place, type Trader, trader } from './fixtures/trade.ts'
 import { call, dbKind } from './helpers.ts'
 
@@ -200,6 +201,50 @@ describe(`valuation price (${dbKind})`, () => {
     // A fill older than the window no longer counts: thin again, the reference price.
     await sql`update trade_fills set created_at = created_at - interval '25 hours'`.execute(t.db)
     expect(await homePrice()).toMatchObject({ price: '0.5', source: 'reference' })
+  })
+
+  it("the settlement job's daily record: one row a day holding the day's latest prices, served by the history", async () => {
+    const today = utcDay()
+    type Prices = DataOf<typeof api.priceHistory>
+    const history = async (days?: number) =>
+      (await call(t.app, api.priceHistory, days === undefined ? {} : { days })).data as Prices
+    const rows = () => t.db.selectFrom('price_days').selectAll().where('symbol', '=', 'PLG').orderBy('day').execute()
+    // Thin: the reference price; a pass again the same day adds nothing.
+    await recordPriceDay(t.db, 'PLG')
+    await recordPriceDay(t.db, 'PLG')
+    expect(await rows()).toMatchObject([{ valuation: '500000', source: 'reference' }])
+    // The day's trading moves it: the same row, now holding the latest prices.
+    await steady(550_000n, 200n * PLG)
+    await place(t.app, seller, 'sell', 560_000n, PLG)
+    await buy(560_000n, PLG, 0, buyer)
+    await recordPriceDay(t.db, 'PLG')
+    const [latest, ...more] = await rows()
+    expect(more).toEqual([])
+    // The valuation price the rest of the app uses (0.55 and a little of the last trade at 0.56).
+    const valuation = (await pledgeConfig()).price
+    expect(BigInt(valuation)).toBeGreaterThan(550_000n)
+    expect(latest).toMatchObject({ valuation, source: 'trade', last_price: '560000' })
+    // Days recorded before, one before the window.
+    await recordPriceDay(t.db, 'PLG', addDays(today, -3))
+    await recordPriceDay(t.db, 'PLG', addDays(today, -7))
+    await t.db.updateTable('price_days').set({ last_price: null }).where('day', '=', addDays(today, -3)).execute()
+    expect(await history(7)).toEqual({
+      from: addDays(today, -6),
+      to: today,
+      symbol: 'PLG',
+      // The day recorded before the market's first trade has no trade price.
+      trade: [{ day: today, price: '560000' }],
+      valuation: [
+        { day: addDays(today, -3), price: valuation, source: 'trade' },
+        { day: today, price: valuation, source: 'trade' },
+      ],
+    } satisfies Prices)
+    expect((await history()).valuation).toHaveLength(3)
+    for (const body of [{ days: 6 }, { days: 367 }, { days: '30' }, { days: 30, symbol: 'USDT' }, []]) {
+      const res = await call(t.app, api.priceHistory, body as never)
+      expect(res.code, JSON.stringify(body)).toBe(Code.INVALID)
+      expect(res.status).toBeLessThan(500)
+    }
   })
 
   it('a configuration stored before the valuation rule existed takes its defaults', async () => {

@@ -121,8 +121,12 @@ export const LiveEvents = {
     }),
     /** One of the user's orders after it was placed, filled or cancelled. */
     Type.Object({ kind: Type.Literal('order'), order: TradeOrder }),
-    /** A new direct member of the user's team. */
-    Type.Object({ kind: Type.Literal('team'), member: Id }),
+    /**
+     * The user's team changed: `member` is a new direct member, or, with `position`, a member up to 32 levels below
+     * whose new stake, deposit or node changed the team's power (published while a campaign runs, so that its progress
+     * page follows: docs/product.md#campaigns).
+     */
+    Type.Object({ kind: Type.Literal('team'), member: Id, position: Type.Optional(Type.Literal(true)) }),
   ]),
   console: Type.Union([
     Type.Object({ kind: Type.Literal('withdrawal'), id: Id, status: WithdrawalStatus }),

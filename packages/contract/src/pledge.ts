@@ -163,4 +163,57 @@ export const pledgeRoutes = {
       team: Type.Array(Type.Object({ month: Day, performance: BaseUnits })),
     }),
   }),
+  priceHistory: route({
+    path: '/invest/invest_pledge/price_history',
+    auth: false,
+    tag: 'pledge',
+    summary:
+      "The {product} prices by day (UTC) over the last `days` days up to today: the quick trade's last price of each " +
+      'day with trades, and the valuation price of each day the daily job recorded it (its latest of the day)',
+    body: Type.Object(
+      { days: Type.Optional(Type.Integer({ minimum: 7, maximum: HISTORY_MAX_DAYS, default: 90 })) },
+      { additionalProperties: false },
+    ),
+    data: Type.Object({
+      from: Day,
+      to: Day,
+      symbol: Type.String(),
+      /** Oldest first; days without a trade are left out. USDT base units per whole token. */
+      trade: Type.Array(Type.Object({ day: Day, price: BaseUnits })),
+      /** Oldest first; days the job did not run are left out. USDT base units per whole token. */
+      valuation: Type.Array(
+        Type.Object({
+          day: Day,
+          price: BaseUnits,
+          source: Type.Union([Type.Literal('reference'), Type.Literal('trade')]),
+        }),
+      ),
+    }),
+  }),
+  rateHistory: route({
+    path: '/invest/invest_pledge/rate_history',
+    auth: false,
+    tag: 'pledge',
+    summary:
+      "Each product's output rate as the business configuration's applied versions set it, oldest first: per staking " +
+      'period its output multiple (output_bps, 10600 = ×1.06) and per finance term its total output over the term ' +
+      '(output_bps, 150 = 1.5 %), from the moment the version that changed it came into force; null while the ' +
+      'product was not offered',
+    body: Empty,
+    data: Type.Object({
+      products: Type.Array(
+        Type.Object({
+          kind: Type.Union([Type.Literal('stake'), Type.Literal('finance')]),
+          days: Type.Integer(),
+          /** Oldest first: one entry per change (a version that kept the rate adds none). */
+          changes: Type.Array(
+            Type.Object({
+              from: Type.String({ format: 'date-time' }),
+              output_bps: Type.Union([Type.Integer(), Type.Null()]),
+            }),
+          ),
+        }),
+      ),
+    }),
+  }),
 } as const satisfies Record<string, RouteDef>

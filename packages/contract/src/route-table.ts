@@ -25,6 +25,8 @@ export const routeTable = {
   fuel: { path: '/invest/invest_pledge/fuel', auth: true },
   today: { path: '/invest/invest_pledge/today', auth: true },
   myHistory: { path: '/invest/invest_pledge/history', auth: true },
+  priceHistory: { path: '/invest/invest_pledge/price_history', auth: false },
+  rateHistory: { path: '/invest/invest_pledge/rate_history', auth: false },
   nodeLevel: { path: '/invest/invest_pledge/node_level', auth: false },
   nodeBuy: { path: '/invest/invest_pledge/node', auth: true, idempotent: true },
   myNodes: { path: '/invest/invest_pledge/myNode', auth: true },

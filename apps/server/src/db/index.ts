@@ -28,6 +28,8 @@ import * as sessionIdle from './migrations/0023-session-idle.ts'
 import * as live from './migrations/0024-live.ts'
 import * as campaigns from './migrations/0025-campaigns.ts'
 import * as cleanRichText from './migrations/0026-clean-rich-text.ts'
+import * as priceDays from './migrations/0027-price-days.ts'
+import * as teamMonths from './migrations/0028-team-months.ts'
 import { type NotifySource, notifySources } from './notify.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
@@ -60,6 +62,8 @@ const migrations: Record<string, Migration> = {
   '0024-live': live,
   '0025-campaigns': campaigns,
   '0026-clean-rich-text': cleanRichText,
+  '0027-price-days': priceDays,
+  '0028-team-months': teamMonths,
 }
 
 /**

@@ -295,6 +295,27 @@ export interface LiveTopicsTable {
   seq: Int8
 }
 
+/** Each market's prices of a UTC day, the day's latest (0027-price-days, modules/trade/price.ts). */
+export interface PriceDaysTable {
+  symbol: string
+  day: Day
+  /** The valuation price, USDT base units per whole token. */
+  valuation: Numeric
+  source: 'reference' | 'trade'
+  /** The quick trade's last price; null before the market's first trade. */
+  last_price: Numeric | null
+  recorded_at: Generated<Timestamp>
+}
+
+/** A user's team performance of a UTC month, added to with each downline stake (0028-team-months, modules/power). */
+export interface TeamMonthsTable {
+  user_id: Int8
+  /** The month's first day. */
+  month: Day
+  /** USDT base units. */
+  performance: Numeric
+}
+
 export interface SettlementRunsTable {
   day: Day
   /** held: the circuit breaker stopped it before its payment, until an admin releases it (0020-economics). */
@@ -608,6 +629,8 @@ export interface DB {
   trade_markets: TradeMarketsTable
   trade_orders: TradeOrdersTable
   trade_fills: TradeFillsTable
+  price_days: PriceDaysTable
+  team_months: TeamMonthsTable
   idempotency_keys: IdempotencyKeysTable
   liability_snapshots: LiabilitySnapshotsTable
   liability_leaves: LiabilityLeavesTable

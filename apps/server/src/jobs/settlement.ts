@@ -4,6 +4,7 @@ import type { JobContext } from '../lib/jobs.ts'
 import { applyDueChanges } from '../modules/admin/index.ts'
 import { reserves } from '../modules/assets/index.ts'
 import { crashHook, type SettleOptions, settleDue } from '../modules/settlement/index.ts'
+import { recordPriceDay } from '../modules/trade/index.ts'
 import type { Platform } from '../platform.ts'
 
 /**
@@ -19,7 +20,10 @@ export const settleOptions = (db: Database, config: Config, platform: Platform):
   },
 })
 
-/** Settles every due day not yet settled, in order (safe with several instances: docs/settlement.md). */
+/**
+ * Settles every due day not yet settled, in order (safe with several instances: docs/settlement.md), then records
+ * today's prices for the history (one row a day, the day's latest: modules/trade/price.ts).
+ */
 export function settlement({ db, config, platform, log }: JobContext) {
   // SETTLEMENT_CRASH_AFTER_BATCHES is for the crash tests only, as CRASH_AT (docs/settlement.md).
   const onBatch = crashHook()
@@ -30,5 +34,6 @@ export function settlement({ db, config, platform, log }: JobContext) {
       if (day.status === 'held') log.warn(day, 'settlement day held by the circuit breaker: an admin must release it')
       else log.info(day, 'settlement day done')
     }
+    await recordPriceDay(db, config.productSymbol)
   }
 }

@@ -2,6 +2,7 @@ import { createChart, HistogramSeries, LineSeries, LineType } from 'lightweight-
 import { useEffect, useRef } from 'react'
 import { everyDay } from '@/lib/chart-points.ts'
 import { chartTheme } from '@/lib/chart-theme.ts'
+import { formatUnits } from '@/lib/format.ts'
 import type { ChartPoint } from './history-chart.tsx'
 
 interface HistoryChartCanvasProps {
@@ -22,9 +23,26 @@ export default function HistoryChartCanvas({ points, kind, precision, language }
   const container = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
-    if (!container.current) return
-    const api = createChart(container.current, {
-      ...chartTheme(language),
+    const element = container.current
+    if (!element) return
+    // The axis and crosshair labels are written by the app's formatter in the interface language (grouping and
+    // decimal mark), as the tables are. The canvas holds no text, so the latest labels are also kept on the element
+    // (data-axis), where the numbers journey reads them (e2e/numbers.spec.ts).
+    const labels = new Set<string>()
+    const priceFormatter = (value: number) => {
+      const text = Number.isFinite(value)
+        ? formatUnits(BigInt(Math.round(value * 10 ** precision)), precision, language, { round: 'half-up' })
+        : ''
+      labels.delete(text)
+      labels.add(text)
+      if (labels.size > 12) labels.delete(labels.values().next().value as string)
+      element.dataset.axis = [...labels].join('\n')
+      return text
+    }
+    const theme = chartTheme(language)
+    const api = createChart(element, {
+      ...theme,
+      localization: { ...theme.localization, priceFormatter },
       rightPriceScale: { borderVisible: false, scaleMargins: { top: 0.1, bottom: 0.05 } },
       timeScale: { borderVisible: false, rightOffset: 1 },
     })
@@ -38,5 +56,5 @@ export default function HistoryChartCanvas({ points, kind, precision, language }
     return () => api.remove()
   }, [points, kind, precision, language])
 
-  return <div ref={container} className="chart-canvas" />
+  return <div ref={container} className="chart-canvas" data-testid="history-chart-canvas" />
 }

@@ -45,6 +45,13 @@ export function useUserWallet() {
         if (!before) return
         const after = withBalance(before, event)
         queryClient.setQueryData(key, after)
+        // A read already in flight (started by an earlier invalidation) may have left before this movement: its answer
+        // would overwrite the new balance with the older one, and no later event would correct it. Cancel it and read
+        // again (invalidateQueries cancels a fetch in flight by default); the event's balance shows meanwhile.
+        if (queryClient.isFetching({ queryKey: key }) > 0) {
+          void queryClient.invalidateQueries({ queryKey: key })
+          return
+        }
         // The value of an asset priced in USDT comes from the server.
         const asset = after.find((a) => a.coin === event.coin)
         if (asset && asset.usdt_value !== null && asset.usdt_value !== asset.balance) refetchSoon(queryClient, key)

@@ -1,6 +1,6 @@
 // The user's history for the charts (docs/product.md#history): read from what is already stored — output_records for
-// the output credited per settled day, the positions with their power_events for personal power over time, and the
-// downline's stakes for the team's performance by month. No table of its own: power changes when a position adds it
+// the output credited per settled day, the positions with their power_events for personal power over time, and
+// team_months (kept with every stake) for the team's performance by month. Power changes when a position adds it
 // (its power event, on the day it was made) and when the settlement expires a stake or a deposit (its expired_at); a
 // node's power stays.
 import type { api, DataOf } from '@solpledge/contract'
@@ -50,19 +50,14 @@ export async function myHistory(
       )
       select to_char(day, 'YYYY-MM-DD') as day, sum(delta)::text as delta from change
       where day <= ${today}::date group by day order by day`.execute(db),
-    // The whole downline (down the parent index, so the cost grows with the team's size) and the stakes its members
-    // made since the first month shown.
-    sql<{ month: string; performance: string }>`
-      with recursive team(id) as (
-        select id from users where parent_id = ${userId}
-        union all
-        select u.id from users u join team t on u.parent_id = t.id
-      )
-      select to_char(date_trunc('month', s.created_at at time zone 'UTC'), 'YYYY-MM-DD') as month,
-        sum(s.usdt_value)::text as performance
-      from team join stakes s on s.user_id = team.id
-      where s.created_at >= ${fromMonth}::timestamp at time zone 'UTC'
-      group by 1 order by 1`.execute(db),
+    // The team's performance by month, kept with every stake (modules/power addTeamMonth): one row a month.
+    db
+      .selectFrom('team_months')
+      .select([sql<string>`to_char(month, 'YYYY-MM-DD')`.as('month'), 'performance'])
+      .where('user_id', '=', userId)
+      .where('month', '>=', fromMonth)
+      .orderBy('month')
+      .execute(),
   ])
 
   // The power at the end of the day before the window, then after each day of the window that changed it.
@@ -83,6 +78,6 @@ export async function myHistory(
     to: last && String(last) > today ? String(last) : today,
     output: output.map((o) => ({ day: String(o.day), coin: o.asset, decimals: o.decimals, amount: o.amount })),
     power: points,
-    team: team.rows,
+    team,
   }
 }

@@ -2,7 +2,9 @@ import { api, Code, enumName, STAKE_STATUSES } from '@solpledge/contract'
 import type { FastifyInstance } from 'fastify'
 import { AppError } from '../../lib/app-error.ts'
 import { defineRoute } from '../../lib/route.ts'
+import { rateHistory } from '../config/index.ts'
 import { registerPurpose } from '../intents/index.ts'
+import { priceHistory } from '../trade/index.ts'
 import { myHistory } from './history.ts'
 import { stakePurpose } from './purpose.ts'
 import { fuel, minerDetail, minerList, pledgeConfig, stake, today } from './service.ts'
@@ -37,4 +39,6 @@ export async function pledgeRoutes(app: FastifyInstance) {
   defineRoute(app, api.fuel, {}, ({ user }) => fuel(app.db, user.id))
   defineRoute(app, api.today, {}, ({ user }) => today(app.db, user.id))
   defineRoute(app, api.myHistory, {}, ({ user, body }) => myHistory(app.db, user.id, body.days ?? 90))
+  defineRoute(app, api.priceHistory, {}, ({ body }) => priceHistory(app.db, app.config.productSymbol, body.days ?? 90))
+  defineRoute(app, api.rateHistory, {}, () => rateHistory(app.db))
 }

@@ -151,6 +151,66 @@ export async function addNewPower(
   if (event.power < 0n || (event.performance ?? 0n) < 0n) throw new Error('new power cannot be negative')
   await applyPower(trx, powerChange(event.userId, event.power, event.performance ?? 0n, event.day))
   await recordPowerEvent(trx, event)
+  await publishTeamChange(trx, event.userId)
+}
+
+/**
+ * How many levels above a new position its `team` event reaches while a campaign runs (publishTeamChange): the nearest
+ * ancestors, whose campaign pages it moves the most. Deeper ancestors' pages read the figures again when the app
+ * regains focus or reloads; the bound keeps a stake at the bottom of a 10,000-deep chain from writing 10,000 events.
+ */
+export const TEAM_EVENT_LEVELS = 32
+
+/**
+ * While a campaign runs, a `team` event (with `position`) to the TEAM_EVENT_LEVELS nearest ancestors of a user whose
+ * new position changed the figures its tiers read (the small-market fuel counts the whole downline), through the
+ * outbox function the live triggers use (migration 0024-live): the campaign's progress page refreshes on it instead of
+ * polling. They are the first of the user's ancestor segment and its anchor's (two row reads: each segment lists its
+ * ancestors nearest first and the anchor's starts where the user's ends). Outside campaigns nothing is published.
+ */
+async function publishTeamChange(trx: Transaction<DB>, userId: string) {
+  await sql`
+    select live_publish('user:' || a.id, jsonb_build_object('kind', 'team', 'member', ${userId}::text, 'position', true))
+    from users u, lateral (
+      select near.id from (
+        select id, n from unnest(u.ancestors) with ordinality as s(id, n)
+        union all
+        select id, cardinality(u.ancestors) + n
+        from unnest((select p.ancestors from users p where p.id = u.ancestors[cardinality(u.ancestors)]))
+          with ordinality as s(id, n)
+      ) near
+      order by near.n limit ${TEAM_EVENT_LEVELS}
+    ) a
+    where u.id = ${userId} and exists (select 1 from campaigns where starts_at <= now() and ends_at > now())
+    order by a.id`.execute(trx)
+}
+
+/**
+ * A stake's USDT value added to the team performance of `month` (its first day, UTC) of every ancestor of the staker,
+ * in the transaction that makes the stake (migration 0028-team-months; the history's team chart reads it). Rows are
+ * written in user id order, as applyPower locks them, after applyPower has locked them.
+ */
+export async function addTeamMonth(trx: Transaction<DB>, userId: string, month: string, amount: bigint) {
+  if (amount <= 0n) return
+  // Most stakes find their ancestors' rows of the month there: an UPDATE in key order (as updateAncestry; the table's
+  // pages are half empty, so the updates stay on their page), then the rows still missing inserted. Two stakes of the
+  // same month below the same new ancestor both insert it: the conflict adds the second one's amount.
+  const restore = await planWithout(trx, ['seqscan', 'bitmapscan'])
+  await sql`
+    with recursive ${ancestryOf(sql`select ${userId}::bigint as user_id`)},
+    updated as (
+      update team_months set performance = performance + ${amount.toString()}::numeric
+      where month = ${month}::date and user_id = any(array(select ancestor_id from ancestry))
+      returning user_id
+    )
+    insert into team_months (user_id, month, performance)
+    select ancestor_id, ${month}::date, ${amount.toString()}::numeric from ancestry
+    where ancestor_id not in (select user_id from updated)
+    order by ancestor_id
+    on conflict (user_id, month) do update set performance = team_months.performance + excluded.performance`.execute(
+    trx,
+  )
+  await restore()
 }
 
 /** Records new power as it happens (the ranking adds these up); once per source. */

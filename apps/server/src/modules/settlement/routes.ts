@@ -4,6 +4,7 @@ import { invalid, refuse } from '../../lib/app-error.ts'
 import { isDay, latestDueDay } from '../../lib/day.ts'
 import { defineRoute } from '../../lib/route.ts'
 import { getBusinessConfig } from '../config/index.ts'
+import { recordPriceDay } from '../trade/index.ts'
 import { type SettleOptions, settleThrough } from './service.ts'
 
 export async function settlementRoutes(app: FastifyInstance, opts: { settle: SettleOptions }) {
@@ -14,6 +15,9 @@ export async function settlementRoutes(app: FastifyInstance, opts: { settle: Set
     const config = await getBusinessConfig(app.db)
     if (!app.platform.localChain && body.day > latestDueDay(new Date(), config.settlementHourUtc))
       throw refuse('settlement.notDue', { day: body.day })
-    return { list: await settleThrough(app.db, body.day, opts.settle) }
+    const list = await settleThrough(app.db, body.day, opts.settle)
+    // As the settlement job's pass does: today's prices for the history (modules/trade/price.ts).
+    await recordPriceDay(app.db, app.config.productSymbol)
+    return { list }
   })
 }

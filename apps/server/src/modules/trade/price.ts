@@ -1,8 +1,9 @@
 // The {product} prices (docs/trade.md "Valuation price"): the quick trade's last price, and the valuation price that
 // everything else uses, which one trade or a burst of wash trades cannot push around.
-import type { BusinessConfig } from '@solpledge/contract'
+import type { api, BusinessConfig, DataOf } from '@solpledge/contract'
 import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
+import { addDays, utcDay } from '../../lib/day.ts'
 import { getBusinessConfig } from '../config/index.ts'
 
 /** The price of the market's last trade (USDT base units per whole token), or null before the first trade. */
@@ -179,4 +180,55 @@ async function computeValuation(db: Database, symbol: string, config: BusinessCo
 export async function valuation(db: Database, symbol: string): Promise<Valuation & { config: BusinessConfig }> {
   const config = await getBusinessConfig(db)
   return { ...(await valuationPrice(db, symbol, config)), config }
+}
+
+/**
+ * Records the prices of `day` (today, UTC): the valuation price and the quick trade's last price, one row per market
+ * and day; a later call of the same day overwrites them (the row holds the day's latest), and writes nothing when
+ * they did not change. The settlement job calls it on each pass (jobs/settlement.ts).
+ */
+export async function recordPriceDay(db: Database, symbol: string, day: string = utcDay()): Promise<void> {
+  const [{ price, source }, last] = await Promise.all([valuation(db, symbol), lastTradePrice(db, symbol)])
+  const row = { valuation: price.toString(), source, last_price: last?.toString() ?? null }
+  await db
+    .insertInto('price_days')
+    .values({ symbol, day, ...row })
+    .onConflict((oc) =>
+      oc
+        .columns(['symbol', 'day'])
+        .doUpdateSet({ ...row, recorded_at: sql`now()` })
+        .where(({ or, eb }) =>
+          or([
+            eb('price_days.valuation', '<>', eb.ref('excluded.valuation')),
+            eb('price_days.source', '<>', eb.ref('excluded.source')),
+            eb('price_days.last_price', 'is distinct from', eb.ref('excluded.last_price')),
+          ]),
+        ),
+    )
+    .execute()
+}
+
+/** The prices recorded by day over the last `days` days up to `today` (docs/product.md#history). */
+export async function priceHistory(
+  db: Database,
+  symbol: string,
+  days: number,
+  today: string = utcDay(),
+): Promise<DataOf<typeof api.priceHistory>> {
+  const from = addDays(today, 1 - days)
+  const rows = await db
+    .selectFrom('price_days')
+    .select([sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'), 'valuation', 'source', 'last_price'])
+    .where('symbol', '=', symbol)
+    .where('day', '>=', from)
+    .where('day', '<=', today)
+    .orderBy('day')
+    .execute()
+  return {
+    from,
+    to: today,
+    symbol,
+    trade: rows.flatMap((r) => (r.last_price === null ? [] : [{ day: r.day, price: r.last_price }])),
+    valuation: rows.map((r) => ({ day: r.day, price: r.valuation, source: r.source })),
+  }
 }

@@ -8,13 +8,6 @@ import { noticeKeys } from './keys.ts'
 
 export type { UserCampaign }
 
-/**
- * How often the progress page reads the figures again: a direct member's stake moves them, and no live event carries
- * an ancestor's figures (they change with every stake below), so the page asks again — besides when the app regains
- * focus and when a new direct member binds (the user topic's 'team' event).
- */
-const PROGRESS_REFRESH_MS = 30_000
-
 export const campaignsQueryOptions = (address: string | null, lang: string) =>
   queryOptions({
     queryKey: noticeKeys.campaigns(address ?? '', lang),
@@ -22,16 +15,14 @@ export const campaignsQueryOptions = (address: string | null, lang: string) =>
   })
 
 /**
- * The signed-in user's campaigns (running, then ended ones with their result); nothing is asked signed out.
- * `progress`: the screen shows the progress, read again every PROGRESS_REFRESH_MS while it is visible.
+ * The signed-in user's campaigns (running, then ended ones with their result); nothing is asked signed out. Read again
+ * on the user topic's 'team' events: a new direct member, and, while a campaign runs, every new position below the user
+ * (the figures of the tiers move with it), so the progress page follows without polling.
  */
-export function useCampaigns({ progress = false }: { progress?: boolean } = {}) {
+export function useCampaigns() {
   const address = useSignedInAddress()
   const { i18n } = useTranslation()
-  const options = {
-    ...campaignsQueryOptions(address, i18n.language),
-    refetchInterval: progress ? PROGRESS_REFRESH_MS : (false as const),
-  }
+  const options = campaignsQueryOptions(address, i18n.language)
   useLiveRefresh('user', options.queryKey, {
     match: (event) => event.kind === 'team',
     enabled: address !== null,

@@ -3,7 +3,7 @@ import { Link } from 'react-router'
 import { useCampaigns } from '../api/get-campaigns.ts'
 import './home-notices.css'
 
-/** Home's way to the campaign page while the signed-in user has a campaign (also after "Don't show again"). */
+/** Home's way to the campaign page while the signed-in user has a campaign (also after its pop-up was seen). */
 export function CampaignEntry() {
   const { t } = useTranslation()
   const campaign = useCampaigns().data?.list[0]

@@ -4,32 +4,25 @@ import { useNavigate } from 'react-router'
 import { Modal } from '@/components/modal.tsx'
 import { PrimaryButton } from '@/components/primary-button.tsx'
 import { useCampaigns } from '../api/get-campaigns.ts'
-import { hideCampaign, isCampaignHidden } from '../utils/campaign-hidden.ts'
+import { isCampaignSeen, markCampaignSeen } from '../utils/campaign-seen.ts'
 import { RichText } from './rich-text.tsx'
 import './notice.css'
 
-/** Campaign pop-ups closed during this visit: each opens once per visit, not on every return to home. */
-const closed = new Set<string>()
-
 /**
  * A running campaign's pop-up (docs/product.md#campaigns) for a signed-in user: the notice dialog with its close
- * button, the campaign's text, the way to the progress page and "Don't show again" (kept per campaign on this device).
- * Nobody signed out sees it: the campaigns are not even asked for.
+ * button, the campaign's text and the way to the progress page. It opens once per campaign on a device: once closed
+ * (by its button, the mask or the way to the page) it is kept as seen (storage key per campaign), and the next running
+ * campaign, if any, opens. Nobody signed out sees it: the campaigns are not even asked for.
  */
 export function CampaignPopup() {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const [, rerender] = useState(0)
-  const [dontShow, setDontShow] = useState(false)
   const campaigns = useCampaigns()
-  const campaign = campaigns.data?.list.find(
-    (item) => item.status === 'running' && !closed.has(item.id) && !isCampaignHidden(item.id),
-  )
+  const campaign = campaigns.data?.list.find((item) => item.status === 'running' && !isCampaignSeen(item.id))
   const close = () => {
     if (!campaign) return
-    closed.add(campaign.id)
-    if (dontShow) hideCampaign(campaign.id)
-    setDontShow(false)
+    markCampaignSeen(campaign.id)
     rerender((n) => n + 1)
   }
   return (
@@ -46,15 +39,6 @@ export function CampaignPopup() {
           >
             {t('campaign.viewProgress')}
           </PrimaryButton>
-          <label className="campaign-popup-hide">
-            <input
-              type="checkbox"
-              data-testid="campaign-popup-hide"
-              checked={dontShow}
-              onChange={(event) => setDontShow(event.target.checked)}
-            />
-            {t('campaign.dontShowAgain')}
-          </label>
         </div>
       )}
     </Modal>

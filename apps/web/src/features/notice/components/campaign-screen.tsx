@@ -28,7 +28,7 @@ export function CampaignScreen() {
 
 function Campaigns() {
   const { t } = useTranslation()
-  const { data, isError } = useCampaigns({ progress: true })
+  const { data, isError } = useCampaigns()
   if (!data)
     return isError ? (
       <EmptyState text={t('campaign.unavailable')} />

@@ -8,7 +8,7 @@ import { MemoryRouter, Route, Routes } from 'react-router'
 import { describe, expect, it } from 'vitest'
 import { WalletModalProvider } from '@/lib/wallet/wallet-modal.tsx'
 import { fakeApi, renderApp, renderSignedIn } from '@/test/harness.tsx'
-import { campaignHiddenKey } from '../utils/campaign-hidden.ts'
+import { campaignSeenKey } from '../utils/campaign-seen.ts'
 import { CampaignEntry } from './campaign-entry.tsx'
 import { CampaignPopup } from './campaign-popup.tsx'
 import { CampaignScreen } from './campaign-screen.tsx'
@@ -63,35 +63,34 @@ describe('CampaignPopup', () => {
     expect(screen.queryByTestId('campaign-entry')).toBeNull()
   })
 
-  it('opens once per visit for a signed-in user, its text as the rich text of notices', async () => {
+  it('opens once per campaign for a signed-in user, its text as the rich text of notices', async () => {
     fakeApi({ [api.campaignList.path]: () => ({ data: { list: [campaign('7')] } }) })
     const first = await renderSignedIn(home)
     const dialog = await screen.findByTestId('campaign-popup')
     expect(dialog.textContent).toContain('Bangkok conference')
     expect(dialog.querySelector('strong')?.textContent).toBe('win a place')
     expect(dialog.querySelector('script')).toBeNull()
+    expect(localStorage.getItem(campaignSeenKey('7'))).toBeNull()
     await userEvent.click(closeButton())
     await waitFor(() => expect(screen.queryByTestId('campaign-popup')).toBeNull())
-    expect(localStorage.getItem(campaignHiddenKey('7'))).toBeNull()
+    // Kept on the device, by campaign: not once per visit.
+    expect(localStorage.getItem(campaignSeenKey('7'))).toBe('1')
     first.unmount()
-    // Closed this visit: back on home it stays closed.
     await renderSignedIn(home)
     await screen.findByTestId('campaign-entry')
     expect(screen.queryByTestId('campaign-popup')).toBeNull()
   })
 
-  it('keeps "Don\'t show again" per campaign and leads to the progress page', async () => {
+  it('opens a campaign not seen yet after one seen on an earlier visit, and leads to the progress page', async () => {
+    // Seen on an earlier visit (the storage is all that is left of it).
+    localStorage.setItem(campaignSeenKey('8'), '1')
     fakeApi({ [api.campaignList.path]: () => ({ data: { list: [campaign('8'), campaign('9')] } }) })
     await renderSignedIn(home)
-    await screen.findByTestId('campaign-popup')
-    await userEvent.click(screen.getByTestId('campaign-popup-hide'))
-    await userEvent.click(closeButton())
-    expect(localStorage.getItem(campaignHiddenKey('8'))).toBe('1')
-    // The next campaign opens after it; its button goes to the page.
-    await waitFor(() => expect(screen.getByTestId('campaign-popup').textContent).toContain('View my progress'))
+    const dialog = await screen.findByTestId('campaign-popup')
+    expect(dialog.textContent).toContain('View my progress')
     await userEvent.click(screen.getByTestId('campaign-popup-progress'))
     expect(await screen.findByText('campaign page')).toBeTruthy()
-    expect(localStorage.getItem(campaignHiddenKey('9'))).toBeNull()
+    expect(localStorage.getItem(campaignSeenKey('9'))).toBe('1')
   })
 })
 

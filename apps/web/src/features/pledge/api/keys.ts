@@ -12,4 +12,6 @@ export const pledgeKeys = {
   stake: (address: string, id: string) => [...domainKeys.pledge, 'stake', address, id] as const,
   records: (address: string, id: string) => [...domainKeys.pledge, 'records', address, id] as const,
   history: (address: string, days: number) => [...domainKeys.pledge, 'history', address, days] as const,
+  prices: (days: number) => [...domainKeys.pledge, 'prices', days] as const,
+  rates: () => [...domainKeys.pledge, 'rates'] as const,
 }

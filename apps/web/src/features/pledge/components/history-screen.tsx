@@ -11,6 +11,8 @@ import { useSignedInAddress } from '@/lib/session.ts'
 import { useFormat } from '@/lib/use-format.ts'
 import { type History, useHistory } from '../api/get-history.ts'
 import { usePledgeConfig } from '../api/get-pledge-config.ts'
+import { usePriceHistory } from '../api/get-price-history.ts'
+import { RateHistory } from './rate-history.tsx'
 
 /** The windows a user can look back over, in days. */
 const SPANS = ['30', '90', '365'] as const
@@ -18,7 +20,8 @@ type Span = (typeof SPANS)[number]
 
 /**
  * /pledge/history: my output per settled day (one chart per coin credited), my personal power over time and my team's
- * performance by month, each chart with its table (components/history-chart.tsx), over the last 30, 90 or 365 days.
+ * performance by month, and the {product}'s prices, each chart with its table (components/history-chart.tsx), over the
+ * last 30, 90 or 365 days; then each product's output rate over time (rate-history.tsx).
  */
 export function HistoryScreen() {
   const { t } = useTranslation()
@@ -41,6 +44,18 @@ function HistoryCharts() {
   const product = usePledgeConfig().data
   const data = history.data
   const note = data ? null : history.isError ? t('history.unavailable') : t('common.loading')
+  const prices = usePriceHistory(Number(span))
+  const priceNote = prices.data ? null : prices.isError ? t('history.unavailable') : t('common.loading')
+  /** A price holds from the day it was recorded until the next: a stepped line to the window's last day. */
+  const priceLevels = (rows: readonly { day: string; price: string }[]) =>
+    prices.data
+      ? levelsOf(
+          rows.map((row) => ({ day: row.day, value: row.price })),
+          USDT_DECIMALS,
+          prices.data.to,
+          (units) => format.usdt(units, 'price'),
+        )
+      : []
 
   return (
     <>
@@ -97,6 +112,27 @@ function HistoryCharts() {
           (row) => format.usdt(row.amount),
         )}
       />
+      <HistoryChart
+        testId="history-valuation"
+        title={t('history.valuation', { coin: prices.data?.symbol ?? product?.symbol ?? '' })}
+        column={t('history.priceColumn')}
+        kind="steps"
+        precision={4}
+        note={priceNote}
+        points={priceLevels(prices.data?.valuation ?? [])}
+      >
+        <p className="muted">{t('history.valuationHelp')}</p>
+      </HistoryChart>
+      <HistoryChart
+        testId="history-price"
+        title={t('history.price', { coin: prices.data?.symbol ?? product?.symbol ?? '' })}
+        column={t('history.priceColumn')}
+        kind="steps"
+        precision={4}
+        note={priceNote}
+        points={priceLevels(prices.data?.trade ?? [])}
+      />
+      <RateHistory />
     </>
   )
 }
