@@ -1,10 +1,10 @@
 // `npm test`: everything a fresh clone needs, then every tier of tests, ending with one summary line of counts.
 // Stages: install → typecheck, lint, alerting rules (promtool), deploy/ units (systemd-analyze) beside the simulator's
-// seeds → unit → API on PGlite → API on PostgreSQL (throwaway cluster) → production build (server and web) → e2e in
-// Debian's Chromium beside several instances under faults, a server-only production install started with its operator
-// commands run, and every benchmark at a tiny size. Stages side by side are those that leave a core idle (tsc and the
-// simulator run on one core each; the journeys and the faults tier wait on processes): a lane's output is kept in
-// .tmp/reports/<stage>.log and printed whole when it ends. A failing stage does not stop the later ones; the exit code
+// seeds → unit → API on PGlite → API on PostgreSQL (throwaway cluster) → several instances under faults beside the
+// production build (server and web) and every benchmark at a tiny size → e2e in Debian's Chromium beside a server-only
+// production install started with its operator commands run. Stages side by side are those that leave a core idle (tsc
+// and the simulator run on one core each; the faults tier, the journeys and the install wait on processes or the
+// disk): a lane's output is kept in .tmp/reports/<stage>.log and printed whole when it ends. A failing stage does not stop the later ones; the exit code
 // says whether all passed. On a Node older than 22.12 it first runs itself again under Node 22 (scripts/node.mjs).
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -267,24 +267,22 @@ await stage('API tests on PostgreSQL', async () => {
     pg.stop()
   }
 })
-// `npm run build`: the packages and the server compiled to JavaScript, and the web app (the journeys' server serves it).
-await stage('production build', (out) => npmRun('build', out))
-// Installed before the lanes start: the journeys and bench:smoke run in Chromium.
+// Installed before the lanes start: bench:smoke and the journeys run in Chromium.
 ensureChromium()
-// The journeys wait on the chain, the servers and their timers much of their time and keep about one core busy, so the
-// stages after them run beside them: the faults tier, then the production install and every benchmark at a tiny size.
+await together(
+  // Two server processes on one PostgreSQL behind a proxy, under load: one SIGKILLed and restarted, every database
+  // connection terminated (apps/server/test/faults; a throwaway cluster of its own unless TEST_DATABASE_URL is set).
+  inRow(['several instances under faults', (out) => vitest('faults', 'faults', {}, out)]),
+  // `npm run build`: the packages and the server compiled to JavaScript, and the web app (the journeys' server serves
+  // it); then every benchmark at a tiny size (bench:web measures the web app the build made).
+  inRow(['production build', (out) => npmRun('build', out)], ['benchmarks at a tiny size (bench:smoke)', benchSmoke]),
+)
+// The journeys wait on the chain, the servers and their timers much of their time, so the production install, which
+// mostly waits on the disk, runs beside them: a server-only `npm ci --omit=dev --workspace apps/server` where the
+// server starts through `npm run serve` and every operator command runs from the build (apps/server/test/production).
 await together(
   inRow(['e2e journeys in Chromium', playwright]),
-  inRow(
-    // Two server processes on one PostgreSQL behind a proxy, under load: one SIGKILLed and restarted, every database
-    // connection terminated (apps/server/test/faults; a throwaway cluster of its own unless TEST_DATABASE_URL is set).
-    ['several instances under faults', (out) => vitest('faults', 'faults', {}, out)],
-    // A server-only production install (`npm ci --omit=dev --workspace apps/server`) where the server starts through
-    // `npm run serve` and every operator command runs from the build (apps/server/test/production).
-    ['production install and start', (out) => vitest('production', 'production', {}, out)],
-    // bench:web measures the web app the build made.
-    ['benchmarks at a tiny size (bench:smoke)', benchSmoke],
-  ),
+  inRow(['production install and start', (out) => vitest('production', 'production', {}, out)]),
 )
 
 console.log('')
