@@ -1,52 +1,11 @@
-import type { BusinessConfig } from '@solpledge/contract/client'
+import { type BusinessConfig, DEFAULT_BUSINESS_CONFIG } from '@solpledge/contract'
 import { describe, expect, it } from 'vitest'
 import { type Draft, diff, formatLeaf, parsePath, pathText, readDraft, toDraft } from './draft.ts'
 
 const decimals = { usdt: 6, product: 9 }
 const symbols = { usdt: 'USDT', product: 'PLG' }
-const usdt = (whole: number) => (BigInt(whole) * 1_000_000n).toString()
 /** A whole configuration as the console receives it (the server's demo values), every field of the schema set. */
-const config: BusinessConfig = {
-  pledge: {
-    minUsdt: usdt(100),
-    periods: [
-      { days: 30, outputBps: 10_600, powerBps: 10_000 },
-      { days: 90, outputBps: 12_000, powerBps: 15_000 },
-      { days: 180, outputBps: 14_500, powerBps: 20_000 },
-    ],
-  },
-  nodeLevels: [
-    { code: 'junior', priceUsdt: usdt(500), supplyCap: 1000, powerBonusBps: 1000, dividendWeight: 1, onePerUser: true },
-    { code: 'senior', priceUsdt: usdt(2000), supplyCap: 300, powerBonusBps: 2500, dividendWeight: 5, onePerUser: true },
-    { code: 'super', priceUsdt: usdt(10000), supplyCap: 50, powerBonusBps: 6000, dividendWeight: 30, onePerUser: true },
-  ],
-  finance: [
-    { days: 7, powerBps: 10_000, outputBps: 50 },
-    { days: 30, powerBps: 12_000, outputBps: 250 },
-    { days: 90, powerBps: 15_000, outputBps: 900 },
-    { days: 180, powerBps: 20_000, outputBps: 2000 },
-  ],
-  referralRewards: [
-    { level: 1, rateBps: 1000 },
-    { level: 2, rateBps: 500 },
-    { level: 3, rateBps: 300 },
-  ],
-  fuelTiers: [3000, 10000, 20000, 50000, 100000],
-  settlementHourUtc: 0,
-  rankIntervalSeconds: 3600,
-  nodePoolDaily: (1000n * 1_000_000_000n).toString(),
-  referencePrice: '500000',
-  valuation: { windowSeconds: 86_400, bandBps: 2000, minQuoteVolume: usdt(1000) },
-  referralGuard: { minStakeUsdt: usdt(100), directPerLevel: false },
-  settlementBreaker: { averageMultipleBps: 50_000, reserveShareBps: 1000 },
-  trade: {
-    tickSize: '100',
-    lotSize: 10_000_000n.toString(),
-    minAmount: 1_000_000_000n.toString(),
-    maxAmount: (10_000_000n * 1_000_000_000n).toString(),
-    feeBps: 10,
-  },
-}
+const config: BusinessConfig = DEFAULT_BUSINESS_CONFIG
 
 /** The draft with the field at `path` set to `text`. */
 function edit(draft: Draft, path: (string | number)[], text: Draft): Draft {
