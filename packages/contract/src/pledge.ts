@@ -55,6 +55,12 @@ export type Stake = Static<typeof Stake>
 /** The longest history (days) the charts ask for: a year. */
 export const HISTORY_MAX_DAYS = 366
 
+/** The history routes' window: the last `days` days up to today (UTC). */
+const HistoryWindow = Type.Object(
+  { days: Type.Optional(Type.Integer({ minimum: 7, maximum: HISTORY_MAX_DAYS, default: 90 })) },
+  { additionalProperties: false },
+)
+
 export const pledgeRoutes = {
   pledgeConfig: route({
     path: '/invest/invest_pledge/:product',
@@ -145,10 +151,7 @@ export const pledgeRoutes = {
       'operator settled ahead: the output credited on each ' +
       'settled day per coin (stakes, finance, node dividends and referral rewards), personal power — its value ' +
       "on the first day, then after each day it changed — and the team's performance by month",
-    body: Type.Object(
-      { days: Type.Optional(Type.Integer({ minimum: 7, maximum: HISTORY_MAX_DAYS, default: 90 })) },
-      { additionalProperties: false },
-    ),
+    body: HistoryWindow,
     data: Type.Object({
       from: Day,
       to: Day,
@@ -170,10 +173,7 @@ export const pledgeRoutes = {
     summary:
       "The {product} prices by day (UTC) over the last `days` days up to today: the quick trade's last price of each " +
       'day with trades, and the valuation price of each day the daily job recorded it (its latest of the day)',
-    body: Type.Object(
-      { days: Type.Optional(Type.Integer({ minimum: 7, maximum: HISTORY_MAX_DAYS, default: 90 })) },
-      { additionalProperties: false },
-    ),
+    body: HistoryWindow,
     data: Type.Object({
       from: Day,
       to: Day,
