@@ -160,7 +160,9 @@ test.describe('web shell', () => {
 
     // The API documentation runs under the same policy (no violation: the fixture checks).
     await page.goto('/api/docs')
-    await expect(page.locator('.swagger-ui .info .title')).toContainText('solpledge API')
+    // Swagger UI parses a 1.7 MB bundle, then fetches and renders the whole description: on a machine busy with the
+    // other journeys that has taken longer than the default wait.
+    await expect(page.locator('.swagger-ui .info .title')).toContainText('solpledge API', { timeout: 45_000 })
     await expect(page.locator('.opblock').first()).toBeVisible()
   })
 })
