@@ -303,9 +303,9 @@ export async function expectLoggedIn(page: Page, wallet: Wallet) {
 /** The toast showing `text`. */
 export const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text })
 
-/** Another phone in its own browser context, set up as the project's (viewport, touch, locale): a second person. */
+/** Another phone in its own browser context, set up as the project's (viewport, touch, locale, motion): a second person. */
 export async function secondPhone(browser: Browser, testInfo: TestInfo) {
-  const { viewport, isMobile, hasTouch, deviceScaleFactor, locale } = testInfo.project.use
+  const { viewport, isMobile, hasTouch, deviceScaleFactor, locale, reducedMotion } = testInfo.project.use
   const context = await browser.newContext({
     baseURL: baseUrl(),
     viewport,
@@ -313,6 +313,7 @@ export async function secondPhone(browser: Browser, testInfo: TestInfo) {
     hasTouch,
     deviceScaleFactor,
     locale,
+    reducedMotion,
   })
   const violations = violationsOf.get(testInfo)
   if (!violations) throw new Error('secondPhone needs the test of fixtures.ts')

@@ -140,6 +140,9 @@ test.describe('notices and banners', () => {
     await page.getByTestId('bottom-nav').getByText('Home').click()
     await expect(page.getByTestId('notice-strip-item')).toBeVisible()
     await expect(dialog).toHaveCount(0)
+    // The list's handler may still be answering a fetch: the test ends once it has (on a loaded machine it otherwise
+    // outlived the page and failed reading a disposed response).
+    await page.unrouteAll({ behavior: 'wait' })
   })
 
   test('switching language shows the translated notices and banners', async ({ page }, testInfo) => {

@@ -54,5 +54,8 @@ export default defineConfig({
     // The app registers a service worker after its first paint; a controlled page's requests would pass it, out of
     // page.route's reach. Journeys run without it, except install.spec.ts, which is about it.
     serviceWorkers: 'block',
+    // A visitor who asked for reduced motion (the app honours it: no page-enter fade, skeleton pulse or banner
+    // auto-advance): an animation redraws the screen every frame, and the journeys check what is shown, not how it moves.
+    reducedMotion: 'reduce',
   },
 })

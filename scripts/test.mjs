@@ -1,8 +1,8 @@
 // `npm test`: everything a fresh clone needs, then every tier of tests, ending with one summary line of counts.
 // Stages: install → typecheck, lint, alerting rules (promtool), deploy/ units (systemd-analyze) beside the simulator's
-// seeds → unit → API on PGlite → API on PostgreSQL (throwaway cluster) → several instances under faults beside the
-// production build (server and web) and every benchmark at a tiny size → e2e in Debian's Chromium beside a server-only
-// production install started with its operator commands run. Stages side by side are those that leave a core idle (tsc
+// seeds and then the unit tiers → API on PGlite → API on PostgreSQL (throwaway cluster) → several instances under
+// faults beside the production build (server and web) and every benchmark at a tiny size → e2e in Debian's Chromium
+// beside a server-only production install started with its operator commands run. Stages side by side are those that leave a core idle (tsc
 // and the simulator run on one core each; the faults tier, the journeys and the install wait on processes or the
 // disk): a lane's output is kept in .tmp/reports/<stage>.log and printed whole when it ends. A failing stage does not stop the later ones; the exit code
 // says whether all passed. On a Node older than 22.12 it first runs itself again under Node 22 (scripts/node.mjs).
@@ -254,10 +254,13 @@ await together(
     ['deploy files (systemd-analyze verify)', (out) => !analyze || verifyUnits(analyze, out)],
   ),
   // Seeded runs of the whole money system under database, RPC and crash faults, every invariant checked after every
-  // step (apps/server/sim): the fixed seeds, then two fresh ones whose numbers it prints.
-  inRow(['simulator (seeded runs under faults)', simulator]),
+  // step (apps/server/sim): the fixed seeds, then two fresh ones whose numbers it prints. Then the unit tiers, on the
+  // core the simulator leaves when it ends before tsc.
+  inRow(
+    ['simulator (seeded runs under faults)', simulator],
+    ['unit tests', (out) => vitest('unit', ['unit', 'unit-web'], {}, out)],
+  ),
 )
-await stage('unit tests', () => vitest('unit', ['unit', 'unit-web']))
 await stage('API tests on PGlite', () => vitest('api-pglite', 'api'))
 await stage('API tests on PostgreSQL', async () => {
   const pg = await startPostgres()

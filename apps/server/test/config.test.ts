@@ -1,6 +1,8 @@
 import { API_BASE, type BusinessConfig, Code, type PledgeConfig } from '@solpledge/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { configHistory } from '../src/modules/admin/settings.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
+import { rateHistory } from '../src/modules/config/rate-history.ts'
 import { getBusinessConfig, seedBusinessConfig, setBusinessConfig } from '../src/modules/config/service.ts'
 import { createTestApp, dbKind, type TestContext } from './helpers.ts'
 
@@ -138,6 +140,14 @@ describe(`business configuration (${dbKind})`, () => {
     // A valid version saved after it is in force again.
     await setBusinessConfig(t.db, DEFAULT_BUSINESS_CONFIG, 'operator:test')
     expect(await getBusinessConfig(t.db)).toEqual(DEFAULT_BUSINESS_CONFIG)
+    // The broken version is no longer in force but still read (the rate history, the console's history): every stored
+    // version is checked at the start, so it still stops the start with its id, and its readers name it too.
+    await expect(seedBusinessConfig(t.db)).rejects.toThrow(problem)
+    await expect(rateHistory(t.db)).rejects.toThrow(problem)
+    await expect(configHistory(t.db, { page: 1, limit: 50 })).rejects.toThrow(problem)
+    await t.db.deleteFrom('config_versions').where('id', '=', id).execute()
+    await seedBusinessConfig(t.db)
+    expect((await rateHistory(t.db)).products.length).toBeGreaterThan(0)
   })
 
   it('the pledge configuration needs no session and answers in the request language', async () => {

@@ -21,7 +21,7 @@ import type { AssetsTable } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
 import { diff } from '../../lib/diff.ts'
 import { pageOf } from '../../lib/paging.ts'
-import { checkBusinessConfig, setBusinessConfig, withDefaults } from '../config/index.ts'
+import { checkBusinessConfig, setBusinessConfig, storedVersion } from '../config/index.ts'
 import { audit } from './audit.ts'
 import type { ChangeKind } from './changes.ts'
 import { weakensAsset } from './four-eyes.ts'
@@ -32,13 +32,13 @@ const CONFIG_LOCK = 0x636667
 type VersionRow = { id: string; value: unknown; changed_by: string; created_at: Date }
 
 function presentVersion(row: VersionRow, previous: VersionRow | undefined): ConfigVersion {
-  const value = withDefaults(row.value)
+  const value = storedVersion(row.id, row.value)
   return {
     id: row.id,
     changed_by: row.changed_by,
     created_at: row.created_at.toISOString(),
     value,
-    changes: previous ? diff(withDefaults(previous.value), value) : [],
+    changes: previous ? diff(storedVersion(previous.id, previous.value), value) : [],
   }
 }
 
@@ -88,7 +88,7 @@ export const configSave: ChangeKind<{ base_version: string; value: BusinessConfi
       if (latest.id !== input.base_version) throw refuse('admin.staleVersion', { version: latest.id })
       await checkBusinessConfig(trx, input.value)
     }
-    return { version: latest.id, value: withDefaults(latest.value) }
+    return { version: latest.id, value: storedVersion(latest.id, latest.value) }
   },
   weakens: (state, input) => economicEffect(economicItems(state.value, input.value)).loosens.length > 0,
   raisesPayouts: (state, input) => economicEffect(economicItems(state.value, input.value)).raises.length > 0,

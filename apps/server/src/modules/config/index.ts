@@ -7,5 +7,5 @@ export {
   QUOTE,
   seedBusinessConfig,
   setBusinessConfig,
-  withDefaults,
+  storedVersion,
 } from './service.ts'

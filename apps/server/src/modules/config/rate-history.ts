@@ -2,33 +2,21 @@
 // every row of config_versions is a version that was applied (a scheduled change is inserted when its notice period
 // ends: modules/admin), in force from its created_at until the next one.
 import type { api, DataOf } from '@solpledge/contract'
-import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
-import { withDefaults } from './service.ts'
+import { storedVersion } from './service.ts'
 
 type Product = DataOf<typeof api.rateHistory>['products'][number]
 
 /**
  * Per staking period and finance term (by its days), the output rate from each version that changed it, oldest first;
- * null from a version that stopped offering it. Only the two lists are read from each version, not the whole value.
+ * null from a version that stopped offering it. Each version is read as the configuration in force then
+ * (storedVersion: the fields it predates from the defaults, a broken one refused with its id).
  */
 export async function rateHistory(db: Database): Promise<DataOf<typeof api.rateHistory>> {
-  const versions = await db
-    .selectFrom('config_versions')
-    .select([
-      'created_at',
-      sql<unknown>`value -> 'pledge' -> 'periods'`.as('periods'),
-      sql<unknown>`value -> 'finance'`.as('finance'),
-    ])
-    .orderBy('id')
-    .execute()
+  const versions = await db.selectFrom('config_versions').select(['id', 'value', 'created_at']).orderBy('id').execute()
   const products = new Map<string, Product>()
   for (const version of versions) {
-    // A version older than a list takes it from the defaults, as the configuration in force did (withDefaults).
-    const config = withDefaults({
-      ...(version.periods == null ? {} : { pledge: { periods: version.periods } }),
-      ...(version.finance == null ? {} : { finance: version.finance }),
-    })
+    const config = storedVersion(version.id, version.value)
     const rates = new Map<string, { kind: Product['kind']; days: number; bps: number }>()
     for (const p of config.pledge.periods)
       rates.set(`stake:${p.days}`, { kind: 'stake', days: p.days, bps: p.outputBps })

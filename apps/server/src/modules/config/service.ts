@@ -14,10 +14,26 @@ import { DEFAULT_BUSINESS_CONFIG } from './defaults.ts'
 const inForce = new WeakMap<Database, { id: string; at: number; config: BusinessConfig }>()
 
 /**
- * The configuration in force: the newest version, with the fields it predates from the defaults (withDefaults). Read
- * on every use, so a change applies to the next request. A stored version that is not a valid configuration (written
- * by hand into config_versions, or by a build whose schema differed) is refused with its id and the first problem:
- * the server's start reads it (seedBusinessConfig), so such a version stops the start rather than a request.
+ * A stored version as the full configuration (withDefaults), checked against the schema. One that is not a valid
+ * configuration (written by hand into config_versions, or by a build whose schema differed) is refused with its id and
+ * the first problem. Every reader of config_versions goes through it, and the server's start checks every version
+ * (seedBusinessConfig), so such a version stops the start rather than a request.
+ */
+export function storedVersion(id: string, value: unknown): BusinessConfig {
+  const config = withDefaults(value)
+  if (!Value.Check(BusinessConfig, config)) {
+    const first = Value.Errors(BusinessConfig, config)[0]
+    throw new Error(
+      `business configuration version ${id} is not valid: ${first?.instancePath || '/'} ${first?.message ?? ''}; ` +
+        'save a valid version in the console or insert one (docs/operations.md, "Business configuration")',
+    )
+  }
+  return config
+}
+
+/**
+ * The configuration in force: the newest version (storedVersion). Read on every use, so a change applies to the next
+ * request.
  */
 export async function getBusinessConfig(db: Database): Promise<BusinessConfig> {
   const row = await db
@@ -30,14 +46,7 @@ export async function getBusinessConfig(db: Database): Promise<BusinessConfig> {
   const at = new Date(row.created_at).getTime()
   const known = inForce.get(db)
   if (known?.id === row.id && known.at === at) return known.config
-  const config = withDefaults(row.value)
-  if (!Value.Check(BusinessConfig, config)) {
-    const first = Value.Errors(BusinessConfig, config)[0]
-    throw new Error(
-      `business configuration version ${row.id} is not valid: ${first?.instancePath || '/'} ${first?.message ?? ''}; ` +
-        'save a valid version in the console or insert one (docs/operations.md, "Business configuration")',
-    )
-  }
+  const config = storedVersion(row.id, row.value)
   inForce.set(db, { id: row.id, at, config: deepFreeze(config) })
   return config
 }
@@ -175,9 +184,11 @@ export async function seedBusinessConfig(db: Database, initial: Partial<Business
     await setBusinessConfig(db, { ...DEFAULT_BUSINESS_CONFIG, ...initial }, 'seed')
     return
   }
+  // Every stored version is checked now, so that a broken one stops the start with its id: the history, the rate
+  // history and a later rollback read them all.
+  for (const version of await db.selectFrom('config_versions').select(['id', 'value']).execute())
+    storedVersion(version.id, version.value)
   const stored = row.value as Partial<BusinessConfig>
   const missing = Object.fromEntries(Object.entries(initial).filter(([key]) => !(key in stored)))
   if (Object.keys(missing).length > 0) await setBusinessConfig(db, { ...withDefaults(stored), ...missing }, 'seed')
-  // The version in force is checked now, so that a broken one stops the start with its id (getBusinessConfig).
-  await getBusinessConfig(db)
 }
