@@ -2,10 +2,12 @@
 // Stages: install → typecheck, lint, alerting rules (promtool), deploy/ units (systemd-analyze) beside the simulator's
 // seeds and then the unit tiers → API on PGlite → API on PostgreSQL (throwaway cluster) → several instances under
 // faults beside the production build (server and web) and every benchmark at a tiny size → e2e in Debian's Chromium
-// beside a server-only production install started with its operator commands run. Stages side by side are those that leave a core idle (tsc
-// and the simulator run on one core each; the faults tier, the journeys and the install wait on processes or the
-// disk): a lane's output is kept in .tmp/reports/<stage>.log and printed whole when it ends. A failing stage does not stop the later ones; the exit code
-// says whether all passed. On a Node older than 22.12 it first runs itself again under Node 22 (scripts/node.mjs).
+// beside a server-only production install started with its operator commands run. Stages run side by side where one
+// would leave a core idle (tsc and the simulator use one core each) or spend its time waiting (on processes, the disk);
+// the whole run keeps both cores busy, so a shorter run needs less work, not another order (docs/benchmarks.md). A
+// lane's output is kept in .tmp/reports/<stage>.log and printed whole when it ends. A failing stage does not stop the
+// later ones; the exit code says whether all passed. On a Node older than 22.12 it first runs itself again under
+// Node 22 (scripts/node.mjs).
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
