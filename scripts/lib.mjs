@@ -71,16 +71,57 @@ export function debianTool(binary, pkg) {
   return fs.existsSync(binary) ? binary : null
 }
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
+/**
+ * The ports the system hands out itself (to `listen(0)` and to every outgoing connection): a port taken from there
+ * and bound seconds later (a server started after its port was chosen) can meanwhile be an outgoing connection's.
+ */
+function ephemeralLow() {
+  try {
+    return Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0])
+  } catch {
+    return 32768
+  }
+}
+
+const handedOut = new Set()
+
+/** Whether `port` can be listened on now (0: any port; resolves the one given, or null). */
+function tryListen(port) {
+  return new Promise((resolve) => {
     const server = net.createServer()
     server.unref()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
+    server.on('error', () => resolve(null))
+    server.listen(port, '127.0.0.1', () => {
+      const bound = server.address().port
+      server.close(() => resolve(bound))
     })
   })
+}
+
+/**
+ * A free port on 127.0.0.1 for a server started afterwards: below the system's ephemeral range (so that no outgoing
+ * connection or `listen(0)` takes it before the server binds it), picked at random and never twice in this process.
+ * Where that range leaves too few ports below it, a port the system picks.
+ */
+export async function freePort() {
+  const low = ephemeralLow()
+  const from = 10_000
+  for (let attempt = 0; low - from > 1_000 && attempt < 50; attempt++) {
+    const port = from + Math.floor(Math.random() * (low - from))
+    if (handedOut.has(port)) continue
+    if ((await tryListen(port)) !== null) {
+      handedOut.add(port)
+      return port
+    }
+  }
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = await tryListen(0)
+    if (port !== null && !handedOut.has(port)) {
+      handedOut.add(port)
+      return port
+    }
+  }
+  throw new Error('no free port on 127.0.0.1')
 }
 
 /**
