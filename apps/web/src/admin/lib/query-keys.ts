@@ -6,12 +6,15 @@ export const adminKeys = {
   assets: () => [...adminKeys.all, 'assets'] as const,
   assetHistory: (coin: string) => [...adminKeys.all, 'asset-history', coin] as const,
   operators: () => [...adminKeys.all, 'operators'] as const,
-  changes: (filter: object) => [...adminKeys.all, 'changes', filter] as const,
+  /** Every list of changes, whatever its filter: what an event refreshes (a list not on screen reads again when shown). */
+  changeLists: () => [...adminKeys.all, 'changes'] as const,
+  changes: (filter: object) => [...adminKeys.changeLists(), filter] as const,
   notices: () => [...adminKeys.all, 'notices'] as const,
   banners: () => [...adminKeys.all, 'banners'] as const,
   campaigns: () => [...adminKeys.all, 'campaigns'] as const,
   campaignQualifiers: (id: string) => [...adminKeys.all, 'campaign-qualifiers', id] as const,
-  withdrawals: (filter: object) => [...adminKeys.all, 'withdrawals', filter] as const,
+  withdrawalLists: () => [...adminKeys.all, 'withdrawals'] as const,
+  withdrawals: (filter: object) => [...adminKeys.withdrawalLists(), filter] as const,
   users: (q: string) => [...adminKeys.all, 'users', q] as const,
   user: (address: string) => [...adminKeys.all, 'user', address] as const,
   userList: (address: string, list: string, filter: object = {}) =>

@@ -63,7 +63,9 @@ export interface RefreshOptions<T extends LiveTopic> {
 
 /**
  * Keeps the queries under `queryKey` current by reading them again: on a snapshot, and shortly after each event of
- * `topic` that `match` accepts. For data an event does not carry whole.
+ * `topic` that `match` accepts. For data an event does not carry whole. For a list shown under a filter (a status tab),
+ * pass the key of every filter's list: the one on screen reads again, the others are marked stale and read again when
+ * shown (with only the shown filter's key, another tab opened within the queries' stale time kept what it had).
  */
 export function useChannelRefresh<T extends LiveTopic>(
   channel: () => LiveChannel,

@@ -21,7 +21,7 @@ export const depositsQueryOptions = (address: string | null, status: FinanceDepo
 export function useDeposits(status: FinanceDeposit['status']) {
   const address = useSignedInAddress()
   // Output, expiry, a new position: each moves the user's money.
-  useLiveRefresh('user', depositsQueryOptions(address, status).queryKey, {
+  useLiveRefresh('user', financeKeys.depositLists(address ?? ''), {
     match: (event) => event.kind === 'balance',
     enabled: address !== null,
   })

@@ -21,7 +21,7 @@ export const historyQueryOptions = (address: string | null, days: number) =>
 export function useHistory(days: number) {
   const address = useSignedInAddress()
   // Output, expiry, a new position: each changes the figures.
-  useLiveRefresh('user', pledgeKeys.history(address ?? '', days), {
+  useLiveRefresh('user', pledgeKeys.histories(address ?? ''), {
     match: (event) => event.kind === 'balance',
     enabled: address !== null,
   })

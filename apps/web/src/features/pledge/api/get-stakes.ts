@@ -21,7 +21,7 @@ export const stakesQueryOptions = (address: string | null, status: Stake['status
 export function useStakes(status: Stake['status']) {
   const address = useSignedInAddress()
   // Output, expiry, a new position: each moves the user's money.
-  useLiveRefresh('user', stakesQueryOptions(address, status).queryKey, {
+  useLiveRefresh('user', pledgeKeys.stakeLists(address ?? ''), {
     match: (event) => event.kind === 'balance',
     enabled: address !== null,
   })

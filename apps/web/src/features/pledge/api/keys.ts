@@ -8,10 +8,13 @@ export const PLEDGE_PAGE_SIZE = 10
 export const pledgeKeys = {
   config: (product: string) => [...domainKeys.pledge, 'config', product] as const,
   fuel: (address: string) => [...domainKeys.pledge, 'fuel', address] as const,
-  stakes: (address: string, status: Stake['status']) => [...domainKeys.pledge, 'stakes', address, status] as const,
+  /** A user's lists of stakes, of every status: what an event refreshes (the other tab's list reads again when shown). */
+  stakeLists: (address: string) => [...domainKeys.pledge, 'stakes', address] as const,
+  stakes: (address: string, status: Stake['status']) => [...pledgeKeys.stakeLists(address), status] as const,
   stake: (address: string, id: string) => [...domainKeys.pledge, 'stake', address, id] as const,
   records: (address: string, id: string) => [...domainKeys.pledge, 'records', address, id] as const,
-  history: (address: string, days: number) => [...domainKeys.pledge, 'history', address, days] as const,
+  histories: (address: string) => [...domainKeys.pledge, 'history', address] as const,
+  history: (address: string, days: number) => [...pledgeKeys.histories(address), days] as const,
   prices: (days: number) => [...domainKeys.pledge, 'prices', days] as const,
   rates: () => [...domainKeys.pledge, 'rates'] as const,
 }

@@ -17,6 +17,6 @@ export const rankingQueryOptions = (address: string | null, type: RankType) =>
 
 export function useRanking(type: RankType) {
   const address = useSignedInAddress()
-  useLiveRefresh('rank', rankingQueryOptions(address, type).queryKey)
+  useLiveRefresh('rank', domainKeys.rank)
   return useQuery(rankingQueryOptions(address, type))
 }

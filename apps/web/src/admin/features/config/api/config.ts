@@ -50,7 +50,7 @@ export const CHANGE_STATUSES: readonly ChangeStatus[] = [
  * console topic).
  */
 export function useChanges(status: ChangeStatus) {
-  useConsoleRefresh(adminKeys.changes({ status }), (event) => event.kind === 'change')
+  useConsoleRefresh(adminKeys.changeLists(), (event) => event.kind === 'change')
   return useAdminPages(adminKeys.changes({ status }), (page) => adminCall(adminApi.adminChanges, { status, ...page }))
 }
 

@@ -27,7 +27,7 @@ export interface WithdrawalFilter {
  * operators decide and the sender sends: read again on the console topic's withdrawal events.
  */
 export function useAdminWithdrawals(filter: WithdrawalFilter) {
-  useConsoleRefresh(adminKeys.withdrawals(filter), (event) => event.kind === 'withdrawal')
+  useConsoleRefresh(adminKeys.withdrawalLists(), (event) => event.kind === 'withdrawal')
   return useAdminPages(adminKeys.withdrawals(filter), (page) =>
     adminCall(adminApi.adminWithdrawals, { ...filter, ...page }),
   )
