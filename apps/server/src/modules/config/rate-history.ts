@@ -13,6 +13,23 @@ type Product = DataOf<typeof api.rateHistory>['products'][number]
  * (storedVersion: the fields it predates from the defaults, a broken one refused with its id).
  */
 export async function rateHistory(db: Database): Promise<DataOf<typeof api.rateHistory>> {
+  // A public read: every version is read and checked only when the versions changed (one more, or one rewritten by a
+  // restore), not on every request.
+  const mark = await db
+    .selectFrom('config_versions')
+    .select(({ fn }) => [fn.countAll<string>().as('n'), fn.max('id').as('id'), fn.max('created_at').as('at')])
+    .executeTakeFirstOrThrow()
+  const key = `${mark.n}:${mark.id}:${mark.at === null ? '' : new Date(mark.at).getTime()}`
+  const known = computed.get(db)
+  if (known?.key === key) return known.history
+  const history = await readHistory(db)
+  computed.set(db, { key, history })
+  return history
+}
+
+const computed = new WeakMap<Database, { key: string; history: DataOf<typeof api.rateHistory> }>()
+
+async function readHistory(db: Database): Promise<DataOf<typeof api.rateHistory>> {
   const versions = await db.selectFrom('config_versions').select(['id', 'value', 'created_at']).orderBy('id').execute()
   const products = new Map<string, Product>()
   for (const version of versions) {
