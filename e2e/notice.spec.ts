@@ -172,4 +172,21 @@ test.describe('notices and banners', () => {
     await expect(page.getByTestId('page-title')).toHaveText('公告详情')
     await snap(page, testInfo, 'notice in Chinese')
   })
+
+  test.describe('for a visitor who has not asked for reduced motion', () => {
+    // The other journeys run with reduced motion (playwright.config.ts): here the banners move on their own.
+    test.use({ reducedMotion: 'no-preference' })
+
+    test('the banners advance by themselves every few seconds and the dots follow', async ({ page }) => {
+      await newUser(page)
+      await page.goto('/')
+      await expect(page.getByTestId('banner')).toHaveCount(3)
+      const dots = page.locator('.banner-dots button')
+      await expect(dots.nth(0)).toHaveAttribute('aria-current', 'true')
+      await expect(dots.nth(1)).toHaveAttribute('aria-current', 'true', { timeout: 15_000 })
+      await expect(dots.nth(0)).toHaveAttribute('aria-current', 'false')
+      const track = page.getByTestId('banner-carousel')
+      expect(await track.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0)
+    })
+  })
 })
