@@ -7,12 +7,13 @@ import { type Kysely, sql } from 'kysely'
  * - `live_balance` inserts its outbox row itself instead of through `live_publish`: a SQL function called from
  *   PL/pgSQL is parsed and planned again on every call, a statement of the trigger's own once per session. Every
  *   balance change (two per transfer) paid that.
- * - `live_sequence` (at COMMIT) reads the transaction's rows once, into arrays, moves each topic's counter past its
- *   rows in one statement (in topic order, as before), numbers the rows from the counters in PL/pgSQL and updates them
- *   in one statement, by primary key: three statements whatever the number of rows. Its one statement of CTEs joined
- *   the rows to their counts and topics with hash tables built for two rows (a quarter of a transfer's database time
- *   in a profile), or, once the outbox had statistics, with nested loops over CTE scans whose cost grows with the
- *   square of the rows (a settlement's balances).
+ * - `live_sequence` (at COMMIT) reads the transaction's rows once, into arrays, by topic then id. Up to 64 of them (a
+ *   transfer has two) each move their topic's counter on by one and take its number, by primary key; more move each
+ *   topic's counter once, in one statement, and are numbered from the counters in one update. Its one statement of
+ *   CTEs joined the rows to their counts and topics with hash tables built for two rows (a quarter of a transfer's
+ *   database time in a profile), or, once the outbox had statistics, with nested loops over CTE scans whose cost
+ *   grows with the square of the rows (a settlement's balances). Topics are still locked in topic order, and a
+ *   topic's rows numbered in id order.
  * - It is planned without sequential and bitmap scans, hash tables and merge joins. Until the outbox has statistics (a new database, or before
  *   autovacuum's first ANALYZE of it) the planner expected dozens of unnumbered rows and updated them through a
  *   sequential scan of the whole outbox, at every COMMIT that published anything: 8 ms at 6,700 rows, growing with
@@ -48,32 +49,43 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         into ids, topics, first_id, last_id
         from live_outbox o where o.seq is null;
       if first_id is null then return null; end if;
-      -- Each topic's counter moves past its rows, in topic order (so two committing transactions never deadlock);
-      -- what it returns is the topic's last number.
-      with counters as (
-        insert into live_topics as t (topic, seq)
-        select r.topic, count(*) from unnest(topics) as r(topic) group by r.topic order by r.topic
-        on conflict (topic) do update set seq = t.seq + excluded.seq
-        returning t.topic, t.seq
-      )
-      select array_agg(c.topic order by c.topic), array_agg(c.seq order by c.topic) into names, lasts from counters c;
-      -- A topic's rows, in id order, take the numbers up to its last one: walked backwards from it.
-      k := cardinality(names);
-      n := lasts[k];
-      for i in reverse cardinality(ids) .. 1 loop
-        if topics[i] <> names[k] then
-          k := k - 1;
-          n := lasts[k];
-          if k < 1 or topics[i] is distinct from names[k] then
-            raise exception 'live: topic % out of order', topics[i];
+      if cardinality(ids) <= 64 then
+        -- A few rows (a transfer has two): each moves its topic's counter on by one and takes its number, in topic
+        -- order (so two committing transactions never deadlock).
+        for i in 1 .. cardinality(ids) loop
+          insert into live_topics as t (topic, seq) values (topics[i], 1)
+            on conflict (topic) do update set seq = t.seq + 1
+            returning t.seq into n;
+          update live_outbox o set seq = n, committed_at = clock_timestamp() where o.id = ids[i];
+        end loop;
+      else
+        -- Many: each topic's counter moves past its rows in one statement, in topic order; what it returns is the
+        -- topic's last number, from which its rows, in id order, take theirs, walked backwards.
+        with counters as (
+          insert into live_topics as t (topic, seq)
+          select r.topic, count(*) from unnest(topics) as r(topic) group by r.topic order by r.topic
+          on conflict (topic) do update set seq = t.seq + excluded.seq
+          returning t.topic, t.seq
+        )
+        select array_agg(c.topic order by c.topic), array_agg(c.seq order by c.topic) into names, lasts
+          from counters c;
+        k := cardinality(names);
+        n := lasts[k];
+        for i in reverse cardinality(ids) .. 1 loop
+          if topics[i] <> names[k] then
+            k := k - 1;
+            n := lasts[k];
+            if k < 1 or topics[i] is distinct from names[k] then
+              raise exception 'live: topic % out of order', topics[i];
+            end if;
           end if;
-        end if;
-        seqs[i] := n;
-        n := n - 1;
-      end loop;
-      update live_outbox o set seq = r.seq, committed_at = clock_timestamp()
-        from unnest(ids, seqs) as r(id, seq)
-       where o.id = r.id;
+          seqs[i] := n;
+          n := n - 1;
+        end loop;
+        update live_outbox o set seq = r.seq, committed_at = clock_timestamp()
+          from unnest(ids, seqs) as r(id, seq)
+         where o.id = r.id;
+      end if;
       perform pg_notify('live', first_id || '-' || last_id);
       return null;
     end $$`.execute(db)
