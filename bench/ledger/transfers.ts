@@ -1,12 +1,14 @@
 // The ledger-transfer measurement of bench/ledger, shared with bench/trade (which compares its persisted orders with
 // it in the same run): `transfer` between random users' available accounts, each in its own database transaction
-// (insert the transfer, update the two balances in account id order, commit), from concurrent workers with one
-// connection each, as pgbench has one per client.
+// (BEGIN, ledger_transfer: insert the transfer and update the two balances in account id order, COMMIT) through the
+// server's tracking driver (db/transient.ts: the commit-outcome check), from concurrent workers with one connection
+// each, as pgbench has one per client.
 import { randomInt } from 'node:crypto'
-import { Kysely, PostgresDialect } from 'kysely'
+import { Kysely } from 'kysely'
 import pg from 'pg'
 import { migrate } from '../../apps/server/src/db/index.ts'
 import type { DB } from '../../apps/server/src/db/schema.ts'
+import { TrackingPostgresDialect } from '../../apps/server/src/db/transient.ts'
 import { AppError } from '../../apps/server/src/lib/app-error.ts'
 import { checkInvariants, systemAccount, transfer, userAccount } from '../../apps/server/src/modules/ledger/service.ts'
 
@@ -14,10 +16,17 @@ import { checkInvariants, systemAccount, transfer, userAccount } from '../../app
  * Runs transfers on the empty database at `url` from `workers` loops for `seconds` (after migrating it and funding
  * `users` users), checks the ledger invariants, and returns transfers per second.
  */
-export async function measureTransfers(options: { url: string; workers: number; users: number; seconds: number }) {
+export async function measureTransfers(options: {
+  url: string
+  workers: number
+  users: number
+  seconds: number
+  /** The cluster's CPU time so far (ms), for the split of a transfer's CPU time; bench/postgres.ts clusterCpuMs. */
+  clusterCpuMs?: () => number | null
+}) {
   const { workers, users, seconds } = options
   const pool = new pg.Pool({ connectionString: options.url, max: workers })
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<DB>({ dialect: new TrackingPostgresDialect({ pool }) })
   try {
     await migrate(db)
     await db.insertInto('assets').values({ code: 'USDT', symbol: 'USDT', decimals: 6 }).execute()
@@ -67,12 +76,24 @@ export async function measureTransfers(options: { url: string; workers: number; 
         }
       }
     }
+    const nodeCpu = () => {
+      const { user, system } = process.cpuUsage()
+      return (user + system) / 1000
+    }
+    const [node0, cluster0] = [nodeCpu(), options.clusterCpuMs?.() ?? null]
     const started = performance.now()
     await Promise.all(Array.from({ length: workers }, worker))
     const elapsed = (performance.now() - started) / 1000
+    const [node1, cluster1] = [nodeCpu(), options.clusterCpuMs?.() ?? null]
+    /** CPU time per transfer (µs): this process's, and the cluster's (null when it cannot be read). */
+    const perTransfer = (ms: number) => Math.round((ms * 1000) / Math.max(1, made))
+    const cpu = {
+      node: perTransfer(node1 - node0),
+      postgres: cluster0 === null || cluster1 === null ? null : perTransfer(cluster1 - cluster0),
+    }
     const violations = await checkInvariants(db)
     if (violations.length > 0) throw new Error(`ledger invariants broken: ${violations.join('; ')}`)
-    return { tps: made / elapsed, made, refused }
+    return { tps: made / elapsed, made, refused, cpu }
   } finally {
     await db.destroy()
   }

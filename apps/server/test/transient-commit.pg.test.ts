@@ -5,8 +5,9 @@
 import net from 'node:net'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Database, openDatabase } from '../src/db/index.ts'
+import { type Database, migrate, openDatabase } from '../src/db/index.ts'
 import { retryTransient } from '../src/db/transient.ts'
+import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
 import { createPostgresDatabase } from './helpers.ts'
 
 describe('a COMMIT cut off by a lost connection (postgres)', () => {
@@ -17,12 +18,17 @@ describe('a COMMIT cut off by a lost connection (postgres)', () => {
   let proxy: net.Server
   /** Set to lose the answer to the next COMMIT: the proxy passes the COMMIT on, then cuts the connection. */
   let loseNextCommitAnswer = false
+  /** Whether a transaction's id was asked for by its own statement (the read before COMMIT) since last cleared. */
+  let xidRead = false
   beforeAll(async () => {
     const adminUrl = process.env.TEST_DATABASE_URL
     if (!adminUrl) throw new Error('TEST_DATABASE_URL must name a PostgreSQL cluster')
-    const created = await createPostgresDatabase(adminUrl)
+    // The migrated schema, for the ledger's transfer.
+    const template = process.env.TEST_DATABASE_TEMPLATE
+    const created = await createPostgresDatabase(adminUrl, { template })
     drop = created.drop
     db = await openDatabase({ url: created.url })
+    if (!template) await migrate(db)
     other = await openDatabase({ url: created.url })
     // Between `lossy` and the server: passes everything on, except that after a COMMIT it was told to lose, the
     // server's answer (the commit done) never reaches the client, whose connection is cut instead.
@@ -31,6 +37,7 @@ describe('a COMMIT cut off by a lost connection (postgres)', () => {
       const server = net.connect(Number(target.port), target.hostname)
       let cutting = false
       client.on('data', (chunk) => {
+        if (chunk.includes('txid_current_if_assigned')) xidRead = true
         if (loseNextCommitAnswer && chunk.includes('commit\0')) {
           loseNextCommitAnswer = false
           cutting = true
@@ -115,5 +122,50 @@ describe('a COMMIT cut off by a lost connection (postgres)', () => {
       other,
     )
     expect(rows[0]?.n).toBe('1')
+  })
+
+  it('a ledger transfer whose COMMIT answer was lost is made once: its transaction id came with the transfer', async () => {
+    await db.insertInto('assets').values({ code: 'USDT', symbol: 'USDT', decimals: 6 }).execute()
+    const user = await db
+      .insertInto('users')
+      .values({ address: 'lost-commit-answer', parent_id: null })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    const chain = await systemAccount(db, 'USDT', 'chain')
+    const account = await userAccount(db, user.id, 'USDT', 'available')
+    let runs = 0
+    xidRead = false
+    const result = await retryTransient(() =>
+      lossy.transaction().execute(async (trx) => {
+        runs++
+        const made = await transfer(trx, {
+          debit: chain,
+          credit: account,
+          asset: 'USDT',
+          amount: 5n,
+          type: 'deposit',
+          key: 'lost-commit-answer',
+        })
+        loseNextCommitAnswer = true
+        return made
+      }),
+    )
+    expect(runs).toBe(1)
+    expect(loseNextCommitAnswer).toBe(false)
+    expect(result.created).toBe(true)
+    // BEGIN, the transfer (which returned the transaction's id), COMMIT: no read of the id of its own.
+    expect(xidRead).toBe(false)
+    const row = await db
+      .selectFrom('ledger_transfers')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('idempotency_key', '=', 'lost-commit-answer')
+      .executeTakeFirstOrThrow()
+    expect(Number(row.n)).toBe(1)
+    const balance = await db
+      .selectFrom('ledger_accounts')
+      .select('balance')
+      .where('id', '=', account)
+      .executeTakeFirst()
+    expect(balance?.balance).toBe('5')
   })
 })

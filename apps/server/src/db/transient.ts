@@ -112,9 +112,18 @@ export interface DbFaultHook {
 
 const READ = /^\s*select\b/i
 
+/**
+ * The column in which a statement may return its transaction's id (`txid_current()::text`): the tracked connection
+ * keeps the first one a transaction's statements return and asks no more before COMMIT (ledger_transfer of migration
+ * 0029 returns it, so a transfer in its own transaction is three round trips: BEGIN, the transfer, COMMIT).
+ */
+export const COMMIT_XID = 'commit_xid'
+
 /** A connection that knows whether it is in a transaction, and notes what it commits. */
 class TrackedConnection implements DatabaseConnection {
   inTransaction = false
+  /** The transaction's id, when a statement of it returned it (COMMIT_XID). */
+  xid: string | null = null
   constructor(
     readonly inner: DatabaseConnection,
     readonly faults: DbFaultHook | undefined,
@@ -127,6 +136,10 @@ class TrackedConnection implements DatabaseConnection {
         ? this.faults.execute(query.sql, this.faultState(), () => this.inner.executeQuery<R>(query))
         : this.inner.executeQuery<R>(query))
       if (autocommit) noteCommitted()
+      else if (this.xid === null && this.inTransaction) {
+        const xid = (result.rows[0] as Record<string, unknown> | undefined)?.[COMMIT_XID]
+        if (typeof xid === 'string') this.xid = xid
+      }
       return result
     } catch (error) {
       if (autocommit) unknownOutcome(error)
@@ -167,6 +180,7 @@ class TrackingDriver implements Driver {
   // connection).
   async beginTransaction(connection: TrackedConnection, settings: TransactionSettings) {
     connection.inTransaction = true
+    connection.xid = null
     try {
       await this.inner.beginTransaction(connection.inner, settings)
     } catch (error) {
@@ -175,12 +189,11 @@ class TrackingDriver implements Driver {
     }
   }
   async commitTransaction(connection: TrackedConnection) {
-    // The transaction's id, if it wrote anything (null: it did not), asked before the COMMIT: a connection that breaks
-    // here breaks before the COMMIT was sent, and the transaction is rolled back.
-    const { rows } = await connection.inner.executeQuery<{ xid: string | null }>(
-      CompiledQuery.raw('select txid_current_if_assigned()::text as xid'),
-    )
-    const xid = rows[0]?.xid ?? null
+    // The transaction's id, if it wrote anything (null: it did not), asked before the COMMIT unless a statement of the
+    // transaction returned it (COMMIT_XID): a connection that breaks here breaks before the COMMIT was sent, and the
+    // transaction is rolled back.
+    const xid = connection.xid ?? (await this.currentXid(connection))
+    connection.xid = null
     try {
       await (this.faults
         ? this.faults.execute('commit', connection.faultState(), () => this.inner.commitTransaction(connection.inner))
@@ -196,6 +209,12 @@ class TrackingDriver implements Driver {
     } finally {
       connection.inTransaction = false
     }
+  }
+  private async currentXid(connection: TrackedConnection): Promise<string | null> {
+    const { rows } = await connection.inner.executeQuery<{ xid: string | null }>(
+      CompiledQuery.raw('select txid_current_if_assigned()::text as xid'),
+    )
+    return rows[0]?.xid ?? null
   }
   /** 'committed', 'aborted' or null (unknown: the server cannot be asked, or still ends the transaction after ~2 s). */
   private async statusOf(xid: string): Promise<string | null> {
@@ -221,6 +240,7 @@ class TrackingDriver implements Driver {
     return null
   }
   async rollbackTransaction(connection: TrackedConnection) {
+    connection.xid = null
     // Also after a failed COMMIT (which ended the transaction for this tracker): a ROLLBACK commits nothing, and its
     // failure must not count as a write of unknown outcome.
     connection.inTransaction = true

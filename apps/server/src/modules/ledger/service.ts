@@ -75,53 +75,37 @@ export interface TransferInput {
 export async function transfer(trx: Transaction<DB>, input: TransferInput): Promise<{ id: string; created: boolean }> {
   if (input.amount <= 0n) throw invalid('error.invalidParams', { detail: 'amount' })
   noteLedgerWrite('transfer')
-  const amount = input.amount.toString()
-  const inserted = await trx
-    .insertInto('ledger_transfers')
-    .values({
-      idempotency_key: input.key,
-      type: input.type,
-      asset: input.asset,
-      debit_account_id: input.debit,
-      credit_account_id: input.credit,
-      amount,
-      reference: input.reference ?? null,
-    })
-    .onConflict((oc) => oc.column('idempotency_key').doNothing())
-    .returning('id')
-    .executeTakeFirst()
-  if (!inserted) {
-    const prior = await trx
-      .selectFrom('ledger_transfers')
-      .select(['id', 'debit_account_id', 'credit_account_id', 'asset', 'amount', 'type'])
-      .where('idempotency_key', '=', input.key)
-      .executeTakeFirstOrThrow()
-    if (!sameTransfer(prior, input))
-      throw new Error(`ledger: idempotency key ${input.key} reused for a different transfer`)
-    return { id: prior.id, created: false }
+  // One statement: the function of migration 0029 inserts the transfer and moves both balances (lower account id
+  // first, so concurrent transfers between the same accounts never deadlock), or returns the stored transfer of the
+  // key; its `commit_xid` is the transaction's id, kept by the tracked connection for its COMMIT (db/transient.ts).
+  let row: TransferRow | undefined
+  try {
+    const { rows } = await sql<TransferRow>`
+      select * from ledger_transfer(${input.key}, ${input.type}, ${input.asset}, ${input.debit}::bigint,
+        ${input.credit}::bigint, ${input.amount.toString()}::numeric, ${input.reference ?? null}::text)`.execute(trx)
+    row = rows[0]
+  } catch (error) {
+    if (isNegativeUserBalance(error)) throw refuse('common.insufficientBalance')
+    // Either account is missing or of another asset: a programming error, as a thrown Error.
+    if ((error as { code?: unknown } | null)?.code === 'LA001') throw new Error((error as Error).message)
+    throw error
   }
+  if (!row) throw new Error(`ledger: transfer ${input.key} returned nothing`)
+  if (!row.created && !sameTransfer(row, input))
+    throw new Error(`ledger: idempotency key ${input.key} reused for a different transfer`)
+  return { id: row.id, created: row.created }
+}
 
-  // Row locks are taken in account id order, so concurrent transfers between the same accounts never deadlock.
-  const moves = [
-    { id: input.debit, delta: `-${amount}` },
-    { id: input.credit, delta: amount },
-  ].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
-  for (const move of moves) {
-    let result: { numUpdatedRows: bigint }
-    try {
-      result = await trx
-        .updateTable('ledger_accounts')
-        .set({ balance: sql`balance + ${move.delta}` })
-        .where('id', '=', move.id)
-        .where('asset', '=', input.asset)
-        .executeTakeFirstOrThrow()
-    } catch (error) {
-      if (isNegativeUserBalance(error)) throw refuse('common.insufficientBalance')
-      throw error
-    }
-    if (result.numUpdatedRows !== 1n) throw new Error(`ledger: account ${move.id} is not a ${input.asset} account`)
-  }
-  return { id: inserted.id, created: true }
+/** What `ledger_transfer` returns: the transfer made, or the one stored under the key (`created` false). */
+interface TransferRow {
+  id: string
+  created: boolean
+  debit_account_id: string
+  credit_account_id: string
+  asset: string
+  amount: string
+  type: string
+  commit_xid: string | null
 }
 
 /** A stored transfer is the one `input` describes (retrying its key changes nothing). */
