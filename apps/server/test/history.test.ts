@@ -196,9 +196,8 @@ describe(`the charts' history (${dbKind})`, () => {
     const [p30, p90, p180] = base.pledge.periods
     // Read once before the versions below: the history is kept between requests until the versions change.
     const before = await call(t.app, api.rateHistory, {})
-    expect(before.data?.products.find((p) => p.kind === 'stake' && p.days === 30)?.changes).toEqual([
-      { from: start, output_bps: 10_600 },
-    ])
+    const stake30 = (before.data as Rates).products.find((p) => p.kind === 'stake' && p.days === 30)
+    expect(stake30?.changes).toEqual([{ from: start, output_bps: 10_600 }])
     // The 30-day period pays more and the 7-day term is withdrawn; then a version that changes no rate; then the 7-day
     // term is back at another rate.
     const raised = { ...base, pledge: { ...base.pledge, periods: [{ ...p30, outputBps: 10_700 }, p90, p180] } }
