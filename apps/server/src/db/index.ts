@@ -30,6 +30,7 @@ import * as campaigns from './migrations/0025-campaigns.ts'
 import * as cleanRichText from './migrations/0026-clean-rich-text.ts'
 import * as priceDays from './migrations/0027-price-days.ts'
 import * as teamMonths from './migrations/0028-team-months.ts'
+import * as liveSequence from './migrations/0030-live-sequence.ts'
 import { type NotifySource, notifySources } from './notify.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '0026-clean-rich-text': cleanRichText,
   '0027-price-days': priceDays,
   '0028-team-months': teamMonths,
+  '0030-live-sequence': liveSequence,
 }
 
 /**
