@@ -85,7 +85,7 @@ function engine(seconds: number) {
   const sides = new Uint8Array(N) // 0 buy, 1 sell
   const priceAt = new Uint16Array(N) // index into `prices`: ticks from the mid, + 100
   const amountAt = new Uint16Array(N) // index into `amounts`: lots above one PLG
-  const userAt = new Uint16Array(N) // index into `userTable`
+  const userAt = new Uint32Array(N) // index into `userTable`
   const prices = Array.from({ length: 201 }, (_, i) => MID + BigInt(i - 100) * TICK)
   const amounts = Array.from({ length: 23_400 }, (_, i) => UNIT + BigInt(i) * LOT)
   const userTable = Array.from({ length: users }, (_, i) => BigInt(1 + i))
