@@ -69,6 +69,12 @@ async function measure(n: number, work: (i: number) => Promise<unknown>, warm = 
  */
 async function generate(db: Kysely<DB>) {
   const randomPart = users - chain
+  let mark = performance.now()
+  const step = (what: string) => {
+    const now = performance.now()
+    console.log(`  ${what}: ${((now - mark) / 1000).toFixed(1)} s`)
+    mark = now
+  }
   await migrate(db)
   await sql`insert into assets (code, symbol, decimals) values ('PLG', 'PLG', 9), ('USDT', 'USDT', 6)`.execute(db)
   await seedBusinessConfig(db)
@@ -83,6 +89,7 @@ async function generate(db: Kysely<DB>) {
         else i - 1 end
     from generate_series(1, ${users}::int) i
     order by i`.execute(db)
+  step('users inserted')
   await sql`select setval('users_id_seq', ${users}::int)`.execute(db)
   // Personal figures: 1 … 1000 USDT staked at 100% power (USDT base units).
   await sql`
@@ -104,6 +111,7 @@ async function generate(db: Kysely<DB>) {
         where p.id = s.parent_id;
       end loop;
     end $$`.execute(db)
+  step('team figures aggregated')
   await sql`
     insert into user_power (user_id, personal_power, team_power, performance, team_performance, team_count, direct_count)
     select a.id, a.own, a.team, a.own, a.team, a.members, coalesce(c.n, 0)
@@ -112,8 +120,10 @@ async function generate(db: Kysely<DB>) {
     on conflict (user_id) do update set personal_power = excluded.personal_power, team_power = excluded.team_power,
       performance = excluded.performance, team_performance = excluded.team_performance,
       team_count = excluded.team_count, direct_count = excluded.direct_count`.execute(db)
+  step('user_power written')
   await sql`drop table bench_agg`.execute(db)
   await sql`vacuum analyze`.execute(db)
+  step('vacuum analyze')
 }
 
 const pool = new pg.Pool({ connectionString: databaseUrl('bench_team'), max: 4 })

@@ -21,7 +21,7 @@ import { listPage } from '../../lib/paging.ts'
 import { assetDecimals, requireAsset } from '../assets/index.ts'
 import { getBusinessConfig } from '../config/index.ts'
 import { balances, systemAccount, transfer, userAccount } from '../ledger/index.ts'
-import { addNewPower, addTeamMonth } from '../power/index.ts'
+import { addNewPower } from '../power/index.ts'
 import { smallMarketFuel, usdtDecimals } from '../team/index.ts'
 import { valuation } from '../trade/index.ts'
 
@@ -142,9 +142,9 @@ export async function stakeFromBalance(
     sourceId: row.id,
     power,
     performance: usdtValue,
+    // The team's performance of the stake's month, for the history (docs/product.md#history).
+    teamMonth: { month: `${new Date(row.created_at).toISOString().slice(0, 7)}-01`, amount: usdtValue },
   })
-  // The team's performance of the stake's month, for the history (docs/product.md#history).
-  await addTeamMonth(trx, input.userId, `${new Date(row.created_at).toISOString().slice(0, 7)}-01`, usdtValue)
   return row
 }
 

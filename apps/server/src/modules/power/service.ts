@@ -25,7 +25,19 @@ export const ancestryOf = (start: RawBuilder<unknown>) => sql`
 
 /** One user's change, for applyPower: a query, plus the figures themselves for the single-user fast path. */
 export type PowerChanges = RawBuilder<unknown> & {
-  readonly single?: { userId: string; power: bigint; performance: bigint; newOn?: string | undefined }
+  readonly single?: {
+    userId: string
+    power: bigint
+    performance: bigint
+    newOn?: string | undefined
+    teamMonth?: TeamMonthChange | undefined
+  }
+}
+
+/** A stake's USDT value for the team performance of its month (first day, UTC) of every ancestor (addTeamMonth). */
+export interface TeamMonthChange {
+  month: string
+  amount: bigint
 }
 
 /**
@@ -33,14 +45,17 @@ export type PowerChanges = RawBuilder<unknown> & {
  * `assignments` (a SET list; `user_id` is the row's). Rows are visited in user id order — an index scan of the primary
  * key over the sorted ids, with sequential and bitmap scans off for this statement — the order applyPower's
  * set-based path locks rows in, so concurrent changes never deadlock. Every user has a row (migration 0010): a missing one
- * is an error, never a silent loss.
+ * is an error, never a silent loss. With `teamMonth`, the same statement then adds to the ancestors' team_months rows
+ * (teamMonthWrites), on the ancestry it has walked once.
  */
 export async function updateAncestry(
   trx: Transaction<DB>,
   userId: string,
   withSelf: boolean,
   assignments: RawBuilder<unknown>,
+  teamMonth?: TeamMonthChange,
 ): Promise<void> {
+  const months = teamMonth && teamMonth.amount > 0n ? teamMonth : undefined
   const restore = await planWithout(trx, ['seqscan', 'bitmapscan'])
   const { rows } = await sql<{ changed: string; expected: string | null }>`
     with recursive ${ancestryOf(sql`select ${userId}::bigint as user_id`)},
@@ -50,13 +65,40 @@ export async function updateAncestry(
         select ancestor_id from ancestry ${withSelf ? sql`union all select ${userId}::bigint` : sql``}
       ))
       returning 1
-    )
+    )${months ? sql`, ${teamMonthWrites(months, sql`changed`)}` : sql``}
     select (select count(*) from changed) as changed,
-      (select (depth + ${withSelf ? 1 : 0})::text from users where id = ${userId}) as expected`.execute(trx)
+      (select (depth + ${withSelf ? 1 : 0})::text from users where id = ${userId}) as expected
+      ${months ? sql`, (select count(*) from months_added) as added` : sql``}`.execute(trx)
   await restore()
   if (String(rows[0]?.changed) !== String(rows[0]?.expected))
     throw new Error(`user_power rows missing on the path of user ${userId}: ${JSON.stringify(rows[0])}`)
 }
+
+/**
+ * CTEs after `ancestry` that add `amount` to the `month` row of team_months of every ancestor (migration
+ * 0028-team-months). Most stakes find the rows of the month there: an UPDATE in key order (the table's pages are half
+ * empty, so the updates stay on their page), then only when some were missing (one count against the other, a one-time
+ * test) the rest inserted in key order. Two stakes of the same month below the same new ancestor both insert it: the
+ * conflict adds the second one's amount. `after`: a CTE of the same statement whose rows are all written before the
+ * first team_months row (its count gates the UPDATE), so locks are taken table by table in the order applyPower takes
+ * them.
+ */
+const teamMonthWrites = ({ month, amount }: TeamMonthChange, after: RawBuilder<unknown> | null) => sql`
+    months as (
+      update team_months set performance = performance + ${amount.toString()}::numeric
+      where month = ${month}::date and user_id = any(array(select ancestor_id from ancestry))
+        ${after ? sql`and (select count(*) from ${after}) >= 0` : sql``}
+      returning user_id
+    ),
+    months_added as (
+      insert into team_months (user_id, month, performance)
+      select ancestor_id, ${month}::date, ${amount.toString()}::numeric from ancestry
+      where (select count(*) from months) < (select count(*) from ancestry)
+        and ancestor_id not in (select user_id from months)
+      order by ancestor_id
+      on conflict (user_id, month) do update set performance = team_months.performance + excluded.performance
+      returning 1
+    )`
 
 /**
  * Applies signed changes to the users' personal power and performance and to the team figures of every ancestor of
@@ -95,6 +137,7 @@ export async function applyPower(trx: Transaction<DB>, changes: PowerChanges): P
         team_power = team_power + case when ${self} then 0 else ${power} end,
         performance = performance + case when ${self} then ${performance} else 0 end,
         team_performance = team_performance + case when ${self} then 0 else ${performance} end${counters}`,
+      single.teamMonth,
     )
     return
   }
@@ -125,11 +168,20 @@ export async function applyPower(trx: Transaction<DB>, changes: PowerChanges): P
     where p.user_id = m.user_id and (select count(*) from locked) > 0`.execute(trx)
 }
 
-/** One user's change as a query for applyPower; `newOn`: the day it counts as new power (addNewPower). */
-export const powerChange = (userId: string, power: bigint, performance = 0n, newOn?: string): PowerChanges =>
+/**
+ * One user's change as a query for applyPower; `newOn`: the day it counts as new power (addNewPower); `teamMonth`: a
+ * stake's value for its ancestors' team performance of the month, written in the same statement (updateAncestry).
+ */
+export const powerChange = (
+  userId: string,
+  power: bigint,
+  performance = 0n,
+  newOn?: string,
+  teamMonth?: TeamMonthChange,
+): PowerChanges =>
   Object.assign(
     sql`select ${userId}::bigint as user_id, ${power.toString()}::numeric as power, ${performance.toString()}::numeric as performance`,
-    { single: { userId, power, performance, newOn } },
+    { single: { userId, power, performance, newOn, teamMonth } },
   )
 
 /**
@@ -146,10 +198,12 @@ export async function addNewPower(
     sourceId: string
     power: bigint
     performance?: bigint
+    /** A stake's value for the team performance of its month (addTeamMonth), in the same statement as the power. */
+    teamMonth?: TeamMonthChange
   },
 ): Promise<void> {
   if (event.power < 0n || (event.performance ?? 0n) < 0n) throw new Error('new power cannot be negative')
-  await applyPower(trx, powerChange(event.userId, event.power, event.performance ?? 0n, event.day))
+  await applyPower(trx, powerChange(event.userId, event.power, event.performance ?? 0n, event.day, event.teamMonth))
   await recordPowerEvent(trx, event)
   await publishTeamChange(trx, event.userId)
 }
@@ -188,28 +242,16 @@ async function publishTeamChange(trx: Transaction<DB>, userId: string) {
 /**
  * A stake's USDT value added to the team performance of `month` (its first day, UTC) of every ancestor of the staker,
  * in the transaction that makes the stake (migration 0028-team-months; the history's team chart reads it). Rows are
- * written in user id order, as applyPower locks them, after applyPower has locked them.
+ * written in user id order, as applyPower locks them, after applyPower has locked them. A stake passes it to
+ * addNewPower instead (`teamMonth`), which writes it in the same statement as the power, on one walk of the ancestry.
  */
 export async function addTeamMonth(trx: Transaction<DB>, userId: string, month: string, amount: bigint) {
   if (amount <= 0n) return
-  // Most stakes find their ancestors' rows of the month there: an UPDATE in key order (as updateAncestry; the table's
-  // pages are half empty, so the updates stay on their page), then the rows still missing inserted. Two stakes of the
-  // same month below the same new ancestor both insert it: the conflict adds the second one's amount.
   const restore = await planWithout(trx, ['seqscan', 'bitmapscan'])
   await sql`
     with recursive ${ancestryOf(sql`select ${userId}::bigint as user_id`)},
-    updated as (
-      update team_months set performance = performance + ${amount.toString()}::numeric
-      where month = ${month}::date and user_id = any(array(select ancestor_id from ancestry))
-      returning user_id
-    )
-    insert into team_months (user_id, month, performance)
-    select ancestor_id, ${month}::date, ${amount.toString()}::numeric from ancestry
-    where ancestor_id not in (select user_id from updated)
-    order by ancestor_id
-    on conflict (user_id, month) do update set performance = team_months.performance + excluded.performance`.execute(
-    trx,
-  )
+    ${teamMonthWrites({ month, amount }, null)}
+    select count(*) from months_added`.execute(trx)
   await restore()
 }
 

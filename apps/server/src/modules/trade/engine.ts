@@ -69,6 +69,8 @@ export interface DepthLevel {
 interface Resting extends BookOrder {
   /** False once filled or cancelled: the level skips it. */
   live: boolean
+  /** The price level it rests in (set when it is added to a side). */
+  level: Level
 }
 
 /**
@@ -88,31 +90,39 @@ interface Level {
 }
 
 /**
- * One side of the book. Prices are kept sorted with the best price LAST, so taking from the best level and removing an
- * emptied one are O(1) at the end of the array; a new price is placed by binary search.
+ * One side of the book. Levels are kept sorted with the best price LAST, so taking from the best level and removing an
+ * emptied one are O(1) at the end of the array; a new price is placed by binary search. Each resting order points at
+ * its level, so a fill or a cancel reaches it without a lookup.
  */
 class BookSide {
-  readonly prices: bigint[] = []
-  readonly levels = new Map<number | string, Level>()
+  /** Sorted, best price last. */
+  readonly levels: Level[] = []
+  private readonly byPrice = new Map<number | string, Level>()
 
   /** bids: better = higher; asks: better = lower. */
-  constructor(private readonly better: (a: bigint, b: bigint) => boolean) {}
+  constructor(private readonly bids: boolean) {}
 
   add(order: Resting) {
-    let level = this.levels.get(keyOf(order.price))
+    const key = keyOf(order.price)
+    let level = this.byPrice.get(key)
     if (!level) {
       level = { price: order.price, queue: [], head: 0, amount: 0n, count: 0 }
-      this.levels.set(keyOf(order.price), level)
+      this.byPrice.set(key, level)
       // First index whose price is better than the new one: worse prices stay before it.
+      const levels = this.levels
+      const price = order.price
       let lo = 0
-      let hi = this.prices.length
+      let hi = levels.length
       while (lo < hi) {
         const mid = (lo + hi) >>> 1
-        if (this.better(this.prices[mid] as bigint, order.price)) hi = mid
+        const at = (levels[mid] as Level).price
+        if (this.bids ? at > price : at < price) hi = mid
         else lo = mid + 1
       }
-      this.prices.splice(lo, 0, order.price)
+      if (lo === levels.length) levels.push(level)
+      else levels.splice(lo, 0, level)
     }
+    order.level = level
     level.queue.push(order)
     level.amount += order.remaining
     level.count += 1
@@ -120,7 +130,7 @@ class BookSide {
 
   /** Takes `amount` from a live order of this side (a fill or a cancel); drops the level when it empties. */
   reduce(order: Resting, amount: bigint) {
-    const level = this.levels.get(keyOf(order.price)) as Level
+    const level = order.level
     order.remaining -= amount
     level.amount -= amount
     if (order.remaining === 0n || !order.live) {
@@ -128,41 +138,47 @@ class BookSide {
       level.count -= 1
     }
     if (level.count === 0) return this.drop(level)
-    while ((level.queue[level.head] as Resting).live === false) level.head += 1
-    if (level.head > 64 && level.head * 2 > level.queue.length) {
-      level.queue.splice(0, level.head)
-      level.head = 0
+    const queue = level.queue
+    let head = level.head
+    while ((queue[head] as Resting).live === false) head += 1
+    if (head > 64 && head * 2 > queue.length) {
+      queue.splice(0, head)
+      head = 0
     }
+    level.head = head
   }
 
   private drop(level: Level) {
-    this.levels.delete(keyOf(level.price))
-    const last = this.prices.length - 1
-    if (this.prices[last] === level.price) this.prices.pop()
-    else this.prices.splice(this.indexOf(level.price), 1)
+    this.byPrice.delete(keyOf(level.price))
+    const levels = this.levels
+    const last = levels.length - 1
+    if (levels[last] === level) levels.pop()
+    else levels.splice(this.indexOf(level.price), 1)
   }
 
   private indexOf(price: bigint): number {
+    const levels = this.levels
     let lo = 0
-    let hi = this.prices.length - 1
+    let hi = levels.length - 1
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1
-      const at = this.prices[mid] as bigint
+      const at = (levels[mid] as Level).price
       if (at === price) return mid
-      if (this.better(at, price)) hi = mid - 1
+      if (this.bids ? at > price : at < price) hi = mid - 1
       else lo = mid + 1
     }
     throw new Error(`engine: no level at ${price}`)
   }
 
   best(): bigint | null {
-    return this.prices.length === 0 ? null : (this.prices[this.prices.length - 1] as bigint)
+    const levels = this.levels
+    return levels.length === 0 ? null : (levels[levels.length - 1] as Level).price
   }
 
-  depth(levels: number): DepthLevel[] {
+  depth(count: number): DepthLevel[] {
     const out: DepthLevel[] = []
-    for (let i = this.prices.length - 1; i >= 0 && out.length < levels; i--) {
-      const level = this.levels.get(keyOf(this.prices[i] as bigint)) as Level
+    for (let i = this.levels.length - 1; i >= 0 && out.length < count; i--) {
+      const level = this.levels[i] as Level
       out.push({ price: level.price, amount: level.amount, orders: level.count })
     }
     return out
@@ -170,8 +186,8 @@ class BookSide {
 
   /** Live orders, best price first, time order within a price. */
   *orders(): Generator<Resting> {
-    for (let i = this.prices.length - 1; i >= 0; i--) {
-      const level = this.levels.get(keyOf(this.prices[i] as bigint)) as Level
+    for (let i = this.levels.length - 1; i >= 0; i--) {
+      const level = this.levels[i] as Level
       for (let j = level.head; j < level.queue.length; j++) {
         const order = level.queue[j] as Resting
         if (order.live) yield order
@@ -181,8 +197,8 @@ class BookSide {
 }
 
 export class OrderBook {
-  private readonly bids = new BookSide((a, b) => a > b)
-  private readonly asks = new BookSide((a, b) => a < b)
+  private readonly bids = new BookSide(true)
+  private readonly asks = new BookSide(false)
   private readonly byId = new Map<number | string, Resting>()
   private readonly baseUnit: bigint
   private readonly lot: bigint
@@ -199,7 +215,8 @@ export class OrderBook {
 
   /** Matches the order against the other side, then rests its rest unless it is immediate-or-cancel. */
   place(order: Incoming): PlaceResult {
-    if (this.byId.has(keyOf(order.id))) throw new Error(`engine: order ${order.id} is already on the book`)
+    const key = keyOf(order.id)
+    if (this.byId.has(key)) throw new Error(`engine: order ${order.id} is already on the book`)
     const result = this.match(order)
     const side = order.side === 'buy' ? this.asks : this.bids
     for (const fill of result.fills) {
@@ -207,13 +224,7 @@ export class OrderBook {
       if (fill.makerRemaining === 0n) this.byId.delete(keyOf(fill.makerId))
     }
     if (result.rested > 0n) {
-      this.rest({
-        id: order.id,
-        userId: order.userId,
-        side: order.side,
-        price: order.price as bigint,
-        remaining: result.rested,
-      })
+      this.rest(key, order.id, order.userId, order.side, order.price as bigint, result.rested)
     }
     return result
   }
@@ -260,50 +271,49 @@ export class OrderBook {
   /** Rebuild: rests the orders in the given order (time priority = that order) without matching them. */
   load(orders: Iterable<BookOrder>) {
     for (const order of orders) {
-      if (this.byId.has(keyOf(order.id))) throw new Error(`engine: order ${order.id} is already on the book`)
+      const key = keyOf(order.id)
+      if (this.byId.has(key)) throw new Error(`engine: order ${order.id} is already on the book`)
       if (order.remaining <= 0n) throw new Error(`engine: order ${order.id} has nothing to rest`)
-      this.rest(order)
+      this.rest(key, order.id, order.userId, order.side, order.price, order.remaining)
     }
   }
 
-  private rest(order: BookOrder) {
-    const resting: Resting = {
-      id: order.id,
-      userId: order.userId,
-      side: order.side,
-      price: order.price,
-      remaining: order.remaining,
-      live: true,
-    }
-    this.byId.set(keyOf(order.id), resting)
-    ;(order.side === 'buy' ? this.bids : this.asks).add(resting)
+  private rest(key: number | string, id: bigint, userId: bigint, side: Side, price: bigint, remaining: bigint) {
+    // `level` is set by the side's add.
+    const resting: Resting = { id, userId, side, price, remaining, live: true, level: NO_LEVEL }
+    this.byId.set(key, resting)
+    ;(side === 'buy' ? this.bids : this.asks).add(resting)
   }
 
   /** The fills the order would make, best level first, without changing anything. */
   private match(order: Incoming): PlaceResult {
     if (order.amount <= 0n) throw new Error('engine: amount must be positive')
     const buy = order.side === 'buy'
-    const other = buy ? this.asks : this.bids
+    const levels = (buy ? this.asks : this.bids).levels
+    const limit = order.price
+    const userId = order.userId
     const fills: Fill[] = []
     let remaining = order.amount
     let budget = order.quoteBudget
     let quoteTotal = 0n
     let selfTrade = false
     let stopped = false
-    for (let i = other.prices.length - 1; i >= 0 && !stopped; i--) {
-      const price = other.prices[i] as bigint
-      if (order.price !== null && (buy ? price > order.price : price < order.price)) break
-      const level = other.levels.get(keyOf(price)) as Level
-      for (let j = level.head; j < level.queue.length; j++) {
-        const maker = level.queue[j] as Resting
+    for (let i = levels.length - 1; i >= 0 && !stopped; i--) {
+      const level = levels[i] as Level
+      const price = level.price
+      if (limit !== null && (buy ? price > limit : price < limit)) break
+      const queue = level.queue
+      for (let j = level.head; j < queue.length; j++) {
+        const maker = queue[j] as Resting
         if (!maker.live) continue
-        if (maker.userId === order.userId) {
+        if (maker.userId === userId) {
           selfTrade = true
           stopped = true
           break
         }
+        const makerRemaining = maker.remaining
         // biome-ignore lint/complexity/useMathMinMax: Math.min does not take bigint
-        let take = remaining < maker.remaining ? remaining : maker.remaining
+        let take = remaining < makerRemaining ? remaining : makerRemaining
         if (budget !== undefined) {
           const affordable = ((budget * this.baseUnit) / price / this.lot) * this.lot
           if (affordable < take) take = affordable
@@ -317,25 +327,25 @@ export class OrderBook {
           makerId: maker.id,
           makerUserId: maker.userId,
           takerId: order.id,
-          takerUserId: order.userId,
+          takerUserId: userId,
           price,
           amount: take,
           quote,
-          makerRemaining: maker.remaining - take,
+          makerRemaining: makerRemaining - take,
         })
         remaining -= take
         quoteTotal += quote
         if (budget !== undefined) budget -= quote
-        if (remaining === 0n || take < maker.remaining) {
+        if (remaining === 0n || take < makerRemaining) {
           stopped = true
           break
         }
       }
     }
-    const canRest = !order.immediateOrCancel && !selfTrade && order.price !== null
+    const canRest = !order.immediateOrCancel && !selfTrade && limit !== null
     return {
       fills,
-      filled: order.amount - remaining,
+      filled: remaining === order.amount ? 0n : order.amount - remaining,
       quote: quoteTotal,
       rested: canRest ? remaining : 0n,
       cancelled: canRest ? 0n : remaining,
@@ -343,6 +353,9 @@ export class OrderBook {
     }
   }
 }
+
+/** Placeholder of a resting order's level until its side adds it. */
+const NO_LEVEL: Level = { price: 0n, queue: [], head: 0, amount: 0n, count: 0 }
 
 function publicOrder(order: Resting): BookOrder {
   return { id: order.id, userId: order.userId, side: order.side, price: order.price, remaining: order.remaining }
