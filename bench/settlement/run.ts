@@ -3,7 +3,8 @@
 // (`update stakes set released = released + 1 where status = 'mining'`) on an identical copy of the database.
 // Prints both times, their ratio (target ≤ 5), the PostgreSQL cluster's CPU time for both and its ratio, the time per
 // kind of statement, and the Node process's memory (flat in the row count: compare a run with --users 100000).
-// Usage: tsx bench/settlement/run.ts [--users 1000000 --batch 20000 --json bench/results/settlement.json]
+// Usage: tsx bench/settlement/run.ts [--users 1000000 --batch 20000 --json bench/results/settlement.json --slow MS
+//   --explain MS --shared-buffers 2GB]
 
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -30,6 +31,11 @@ const { values } = parseArgs({
     'shared-buffers': { type: 'string' },
     /** Print every settlement statement slower than this many ms. */
     slow: { type: 'string' },
+    /**
+     * Write the plans (auto_explain: EXPLAIN ANALYZE with trigger times) of the settlement's statements slower than
+     * this many ms to bench/results/settlement-plans.log (the statement times then include the instrumentation).
+     */
+    explain: { type: 'string' },
   },
 })
 const users = Number(values.users)
@@ -70,6 +76,8 @@ const KINDS: [string, RegExp][] = [
   ['pay: create missing accounts', /insert into ledger_accounts \(user_id, asset, kind\) select null/],
   ['pay: transfers + balances', /insert into ledger_transfers/],
   ['run row, settings', /settlement_runs|set_config|set local/],
+  // The live channel numbers the transaction's outbox rows (one balance message per payment) at COMMIT.
+  ['commit', /^commit$/],
 ]
 /** The profile being recorded (day 1, day 2), if any. */
 let profile: Map<string, number> | undefined
@@ -212,17 +220,29 @@ async function sampled<T>(work: () => Promise<T>) {
   }
 }
 
+/** The cluster's log (where auto_explain writes). */
+let clusterLog: string | undefined
 try {
   console.log(`generating ${users} users and stakes …`)
   await admin('create database bench_template')
   const generateMs = await generate('bench_template')
   await admin('create database bench_settle template bench_template')
   await admin('create database bench_baseline template bench_template')
+  if (values.explain !== undefined)
+    for (const setting of [
+      `session_preload_libraries = 'auto_explain'`,
+      `auto_explain.log_min_duration = ${Number(values.explain)}`,
+      'auto_explain.log_analyze = on',
+      'auto_explain.log_triggers = on',
+      'auto_explain.log_nested_statements = on',
+    ])
+      await admin(`alter database bench_settle set ${setting}`)
   {
     const client = new pg.Client({ connectionString: cluster.url })
     await client.connect()
     const dataDir = (await client.query<{ data_directory: string }>('show data_directory')).rows[0]?.data_directory
     await client.end()
+    clusterLog = path.join(path.dirname(dataDir as string), 'log')
     try {
       postmasterPid = Number(fs.readFileSync(path.join(dataDir as string, 'postmaster.pid'), 'utf8').split('\n')[0])
     } catch {
@@ -346,5 +366,11 @@ try {
     fs.writeFileSync(values.json, JSON.stringify(result, null, 2))
   }
 } finally {
+  if (values.explain !== undefined && clusterLog && fs.existsSync(clusterLog)) {
+    const plans = path.join('bench', 'results', 'settlement-plans.log')
+    fs.mkdirSync(path.dirname(plans), { recursive: true })
+    fs.copyFileSync(clusterLog, plans)
+    console.log(`plans: ${plans}`)
+  }
   cluster.stop()
 }
