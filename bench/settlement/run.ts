@@ -1,8 +1,9 @@
 // bench/settlement: one day's settlement of 1,000,000 mining stakes held by 1,000,000 users in a referral tree, on a
 // throwaway PostgreSQL, against the physical baseline measured in the same run: one bare UPDATE of the same stakes
 // (`update stakes set released = released + 1 where status = 'mining'`) on an identical copy of the database.
-// Prints both times, their ratio (target ≤ 5), the PostgreSQL cluster's CPU time for both and its ratio, the time per
-// kind of statement, and the Node process's memory (flat in the row count: compare a run with --users 100000).
+// Prints both times, their ratio (target ≤ 3, on day 1 and on day 2), the PostgreSQL cluster's CPU time for both and
+// its ratio, the time per kind of statement, and the Node process's memory (flat in the row count: compare a run with
+// --users 100000).
 // Usage: tsx bench/settlement/run.ts [--users 1000000 --batch 20000 --json bench/results/settlement.json --slow MS
 //   --explain MS --shared-buffers 2GB]
 
@@ -315,7 +316,7 @@ try {
     'settlement s': seconds(settlement.ms),
     'bare UPDATE s': seconds(bare.ms),
     ratio: Number((settlement.ms / bare.ms).toFixed(2)),
-    target: '≤ 5',
+    target: '≤ 3',
     'day 2: settlement s': seconds(settlement2.ms),
     'day 2: bare UPDATE s': seconds(bare2.ms),
     'day 2: ratio': Number((settlement2.ms / bare2.ms).toFixed(2)),
@@ -369,7 +370,8 @@ try {
   if (values.explain !== undefined && clusterLog && fs.existsSync(clusterLog)) {
     const plans = path.join('bench', 'results', 'settlement-plans.log')
     fs.mkdirSync(path.dirname(plans), { recursive: true })
-    fs.copyFileSync(clusterLog, plans)
+    // The log belongs to the cluster's user (mode 0600): a readable copy.
+    fs.writeFileSync(plans, fs.readFileSync(clusterLog))
     console.log(`plans: ${plans}`)
   }
   cluster.stop()
