@@ -1,6 +1,7 @@
 // The PostgreSQL cluster of a benchmark: a throwaway one of its own (scripts/postgres.mjs), or, under
 // `npm run bench:smoke`, the one cluster the smoke run started for every benchmark (BENCH_POSTGRES, which it sets):
 // then stopping is the smoke run's business.
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 // @ts-expect-error plain ESM helper shared with the npm scripts
 import { startPostgres } from '../scripts/postgres.mjs'
@@ -18,12 +19,14 @@ export async function benchPostgres(): Promise<BenchCluster> {
   return (await startPostgres()) as BenchCluster
 }
 
-const TICKS_PER_SECOND = 100
+/** Clock ticks a second, the unit of /proc's CPU times. */
+const ticksPerSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100
 
 /**
- * CPU time (ms, user + system) used so far by the cluster listening on `port`: its postmaster and the processes it
- * started (backends, background workers), from /proc (Linux); null where that cannot be read. A backend that has
- * exited no longer counts: read it while the connections of interest are open.
+ * CPU time (ms, user + system) used so far by the cluster listening on `port`: its postmaster, the processes it runs
+ * (backends, writers, checkpointer, autovacuum) and what its exited children used, from /proc (Linux); null where that
+ * cannot be read. On a machine shared with other work a run's wall time depends on what else runs, the CPU time much
+ * less: the benches report both.
  */
 export function clusterCpuMs(port: number): number | null {
   const pids = (() => {
@@ -48,9 +51,11 @@ export function clusterCpuMs(port: number): number | null {
   let ticks = 0
   for (const pid of pids) {
     const stat = read(`/proc/${pid}/stat`)
-    // Fields after the command name: state, ppid, …, utime (12th), stime (13th).
+    // Fields after the command name: state, ppid, …, utime, stime, cutime, cstime (fields 14-17 of proc(5)).
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    if (pid === postmaster || fields[1] === postmaster) ticks += Number(fields[11]) + Number(fields[12])
+    const own = Number(fields[11]) + Number(fields[12])
+    if (pid === postmaster) ticks += own + Number(fields[13]) + Number(fields[14])
+    else if (fields[1] === postmaster) ticks += own
   }
-  return (ticks / TICKS_PER_SECOND) * 1000
+  return (ticks / ticksPerSecond) * 1000
 }

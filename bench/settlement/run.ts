@@ -21,7 +21,7 @@ import { checkInvariants } from '../../apps/server/src/modules/ledger/service.ts
 import { applyPower } from '../../apps/server/src/modules/power/service.ts'
 import { settleThrough } from '../../apps/server/src/modules/settlement/service.ts'
 import { postgresCluster } from '../../apps/server/test/fixtures/database.ts'
-import { benchPostgres } from '../postgres.ts'
+import { benchPostgres, clusterCpuMs } from '../postgres.ts'
 
 const { values } = parseArgs({
   options: {
@@ -166,38 +166,8 @@ async function generate(name: string) {
   return performance.now() - started
 }
 
-/**
- * CPU time the PostgreSQL cluster has used so far (ms): the postmaster and its live processes (backends, writers,
- * checkpointer, autovacuum), plus what its exited children used. On a machine shared with other work the wall time of
- * a run depends on what else runs; the CPU time much less, so the bench reports the ratio of both. Linux only.
- */
-const ticksPerSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100
-let postmasterPid: number | undefined
-function postgresCpuMs(): number | undefined {
-  if (postmasterPid === undefined) return undefined
-  const times = (pid: string) => {
-    try {
-      // Fields after the command name: state ppid … utime stime cutime cstime (fields 14-17 of proc(5)).
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      return {
-        ppid: Number(fields[1]),
-        own: Number(fields[11]) + Number(fields[12]),
-        children: Number(fields[13]) + Number(fields[14]),
-      }
-    } catch {
-      return undefined
-    }
-  }
-  let ticks = 0
-  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    const t = times(pid)
-    if (!t) continue
-    if (Number(pid) === postmasterPid) ticks += t.own + t.children
-    else if (t.ppid === postmasterPid) ticks += t.own
-  }
-  return (ticks * 1000) / ticksPerSecond
-}
+/** CPU time the cluster has used so far (ms; bench/postgres.ts), or undefined where /proc cannot tell. */
+const postgresCpuMs = () => clusterCpuMs(cluster.port) ?? undefined
 
 /** Samples the process's resident set while `work` runs, and the PostgreSQL cluster's CPU time. */
 async function sampled<T>(work: () => Promise<T>) {
@@ -244,11 +214,6 @@ try {
     const dataDir = (await client.query<{ data_directory: string }>('show data_directory')).rows[0]?.data_directory
     await client.end()
     clusterLog = path.join(path.dirname(dataDir as string), 'log')
-    try {
-      postmasterPid = Number(fs.readFileSync(path.join(dataDir as string, 'postmaster.pid'), 'utf8').split('\n')[0])
-    } catch {
-      postmasterPid = undefined
-    }
   }
 
   const rssBefore = process.memoryUsage().rss
