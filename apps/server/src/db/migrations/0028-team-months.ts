@@ -4,7 +4,7 @@ import { type Kysely, sql } from 'kysely'
  * Each user's team performance by month (docs/product.md#history): the USDT value of the stakes the whole downline
  * made in each UTC month. The history's team chart walked the downline down users.parent_id on every request, a cost
  * that grew with the team; now a stake adds its value to the month's row of every ancestor, in the transaction that
- * makes it (modules/power addTeamMonth, up the ancestor segments as the other team figures), and the chart reads one row
+ * makes it (modules/power updateAncestry's teamMonth, up the ancestor segments as the other team figures), and the chart reads one row
  * per month. The stakes made so far are added up here once.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -50,7 +50,7 @@ export async function myHistory(
       )
       select to_char(day, 'YYYY-MM-DD') as day, sum(delta)::text as delta from change
       where day <= ${today}::date group by day order by day`.execute(db),
-    // The team's performance by month, kept with every stake (modules/power addTeamMonth): one row a month.
+    // The team's performance by month, kept with every stake (modules/power updateAncestry's teamMonth): one row a month.
     db
       .selectFrom('team_months')
       .select([sql<string>`to_char(month, 'YYYY-MM-DD')`.as('month'), 'performance'])

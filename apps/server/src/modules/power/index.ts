@@ -1,2 +1,2 @@
 // The public entry of modules/power: other modules import only what is exported here (docs/architecture.md).
-export { addNewPower, addTeamMonth, ancestryOf, applyPower, updateAncestry } from './service.ts'
+export { addNewPower, ancestryOf, applyPower, updateAncestry } from './service.ts'

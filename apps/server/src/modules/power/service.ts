@@ -34,7 +34,10 @@ export type PowerChanges = RawBuilder<unknown> & {
   }
 }
 
-/** A stake's USDT value for the team performance of its month (first day, UTC) of every ancestor (addTeamMonth). */
+/**
+ * A stake's USDT value for the team performance of its month (first day, UTC) of every ancestor (migration
+ * 0028-team-months; the history's team chart reads it).
+ */
 export interface TeamMonthChange {
   month: string
   amount: bigint
@@ -67,8 +70,7 @@ export async function updateAncestry(
       returning 1
     )${months ? sql`, ${teamMonthWrites(months, sql`changed`)}` : sql``}
     select (select count(*) from changed) as changed,
-      (select (depth + ${withSelf ? 1 : 0})::text from users where id = ${userId}) as expected
-      ${months ? sql`, (select count(*) from months_added) as added` : sql``}`.execute(trx)
+      (select (depth + ${withSelf ? 1 : 0})::text from users where id = ${userId}) as expected`.execute(trx)
   await restore()
   if (String(rows[0]?.changed) !== String(rows[0]?.expected))
     throw new Error(`user_power rows missing on the path of user ${userId}: ${JSON.stringify(rows[0])}`)
@@ -83,11 +85,11 @@ export async function updateAncestry(
  * first team_months row (its count gates the UPDATE), so locks are taken table by table in the order applyPower takes
  * them.
  */
-const teamMonthWrites = ({ month, amount }: TeamMonthChange, after: RawBuilder<unknown> | null) => sql`
+const teamMonthWrites = ({ month, amount }: TeamMonthChange, after: RawBuilder<unknown>) => sql`
     months as (
       update team_months set performance = performance + ${amount.toString()}::numeric
       where month = ${month}::date and user_id = any(array(select ancestor_id from ancestry))
-        ${after ? sql`and (select count(*) from ${after}) >= 0` : sql``}
+        and (select count(*) from ${after}) >= 0
       returning user_id
     ),
     months_added as (
@@ -198,7 +200,7 @@ export async function addNewPower(
     sourceId: string
     power: bigint
     performance?: bigint
-    /** A stake's value for the team performance of its month (addTeamMonth), in the same statement as the power. */
+    /** A stake's value for the team performance of its month (TeamMonthChange), in the same statement as the power. */
     teamMonth?: TeamMonthChange
   },
 ): Promise<void> {
@@ -237,22 +239,6 @@ async function publishTeamChange(trx: Transaction<DB>, userId: string) {
     ) a
     where u.id = ${userId} and exists (select 1 from campaigns where starts_at <= now() and ends_at > now())
     order by a.id`.execute(trx)
-}
-
-/**
- * A stake's USDT value added to the team performance of `month` (its first day, UTC) of every ancestor of the staker,
- * in the transaction that makes the stake (migration 0028-team-months; the history's team chart reads it). Rows are
- * written in user id order, as applyPower locks them, after applyPower has locked them. A stake passes it to
- * addNewPower instead (`teamMonth`), which writes it in the same statement as the power, on one walk of the ancestry.
- */
-export async function addTeamMonth(trx: Transaction<DB>, userId: string, month: string, amount: bigint) {
-  if (amount <= 0n) return
-  const restore = await planWithout(trx, ['seqscan', 'bitmapscan'])
-  await sql`
-    with recursive ${ancestryOf(sql`select ${userId}::bigint as user_id`)},
-    ${teamMonthWrites({ month, amount }, null)}
-    select count(*) from months_added`.execute(trx)
-  await restore()
 }
 
 /** Records new power as it happens (the ranking adds these up); once per source. */
