@@ -48,8 +48,9 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
 }
 
 /**
- * Sessions checked in the last `ttlMs`, by token hash: every authenticated call checks its session, and most calls
- * come from a few sessions in quick succession. An entry is trusted until `ttlMs` after the check (never past the
+ * Sessions checked in the last `ttlMs`, by token: every authenticated call checks its session, and most calls come
+ * from a few sessions in quick succession. Keyed by the token itself, so that a call the cache answers hashes nothing
+ * (the token is in this process's memory for the request anyway; only the database keeps hashes). An entry is trusted until `ttlMs` after the check (never past the
  * session's expiry or idle end); `forgetUser` and `forgetSession` drop entries at once when this server revokes
  * sessions. Bounded: past `maxEntries` the oldest check is dropped.
  */
@@ -61,19 +62,19 @@ export class SessionCache {
     private readonly maxEntries = 50_000,
   ) {}
 
-  get(tokenHash: string, now: number): { user: SessionUser; address: string } | undefined {
-    const entry = this.entries.get(tokenHash)
+  get(token: string, now: number): { user: SessionUser; address: string } | undefined {
+    const entry = this.entries.get(token)
     if (!entry) return undefined
     if (entry.until > now) return entry
-    this.entries.delete(tokenHash)
+    this.entries.delete(token)
     return undefined
   }
 
-  set(tokenHash: string, user: SessionUser, address: string, expiresAt: Date, now: number) {
+  set(token: string, user: SessionUser, address: string, expiresAt: Date, now: number) {
     if (this.ttlMs === 0) return
-    this.entries.delete(tokenHash)
+    this.entries.delete(token)
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string)
-    this.entries.set(tokenHash, { user, address, until: Math.min(now + this.ttlMs, expiresAt.getTime()) })
+    this.entries.set(token, { user, address, until: Math.min(now + this.ttlMs, expiresAt.getTime()) })
   }
 
   /** Forgets every cached session of the user (call it when revoking their sessions). */
@@ -123,12 +124,12 @@ export function cachedSession(request: FastifyRequest, cache: SessionCache, poli
   const token = header(request, 'user-token')
   const address = header(request, 'user-address')
   if (!token || !address) return undefined
-  return fromCache(cache, hashToken(token), address, policy.now())
+  return fromCache(cache, token, address, policy.now())
 }
 
 /** The cached session's user; a -403 for a cached token sent with another address; undefined when not cached. */
-function fromCache(cache: SessionCache, tokenHash: string, address: string, now: number) {
-  const cached = cache.get(tokenHash, now)
+function fromCache(cache: SessionCache, token: string, address: string, now: number) {
+  const cached = cache.get(token, now)
   if (cached && cached.address !== address) throw new AppError(Code.SESSION_INVALID, 'error.sessionInvalid')
   return cached?.user
 }
@@ -142,13 +143,12 @@ export async function sessionUser(
   policy: SessionPolicy,
 ): Promise<SessionUser> {
   if (!token || !address) throw new AppError(Code.SESSION_INVALID, 'error.sessionInvalid')
-  const tokenHash = hashToken(token)
   const now = policy.now()
-  const cached = fromCache(cache, tokenHash, address, now)
+  const cached = fromCache(cache, token, address, now)
   if (cached) return cached
   const { rows } = await db.executeQuery<SessionRow>({
     ...compiledSessionQuery(db),
-    parameters: [tokenHash, new Date(now), new Date(now - policy.idleMs)],
+    parameters: [hashToken(token), new Date(now), new Date(now - policy.idleMs)],
   })
   const row = rows[0]
   if (!row || row.session_address !== address) throw new AppError(Code.SESSION_INVALID, 'error.sessionInvalid')
@@ -166,7 +166,7 @@ export async function sessionUser(
   }
   const user = { ...toUser(row), sessionId: row.session_id }
   const ends = Math.min(new Date(row.session_expires_at).getTime(), lastSeen + policy.idleMs)
-  cache.set(tokenHash, user, row.session_address, new Date(ends), now)
+  cache.set(token, user, row.session_address, new Date(ends), now)
   return user
 }
 
