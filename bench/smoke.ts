@@ -84,8 +84,8 @@ function run(bench: Bench, env: NodeJS.ProcessEnv) {
 }
 
 const cluster = (await startPostgres()) as BenchCluster
-// bench/instances starts its server processes from one bundle (TEST_SERVER_BUNDLE, inherited), as the faults tier
-// does, instead of through tsx at every start.
+// bench/instances starts its server processes from one bundle (TEST_SERVER_BUNDLE, inherited; alone it builds its
+// own), as the faults tier does, instead of through tsx at every start.
 const bundle = await buildServerBundle()
 const shared = JSON.stringify({ url: cluster.url, port: cluster.port, binDir: cluster.binDir })
 type Result = { bench: string; ok: boolean; seconds: number; problem?: string }
