@@ -94,12 +94,22 @@ export const unflaggedMoneyRoutes = new Set<string>()
  * once, in order, so running it again through the same day pays nothing more (settlement.test.ts).
  */
 const IDEMPOTENT_BY_BODY: string[] = [api.settlementRun.path]
-const routeInCall = new AsyncLocalStorage<RouteDef>()
-routeCalls.bindStore(routeInCall)
-ledgerWrites.subscribe(() => {
-  const def = routeInCall.getStore()
-  if (def && !def.idempotent && !IDEMPOTENT_BY_BODY.includes(def.path)) unflaggedMoneyRoutes.add(def.path)
-})
+let probing = false
+/**
+ * Turns the probe on for this process, at the first test app: bound, it runs every route in a store of its own. Not
+ * when this module is merely imported — bench/http's server imports these helpers and must measure the server as
+ * production runs it, without the probe.
+ */
+function probeMoneyRoutes() {
+  if (probing) return
+  probing = true
+  const routeInCall = new AsyncLocalStorage<RouteDef>()
+  routeCalls.bindStore(routeInCall)
+  ledgerWrites.subscribe(() => {
+    const def = routeInCall.getStore()
+    if (def && !def.idempotent && !IDEMPOTENT_BY_BODY.includes(def.path)) unflaggedMoneyRoutes.add(def.path)
+  })
+}
 
 export interface TestContext {
   app: App
@@ -119,6 +129,7 @@ export async function createTestApp(
   overrides: Partial<Config> = {},
   options: { now?: () => number } = {},
 ): Promise<TestContext> {
+  probeMoneyRoutes()
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'solpledge-api-'))
   const { db, drop, url } = await freshDatabase()
   const config = testConfig({ dataDir, ...overrides })
