@@ -25,6 +25,10 @@ import { up as cheaper } from './0030-live-cheaper.ts'
  * could deadlock with one that holds that row and waits for the topic at its COMMIT.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // How many instances listen to the topic (modules/live/hub.ts counts itself in while it has subscribers): a commit
+  // numbering only topics nobody listens to sends no NOTIFY (PostgreSQL serializes the COMMITs of every transaction
+  // that notifies, under one lock). Read under the topic's lock, which the count's own update waits for.
+  await sql`alter table live_topics add column listeners integer not null default 0`.execute(db)
   await sql`
     create or replace function live_balance() returns trigger language plpgsql as $$
     declare
@@ -55,6 +59,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       seqs bigint[];
       k integer;
       n bigint;
+      l integer;
+      heard boolean := false;
     begin
       if current_setting('live.sequenced', true) is not distinct from tx then return null; end if;
       perform set_config('live.sequenced', tx, true);
@@ -77,7 +83,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         for i in 1 .. cardinality(ids) loop
           insert into live_topics as t (topic, seq) values (topics[i], 1)
             on conflict (topic) do update set seq = t.seq + 1
-            returning t.seq into n;
+            returning t.seq, t.listeners into n, l;
+          heard := heard or l > 0;
           if payloads[i] is null then
             update live_outbox o set seq = n, committed_at = clock_timestamp() where o.id = ids[i];
           else
@@ -98,9 +105,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           insert into live_topics as t (topic, seq)
           select r.topic, count(*) from unnest(topics) as r(topic) group by r.topic order by r.topic
           on conflict (topic) do update set seq = t.seq + excluded.seq
-          returning t.topic, t.seq
+          returning t.topic, t.seq, t.listeners
         )
-        select array_agg(c.topic order by c.topic), array_agg(c.seq order by c.topic) into names, lasts
+        select array_agg(c.topic order by c.topic), array_agg(c.seq order by c.topic), bool_or(c.listeners > 0)
+          into names, lasts, heard
           from counters c;
         k := cardinality(names);
         n := lasts[k];
@@ -119,7 +127,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           from unnest(ids, seqs) as r(id, seq)
          where o.id = r.id;
       end if;
-      perform pg_notify('live', first_id || '-' || last_id);
+      if heard then perform pg_notify('live', first_id || '-' || last_id); end if;
       return null;
     end $$`.execute(db)
   // As 0030-live-cheaper: plans made once per session, index scans and sorts whatever the statistics.
@@ -166,6 +174,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       n bigint;
       first_id bigint;
       last_id bigint;
+      heard boolean;
     begin
       if coalesce(cardinality(topics), 0) = 0 then return 0; end if;
       if nullif(current_setting('live.pending', true), '') is not null
@@ -176,9 +185,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         insert into live_topics as t (topic, seq)
         select r.topic, count(*) from unnest(topics) as r(topic) group by r.topic order by r.topic
         on conflict (topic) do update set seq = t.seq + excluded.seq
-        returning t.topic, t.seq
+        returning t.topic, t.seq, t.listeners
       )
-      select array_agg(c.topic order by c.topic), array_agg(c.seq order by c.topic) into names, lasts
+      select array_agg(c.topic order by c.topic), array_agg(c.seq order by c.topic), bool_or(c.listeners > 0)
+        into names, lasts, heard
         from counters c;
       k := cardinality(names);
       n := lasts[k];
@@ -199,7 +209,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         returning id
       )
       select min(id), max(id) into first_id, last_id from made;
-      perform pg_notify('live', first_id || '-' || last_id);
+      if heard then perform pg_notify('live', first_id || '-' || last_id); end if;
       return cardinality(topics);
     end $$`.execute(db)
   await sql`
@@ -223,4 +233,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     deferrable initially deferred for each row execute function live_sequence()`.execute(db)
   // 0030-live-cheaper's functions.
   await cheaper(db)
+  await sql`alter table live_topics drop column listeners`.execute(db)
 }
