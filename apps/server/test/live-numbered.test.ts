@@ -227,6 +227,45 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
     await balancesMatch()
   })
 
+  it.runIf(dbKind === 'postgres')(
+    'an instance counting itself in as a listener waits for a bulk credit holding the topic, then reads its number',
+    async () => {
+      const topic = `user:${users[0]}`
+      let held!: () => void
+      const holding = new Promise<void>((resolve) => {
+        held = resolve
+      })
+      let release!: () => void
+      const gate = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      const bulk = db.transaction().execute(async (trx) => {
+        await creditUsers(trx, { credits: credits(2), from: 'emission', type: 'settlement', publishNumbered: true })
+        held()
+        await gate
+      })
+      await holding
+      // The statement of modules/live/hub.ts `listen`.
+      const listening = sql`
+        insert into live_topics as t (topic, seq, listeners) values (${topic}, 0, 1)
+        on conflict (topic) do update set listeners = t.listeners + 1`.execute(db)
+      await until(async () => {
+        const { rows: waiting } = await sql`
+          select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%listeners + 1%'`.execute(db)
+        return waiting.length > 0
+      })
+      release()
+      await bulk
+      await listening
+      const counter = await db.selectFrom('live_topics').select('seq').where('topic', '=', topic).executeTakeFirst()
+      const { rows: last } = await sql<{ seq: string }>`
+        select max(seq)::text as seq from live_outbox where topic = ${topic}`.execute(db)
+      expect(String(counter?.seq)).toBe(last[0]?.seq)
+      await sql`update live_topics set listeners = listeners - 1 where topic = ${topic}`.execute(db)
+      await check()
+    },
+  )
+
   it('refuses a bulk credit numbered at once after messages not yet numbered in the same transaction', async () => {
     const before = (await rows()).length
     await expect(
@@ -238,3 +277,8 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
     expect(await check()).toHaveLength(before)
   })
 })
+
+/** Resolves once `done` holds, looking again every 20 ms. */
+async function until(done: () => Promise<boolean>) {
+  while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 20))
+}
