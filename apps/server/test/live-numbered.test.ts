@@ -21,6 +21,7 @@ interface Row {
   kind: string
   name: string | null
   balance: string | null
+  coin: string | null
   account: string | null
 }
 
@@ -35,7 +36,13 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
 
   beforeAll(async () => {
     ;({ db, drop } = await freshDatabase())
-    await db.insertInto('assets').values({ code: 'USDT', symbol: 'USDT', decimals: 6, sort: 1 }).execute()
+    await db
+      .insertInto('assets')
+      .values([
+        { code: 'USDT', symbol: 'USDT', decimals: 6, sort: 1 },
+        { code: 'PLG', symbol: 'PLG', decimals: 9, sort: 2 },
+      ])
+      .execute()
     chain = await systemAccount(db, 'USDT', 'chain')
     for (let i = 0; i < 3; i++) {
       const { id } = await db
@@ -60,7 +67,8 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
     (
       await sql<Row>`
         select o.id::text as id, o.topic, o.seq::text as seq, o.xmin::text as tx, o.payload->>'kind' as kind,
-          o.payload->>'name' as name, o.payload->>'balance' as balance, o.payload->>'account' as account
+          o.payload->>'name' as name, o.payload->>'balance' as balance, o.payload->>'coin' as coin,
+          o.payload->>'account' as account
         from live_outbox o order by o.id`.execute(db)
     ).rows
 
@@ -98,11 +106,19 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
     const all = await rows()
     const accountsNow = await db
       .selectFrom('ledger_accounts')
-      .select(['user_id', 'balance'])
+      .select(['user_id', 'asset', 'kind', 'balance'])
       .where('user_id', 'is not', null)
       .execute()
     for (const account of accountsNow) {
-      const last = all.filter((row) => row.topic === `user:${account.user_id}` && row.kind === 'balance').at(-1)
+      const last = all
+        .filter(
+          (row) =>
+            row.topic === `user:${account.user_id}` &&
+            row.kind === 'balance' &&
+            row.coin === account.asset &&
+            row.account === account.kind,
+        )
+        .at(-1)
       expect(last?.balance).toBe(String(account.balance))
     }
   }
@@ -182,10 +198,11 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
     await balancesMatch()
   })
 
+  /** A credit of each user in each asset (two messages on each user's topic). */
   const credits = (amount: number) =>
-    sql`select u.id as user_id, 'USDT' as asset, ${amount}::numeric as amount,
-      'bulk:' || ${randomUUID()} || ':' || u.id as key, 'bulk' as reference
-      from users u`
+    sql`select u.id as user_id, a.code as asset, ${amount}::numeric as amount,
+      'bulk:' || ${randomUUID()} || ':' || u.id || ':' || a.code as key, 'bulk' as reference
+      from users u cross join assets a`
 
   it('a bulk credit publishes its balances numbered in its own statement, and rolls back without a gap', async () => {
     const before = (await rows()).length
@@ -205,7 +222,7 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
       await move(trx, accounts[0] as string, accounts[1] as string)
     })
     const all = await check(before)
-    expect(all.slice(before).filter((row) => row.kind === 'balance')).toHaveLength(users.length + 2)
+    expect(all.slice(before).filter((row) => row.kind === 'balance')).toHaveLength(2 * users.length + 2)
     await balancesMatch()
   })
 
@@ -223,7 +240,9 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
         creditUsers(trx, { credits: credits(3), from: 'emission', type: 'settlement', publishNumbered: true }),
       )
     const all = await check(before)
-    expect(all.slice(before).map((row) => row.topic)).toEqual(users.map((user) => `user:${user}`).sort())
+    expect(all.slice(before).map((row) => row.topic)).toEqual(
+      users.flatMap((user) => [`user:${user}`, `user:${user}`]).sort(),
+    )
     await balancesMatch()
   })
 

@@ -1,8 +1,9 @@
 // The live channel's hub in this process (docs/architecture.md "Live updates"): who is subscribed to which topic here,
-// and the delivery of the outbox's rows to them. Every instance hears every commit's NOTIFY (only row ids travel),
-// reads the rows and sends each topic's events in sequence order; a hole in a topic's numbers (a notification lost
-// while the listening connection was down, rows read out of order) is filled from the outbox before anything after
-// it is sent, and when the outbox no longer has the rows, the subscribers are told to take a snapshot.
+// and the delivery of the outbox's rows to them. Every instance hears the NOTIFY of every commit on a topic that some
+// instance listens to (each counts itself in while it has subscribers; only row ids travel), reads the rows and sends
+// each topic's events in sequence order; a hole in a topic's numbers (a notification lost while the listening
+// connection was down, rows read out of order) is filled from the outbox before anything after it is sent, and when
+// the outbox no longer has the rows, the subscribers are told to take a snapshot.
 import type { LiveTopic } from '@solpledge/contract'
 import type { FastifyBaseLogger } from 'fastify'
 import { sql } from 'kysely'
