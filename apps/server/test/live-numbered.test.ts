@@ -10,7 +10,7 @@ import type { Database } from '../src/db/index.ts'
 import type { DB } from '../src/db/schema.ts'
 import { creditUsers } from '../src/modules/ledger/index.ts'
 import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
-import { type Publication, publish } from '../src/modules/live/publish.ts'
+import { type Publication, publish, purgeOutbox } from '../src/modules/live/publish.ts'
 import { dbKind, freshDatabase } from './helpers.ts'
 
 interface Row {
@@ -294,6 +294,27 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
       }),
     ).rejects.toThrow(/numbered messages after unnumbered ones/)
     expect(await check()).toHaveLength(before)
+  })
+
+  it('purges by id the numbered rows written before the retention, and nothing after the first one within it', async () => {
+    const all = await rows()
+    const [first, second, third] = all.slice(-3).map((row) => row.id)
+    // Older than the retention: every row up to the last three, and the last one (written after a recent one).
+    await sql`update live_outbox set created_at = now() - interval '2 hours' where id < ${first} or id = ${third}`.execute(
+      db,
+    )
+    await purgeOutbox(db, 60)
+    expect((await rows()).map((row) => row.id)).toEqual([first, second, third])
+    await sql`update live_outbox set created_at = now() - interval '2 hours'`.execute(db)
+    await purgeOutbox(db, 60)
+    expect(await rows()).toEqual([])
+    // The counters stay.
+    expect(
+      Number(
+        (await db.selectFrom('live_topics').select('seq').where('topic', '=', `user:${users[0]}`).executeTakeFirst())
+          ?.seq,
+      ),
+    ).toBeGreaterThan(0)
   })
 })
 
