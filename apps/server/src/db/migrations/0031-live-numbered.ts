@@ -62,9 +62,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       perform set_config('live.rows', '1', true);
       return null;
     end $$`.execute(db)
-  await sql`create trigger live_outbox_rows after insert on live_outbox for each statement execute function live_rows()`.execute(
-    db,
-  )
+  await sql`
+    create trigger live_outbox_rows after insert on live_outbox for each statement
+    when (current_setting('live.rows', true) is distinct from '1') execute function live_rows()`.execute(db)
   // The transaction's pending messages and unnumbered rows, numbered together (at COMMIT, from live_sequence).
   await sql`
     create function live_sequence_rows() returns void language plpgsql as $$
