@@ -170,14 +170,13 @@ export class LiveHub {
     const listening = state.listening
     state.listening = null
     try {
-      if (
-        !listening ||
-        !(await listening.then(
-          () => true,
-          () => false,
-        ))
-      )
-        return
+      const counted = listening
+        ? await listening.then(
+            () => true,
+            () => false,
+          )
+        : false
+      if (!counted) return
       await sql`update live_topics set listeners = listeners - 1 where topic = ${topic} and listeners > 0`.execute(
         this.db,
       )
