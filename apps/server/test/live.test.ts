@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type App, buildApp } from '../src/app.ts'
 import type { LiveSettings } from '../src/config.ts'
 import { type Database, openDatabase } from '../src/db/index.ts'
+import { listen } from '../src/db/notify.ts'
 import { adminSignIn, allowAdmin, reviewedUsdtWithdrawals } from './admin.ts'
 import { clearBook, createTradeApp, place, type Trader, trader } from './fixtures/trade.ts'
 import { call, createTestApp, creditAvailable, dbKind, type TestContext, testConfig } from './helpers.ts'
@@ -152,6 +153,58 @@ describe(`live channel (${dbKind})`, () => {
     const figures = await watcher.event('market', (e) => e.data.kind === 'figures')
     expect(figures.data).toMatchObject({ market: { last_price: '600000' } })
     expectContiguous(watcher.events('market').filter((e) => e.seq > seq))
+  })
+
+  it('counts an instance once among a topic’s listeners while it has subscribers; a commit nobody listens to sends no NOTIFY', async () => {
+    const listeners = async () =>
+      Number(
+        (await t.db.selectFrom('live_topics').select('listeners').where('topic', '=', 'liabilities').executeTakeFirst())
+          ?.listeners ?? 0,
+      )
+    const notified: string[] = []
+    const listener = await listen(t.db, 'live', {
+      onNotify: (payload) => notified.push(payload),
+      onListening: () => {},
+    })
+    const covers = (id: number) =>
+      notified.some((payload) => {
+        const [first, last] = payload.split('-').map(Number)
+        return (first as number) <= id && id <= (last as number)
+      })
+    const publishRoot = async (id: number) => {
+      await sql`select live_publish('liabilities', ${JSON.stringify({ kind: 'root', id: String(id) })}::jsonb)`.execute(
+        t.db,
+      )
+      const row = await t.db
+        .selectFrom('live_outbox')
+        .select(['id', 'seq'])
+        .where('topic', '=', 'liabilities')
+        .orderBy('seq', 'desc')
+        .executeTakeFirstOrThrow()
+      return { id: Number(row.id), seq: Number(row.seq) }
+    }
+    try {
+      expect(await listeners()).toBe(0)
+      const unheard = await publishRoot(1)
+      const a = await connect()
+      const b = await connect()
+      // The number the subscribers start from covers the commit that sent no NOTIFY.
+      expect(await a.subscribe('liabilities')).toMatchObject({ seq: unheard.seq })
+      expect(await b.subscribe('liabilities')).toMatchObject({ seq: unheard.seq })
+      expect(await listeners()).toBe(1)
+      const heard = await publishRoot(2)
+      await a.event('liabilities', (e) => e.seq === heard.seq)
+      await b.event('liabilities', (e) => e.seq === heard.seq)
+      await until(() => covers(heard.id))
+      // NOTIFYs arrive in commit order: the earlier commit's would have come first.
+      expect(covers(unheard.id)).toBe(false)
+      a.close()
+      expect(await listeners()).toBe(1)
+      b.close()
+      await until(async () => (await listeners()) === 0)
+    } finally {
+      await listener.close()
+    }
   })
 
   it('resumes from `since` while the outbox has the events, and says snapshot when it does not', async () => {
@@ -338,6 +391,11 @@ describe(`live channel across instances (${dbKind})`, () => {
     own.close()
   })
 })
+
+/** Resolves once `done` holds, looking again every 20 ms. */
+async function until(done: () => boolean | Promise<boolean>) {
+  while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 20))
+}
 
 /** The events' numbers follow one another. */
 function expectContiguous(events: EventMessage[]) {

@@ -293,6 +293,8 @@ export interface LiveOutboxTable {
 export interface LiveTopicsTable {
   topic: string
   seq: Int8
+  /** How many instances listen to the topic (migration 0031-live-numbered): none, and its commits send no NOTIFY. */
+  listeners: Generated<number>
 }
 
 /** Each market's prices of a UTC day, the day's latest (0027-price-days, modules/trade/price.ts). */

@@ -21,6 +21,14 @@ export interface BulkCredit {
   from: string
   /** The transfers' type ('settlement', …). */
   type: LedgerType
+  /**
+   * Publish the users' new balances to the live channel in the payment statement itself, numbered (migration
+   * 0031-live-numbered `live_publish_numbered`), instead of one outbox row per balance through the balance trigger,
+   * numbered at COMMIT. Their topics then stay locked until COMMIT: only for a caller that publishes nothing else in
+   * the transaction and waits for no other lock after this call (the settlement's payment batch, which then only
+   * updates its run row, locked before).
+   */
+  publishNumbered?: boolean
 }
 
 /**
@@ -37,7 +45,7 @@ export interface BulkCredit {
  * Runs inside the caller's transaction (pass `trx`), which must roll back if this throws.
  */
 export async function creditUsers(trx: Transaction<DB>, input: BulkCredit): Promise<void> {
-  const { credits, from, type } = input
+  const { credits, from, type, publishNumbered = false } = input
   noteLedgerWrite('creditUsers')
   // A batch touches thousands of perhaps millions of accounts: accounts are found by per-row index lookups (scalar
   // subqueries, nested-loop joins and index scans only, for these statements), never by a hash or merge join or a
@@ -45,6 +53,8 @@ export async function creditUsers(trx: Transaction<DB>, input: BulkCredit): Prom
   // and a sorted outer side also keep the balance updates in account id order. Sums are sorted aggregates: hash tables
   // of numeric sums cost a quarter of a payment batch more.
   const restore = await planWithout(trx, ['hashjoin', 'mergejoin', 'seqscan', 'bitmapscan', 'hashagg'])
+  // The balance triggers stand aside while this statement publishes the balances itself (migration 0031).
+  if (publishNumbered) await sql`select set_config('live.balance', 'off', true)`.execute(trx)
   const userAccountOf = (row: string) =>
     sql.raw(
       `(select x.id from ledger_accounts x where x.user_id = ${row}.user_id and x.asset = ${row}.asset and x.kind = 'available')`,
@@ -62,10 +72,12 @@ export async function creditUsers(trx: Transaction<DB>, input: BulkCredit): Prom
           ${userAccountOf('c')} as credit_id
         from (${credits}) c
       ),
+      -- Nothing when an account is missing: the accounts are created, then the statement runs again (no balance
+      -- moved, nor topic locked, before that insert's possible wait for a concurrent one).
       made as (
         insert into ledger_transfers (idempotency_key, type, asset, debit_account_id, credit_account_id, amount, reference)
         select key, ${type}, asset, debit_id, credit_id, amount, reference from c
-        where debit_id is not null and credit_id is not null
+        where not exists (select from c m where m.debit_id is null or m.credit_id is null)
         on conflict (idempotency_key) do nothing
         returning debit_account_id, credit_account_id, amount
       ),
@@ -81,8 +93,22 @@ export async function creditUsers(trx: Transaction<DB>, input: BulkCredit): Prom
         update ledger_accounts a set balance = a.balance + moves.delta
         from moves
         where a.id = moves.id
+        returning a.id, a.user_id, a.asset, a.kind, a.balance
       )
-      select count(*) as missing from c where debit_id is null or credit_id is null`.execute(trx)
+      select count(*) as missing${
+        publishNumbered
+          ? // After every balance of the batch is updated (the aggregate reads them all), by topic then account.
+            sql`, (
+            select live_publish_numbered(array_agg(m.topic order by m.topic, m.id), array_agg(m.payload order by m.topic, m.id))
+            from (
+              select 'user:' || user_id as topic, id, jsonb_build_object(
+                'kind', 'balance', 'coin', asset, 'account', kind, 'balance', balance::text) as payload
+              from moved where user_id is not null
+            ) m
+          ) as published`
+          : sql``
+      }
+      from c where debit_id is null or credit_id is null`.execute(trx)
     return Number(rows[0]?.missing)
   }
   if ((await transfers()) > 0) {
@@ -98,6 +124,7 @@ export async function creditUsers(trx: Transaction<DB>, input: BulkCredit): Prom
     const missing = await transfers()
     if (missing > 0) throw new Error(`ledger: ${missing} credits still lack an account`)
   }
+  if (publishNumbered) await sql`select set_config('live.balance', '', true)`.execute(trx)
   await restore()
 }
 

@@ -1,8 +1,9 @@
 // The live channel's hub in this process (docs/architecture.md "Live updates"): who is subscribed to which topic here,
-// and the delivery of the outbox's rows to them. Every instance hears every commit's NOTIFY (only row ids travel),
-// reads the rows and sends each topic's events in sequence order; a hole in a topic's numbers (a notification lost
-// while the listening connection was down, rows read out of order) is filled from the outbox before anything after
-// it is sent, and when the outbox no longer has the rows, the subscribers are told to take a snapshot.
+// and the delivery of the outbox's rows to them. Every instance hears the NOTIFY of every commit on a topic that some
+// instance listens to (each counts itself in while it has subscribers; only row ids travel), reads the rows and sends
+// each topic's events in sequence order; a hole in a topic's numbers (a notification lost while the listening
+// connection was down, rows read out of order) is filled from the outbox before anything after it is sent, and when
+// the outbox no longer has the rows, the subscribers are told to take a snapshot.
 import type { LiveTopic } from '@solpledge/contract'
 import type { FastifyBaseLogger } from 'fastify'
 import { sql } from 'kysely'
@@ -31,6 +32,11 @@ interface TopicState {
   /** The last sequence number delivered here; null until the first subscription has read it. */
   last: number | null
   subs: Map<Subscriber, Subscription>
+  /**
+   * This instance counted among the topic's listeners (`live_topics.listeners`, migration 0031-live-numbered): a
+   * commit on a topic no instance listens to sends no NOTIFY. Settled before the topic's current number is read.
+   */
+  listening: Promise<void> | null
 }
 
 interface OutboxRow {
@@ -78,6 +84,9 @@ export class LiveHub {
   async stop() {
     this.stopped = true
     clearTimeout(this.retryTimer)
+    const topics = [...this.topics.entries()]
+    this.topics.clear()
+    await Promise.all(topics.map(([topic, state]) => this.unlisten(topic, state)))
     await this.listener?.close()
     await this.draining
   }
@@ -98,12 +107,23 @@ export class LiveHub {
     const clientTopic = clientTopicOf(topic)
     let state = this.topics.get(topic)
     if (!state) {
-      state = { last: null, subs: new Map() }
+      state = { last: null, subs: new Map(), listening: null }
       this.topics.set(topic, state)
     }
     const sub: Subscription = { clientTopic, seq: 0, buffer: [] }
     state.subs.set(subscriber, sub)
     try {
+      // Counted as a listener first: a commit numbered before that has committed by then (the count waits for the
+      // topic's counter, which a committing transaction holds until its COMMIT), so the number read next covers it;
+      // every commit numbered after it sends a NOTIFY.
+      if (!state.listening) {
+        const listening = this.listen(topic)
+        state.listening = listening
+        listening.catch(() => {
+          if (state.listening === listening) state.listening = null
+        })
+      }
+      await state.listening
       const current = await this.currentSeq(topic)
       let replay: OutboxRow[] | null = null
       if (since !== undefined && since <= current) {
@@ -129,7 +149,40 @@ export class LiveHub {
     const state = this.topics.get(topic)
     if (!state) return
     state.subs.delete(subscriber)
-    if (state.subs.size === 0) this.topics.delete(topic)
+    if (state.subs.size === 0) {
+      this.topics.delete(topic)
+      void this.unlisten(topic, state)
+    }
+  }
+
+  /** Counts this instance among the listeners of `topic`. */
+  private async listen(topic: string) {
+    await sql`
+      insert into live_topics as t (topic, seq, listeners) values (${topic}, 0, 1)
+      on conflict (topic) do update set listeners = t.listeners + 1`.execute(this.db)
+  }
+
+  /**
+   * Takes this instance's count off a topic it stopped listening to. When that fails (the database is unreachable)
+   * the count stays: commits on the topic keep sending a NOTIFY nobody needs, never the reverse.
+   */
+  private async unlisten(topic: string, state: TopicState) {
+    const listening = state.listening
+    state.listening = null
+    try {
+      const counted = listening
+        ? await listening.then(
+            () => true,
+            () => false,
+          )
+        : false
+      if (!counted) return
+      await sql`update live_topics set listeners = listeners - 1 where topic = ${topic} and listeners > 0`.execute(
+        this.db,
+      )
+    } catch (error) {
+      this.log.warn({ err: (error as Error).message, topic }, 'live: could not stop listening to a topic')
+    }
   }
 
   private sendTo(subscriber: Subscriber, sub: Subscription, seq: number, text: string) {

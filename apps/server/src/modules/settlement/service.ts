@@ -526,6 +526,8 @@ async function payUsers(trx: Transaction<DB>, day: string, cursor: string, size:
   await creditUsers(trx, {
     from: 'emission',
     type: SETTLEMENT_TRANSFER,
+    // The batch publishes nothing else and, after this, only updates its run row, locked at its start (step).
+    publishNumbered: true,
     credits: sql`
       select user_id, asset, sum(amount) as amount,
         ${`${SETTLEMENT_TRANSFER}:${day}:`} || lpad(user_id::text, 19, '0') || ':' || asset as key,

@@ -1,0 +1,324 @@
+// Balance messages written numbered (migration 0031-live-numbered): kept pending during the transaction and inserted
+// with their numbers at COMMIT, or numbered at once by a bulk statement (creditUsers with publishNumbered). Either way
+// a topic's numbers stay 1..n with no gap or repeat, in commit order, and one transaction's messages of a topic are
+// numbered in the order they were written, whatever else the transaction published on that topic; a rolled-back
+// transaction or savepoint leaves no message and no gap.
+import { randomUUID } from 'node:crypto'
+import { sql, type Transaction } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Database } from '../src/db/index.ts'
+import type { DB } from '../src/db/schema.ts'
+import { creditUsers } from '../src/modules/ledger/index.ts'
+import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
+import { type Publication, publish, purgeOutbox } from '../src/modules/live/publish.ts'
+import { dbKind, freshDatabase } from './helpers.ts'
+
+interface Row {
+  id: string
+  topic: string
+  seq: string | null
+  tx: string
+  kind: string
+  name: string | null
+  balance: string | null
+  coin: string | null
+  account: string | null
+}
+
+describe(`live balance messages numbered as written (${dbKind})`, () => {
+  let db: Database
+  let drop: () => Promise<void>
+  let chain: string
+  const users: string[] = []
+  /** Each user's available USDT account. */
+  const accounts: string[] = []
+  let keys = 0
+
+  beforeAll(async () => {
+    ;({ db, drop } = await freshDatabase())
+    await db
+      .insertInto('assets')
+      .values([
+        { code: 'USDT', symbol: 'USDT', decimals: 6, sort: 1 },
+        { code: 'PLG', symbol: 'PLG', decimals: 9, sort: 2 },
+      ])
+      .execute()
+    chain = await systemAccount(db, 'USDT', 'chain')
+    for (let i = 0; i < 3; i++) {
+      const { id } = await db
+        .insertInto('users')
+        .values({ address: randomUUID(), parent_id: null })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      users.push(id)
+      accounts.push(await userAccount(db, id, 'USDT', 'available'))
+    }
+  })
+  afterAll(() => drop())
+
+  const move = (trx: Transaction<DB>, debit: string, credit: string, amount = 1n) =>
+    transfer(trx, { debit, credit, asset: 'USDT', amount, type: 'deposit', key: `k${keys++}` })
+  const job = (trx: Transaction<DB>, topic: Publication['topic'], name: string) =>
+    publish(trx, topic, { kind: 'job', name } as Publication['event'])
+
+  const outboxRows = async (trx: Transaction<DB>) =>
+    Number((await sql<{ n: string }>`select count(*) as n from live_outbox where seq is null`.execute(trx)).rows[0]?.n)
+  const rows = async () =>
+    (
+      await sql<Row>`
+        select o.id::text as id, o.topic, o.seq::text as seq, o.xmin::text as tx, o.payload->>'kind' as kind,
+          o.payload->>'name' as name, o.payload->>'balance' as balance, o.payload->>'coin' as coin,
+          o.payload->>'account' as account
+        from live_outbox o order by o.id`.execute(db)
+    ).rows
+
+  /**
+   * Every row numbered; each topic's numbers are 1..n with no gap or repeat and its counter is n; within one
+   * transaction a topic's rows are numbered in id (write) order. From the `sequential`-th row on, transactions
+   * committed one after another, so a topic's numbers follow the ids across transactions there too.
+   */
+  async function check(sequential?: number) {
+    const all = await rows()
+    expect(all.filter((row) => row.seq === null)).toEqual([])
+    for (const topic of new Set(all.map((row) => row.topic))) {
+      const mine = all.filter((row) => row.topic === topic)
+      const seqs = mine.map((row) => Number(row.seq))
+      expect([...seqs].sort((a, b) => a - b)).toEqual(seqs.map((_, i) => i + 1))
+      if (sequential !== undefined) {
+        const later = all
+          .slice(sequential)
+          .filter((row) => row.topic === topic)
+          .map((row) => Number(row.seq))
+        expect(later).toEqual(later.map((_, i) => seqs.length - later.length + i + 1))
+      }
+      for (const tx of new Set(mine.map((row) => row.tx))) {
+        const ofTx = mine.filter((row) => row.tx === tx).map((row) => Number(row.seq))
+        expect(ofTx).toEqual([...ofTx].sort((a, b) => a - b))
+      }
+      const counter = await db.selectFrom('live_topics').select('seq').where('topic', '=', topic).executeTakeFirst()
+      expect(Number(counter?.seq)).toBe(seqs.length)
+    }
+    return all
+  }
+
+  /** The last balance message of each account equals its balance. */
+  async function balancesMatch() {
+    const all = await rows()
+    const accountsNow = await db
+      .selectFrom('ledger_accounts')
+      .select(['user_id', 'asset', 'kind', 'balance'])
+      .where('user_id', 'is not', null)
+      .execute()
+    for (const account of accountsNow) {
+      const last = all
+        .filter(
+          (row) =>
+            row.topic === `user:${account.user_id}` &&
+            row.kind === 'balance' &&
+            row.coin === account.asset &&
+            row.account === account.kind,
+        )
+        .at(-1)
+      expect(last?.balance).toBe(String(account.balance))
+    }
+  }
+
+  it('numbers a transfer’s balances at COMMIT; a rolled-back transaction or savepoint leaves no message and no gap', async () => {
+    await db.transaction().execute(async (trx) => {
+      for (const account of accounts) await move(trx, chain, account, 1000n)
+      // Pending until COMMIT: no row yet.
+      expect(await outboxRows(trx)).toBe(0)
+    })
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await move(trx, accounts[0] as string, accounts[1] as string)
+        throw new Error('rolled back')
+      }),
+    ).rejects.toThrow('rolled back')
+    await db.transaction().execute(async (trx) => {
+      await move(trx, accounts[0] as string, accounts[1] as string)
+      await sql`savepoint s`.execute(trx)
+      await move(trx, accounts[1] as string, accounts[2] as string)
+      await sql`rollback to savepoint s`.execute(trx)
+      await move(trx, accounts[2] as string, accounts[0] as string)
+    })
+    const all = await check(0)
+    expect(all.filter((row) => row.topic === `user:${users[1]}`).map((row) => row.balance)).toEqual(['1000', '1001'])
+    expect(all.filter((row) => row.topic === `user:${users[2]}`).map((row) => row.balance)).toEqual(['1000', '999'])
+    await balancesMatch()
+  })
+
+  it('keeps the write order of balances and other messages of one topic in one transaction', async () => {
+    const topic = `user:${users[0]}` as const
+    const before = (await rows()).length
+    await db.transaction().execute(async (trx) => {
+      await job(trx, topic, 'first')
+      await move(trx, accounts[0] as string, accounts[1] as string)
+      await job(trx, topic, 'second')
+      await move(trx, accounts[1] as string, accounts[0] as string)
+      await job(trx, topic, 'third')
+    })
+    const all = await check(before)
+    const mine = all.slice(before).filter((row) => row.topic === topic)
+    expect(mine.map((row) => row.name ?? row.kind)).toEqual(['first', 'balance', 'second', 'balance', 'third'])
+    await balancesMatch()
+  })
+
+  it('numbers more balances than are kept pending, and more than the few numbered one by one, in write order', async () => {
+    const before = (await rows()).length
+    await db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 60; i++) {
+        await move(trx, accounts[i % 3] as string, accounts[(i + 1) % 3] as string)
+        if (i % 10 === 0) await job(trx, `user:${users[i % 3]}`, `job-${i}`)
+      }
+      // The 6 jobs, and the balances written past the pending size.
+      expect(await outboxRows(trx)).toBeGreaterThan(6)
+    })
+    await check(before)
+    await balancesMatch()
+    // Past the set statements' threshold with only pending messages and rows written past the pending size.
+    await db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 40; i++) await move(trx, accounts[i % 3] as string, accounts[(i + 2) % 3] as string)
+    })
+    await check(before)
+    await balancesMatch()
+  })
+
+  it('numbers transactions of both kinds that commit at once without a gap or a repeat', async () => {
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        db.transaction().execute(async (trx) => {
+          if (i % 2 === 0) await job(trx, `user:${users[i % 3]}`, `concurrent-${i}`)
+          await move(trx, accounts[i % 3] as string, accounts[(i + 1) % 3] as string)
+          if (i % 3 === 0) await move(trx, accounts[(i + 2) % 3] as string, accounts[i % 3] as string)
+        }),
+      ),
+    )
+    await check()
+    await balancesMatch()
+  })
+
+  /** A credit of each user in each asset (two messages on each user's topic). */
+  const credits = (amount: number) =>
+    sql`select u.id as user_id, a.code as asset, ${amount}::numeric as amount,
+      'bulk:' || ${randomUUID()} || ':' || u.id || ':' || a.code as key, 'bulk' as reference
+      from users u cross join assets a`
+
+  it('a bulk credit publishes its balances numbered in its own statement, and rolls back without a gap', async () => {
+    const before = (await rows()).length
+    await db.transaction().execute(async (trx) => {
+      await creditUsers(trx, { credits: credits(5), from: 'emission', type: 'settlement', publishNumbered: true })
+      // Numbered before COMMIT, in the statement.
+      const { rows: unnumbered } = await sql`select 1 from live_outbox where seq is null`.execute(trx)
+      expect(unnumbered).toEqual([])
+    })
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await creditUsers(trx, { credits: credits(7), from: 'emission', type: 'settlement', publishNumbered: true })
+        throw new Error('rolled back')
+      }),
+    ).rejects.toThrow('rolled back')
+    await db.transaction().execute(async (trx) => {
+      await move(trx, accounts[0] as string, accounts[1] as string)
+    })
+    const all = await check(before)
+    expect(all.slice(before).filter((row) => row.kind === 'balance')).toHaveLength(2 * users.length + 2)
+    await balancesMatch()
+  })
+
+  it('a bulk credit with an account still missing creates it and publishes every balance once', async () => {
+    const { id } = await db
+      .insertInto('users')
+      .values({ address: randomUUID(), parent_id: null })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    users.push(id)
+    const before = (await rows()).length
+    await db
+      .transaction()
+      .execute((trx) =>
+        creditUsers(trx, { credits: credits(3), from: 'emission', type: 'settlement', publishNumbered: true }),
+      )
+    const all = await check(before)
+    expect(all.slice(before).map((row) => row.topic)).toEqual(
+      users.flatMap((user) => [`user:${user}`, `user:${user}`]).sort(),
+    )
+    await balancesMatch()
+  })
+
+  it.runIf(dbKind === 'postgres')(
+    'an instance counting itself in as a listener waits for a bulk credit holding the topic, then reads its number',
+    async () => {
+      const topic = `user:${users[0]}`
+      let held!: () => void
+      const holding = new Promise<void>((resolve) => {
+        held = resolve
+      })
+      let release!: () => void
+      const gate = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      const bulk = db.transaction().execute(async (trx) => {
+        await creditUsers(trx, { credits: credits(2), from: 'emission', type: 'settlement', publishNumbered: true })
+        held()
+        await gate
+      })
+      await holding
+      // The statement of modules/live/hub.ts `listen`.
+      const listening = sql`
+        insert into live_topics as t (topic, seq, listeners) values (${topic}, 0, 1)
+        on conflict (topic) do update set listeners = t.listeners + 1`.execute(db)
+      await until(async () => {
+        const { rows: waiting } = await sql`
+          select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%listeners + 1%'`.execute(db)
+        return waiting.length > 0
+      })
+      release()
+      await bulk
+      await listening
+      const counter = await db.selectFrom('live_topics').select('seq').where('topic', '=', topic).executeTakeFirst()
+      const { rows: last } = await sql<{ seq: string }>`
+        select max(seq)::text as seq from live_outbox where topic = ${topic}`.execute(db)
+      expect(String(counter?.seq)).toBe(last[0]?.seq)
+      await sql`update live_topics set listeners = listeners - 1 where topic = ${topic}`.execute(db)
+      await check()
+    },
+  )
+
+  it('refuses a bulk credit numbered at once after messages not yet numbered in the same transaction', async () => {
+    const before = (await rows()).length
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await job(trx, `user:${users[0]}`, 'before the bulk')
+        await creditUsers(trx, { credits: credits(1), from: 'emission', type: 'settlement', publishNumbered: true })
+      }),
+    ).rejects.toThrow(/numbered messages after unnumbered ones/)
+    expect(await check()).toHaveLength(before)
+  })
+
+  it('purges by id the numbered rows written before the retention, and nothing after the first one within it', async () => {
+    const all = await rows()
+    const [first, second, third] = all.slice(-3).map((row) => row.id)
+    // Older than the retention: every row up to the last three, and the last one (written after a recent one).
+    await sql`update live_outbox set created_at = now() - interval '2 hours' where id < ${first} or id = ${third}`.execute(
+      db,
+    )
+    await purgeOutbox(db, 60)
+    expect((await rows()).map((row) => row.id)).toEqual([first, second, third])
+    await sql`update live_outbox set created_at = now() - interval '2 hours'`.execute(db)
+    await purgeOutbox(db, 60)
+    expect(await rows()).toEqual([])
+    // The counters stay.
+    expect(
+      Number(
+        (await db.selectFrom('live_topics').select('seq').where('topic', '=', `user:${users[0]}`).executeTakeFirst())
+          ?.seq,
+      ),
+    ).toBeGreaterThan(0)
+  })
+})
+
+/** Resolves once `done` holds, looking again every 20 ms. */
+async function until(done: () => Promise<boolean>) {
+  while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 20))
+}
