@@ -32,6 +32,7 @@ import * as priceDays from './migrations/0027-price-days.ts'
 import * as teamMonths from './migrations/0028-team-months.ts'
 import * as ledgerTransfer from './migrations/0029-ledger-transfer.ts'
 import * as liveCheaper from './migrations/0030-live-cheaper.ts'
+import * as teamMonthRow from './migrations/0032-team-month-row.ts'
 import { type NotifySource, notifySources } from './notify.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '0028-team-months': teamMonths,
   '0029-ledger-transfer': ledgerTransfer,
   '0030-live-cheaper': liveCheaper,
+  '0032-team-month-row': teamMonthRow,
 }
 
 /**
