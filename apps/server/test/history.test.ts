@@ -7,7 +7,7 @@ import { addDays, utcDay } from '../src/lib/day.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { setBusinessConfig } from '../src/modules/config/service.ts'
 import { myHistory } from '../src/modules/pledge/history.ts'
-import { powerOf } from '../src/modules/power/service.ts'
+import { applyPower, powerChange, powerOf } from '../src/modules/power/service.ts'
 import { call, createSeededApp, dbKind, fundedMember, type SeededApp } from './helpers.ts'
 
 type History = DataOf<typeof api.myHistory>
@@ -22,6 +22,18 @@ describe(`the charts' history (${dbKind})`, () => {
   const today = utcDay()
   const history = (auth: { token: string; address: string }, days?: number) =>
     call(t.app, api.myHistory, days === undefined ? {} : { days }, auth)
+  /**
+   * The team's months as the stakes now are: migration 0028's sum of the stakes made so far, into team_months, with
+   * the rows' own months (migration 0032) emptied.
+   */
+  const recountTeamMonths = async () => {
+    await t.db.deleteFrom('team_months').execute()
+    await t.db
+      .updateTable('user_power')
+      .set({ team_month: null, team_month_performance: '0', closed_month: null, closed_month_performance: null })
+      .execute()
+    await backfillTeamMonths.execute(t.db)
+  }
 
   it("shows the user's power from their positions and their output per settled day, nobody else's", async () => {
     const u = await fundedMember(t, t.root.address, { PLG: 2000n * PLG })
@@ -75,8 +87,7 @@ describe(`the charts' history (${dbKind})`, () => {
       .where('id', '=', deep.id)
       .execute()
     // The team's months as the stakes now are (what the migration adds up).
-    await t.db.deleteFrom('team_months').execute()
-    await backfillTeamMonths.execute(t.db)
+    await recountTeamMonths()
     const record = (day: string, type: 'pledge_output' | 'referral_reward', asset: string, amount: bigint) => ({
       user_id: u.id,
       day,
@@ -178,10 +189,48 @@ describe(`the charts' history (${dbKind})`, () => {
     // Stakes of other months: the migration's sum of the stakes made so far agrees too.
     await sql`update stakes set created_at = created_at - interval '40 days'
       where user_id in (${sql.join([b.id, d.id])})`.execute(t.db)
-    await t.db.deleteFrom('team_months').execute()
-    await backfillTeamMonths.execute(t.db)
+    await recountTeamMonths()
     for (const user of tree) expect(await kept(user.id), user.address).toEqual(await walk(user.id))
     expect((await kept(a.id)).length).toBe(2)
+
+    // Stakes of two months in turn below c, an earlier month after a later one too (two transactions may commit in
+    // either order): each ancestor's user_power row keeps one month and hands the one it closes to team_months
+    // (migration 0032); every month adds up, and nobody else's months move.
+    const before = new Map(await Promise.all(tree.map(async (user) => [user.id, await kept(user.id)] as const)))
+    const monthsAgo = (n: number) => {
+      const first = new Date(`${today.slice(0, 7)}-01T00:00:00Z`)
+      first.setUTCMonth(first.getUTCMonth() - n)
+      return first.toISOString().slice(0, 10)
+    }
+    const [older, newer] = [monthsAgo(3), monthsAgo(2)]
+    for (const [month, amount] of [
+      [older, 5n],
+      [newer, 7n],
+      [older, 11n],
+      [newer, 13n],
+    ] as const)
+      await t.db
+        .transaction()
+        .execute((trx) => applyPower(trx, powerChange(c.id, 0n, 0n, undefined, { month, amount })))
+    const plus = (months: { month: string; performance: string }[], added: Record<string, bigint>) => {
+      const sums = new Map(months.map((m) => [m.month, BigInt(m.performance)]))
+      for (const [month, amount] of Object.entries(added)) sums.set(month, (sums.get(month) ?? 0n) + amount)
+      return [...sums]
+        .sort(([x], [y]) => x.localeCompare(y))
+        .map(([month, performance]) => ({ month, performance: String(performance) }))
+    }
+    for (const user of tree) {
+      const above = user === top || user === a || user === b
+      expect(await kept(user.id), user.address).toEqual(
+        plus(before.get(user.id) ?? [], above ? { [older]: 16n, [newer]: 20n } : {}),
+      )
+    }
+    const row = await t.db
+      .selectFrom('user_power')
+      .select(['team_month', 'team_month_performance'])
+      .where('user_id', '=', b.id)
+      .executeTakeFirstOrThrow()
+    expect([String(row.team_month), String(row.team_month_performance)]).toEqual([newer, '13'])
   })
 
   it("serves each product's rate from every applied configuration version that changed it", async () => {

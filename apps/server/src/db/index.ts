@@ -33,6 +33,7 @@ import * as teamMonths from './migrations/0028-team-months.ts'
 import * as ledgerTransfer from './migrations/0029-ledger-transfer.ts'
 import * as liveCheaper from './migrations/0030-live-cheaper.ts'
 import * as liveNumbered from './migrations/0031-live-numbered.ts'
+import * as teamMonthRow from './migrations/0032-team-month-row.ts'
 import { type NotifySource, notifySources } from './notify.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '0029-ledger-transfer': ledgerTransfer,
   '0030-live-cheaper': liveCheaper,
   '0031-live-numbered': liveNumbered,
+  '0032-team-month-row': teamMonthRow,
 }
 
 /**

@@ -227,6 +227,15 @@ export interface UserPowerTable {
   /** New power of the whole downline, and of direct members, on new_power_day. */
   team_new_power: Generated<Numeric>
   direct_new_power: Generated<Numeric>
+  /**
+   * The month (first day) of team_month_performance: the downline's stakes' USDT value in it not yet in team_months
+   * (migration 0032); a stake of another month moves it there.
+   */
+  team_month: Day | null
+  team_month_performance: Generated<Numeric>
+  /** What the row's last update moved to team_months (null when nothing); read only by that update's RETURNING. */
+  closed_month: Day | null
+  closed_month_performance: Numeric | null
 }
 
 export interface PowerEventsTable {

@@ -1,8 +1,8 @@
 // The user's history for the charts (docs/product.md#history): read from what is already stored — output_records for
 // the output credited per settled day, the positions with their power_events for personal power over time, and
-// team_months (kept with every stake) for the team's performance by month. Power changes when a position adds it
-// (its power event, on the day it was made) and when the settlement expires a stake or a deposit (its expired_at); a
-// node's power stays.
+// team_months with the user's user_power row (kept with every stake) for the team's performance by month. Power
+// changes when a position adds it (its power event, on the day it was made) and when the settlement expires a stake
+// or a deposit (its expired_at); a node's power stays.
 import type { api, DataOf } from '@solpledge/contract'
 import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
@@ -50,14 +50,18 @@ export async function myHistory(
       )
       select to_char(day, 'YYYY-MM-DD') as day, sum(delta)::text as delta from change
       where day <= ${today}::date group by day order by day`.execute(db),
-    // The team's performance by month, kept with every stake (modules/power updateAncestry's teamMonth): one row a month.
-    db
-      .selectFrom('team_months')
-      .select([sql<string>`to_char(month, 'YYYY-MM-DD')`.as('month'), 'performance'])
-      .where('user_id', '=', userId)
-      .where('month', '>=', fromMonth)
-      .orderBy('month')
-      .execute(),
+    // The team's performance by month, kept with every stake (modules/power updateAncestry): the closed months in
+    // team_months, the row's month in user_power (migration 0032-team-month-row); a month in both is their sum.
+    sql<{ month: string; performance: string }>`
+      select to_char(month, 'YYYY-MM-DD') as month, sum(performance)::text as performance from (
+        select month, performance from team_months where user_id = ${userId} and month >= ${fromMonth}::date
+        union all
+        select team_month, team_month_performance from user_power
+        where user_id = ${userId} and team_month >= ${fromMonth}::date and team_month_performance > 0
+      ) m
+      group by month order by month`
+      .execute(db)
+      .then((result) => result.rows),
   ])
 
   // The power at the end of the day before the window, then after each day of the window that changed it.

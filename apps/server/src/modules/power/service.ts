@@ -48,17 +48,16 @@ export interface TeamMonthChange {
  * `assignments` (a SET list; `user_id` is the row's). Rows are visited in user id order — an index scan of the primary
  * key over the sorted ids, with sequential and bitmap scans off for this statement — the order applyPower's
  * set-based path locks rows in, so concurrent changes never deadlock. Every user has a row (migration 0010): a missing one
- * is an error, never a silent loss. With `teamMonth`, the same statement then adds to the ancestors' team_months rows
- * (teamMonthWrites), on the ancestry it has walked once.
+ * is an error, never a silent loss. With `closesMonths` (the assignments include teamMonthAssignments), the months the
+ * rows closed go to team_months in the same statement (closedMonthWrites).
  */
 export async function updateAncestry(
   trx: Transaction<DB>,
   userId: string,
   withSelf: boolean,
   assignments: RawBuilder<unknown>,
-  teamMonth?: TeamMonthChange,
+  closesMonths = false,
 ): Promise<void> {
-  const months = teamMonth && teamMonth.amount > 0n ? teamMonth : undefined
   const restore = await planWithout(trx, ['seqscan', 'bitmapscan'])
   const { rows } = await sql<{ changed: string; expected: string | null }>`
     with recursive ${ancestryOf(sql`select ${userId}::bigint as user_id`)},
@@ -67,8 +66,8 @@ export async function updateAncestry(
       where user_id = any(array(
         select ancestor_id from ancestry ${withSelf ? sql`union all select ${userId}::bigint` : sql``}
       ))
-      returning 1
-    )${months ? sql`, ${teamMonthWrites(months, sql`changed`)}` : sql``}
+      returning ${closesMonths ? sql`user_id, closed_month, closed_month_performance` : sql`1`}
+    )${closesMonths ? sql`, ${closedMonthWrites}` : sql``}
     select (select count(*) from changed) as changed,
       (select (depth + ${withSelf ? 1 : 0})::text from users where id = ${userId}) as expected`.execute(trx)
   await restore()
@@ -77,27 +76,38 @@ export async function updateAncestry(
 }
 
 /**
- * CTEs after `ancestry` that add `amount` to the `month` row of team_months of every ancestor (migration
- * 0028-team-months). Most stakes find the rows of the month there: an UPDATE in key order (the table's pages are half
- * empty, so the updates stay on their page), then only when some were missing (one count against the other, a one-time
- * test) the rest inserted in key order. Two stakes of the same month below the same new ancestor both insert it: the
- * conflict adds the second one's amount. `after`: a CTE of the same statement whose rows are all written before the
- * first team_months row (its count gates the UPDATE), so locks are taken table by table in the order applyPower takes
- * them.
+ * SET items that add a stake's value to the team performance of its month in the rows of the ancestors (`ancestor`: an
+ * SQL condition true for them, false for the staker's own row), in the same row as their power (migration
+ * 0032-team-month-row): the row's figure grows when it belongs to the stake's month; otherwise it is closed — handed
+ * to team_months through closed_month (closedMonthWrites) — and the row starts the stake's month. Every row the
+ * statement updates sets closed_month again (null when it closed nothing), so its RETURNING lists exactly the
+ * figures this statement closed.
  */
-const teamMonthWrites = ({ month, amount }: TeamMonthChange, after: RawBuilder<unknown>) => sql`
+const teamMonthAssignments = ({ month, amount }: TeamMonthChange, ancestor: RawBuilder<unknown>) => {
+  const same = sql`team_month = ${month}::date`
+  const closes = sql`(${ancestor}) and team_month is not null and not (${same})`
+  return sql`,
+        team_month_performance = case when ${ancestor}
+          then case when ${same} then team_month_performance else 0 end + ${amount.toString()}::numeric
+          else team_month_performance end,
+        team_month = case when ${ancestor} then ${month}::date else team_month end,
+        closed_month = case when ${closes} then team_month end,
+        closed_month_performance = case when ${closes} then team_month_performance end`
+}
+
+/**
+ * A CTE after `changed` (updateAncestry's UPDATE, returning user_id and the closed month) that adds the figures the
+ * rows closed to team_months (migration 0028-team-months): at most one month per ancestor, and only on a stake that
+ * starts a new month for it. Its sort reads all of `changed` before the first team_months row is written, so locks are
+ * taken table by table in the order applyPower takes them. The month's row may exist (the figures of the stakes before
+ * migration 0032, or a stake of an earlier month that came after a later one): the conflict adds to it.
+ */
+const closedMonthWrites = sql`
     months as (
-      update team_months set performance = performance + ${amount.toString()}::numeric
-      where month = ${month}::date and user_id = any(array(select ancestor_id from ancestry))
-        and (select count(*) from ${after}) >= 0
-      returning user_id
-    ),
-    months_added as (
       insert into team_months (user_id, month, performance)
-      select ancestor_id, ${month}::date, ${amount.toString()}::numeric from ancestry
-      where (select count(*) from months) < (select count(*) from ancestry)
-        and ancestor_id not in (select user_id from months)
-      order by ancestor_id
+      select user_id, closed_month, closed_month_performance from changed
+      where closed_month is not null and closed_month_performance > 0
+      order by user_id
       on conflict (user_id, month) do update set performance = team_months.performance + excluded.performance
       returning 1
     )`
@@ -130,6 +140,7 @@ export async function applyPower(trx: Transaction<DB>, changes: PowerChanges): P
           end,
         new_power_day = case when ${self} then new_power_day else ${day}::date end`
       : sql``
+    const month = single.teamMonth && single.teamMonth.amount > 0n ? single.teamMonth : undefined
     await updateAncestry(
       trx,
       single.userId,
@@ -138,8 +149,10 @@ export async function applyPower(trx: Transaction<DB>, changes: PowerChanges): P
         personal_power = personal_power + case when ${self} then ${power} else 0 end,
         team_power = team_power + case when ${self} then 0 else ${power} end,
         performance = performance + case when ${self} then ${performance} else 0 end,
-        team_performance = team_performance + case when ${self} then 0 else ${performance} end${counters}`,
-      single.teamMonth,
+        team_performance = team_performance + case when ${self} then 0 else ${performance} end${counters}${
+          month ? teamMonthAssignments(month, sql`not (${self})`) : sql``
+        }`,
+      month !== undefined,
     )
     return
   }

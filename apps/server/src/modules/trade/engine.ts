@@ -7,6 +7,8 @@
 // The engine holds no money: the trade service locks and moves funds through the ledger in the database transaction
 // that persists each command, and rebuilds a book with `load` from the pending orders when the database moved on.
 
+import { IdMap } from './id-map.ts'
+
 export type Side = 'buy' | 'sell'
 
 /** An order resting on the book. */
@@ -73,13 +75,6 @@ interface Resting extends BookOrder {
   level: Level
 }
 
-/**
- * Map key of an id or a price: a number while it is exact (BigInt keys make a Map about four times slower), else its
- * decimal text.
- */
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
-const keyOf = (value: bigint): number | string => (value <= MAX_SAFE ? Number(value) : value.toString())
-
 interface Level {
   price: bigint
   /** Time order; entries before `head` are all done, later ones may be done too (cancelled). */
@@ -97,17 +92,16 @@ interface Level {
 class BookSide {
   /** Sorted, best price last. */
   readonly levels: Level[] = []
-  private readonly byPrice = new Map<number | string, Level>()
+  private readonly byPrice = new IdMap<Level>()
 
   /** bids: better = higher; asks: better = lower. */
   constructor(private readonly bids: boolean) {}
 
   add(order: Resting) {
-    const key = keyOf(order.price)
-    let level = this.byPrice.get(key)
+    let level = this.byPrice.get(order.price)
     if (!level) {
       level = { price: order.price, queue: [], head: 0, amount: 0n, count: 0 }
-      this.byPrice.set(key, level)
+      this.byPrice.set(order.price, level)
       // First index whose price is better than the new one: worse prices stay before it.
       const levels = this.levels
       const price = order.price
@@ -128,15 +122,20 @@ class BookSide {
     level.count += 1
   }
 
-  /** Takes `amount` from a live order of this side (a fill or a cancel); drops the level when it empties. */
-  reduce(order: Resting, amount: bigint) {
+  /** Takes a live order off its level (a cancel); its `remaining` is left as it was. */
+  remove(order: Resting) {
     const level = order.level
-    order.remaining -= amount
-    level.amount -= amount
-    if (order.remaining === 0n || !order.live) {
-      order.live = false
-      level.count -= 1
-    }
+    order.live = false
+    level.amount -= order.remaining
+    level.count -= 1
+    this.settle(level)
+  }
+
+  /**
+   * After orders of the level were filled or cancelled: drops it when it has none left, else moves its head to its
+   * first live order (and gives back the queue's done prefix once it is most of it).
+   */
+  settle(level: Level) {
     if (level.count === 0) return this.drop(level)
     const queue = level.queue
     let head = level.head
@@ -149,7 +148,7 @@ class BookSide {
   }
 
   private drop(level: Level) {
-    this.byPrice.delete(keyOf(level.price))
+    this.byPrice.delete(level.price)
     const levels = this.levels
     const last = levels.length - 1
     if (levels[last] === level) levels.pop()
@@ -199,7 +198,7 @@ class BookSide {
 export class OrderBook {
   private readonly bids = new BookSide(true)
   private readonly asks = new BookSide(false)
-  private readonly byId = new Map<number | string, Resting>()
+  private readonly byId = new IdMap<Resting>()
   private readonly baseUnit: bigint
   private readonly lot: bigint
 
@@ -215,39 +214,27 @@ export class OrderBook {
 
   /** Matches the order against the other side, then rests its rest unless it is immediate-or-cancel. */
   place(order: Incoming): PlaceResult {
-    const key = keyOf(order.id)
-    if (this.byId.has(key)) throw new Error(`engine: order ${order.id} is already on the book`)
-    const result = this.match(order)
-    const side = order.side === 'buy' ? this.asks : this.bids
-    for (const fill of result.fills) {
-      side.reduce(this.byId.get(keyOf(fill.makerId)) as Resting, fill.amount)
-      if (fill.makerRemaining === 0n) this.byId.delete(keyOf(fill.makerId))
-    }
-    if (result.rested > 0n) {
-      this.rest(key, order.id, order.userId, order.side, order.price as bigint, result.rested)
-    }
+    if (this.byId.has(order.id)) throw new Error(`engine: order ${order.id} is already on the book`)
+    const result = this.match(order, true)
+    if (result.rested > 0n) this.rest(order.id, order.userId, order.side, order.price as bigint, result.rested)
     return result
   }
 
   /** What `place` would do, leaving the book as it is. */
   simulate(order: Incoming): PlaceResult {
-    return this.match(order)
+    return this.match(order, false)
   }
 
   /** Removes a resting order; returns it with the rest it had, or undefined when it is not on the book. */
   cancel(id: bigint): BookOrder | undefined {
-    const key = keyOf(id)
-    const order = this.byId.get(key)
+    const order = this.byId.take(id)
     if (!order) return undefined
-    this.byId.delete(key)
-    const cancelled = publicOrder(order)
-    order.live = false
-    ;(order.side === 'buy' ? this.bids : this.asks).reduce(order, cancelled.remaining)
-    return cancelled
+    ;(order.side === 'buy' ? this.bids : this.asks).remove(order)
+    return publicOrder(order)
   }
 
   get(id: bigint): BookOrder | undefined {
-    const order = this.byId.get(keyOf(id))
+    const order = this.byId.get(id)
     return order ? publicOrder(order) : undefined
   }
 
@@ -271,25 +258,29 @@ export class OrderBook {
   /** Rebuild: rests the orders in the given order (time priority = that order) without matching them. */
   load(orders: Iterable<BookOrder>) {
     for (const order of orders) {
-      const key = keyOf(order.id)
-      if (this.byId.has(key)) throw new Error(`engine: order ${order.id} is already on the book`)
+      if (this.byId.has(order.id)) throw new Error(`engine: order ${order.id} is already on the book`)
       if (order.remaining <= 0n) throw new Error(`engine: order ${order.id} has nothing to rest`)
-      this.rest(key, order.id, order.userId, order.side, order.price, order.remaining)
+      this.rest(order.id, order.userId, order.side, order.price, order.remaining)
     }
   }
 
-  private rest(key: number | string, id: bigint, userId: bigint, side: Side, price: bigint, remaining: bigint) {
+  private rest(id: bigint, userId: bigint, side: Side, price: bigint, remaining: bigint) {
     // `level` is set by the side's add.
     const resting: Resting = { id, userId, side, price, remaining, live: true, level: NO_LEVEL }
-    this.byId.set(key, resting)
+    this.byId.set(id, resting)
     ;(side === 'buy' ? this.bids : this.asks).add(resting)
   }
 
-  /** The fills the order would make, best level first, without changing anything. */
-  private match(order: Incoming): PlaceResult {
+  /**
+   * The fills the order makes, best level first. With `apply` each fill is also taken from its maker as it is found
+   * (a completed maker leaves the book, an emptied level is dropped): a maker is visited once and the decisions only
+   * read makers not yet visited, so the fills are those of matching first and applying after.
+   */
+  private match(order: Incoming, apply: boolean): PlaceResult {
     if (order.amount <= 0n) throw new Error('engine: amount must be positive')
     const buy = order.side === 'buy'
-    const levels = (buy ? this.asks : this.bids).levels
+    const side = buy ? this.asks : this.bids
+    const levels = side.levels
     const limit = order.price
     const userId = order.userId
     const fills: Fill[] = []
@@ -303,6 +294,7 @@ export class OrderBook {
       const price = level.price
       if (limit !== null && (buy ? price > limit : price < limit)) break
       const queue = level.queue
+      let touched = false
       for (let j = level.head; j < queue.length; j++) {
         const maker = queue[j] as Resting
         if (!maker.live) continue
@@ -323,6 +315,7 @@ export class OrderBook {
           }
         }
         const quote = (price * take) / this.baseUnit
+        const makerRest = makerRemaining - take
         fills.push({
           makerId: maker.id,
           makerUserId: maker.userId,
@@ -331,16 +324,27 @@ export class OrderBook {
           price,
           amount: take,
           quote,
-          makerRemaining: makerRemaining - take,
+          makerRemaining: makerRest,
         })
         remaining -= take
         quoteTotal += quote
         if (budget !== undefined) budget -= quote
+        if (apply) {
+          touched = true
+          maker.remaining = makerRest
+          level.amount -= take
+          if (makerRest === 0n) {
+            maker.live = false
+            level.count -= 1
+            this.byId.delete(maker.id)
+          }
+        }
         if (remaining === 0n || take < makerRemaining) {
           stopped = true
           break
         }
       }
+      if (touched) side.settle(level)
     }
     const canRest = !order.immediateOrCancel && !selfTrade && limit !== null
     return {
