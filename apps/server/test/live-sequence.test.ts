@@ -1,6 +1,6 @@
-// The live outbox's numbers (migration 0030-live-cheaper's live_sequence, run at COMMIT): the rows a transaction
-// published get the next numbers of their topics, in id order, with no gap or repeat, however many rows and topics it
-// wrote and however many transactions commit at once; a topic's counter ends at its last number.
+// The live outbox's numbers (live_sequence at COMMIT: migrations 0030-live-cheaper and 0031-live-numbered): the rows a
+// transaction published get the next numbers of their topics, in id order, with no gap or repeat, however many rows and
+// topics it wrote and however many transactions commit at once; a topic's counter ends at its last number.
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../src/db/index.ts'

@@ -65,6 +65,45 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create trigger live_outbox_rows after insert on live_outbox for each statement
     when (current_setting('live.rows', true) is distinct from '1') execute function live_rows()`.execute(db)
+  // Numbers for messages of `topics` (sorted: by topic, then as they are to be numbered): each topic's counter moves
+  // past its messages in one statement, in topic order; what it returns is the topic's last number, from which its
+  // messages take theirs, walked backwards. `heard`: some instance listens to one of the topics. The topics stay locked
+  // until COMMIT.
+  await sql`
+    create function live_numbers(topics text[], out seqs bigint[], out heard boolean) language plpgsql as $$
+    declare
+      names text[];
+      lasts bigint[];
+      k integer;
+      n bigint;
+    begin
+      with counters as (
+        insert into live_topics as t (topic, seq)
+        select r.topic, count(*) from unnest(topics) as r(topic) group by r.topic order by r.topic
+        on conflict (topic) do update set seq = t.seq + excluded.seq
+        returning t.topic, t.seq, t.listeners
+      )
+      select array_agg(c.topic order by c.topic), array_agg(c.seq order by c.topic), bool_or(c.listeners > 0)
+        into names, lasts, heard
+        from counters c;
+      k := cardinality(names);
+      n := lasts[k];
+      for i in reverse cardinality(topics) .. 1 loop
+        if topics[i] <> names[k] then
+          k := k - 1;
+          n := lasts[k];
+          if k < 1 or topics[i] is distinct from names[k] then
+            raise exception 'live: topic % out of order', topics[i];
+          end if;
+        end if;
+        seqs[i] := n;
+        n := n - 1;
+      end loop;
+    end $$`.execute(db)
+  await sql`
+    alter function live_numbers(text[])
+      set enable_seqscan = off set enable_bitmapscan = off set enable_hashjoin = off set enable_mergejoin = off
+      set enable_hashagg = off set plan_cache_mode = force_generic_plan`.execute(db)
   // The transaction's pending messages and unnumbered rows, numbered together (at COMMIT, from live_sequence).
   await sql`
     create function live_sequence_rows() returns void language plpgsql as $$
@@ -75,10 +114,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       payloads jsonb[];
       first_id bigint;
       last_id bigint;
-      names text[];
-      lasts bigint[];
       seqs bigint[];
-      k integer;
       n bigint;
       l integer;
       heard boolean := false;
@@ -120,28 +156,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
             select r.id, r.topic, r.payload from unnest(ids, topics, payloads) as r(id, topic, payload)
              where r.payload is not null;
         end if;
-        with counters as (
-          insert into live_topics as t (topic, seq)
-          select r.topic, count(*) from unnest(topics) as r(topic) group by r.topic order by r.topic
-          on conflict (topic) do update set seq = t.seq + excluded.seq
-          returning t.topic, t.seq, t.listeners
-        )
-        select array_agg(c.topic order by c.topic), array_agg(c.seq order by c.topic), bool_or(c.listeners > 0)
-          into names, lasts, heard
-          from counters c;
-        k := cardinality(names);
-        n := lasts[k];
-        for i in reverse cardinality(ids) .. 1 loop
-          if topics[i] <> names[k] then
-            k := k - 1;
-            n := lasts[k];
-            if k < 1 or topics[i] is distinct from names[k] then
-              raise exception 'live: topic % out of order', topics[i];
-            end if;
-          end if;
-          seqs[i] := n;
-          n := n - 1;
-        end loop;
+        select r.seqs, r.heard into seqs, heard from live_numbers(topics) r;
         update live_outbox o set seq = r.seq, committed_at = clock_timestamp()
           from unnest(ids, seqs) as r(id, seq)
          where o.id = r.id;
@@ -227,11 +242,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create function live_publish_numbered(topics text[], payloads jsonb[]) returns integer language plpgsql as $$
     declare
-      names text[];
-      lasts bigint[];
       seqs bigint[];
-      k integer;
-      n bigint;
       first_id bigint;
       last_id bigint;
       heard boolean;
@@ -241,28 +252,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         or exists (select 1 from live_outbox o where o.seq is null) then
         raise exception 'live: numbered messages after unnumbered ones in one transaction';
       end if;
-      with counters as (
-        insert into live_topics as t (topic, seq)
-        select r.topic, count(*) from unnest(topics) as r(topic) group by r.topic order by r.topic
-        on conflict (topic) do update set seq = t.seq + excluded.seq
-        returning t.topic, t.seq, t.listeners
-      )
-      select array_agg(c.topic order by c.topic), array_agg(c.seq order by c.topic), bool_or(c.listeners > 0)
-        into names, lasts, heard
-        from counters c;
-      k := cardinality(names);
-      n := lasts[k];
-      for i in reverse cardinality(topics) .. 1 loop
-        if topics[i] <> names[k] then
-          k := k - 1;
-          n := lasts[k];
-          if k < 1 or topics[i] is distinct from names[k] then
-            raise exception 'live: topic % out of order', topics[i];
-          end if;
-        end if;
-        seqs[i] := n;
-        n := n - 1;
-      end loop;
+      select r.seqs, r.heard into seqs, heard from live_numbers(topics) r;
       with made as (
         insert into live_outbox (topic, seq, payload, committed_at)
         select r.topic, r.seq, r.payload, clock_timestamp() from unnest(topics, seqs, payloads) as r(topic, seq, payload)
@@ -296,6 +286,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   // 0030-live-cheaper's functions.
   await cheaper(db)
   await sql`drop function live_sequence_rows()`.execute(db)
+  await sql`drop function live_numbers(text[])`.execute(db)
   await sql`create index live_outbox_created on live_outbox (created_at)`.execute(db)
   await sql`alter table live_topics reset (fillfactor)`.execute(db)
   await sql`alter table live_topics drop column listeners`.execute(db)
