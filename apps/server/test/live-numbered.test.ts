@@ -45,16 +45,21 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
       .execute()
     chain = await systemAccount(db, 'USDT', 'chain')
     for (let i = 0; i < 3; i++) {
-      const { id } = await db
-        .insertInto('users')
-        .values({ address: randomUUID(), parent_id: null })
-        .returning('id')
-        .executeTakeFirstOrThrow()
+      const id = await newUser()
       users.push(id)
       accounts.push(await userAccount(db, id, 'USDT', 'available'))
     }
   })
   afterAll(() => drop())
+
+  const newUser = async () =>
+    (
+      await db
+        .insertInto('users')
+        .values({ address: randomUUID(), parent_id: null })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id
 
   const move = (trx: Transaction<DB>, debit: string, credit: string, amount = 1n) =>
     transfer(trx, { debit, credit, asset: 'USDT', amount, type: 'deposit', key: `k${keys++}` })
@@ -227,12 +232,7 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
   })
 
   it('a bulk credit with an account still missing creates it and publishes every balance once', async () => {
-    const { id } = await db
-      .insertInto('users')
-      .values({ address: randomUUID(), parent_id: null })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    users.push(id)
+    users.push(await newUser())
     const before = (await rows()).length
     await db
       .transaction()
