@@ -276,6 +276,16 @@ export async function seedRoot(db: Database): Promise<TestWallet> {
   return root
 }
 
+/** A user with no referrer and no wallet of its own (tests of the ledger and the live channel below the routes): its id. */
+export async function newUser(db: Database): Promise<string> {
+  const { id } = await db
+    .insertInto('users')
+    .values({ address: randomUUID(), parent_id: null })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return id
+}
+
 /** PLG and USDT without mints (tests that never touch the chain), as the seed makes them on the local chain. */
 export async function addOffChainAssets(db: Database) {
   await db

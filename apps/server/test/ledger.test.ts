@@ -14,31 +14,17 @@ import {
   transfer,
   userAccount,
 } from '../src/modules/ledger/service.ts'
-import { dbKind, freshDatabase } from './helpers.ts'
+import { addOffChainAssets, dbKind, freshDatabase, newUser } from './helpers.ts'
 
 describe(`ledger (${dbKind})`, () => {
   let db: Database
   let drop: () => Promise<void>
   beforeAll(async () => {
     ;({ db, drop } = await freshDatabase())
-    await db
-      .insertInto('assets')
-      .values([
-        { code: 'USDT', symbol: 'USDT', decimals: 6, sort: 1 },
-        { code: 'PLG', symbol: 'PLG', decimals: 9, sort: 2 },
-      ])
-      .execute()
+    await addOffChainAssets(db)
   })
   afterAll(() => drop())
 
-  const newUser = async () =>
-    (
-      await db
-        .insertInto('users')
-        .values({ address: randomUUID(), parent_id: null })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id
   const run = (input: TransferInput) => db.transaction().execute((trx) => transfer(trx, input))
   const balanceOf = async (id: string) =>
     BigInt(
@@ -57,7 +43,7 @@ describe(`ledger (${dbKind})`, () => {
 
   /** A new user holding `amount` USDT in the available account, paid in from the system 'chain' account. */
   async function fundedUser(amount: bigint) {
-    const user = await newUser()
+    const user = await newUser(db)
     const chain = await systemAccount(db, 'USDT', 'chain')
     const available = await userAccount(db, user, 'USDT', 'available')
     await run({ debit: chain, credit: available, asset: 'USDT', amount, type: 'deposit', key: randomUUID() })
@@ -65,7 +51,7 @@ describe(`ledger (${dbKind})`, () => {
   }
 
   it('creates an account once, also when asked for it many times at once', async () => {
-    const user = await newUser()
+    const user = await newUser(db)
     const ids = await Promise.all(Array.from({ length: 10 }, () => userAccount(db, user, 'USDT', 'locked')))
     expect(new Set(ids).size).toBe(1)
     expect(await userAccount(db, user, 'USDT', 'locked')).toBe(ids[0])
@@ -148,7 +134,7 @@ describe(`ledger (${dbKind})`, () => {
     const rewards = await systemAccount(db, 'PLG', 'rewards')
     await run({ debit: emission, credit: rewards, asset: 'PLG', amount: 7n, type: 'settlement', key: randomUUID() })
     expect(await balanceOf(emission)).toBe(-7n)
-    const locked = await userAccount(db, await newUser(), 'PLG', 'locked')
+    const locked = await userAccount(db, await newUser(db), 'PLG', 'locked')
     await expect(
       run({ debit: locked, credit: rewards, asset: 'PLG', amount: 1n, type: 'withdraw_refund', key: randomUUID() }),
     ).rejects.toMatchObject(insufficient)
@@ -177,7 +163,7 @@ describe(`ledger (${dbKind})`, () => {
 
   it('is all-or-nothing: when a later transfer of a transaction is refused, the earlier ones are undone', async () => {
     const { chain, available } = await fundedUser(10n)
-    const locked = await userAccount(db, await newUser(), 'USDT', 'locked')
+    const locked = await userAccount(db, await newUser(db), 'USDT', 'locked')
     const count = await transferCount()
     await expect(
       db.transaction().execute(async (trx) => {
@@ -287,7 +273,7 @@ describe(`ledger (${dbKind})`, () => {
   })
 
   it('accountIds finds and creates many accounts at once, the same ones userAccount and systemAccount give', async () => {
-    const [u1, u2] = [await newUser(), await newUser()]
+    const [u1, u2] = [await newUser(db), await newUser(db)]
     const existing = await userAccount(db, u1, 'USDT', 'available')
     const specs = [
       { userId: u1, asset: 'USDT', kind: 'available' },

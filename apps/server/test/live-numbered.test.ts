@@ -11,7 +11,7 @@ import type { DB } from '../src/db/schema.ts'
 import { creditUsers } from '../src/modules/ledger/index.ts'
 import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
 import { type Publication, publish, purgeOutbox } from '../src/modules/live/publish.ts'
-import { dbKind, freshDatabase } from './helpers.ts'
+import { addOffChainAssets, dbKind, freshDatabase, newUser } from './helpers.ts'
 
 interface Row {
   id: string
@@ -36,30 +36,15 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
 
   beforeAll(async () => {
     ;({ db, drop } = await freshDatabase())
-    await db
-      .insertInto('assets')
-      .values([
-        { code: 'USDT', symbol: 'USDT', decimals: 6, sort: 1 },
-        { code: 'PLG', symbol: 'PLG', decimals: 9, sort: 2 },
-      ])
-      .execute()
+    await addOffChainAssets(db)
     chain = await systemAccount(db, 'USDT', 'chain')
     for (let i = 0; i < 3; i++) {
-      const id = await newUser()
+      const id = await newUser(db)
       users.push(id)
       accounts.push(await userAccount(db, id, 'USDT', 'available'))
     }
   })
   afterAll(() => drop())
-
-  const newUser = async () =>
-    (
-      await db
-        .insertInto('users')
-        .values({ address: randomUUID(), parent_id: null })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id
 
   const move = (trx: Transaction<DB>, debit: string, credit: string, amount = 1n) =>
     transfer(trx, { debit, credit, asset: 'USDT', amount, type: 'deposit', key: `k${keys++}` })
@@ -232,7 +217,7 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
   })
 
   it('a bulk credit with an account still missing creates it and publishes every balance once', async () => {
-    users.push(await newUser())
+    users.push(await newUser(db))
     const before = (await rows()).length
     await db
       .transaction()
