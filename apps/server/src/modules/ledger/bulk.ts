@@ -139,14 +139,18 @@ export const accountKey = (spec: AccountSpec) => `${spec.userId ?? ''}/${spec.as
 
 /**
  * The ids of many accounts at once (the same accounts `userAccount` and `systemAccount` give), created when missing,
- * in one statement when they all exist and three otherwise, whatever their number. The map is keyed by `accountKey`.
+ * in one statement whatever their number (two when another transaction creates one of them at the same moment). The
+ * map is keyed by `accountKey`.
  */
 export async function accountIds(trx: Transaction<DB>, specs: AccountSpec[]): Promise<Map<string, string>> {
   const ids = new Map<string, string>()
+  const column = (specs: AccountSpec[], key: keyof AccountSpec) => sql.val(specs.map((spec) => spec[key]))
+  const keep = (rows: { id: string; user_id: string | null; asset: string; kind: string }[]) => {
+    for (const row of rows) ids.set(accountKey({ userId: row.user_id, asset: row.asset, kind: row.kind }), row.id)
+  }
   const find = async (list: AccountSpec[]) => {
     const users = list.filter((spec) => spec.userId !== null)
     const system = list.filter((spec) => spec.userId === null)
-    const column = (specs: AccountSpec[], key: keyof AccountSpec) => sql.val(specs.map((spec) => spec[key]))
     // Users' and system accounts apart: each branch is an index lookup per wanted account.
     const { rows } = await sql<{ id: string; user_id: string | null; asset: string; kind: string }>`
       select a.id, a.user_id, a.asset, a.kind
@@ -157,21 +161,35 @@ export async function accountIds(trx: Transaction<DB>, specs: AccountSpec[]): Pr
       select a.id, null, a.asset, a.kind
       from unnest(${column(system, 'asset')}::text[], ${column(system, 'kind')}::text[]) as w(asset, kind)
       join ledger_accounts a on a.user_id is null and a.asset = w.asset and a.kind = w.kind`.execute(trx)
-    for (const row of rows) ids.set(accountKey({ userId: row.user_id, asset: row.asset, kind: row.kind }), row.id)
+    keep(rows)
   }
   const wanted = [...new Map(specs.map((spec) => [accountKey(spec), spec])).values()]
   if (wanted.length === 0) return ids
-  await find(wanted)
+  // Those found, and those missing created in the same statement: in (user, asset, kind) order, so two transactions
+  // creating overlapping accounts wait in one order. An account another transaction creates meanwhile wins the
+  // conflict (nothing returned for it) and the second look below finds it.
+  const { rows } = await sql<{ id: string; user_id: string | null; asset: string; kind: string }>`
+    with w as materialized (
+      select w.user_id, w.asset, w.kind, case when w.user_id is null
+          then (select a.id from ledger_accounts a where a.user_id is null and a.asset = w.asset and a.kind = w.kind)
+          else (select a.id from ledger_accounts a where a.user_id = w.user_id and a.asset = w.asset and a.kind = w.kind)
+        end as id
+      from unnest(${column(wanted, 'userId')}::bigint[], ${column(wanted, 'asset')}::text[],
+        ${column(wanted, 'kind')}::text[]) as w(user_id, asset, kind)
+    ),
+    made as (
+      insert into ledger_accounts (user_id, asset, kind)
+      select user_id, asset, kind from w where id is null
+      order by 1 nulls first, 2, 3
+      on conflict do nothing
+      returning id, user_id, asset, kind
+    )
+    select id, user_id, asset, kind from w where id is not null
+    union all
+    select id, user_id, asset, kind from made`.execute(trx)
+  keep(rows)
   const missing = wanted.filter((spec) => !ids.has(accountKey(spec)))
   if (missing.length === 0) return ids
-  // In (user, asset, kind) order, so two transactions creating overlapping accounts wait in one order; another
-  // transaction's row wins the conflict and the second look finds it.
-  await sql`
-    insert into ledger_accounts (user_id, asset, kind)
-    select * from unnest(${sql.val(missing.map((s) => s.userId))}::bigint[], ${sql.val(missing.map((s) => s.asset))}::text[],
-      ${sql.val(missing.map((s) => s.kind))}::text[]) as w(user_id, asset, kind)
-    order by 1 nulls first, 2, 3
-    on conflict do nothing`.execute(trx)
   await find(missing)
   const lost = missing.find((spec) => !ids.has(accountKey(spec)))
   if (lost) throw new Error(`ledger: could not create account ${accountKey(lost)}`)
@@ -179,10 +197,11 @@ export async function accountIds(trx: Transaction<DB>, specs: AccountSpec[]): Pr
 }
 
 /**
- * Many transfers in a fixed number of statements, with `transfer`'s rules: each at most once per idempotency key (a
- * key already stored with the same content is skipped, with different content it throws), balances moved in the same
- * transaction, user accounts never negative (a refusal 'common.insufficientBalance' — the caller's transaction must
- * then roll back). The touched accounts are locked in ascending id order first, the order `transfer` locks in.
+ * Many transfers in one statement (two when a key was seen before), with `transfer`'s rules: each at most once per
+ * idempotency key (a key already stored with the same content is skipped, with different content it throws), balances
+ * moved in the same transaction, user accounts never negative (a refusal 'common.insufficientBalance' — the caller's
+ * transaction must then roll back). The touched accounts are locked in ascending id order first, the order `transfer`
+ * locks in.
  * Balances move by each account's net change: a user account may be debited before it is credited within the list.
  */
 export async function transferMany(trx: Transaction<DB>, transfers: TransferInput[]): Promise<void> {
@@ -192,17 +211,21 @@ export async function transferMany(trx: Transaction<DB>, transfers: TransferInpu
   const accounts = [...new Set(transfers.flatMap((t) => [BigInt(t.debit), BigInt(t.credit)]))]
     .sort((a, b) => (a < b ? -1 : 1))
     .map(String)
-  await sql`select id from ledger_accounts where id = any(${sql.val(accounts)}::bigint[]) order by id for update`.execute(
-    trx,
-  )
   const column = <K extends keyof TransferInput>(key: K) => sql.val(transfers.map((t) => t[key]?.toString() ?? null))
   let result: { made: string; moves: string; moved: string } | undefined
   try {
+    // One statement. `locked` takes the accounts' row locks in id order before anything else: the input's condition on
+    // it is evaluated once, before its first row, so no transfer is inserted nor balance moved until every account is
+    // locked. An account changed by a transaction it waited for is updated in its newest version (read committed).
     const { rows } = await sql<{ made: string; moves: string; moved: string }>`
-      with input as (
+      with locked as materialized (
+        select id from ledger_accounts where id = any(${sql.val(accounts)}::bigint[]) order by id for update
+      ),
+      input as (
         select * from unnest(${column('key')}::text[], ${column('type')}::text[], ${column('asset')}::text[],
           ${column('debit')}::bigint[], ${column('credit')}::bigint[], ${column('amount')}::numeric[],
           ${column('reference')}::text[]) as i(key, type, asset, debit, credit, amount, reference)
+        where (select count(*) from locked) >= 0
       ),
       made as (
         insert into ledger_transfers (idempotency_key, type, asset, debit_account_id, credit_account_id, amount, reference)
