@@ -146,6 +146,8 @@ export class Batch {
   readonly fills: FillRecord[] = []
   readonly transfers: PendingTransfer[] = []
   lastPrice: bigint | null = null
+  /** Ledger account ids the batch looked up (by accountKey), for the market to keep once the batch committed. */
+  readonly accounts = new Map<string, string>()
   private readonly byClientKey = new Map<string, OrderState>()
 
   constructor(
@@ -423,15 +425,24 @@ export class Batch {
     if (fill.makerRemaining === 0n) this.close(maker, 'completed')
   }
 
-  /** Writes the batch: orders, fills, ledger transfers and the market row. False when it changed nothing. */
-  async flush(trx: Transaction<DB>, symbol: string): Promise<boolean> {
+  /**
+   * Writes the batch: its orders, fills and the market row in one statement, then its ledger transfers (the ids of
+   * accounts `known` does not hold looked up first; those found are left in `accounts` for the caller to keep once the
+   * batch has committed). False when it changed nothing.
+   */
+  async flush(trx: Transaction<DB>, symbol: string, known: ReadonlyMap<string, string>): Promise<boolean> {
     if (this.created.size === 0 && this.changed.size === 0) return false
     const time = this.time.toISOString()
     const list = <T>(values: T[]) => sql.val(values)
     const big = (values: (bigint | null)[]) => list(values.map((v) => (v === null ? null : v.toString())))
-    if (this.created.size > 0) {
-      const o = [...this.created]
-      await sql`
+    const o = [...this.created]
+    const c = [...this.changed]
+    const f = this.fills
+    // One statement: the new orders, the changed ones (each must still be pending), the fills in the order they were
+    // made (their ids then follow it) and the market row. A fill's orders may be new: the foreign keys are checked at
+    // the statement's end.
+    const { rows } = await sql<{ changed: string }>`
+      with created as (
         insert into trade_orders (id, order_sn, symbol, user_id, side, kind, price, amount, filled, quote, fee, received,
           locked, status, client_order_id, created_at, updated_at)
         select id, order_sn, ${symbol}, user_id, side, kind, price, amount, filled, quote, fee, received, locked, status,
@@ -444,23 +455,19 @@ export class Batch {
           ${big(o.map((x) => x.received))}::numeric[], ${big(o.map((x) => x.locked))}::numeric[],
           ${list(o.map((x) => x.status))}::text[], ${list(o.map((x) => x.clientOrderId))}::text[])
           as o(id, order_sn, user_id, side, kind, price, amount, filled, quote, fee, received, locked, status,
-            client_order_id)`.execute(trx)
-    }
-    if (this.changed.size > 0) {
-      const o = [...this.changed]
-      const result = await sql`
+            client_order_id)
+      ),
+      changed as (
         update trade_orders t set filled = o.filled, quote = o.quote, fee = o.fee, received = o.received,
           locked = o.locked, status = o.status, updated_at = ${time}::timestamptz
-        from unnest(${big(o.map((x) => x.id))}::bigint[], ${big(o.map((x) => x.filled))}::numeric[],
-          ${big(o.map((x) => x.quote))}::numeric[], ${big(o.map((x) => x.fee))}::numeric[],
-          ${big(o.map((x) => x.received))}::numeric[], ${big(o.map((x) => x.locked))}::numeric[],
-          ${list(o.map((x) => x.status))}::text[]) as o(id, filled, quote, fee, received, locked, status)
-        where t.id = o.id and t.status = 'pending'`.execute(trx)
-      if (Number(result.numAffectedRows) !== o.length) throw new Error('trade: an order changed was not pending')
-    }
-    if (this.fills.length > 0) {
-      const f = this.fills
-      await sql`
+        from unnest(${big(c.map((x) => x.id))}::bigint[], ${big(c.map((x) => x.filled))}::numeric[],
+          ${big(c.map((x) => x.quote))}::numeric[], ${big(c.map((x) => x.fee))}::numeric[],
+          ${big(c.map((x) => x.received))}::numeric[], ${big(c.map((x) => x.locked))}::numeric[],
+          ${list(c.map((x) => x.status))}::text[]) as o(id, filled, quote, fee, received, locked, status)
+        where t.id = o.id and t.status = 'pending'
+        returning t.id
+      ),
+      fills as (
         insert into trade_fills (symbol, maker_order_id, taker_order_id, maker_user_id, taker_user_id, taker_side, price,
           amount, quote, maker_fee, taker_fee, created_at)
         select ${symbol}, maker_order_id, taker_order_id, maker_user_id, taker_user_id, taker_side, price, amount, quote,
@@ -472,13 +479,19 @@ export class Batch {
           ${big(f.map((x) => x.makerFee))}::numeric[], ${big(f.map((x) => x.takerFee))}::numeric[])
           with ordinality as f(maker_order_id, taker_order_id, maker_user_id, taker_user_id, taker_side, price, amount,
             quote, maker_fee, taker_fee, n)
-        order by n`.execute(trx)
-    }
-    const accounts = await accountIds(
-      trx,
-      this.transfers.flatMap((t) => [t.debit, t.credit]),
-    )
-    const id = (spec: AccountSpec) => accounts.get(accountKey(spec)) as string
+        order by n
+      ),
+      market as (
+        update trade_markets set seq = seq + 1, updated_at = ${time}::timestamptz,
+          last_price = coalesce(${this.lastPrice?.toString() ?? null}::numeric, last_price)
+        where symbol = ${symbol}
+      )
+      select count(*) as changed from changed`.execute(trx)
+    if (Number(rows[0]?.changed) !== c.length) throw new Error('trade: an order changed was not pending')
+    const specs = this.transfers.flatMap((t) => [t.debit, t.credit])
+    const missing = specs.filter((spec) => !known.has(accountKey(spec)))
+    if (missing.length > 0) for (const [key, id] of await accountIds(trx, missing)) this.accounts.set(key, id)
+    const id = (spec: AccountSpec) => (known.get(accountKey(spec)) ?? this.accounts.get(accountKey(spec))) as string
     try {
       await transferMany(
         trx,
@@ -488,15 +501,6 @@ export class Batch {
       if (error instanceof AppError && error.key === 'common.insufficientBalance') throw new BalanceChanged()
       throw error
     }
-    await trx
-      .updateTable('trade_markets')
-      .set({
-        seq: sql`seq + 1`,
-        updated_at: this.time,
-        ...(this.lastPrice === null ? {} : { last_price: this.lastPrice.toString() }),
-      })
-      .where('symbol', '=', symbol)
-      .execute()
     return true
   }
 }

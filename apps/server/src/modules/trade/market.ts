@@ -2,13 +2,13 @@
 // serializes every command on it, and the database transaction that persists each batch of commands together with its
 // ledger transfers. The database is the truth: each batch locks the market row and compares its `seq` with the book's,
 // and rebuilds the book from the pending orders when another process (or a failed batch) moved it on.
-import { sql, type Transaction } from 'kysely'
+import { type Selectable, sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
-import type { DB } from '../../db/schema.ts'
+import type { DB, TradeOrdersTable } from '../../db/schema.ts'
 import { backoff, isConnectionError, isRetryable, noteCommitted, triesAfter } from '../../db/transient.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
 import { requireAsset } from '../assets/index.ts'
-import { getBusinessConfig, QUOTE } from '../config/index.ts'
+import { getBusinessConfig, QUOTE, storedVersion } from '../config/index.ts'
 import { accountKey } from '../ledger/index.ts'
 import {
   available,
@@ -45,6 +45,8 @@ interface Job {
   reject: (error: unknown) => void
 }
 
+/** How many ledger account ids a market keeps (four per trader: available and locked of both assets). */
+const ACCOUNTS_KEPT = 65_536
 /** How many commands one transaction takes at most. */
 const MAX_BATCH = 256
 /** How many times a batch is tried when the database refused it for a reason that may pass (deadlock, …); after a
@@ -75,6 +77,13 @@ export class TradeMarket {
   private readonly queue: Job[] = []
   private running = false
   private asset: { symbol: string; baseDecimals: number; quoteDecimals: number } | undefined
+  /**
+   * Ledger account ids by accountKey, of the accounts the market's batches moved money between: an account's id never
+   * changes, so a batch looks up only the accounts it has not met (ledger/bulk.ts accountIds).
+   */
+  private readonly accounts = new Map<string, string>()
+  /** The rules of the configuration version last read by a batch (`trade_open` sends a version's value once). */
+  private config: { id: string; at: string; rules: MarketRules } | undefined
   /**
    * Called after a batch that traded has committed: the market's figures and the valuation price derived from the
    * trades are published then (modules/home/live.ts), outside the batch's transaction.
@@ -211,12 +220,14 @@ export class TradeMarket {
 
   private async write(jobs: Job[]) {
     let next: BookState | undefined
+    let found: Map<string, string> | undefined
     let traded = false
     const outcomes = await this.db.transaction().execute(async (trx) => {
       const batch = await this.open(trx, jobs)
       const outcomes = TradeMarket.apply(jobs, batch)
       next = batch.state
-      if (await batch.flush(trx, this.symbol)) {
+      found = batch.accounts
+      if (await batch.flush(trx, this.symbol, this.accounts)) {
         next.seq += 1n
         await publishBatch(trx, batch, (await this.assets(trx)).baseDecimals)
         traded = batch.fills.length > 0
@@ -234,6 +245,13 @@ export class TradeMarket {
       return outcomes
     })
     this.state = next ?? null
+    // Accounts created by the batch exist once it has committed.
+    for (const [key, id] of found ?? []) this.accounts.set(key, id)
+    // The oldest out past the bound (a few MB): a trader met again is looked up again.
+    for (const key of this.accounts.keys()) {
+      if (this.accounts.size <= ACCOUNTS_KEPT) break
+      this.accounts.delete(key)
+    }
     if (traded) this.onTraded?.()
     return outcomes
   }
@@ -254,80 +272,65 @@ export class TradeMarket {
   }
 
   /**
-   * Starts a batch: locks the market row (batches of all processes run one at a time), brings the book up to date,
-   * and reads what the commands need: order ids, the time, the orders their client keys name, the payers' balances.
+   * Starts a batch in one round trip (`trade_open`, migration 0034-trade-open): locks the market row (batches of all
+   * processes run one at a time), then reads the configuration in force, order ids and the time, the payers' balances
+   * and the orders their client keys name; brings the book up to date (a rebuild is a second statement).
    */
   private async open(trx: Transaction<DB>, jobs: Job[]): Promise<Batch> {
-    const lock = () =>
-      trx
-        .selectFrom('trade_markets')
-        .select(['seq', 'updated_at'])
-        .where('symbol', '=', this.symbol)
-        .forUpdate()
-        .executeTakeFirst()
-    let market = await lock()
-    if (!market) {
-      await trx
-        .insertInto('trade_markets')
-        .values({ symbol: this.symbol })
-        .onConflict((oc) => oc.doNothing())
-        .execute()
-      market = await lock()
-      if (!market) throw new Error(`trade: market ${this.symbol} could not be created`)
+    const assets = await this.assets(trx)
+    const payers = jobs.flatMap((job) => (job.payer ? [job.payer] : []))
+    const keyed = payers.filter((p) => p.clientOrderId !== undefined)
+    const count = jobs.reduce((n, job) => n + job.ids, 0)
+    const known = this.config
+    const { rows } = await sql<{
+      seq: string
+      updated_at: Date
+      now: Date
+      ids: string[] | null
+      config_id: string | null
+      config_at: string | null
+      config_value: unknown
+      balance_users: string[] | null
+      balance_assets: string[] | null
+      balances: string[] | null
+      client_orders: Selectable<TradeOrdersTable>[]
+    }>`
+      select * from trade_open(${this.symbol}, ${QUOTE}, ${count}::integer, ${known?.id || null}::bigint,
+        ${known?.at || null}::text, ${sql.val(payers.map((p) => String(p.userId)))}::bigint[],
+        ${sql.val(keyed.map((p) => String(p.userId)))}::bigint[],
+        ${sql.val(keyed.map((p) => p.clientOrderId as string))}::text[])`.execute(trx)
+    const row = rows[0]
+    if (!row) throw new Error(`trade: market ${this.symbol} could not be opened`)
+    // The rules of the version in force: the function returns its value only when it is not the one known ('' for
+    // none: the defaults).
+    const id = row.config_id ?? ''
+    const at = row.config_at ?? ''
+    let rules = known?.id === id && known.at === at ? known.rules : undefined
+    if (!rules) {
+      rules = marketRules(storedVersion(id || 'default', row.config_value ?? undefined), assets)
+      this.config = { id, at, rules }
     }
-    const rules = await this.rules(trx)
-    const seq = BigInt(market.seq)
+    const seq = BigInt(row.seq)
     let state = this.state
     // Until the batch commits, `this.state` is unknown: a failure leaves it null so the next batch rebuilds.
     this.state = null
     if (!state || state.seq !== seq || state.lot !== rules.lot) state = await this.rebuild(trx, rules, seq)
 
-    const count = jobs.reduce((n, job) => n + job.ids, 0)
-    const { rows } = await sql<{ id: string | null; now: Date }>`
-      select case when n > 0 then nextval('trade_orders_id_seq')::text end as id, clock_timestamp() as now
-      from generate_series(0, ${count}) as n order by n`.execute(trx)
-    const ids = rows.flatMap((row) => (row.id === null ? [] : [BigInt(row.id)]))
-    const now = rows[0]?.now ?? new Date()
+    const ids = (row.ids ?? []).map(BigInt)
     // A batch's time never goes back, whatever the clocks of the servers: the fills stay in time order.
-    const time = new Date(Math.max(now.getTime(), market.updated_at.getTime()))
-
-    const payers = jobs.flatMap((job) => (job.payer ? [job.payer] : []))
-    const keyed = payers.filter((p) => p.clientOrderId !== undefined)
-    const clientOrders =
-      keyed.length === 0
-        ? []
-        : await trx
-            .selectFrom('trade_orders')
-            .selectAll()
-            .where(
-              'user_id',
-              'in',
-              keyed.map((p) => String(p.userId)),
-            )
-            .where(
-              'client_order_id',
-              'in',
-              keyed.map((p) => p.clientOrderId as string),
-            )
-            .execute()
+    const time = new Date(Math.max(new Date(row.now).getTime(), new Date(row.updated_at).getTime()))
     const balances = new Map<string, bigint>()
-    if (payers.length > 0) {
-      const held = await trx
-        .selectFrom('ledger_accounts')
-        .select(['user_id', 'asset', 'balance'])
-        .where('kind', '=', 'available')
-        .where(
-          'user_id',
-          'in',
-          payers.map((p) => String(p.userId)),
-        )
-        .where('asset', 'in', [this.symbol, QUOTE])
-        .execute()
-      for (const p of payers) balances.set(accountKey(available(p.userId, p.asset)), 0n)
-      for (const row of held)
-        balances.set(accountKey({ userId: row.user_id, asset: row.asset, kind: 'available' }), BigInt(row.balance))
-    }
-    return new Batch(state, rules, time, ids, clientOrders.map(orderState), balances)
+    for (const p of payers) balances.set(accountKey(available(p.userId, p.asset)), 0n)
+    ;(row.balance_users ?? []).forEach((userId, i) => {
+      balances.set(
+        accountKey({ userId, asset: row.balance_assets?.[i] as string, kind: 'available' }),
+        BigInt(row.balances?.[i] as string),
+      )
+    })
+    const clientOrders = row.client_orders.map((order) =>
+      orderState({ ...order, created_at: new Date(order.created_at), updated_at: new Date(order.updated_at) }),
+    )
+    return new Batch(state, rules, time, ids, clientOrders, balances)
   }
 
   /** The book as the database has it: the pending limit orders in id (time) order. */

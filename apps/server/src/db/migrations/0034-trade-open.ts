@@ -1,0 +1,64 @@
+import { type Kysely, sql } from 'kysely'
+
+/**
+ * The start of a quick-trade batch in one round trip (docs/trade.md "Concurrency", modules/trade/market.ts `open`):
+ * `trade_open(...)` does in the server what took four to five statements — lock the market row (`for update`, created
+ * when missing), then read the configuration in force, take the batch's order ids and the time, read the payers'
+ * available balances and the orders their client keys name — and returns the transaction's id (`commit_xid`, assigned
+ * by the row lock), which spares the tracked connection its own read before COMMIT (db/transient.ts).
+ *
+ * The function is VOLATILE, so under read committed each of its statements takes a new snapshot: everything read after
+ * the lock sees what the batch before it (of any process) committed, as the separate statements did. The configuration
+ * comes back whole only when it is not the version the caller names (`p_config_id`, `p_config_at`): a market keeps the
+ * rules of the version in force and reads a new one once.
+ *
+ * The client orders come as a JSON array of their rows with every number as text (numeric(38, 0) does not fit a
+ * JavaScript number).
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    create function trade_open(
+      p_symbol text, p_quote text, p_ids integer, p_config_id bigint, p_config_at text, p_payers bigint[],
+      p_keyed_users bigint[], p_keyed_keys text[]
+    ) returns table (
+      seq text, updated_at timestamptz, now timestamptz, ids text[], config_id text, config_at text, config_value jsonb,
+      balance_users text[], balance_assets text[], balances text[], client_orders jsonb, commit_xid text
+    ) language plpgsql volatile as $$
+    begin
+      select m.seq::text, m.updated_at into seq, updated_at from trade_markets m where m.symbol = p_symbol for update;
+      if not found then
+        insert into trade_markets as m (symbol) values (p_symbol) on conflict do nothing;
+        select m.seq::text, m.updated_at into seq, updated_at from trade_markets m where m.symbol = p_symbol for update;
+        if not found then raise exception 'trade: market % could not be created', p_symbol; end if;
+      end if;
+      -- The ids ascend in the order the batch hands them out (docs/trade.md "Matching").
+      select array_agg(n.id::text order by n.id) into ids
+        from (select nextval('trade_orders_id_seq') as id from generate_series(1, p_ids)) n;
+      now := clock_timestamp();
+      select c.id::text, c.created_at::text,
+             case when c.id is distinct from p_config_id or c.created_at::text is distinct from p_config_at
+               then c.value end
+        into config_id, config_at, config_value
+        from config_versions c order by c.id desc limit 1;
+      select array_agg(a.user_id::text), array_agg(a.asset), array_agg(a.balance::text)
+        into balance_users, balance_assets, balances
+        from ledger_accounts a
+       where a.user_id = any(p_payers) and a.asset in (p_symbol, p_quote) and a.kind = 'available';
+      select coalesce(jsonb_agg(jsonb_build_object(
+               'id', o.id::text, 'order_sn', o.order_sn, 'user_id', o.user_id::text, 'side', o.side, 'kind', o.kind,
+               'price', o.price::text, 'amount', o.amount::text, 'filled', o.filled::text, 'quote', o.quote::text,
+               'fee', o.fee::text, 'received', o.received::text, 'locked', o.locked::text, 'status', o.status,
+               'client_order_id', o.client_order_id, 'created_at', o.created_at, 'updated_at', o.updated_at)
+               order by o.id), '[]'::jsonb)
+        into client_orders
+        from trade_orders o
+       where o.client_order_id is not null
+         and (o.user_id, o.client_order_id) in (select * from unnest(p_keyed_users, p_keyed_keys));
+      commit_xid := txid_current()::text;
+      return next;
+    end $$`.execute(db)
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`drop function trade_open(text, text, integer, bigint, text, bigint[], bigint[], text[])`.execute(db)
+}
