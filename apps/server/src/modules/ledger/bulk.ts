@@ -197,35 +197,50 @@ export async function accountIds(trx: Transaction<DB>, specs: AccountSpec[]): Pr
 }
 
 /**
- * Many transfers in one statement (two when a key was seen before), with `transfer`'s rules: each at most once per
- * idempotency key (a key already stored with the same content is skipped, with different content it throws), balances
- * moved in the same transaction, user accounts never negative (a refusal 'common.insufficientBalance' — the caller's
- * transaction must then roll back). The touched accounts are locked in ascending id order first, the order `transfer`
- * locks in.
- * Balances move by each account's net change: a user account may be debited before it is credited within the list.
+ * The query that locks the accounts `transfers` touch, in ascending id order (the order `transfer` locks in): what
+ * `transferMany` runs first, unless its caller ran it already (`locked`).
  */
-export async function transferMany(trx: Transaction<DB>, transfers: TransferInput[]): Promise<void> {
-  if (transfers.length === 0) return
-  for (const t of transfers) if (t.amount <= 0n) throw invalid('error.invalidParams', { detail: 'amount' })
-  noteLedgerWrite('transferMany')
+export function lockAccounts(transfers: TransferInput[]) {
   const accounts = [...new Set(transfers.flatMap((t) => [BigInt(t.debit), BigInt(t.credit)]))]
     .sort((a, b) => (a < b ? -1 : 1))
     .map(String)
+  return sql<{
+    id: string
+  }>`select id from ledger_accounts where id = any(${sql.val(accounts)}::bigint[]) order by id for update`
+}
+
+/**
+ * Many transfers in a fixed number of statements, with `transfer`'s rules: each at most once per idempotency key (a
+ * key already stored with the same content is skipped, with different content it throws), balances moved in the same
+ * transaction, user accounts never negative (a refusal 'common.insufficientBalance' — the caller's transaction must
+ * then roll back). The touched accounts are locked in ascending id order first, the order `transfer` locks in.
+ * Balances move by each account's net change: a user account may be debited before it is credited within the list.
+ */
+export async function transferMany(
+  trx: Transaction<DB>,
+  transfers: TransferInput[],
+  options: {
+    /**
+     * The caller has locked the transfers' accounts already, in this transaction, by a statement before this call that
+     * ran `lockAccounts(transfers)` (as a CTE it references, say): one round trip less. Not in the same statement as
+     * anything that reads their balances: a statement's snapshot is taken before it waits for a lock, and an update
+     * it makes would start from the balance before the wait.
+     */
+    locked?: boolean
+  } = {},
+): Promise<void> {
+  if (transfers.length === 0) return
+  for (const t of transfers) if (t.amount <= 0n) throw invalid('error.invalidParams', { detail: 'amount' })
+  noteLedgerWrite('transferMany')
+  if (!options.locked) await lockAccounts(transfers).execute(trx)
   const column = <K extends keyof TransferInput>(key: K) => sql.val(transfers.map((t) => t[key]?.toString() ?? null))
   let result: { made: string; moves: string; moved: string } | undefined
   try {
-    // One statement. `locked` takes the accounts' row locks in id order before anything else: the input's condition on
-    // it is evaluated once, before its first row, so no transfer is inserted nor balance moved until every account is
-    // locked. An account changed by a transaction it waited for is updated in its newest version (read committed).
     const { rows } = await sql<{ made: string; moves: string; moved: string }>`
-      with locked as materialized (
-        select id from ledger_accounts where id = any(${sql.val(accounts)}::bigint[]) order by id for update
-      ),
-      input as (
+      with input as (
         select * from unnest(${column('key')}::text[], ${column('type')}::text[], ${column('asset')}::text[],
           ${column('debit')}::bigint[], ${column('credit')}::bigint[], ${column('amount')}::numeric[],
           ${column('reference')}::text[]) as i(key, type, asset, debit, credit, amount, reference)
-        where (select count(*) from locked) >= 0
       ),
       made as (
         insert into ledger_transfers (idempotency_key, type, asset, debit_account_id, credit_account_id, amount, reference)

@@ -1,5 +1,5 @@
 // The public entry of modules/ledger: other modules import only what is exported here (docs/architecture.md).
-export { type AccountSpec, accountIds, accountKey, creditUsers, transferMany } from './bulk.ts'
+export { type AccountSpec, accountIds, accountKey, creditUsers, lockAccounts, transferMany } from './bulk.ts'
 export {
   type BalancedEntry,
   balances,
