@@ -6,6 +6,7 @@ import { PLG, USDT } from '@solpledge/test-fixtures'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type Database, migrate, openDatabase } from '../src/db/index.ts'
 import { seedBusinessConfig } from '../src/modules/config/service.ts'
+import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
 import { TradeMarket } from '../src/modules/trade/market.ts'
 import { expectSound, expectTradesAccountedFor, FUNDS, random, rebuilt, stream, wallet } from './fixtures/trade.ts'
 import { addOffChainAssets, createPostgresDatabase, creditAvailable } from './helpers.ts'
@@ -63,6 +64,47 @@ describe('quick trade on two instances at once (postgres)', () => {
       if (loser) await b.cancel(loser.userId, loser.id)
       expect(await a.read(({ book }) => book.orders())).toEqual([])
     }
+    await expectSound(db())
+  })
+
+  it('a batch that waits for an account another transaction moves locks and moves its newest balance', async () => {
+    const buyer = await user({ USDT: 10n * USDT })
+    const account = await userAccount(db(), buyer.id, 'USDT', 'available')
+    const chain = await systemAccount(db(), 'USDT', 'chain')
+    // Another module's transaction (on the second pool) spends 5 of the buyer's 10 USDT and holds the account.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let moved = () => {}
+    const spent = new Promise<void>((resolve) => {
+      moved = resolve
+    })
+    const other = b.db.transaction().execute(async (trx) => {
+      await transfer(trx, {
+        debit: account,
+        credit: chain,
+        asset: 'USDT',
+        amount: 5n * USDT,
+        type: 'admin_adjustment',
+        key: randomUUID(),
+      })
+      moved()
+      await held
+    })
+    await spent
+    // The batch read 10 available before the lock; it locks 4 of them once the other transaction has committed.
+    let done = false
+    const order = a.placeLimit({ userId: buyer.userId, side: 'buy', price: 500_000n, amount: 8n * PLG }).finally(() => {
+      done = true
+    })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(done).toBe(false)
+    release()
+    await other
+    expect((await order).status).toBe('pending')
+    expect((await wallet(db(), buyer)).USDT).toEqual({ available: 1n * USDT, locked: 4n * USDT })
+    await a.cancel(buyer.userId, (await order).id)
     await expectSound(db())
   })
 

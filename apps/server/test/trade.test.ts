@@ -1,6 +1,8 @@
 import { api, Code, parseAmount, type TradeFill, type TradeOrder } from '@solpledge/contract'
 import { PLG, USDT } from '@solpledge/test-fixtures'
+import type { RawNode } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { TradeMarket } from '../src/modules/trade/market.ts'
 import {
   bookOf,
   clearBook,
@@ -450,6 +452,48 @@ describe(`quick trade: orders, matching and money (${dbKind})`, () => {
     expect(swapped.code, swapped.msg).toBe(Code.OK)
     expect((await call(t.app, api.swap, swapBody, buyer.auth)).data).toEqual(swapped.data)
     expect((await wallet(t.db, buyer)).USDT.available).toBe(9n * USDT)
+  })
+
+  it('a batch is four statements between BEGIN and COMMIT whatever its commands: open, its rows, transfers, publication', async () => {
+    // A second market on the same database whose statements are counted (BEGIN and COMMIT are the driver's own).
+    const statements: string[] = []
+    const counted = t.db.withPlugin({
+      transformQuery: ({ node }) => {
+        statements.push(node.kind === 'RawNode' ? (node as RawNode).sqlFragments.join('?').trim() : node.kind)
+        return node
+      },
+      transformResult: async ({ result }) => result,
+    })
+    const market = new TradeMarket(counted, 'PLG')
+    const [s1, s2] = await Promise.all([user({ PLG: 10n * PLG }), user({ PLG: 10n * PLG })])
+    const b = await user({ USDT: 10n * USDT })
+    const batch = <T>(commands: Promise<T>[]) => {
+      statements.length = 0
+      return Promise.all(commands)
+    }
+    const limit = (u: Trader, side: 'buy' | 'sell', price: bigint, amount: bigint) =>
+      market.placeLimit({ userId: BigInt(u.id), side, price, amount })
+    // The first batches rebuild the book and meet every account of these users.
+    const [, , high] = await batch([
+      limit(s1, 'sell', P('0.5'), 3n * PLG),
+      limit(s2, 'sell', P('0.6'), 3n * PLG),
+      limit(s2, 'sell', P('0.9'), PLG),
+    ])
+    await batch([limit(b, 'buy', P('0.6'), 4n * PLG)])
+    // An order placed and then filled as a maker, a taker filling two makers, a cancel: one batch.
+    const [made, taken, cancelled] = await batch([
+      limit(s1, 'sell', P('0.6'), PLG),
+      limit(b, 'buy', P('0.6'), 3n * PLG),
+      market.cancel(BigInt(s2.id), high?.id ?? 0n),
+    ])
+    expect([made?.status, taken?.status, cancelled?.status]).toEqual(['pending', 'completed', 'cancelled'])
+    expect(statements.map((sql) => sql.split(/\s+/).slice(0, 4).join(' '))).toEqual([
+      'select * from trade_open(?,',
+      'with locks as materialized',
+      'with input as (',
+      'insert into live_outbox (topic,',
+    ])
+    expect(await bookOf(t.app)).toEqual(await market.read(({ book }) => book.orders()))
   })
 
   it("names the amounts of its refusals grouped in the request's language, every decimal kept", async () => {

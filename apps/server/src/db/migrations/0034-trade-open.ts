@@ -44,16 +44,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         into balance_users, balance_assets, balances
         from ledger_accounts a
        where a.user_id = any(p_payers) and a.asset in (p_symbol, p_quote) and a.kind = 'available';
-      select coalesce(jsonb_agg(jsonb_build_object(
-               'id', o.id::text, 'order_sn', o.order_sn, 'user_id', o.user_id::text, 'side', o.side, 'kind', o.kind,
-               'price', o.price::text, 'amount', o.amount::text, 'filled', o.filled::text, 'quote', o.quote::text,
-               'fee', o.fee::text, 'received', o.received::text, 'locked', o.locked::text, 'status', o.status,
-               'client_order_id', o.client_order_id, 'created_at', o.created_at, 'updated_at', o.updated_at)
-               order by o.id), '[]'::jsonb)
-        into client_orders
-        from trade_orders o
-       where o.client_order_id is not null
-         and (o.user_id, o.client_order_id) in (select * from unnest(p_keyed_users, p_keyed_keys));
+      -- One index lookup per client key (trade_orders_client_key); none without keys.
+      client_orders := '[]'::jsonb;
+      if cardinality(p_keyed_users) > 0 then
+        select coalesce(jsonb_agg(jsonb_build_object(
+                 'id', o.id::text, 'order_sn', o.order_sn, 'user_id', o.user_id::text, 'side', o.side, 'kind', o.kind,
+                 'price', o.price::text, 'amount', o.amount::text, 'filled', o.filled::text, 'quote', o.quote::text,
+                 'fee', o.fee::text, 'received', o.received::text, 'locked', o.locked::text, 'status', o.status,
+                 'client_order_id', o.client_order_id, 'created_at', o.created_at, 'updated_at', o.updated_at)
+                 order by o.id), '[]'::jsonb)
+          into client_orders
+          from unnest(p_keyed_users, p_keyed_keys) as k(user_id, client_order_id)
+          join trade_orders o on o.user_id = k.user_id and o.client_order_id = k.client_order_id
+         where o.client_order_id is not null;
+      end if;
       commit_xid := txid_current()::text;
       return next;
     end $$`.execute(db)

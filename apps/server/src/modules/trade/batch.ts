@@ -5,7 +5,7 @@ import { type Selectable, sql, type Transaction } from 'kysely'
 import type { DB, TradeOrdersTable } from '../../db/schema.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
 import { QUOTE } from '../config/index.ts'
-import { type AccountSpec, accountIds, accountKey, transferMany } from '../ledger/index.ts'
+import { type AccountSpec, accountIds, accountKey, lockAccounts, transferMany } from '../ledger/index.ts'
 import type { Fill, Incoming, OrderBook, PlaceResult, Side } from './engine.ts'
 import { aboveMaximum, belowMinimum, checkLimitOrder, feeOf, type MarketRules, orderSn, quoteOf } from './rules.ts'
 
@@ -426,12 +426,17 @@ export class Batch {
   }
 
   /**
-   * Writes the batch: its orders, fills and the market row in one statement, then its ledger transfers (the ids of
-   * accounts `known` does not hold looked up first; those found are left in `accounts` for the caller to keep once the
-   * batch has committed). False when it changed nothing.
+   * Writes the batch: the ids of the accounts `known` does not hold (found or created; left in `accounts` for the
+   * caller to keep once the batch has committed), then its orders, fills and the market row in one statement that also
+   * locks the transfers' accounts, then its ledger transfers. False when it changed nothing.
    */
   async flush(trx: Transaction<DB>, symbol: string, known: ReadonlyMap<string, string>): Promise<boolean> {
     if (this.created.size === 0 && this.changed.size === 0) return false
+    const specs = this.transfers.flatMap((t) => [t.debit, t.credit])
+    const missing = specs.filter((spec) => !known.has(accountKey(spec)))
+    if (missing.length > 0) for (const [key, id] of await accountIds(trx, missing)) this.accounts.set(key, id)
+    const id = (spec: AccountSpec) => (known.get(accountKey(spec)) ?? this.accounts.get(accountKey(spec))) as string
+    const transfers = this.transfers.map((t) => ({ ...t, debit: id(t.debit), credit: id(t.credit) }))
     const time = this.time.toISOString()
     const list = <T>(values: T[]) => sql.val(values)
     const big = (values: (bigint | null)[]) => list(values.map((v) => (v === null ? null : v.toString())))
@@ -440,9 +445,11 @@ export class Batch {
     const f = this.fills
     // One statement: the new orders, the changed ones (each must still be pending), the fills in the order they were
     // made (their ids then follow it) and the market row. A fill's orders may be new: the foreign keys are checked at
-    // the statement's end.
+    // the statement's end. It also takes transferMany's locks on the accounts (in id order): transferMany's own
+    // statement, after it, reads their balances with a snapshot taken once they are locked.
     const { rows } = await sql<{ changed: string }>`
-      with created as (
+      with locks as materialized (${lockAccounts(transfers)}),
+      created as (
         insert into trade_orders (id, order_sn, symbol, user_id, side, kind, price, amount, filled, quote, fee, received,
           locked, status, client_order_id, created_at, updated_at)
         select id, order_sn, ${symbol}, user_id, side, kind, price, amount, filled, quote, fee, received, locked, status,
@@ -486,17 +493,10 @@ export class Batch {
           last_price = coalesce(${this.lastPrice?.toString() ?? null}::numeric, last_price)
         where symbol = ${symbol}
       )
-      select count(*) as changed from changed`.execute(trx)
+      select (select count(*) from changed) as changed, (select count(*) from locks) as locked`.execute(trx)
     if (Number(rows[0]?.changed) !== c.length) throw new Error('trade: an order changed was not pending')
-    const specs = this.transfers.flatMap((t) => [t.debit, t.credit])
-    const missing = specs.filter((spec) => !known.has(accountKey(spec)))
-    if (missing.length > 0) for (const [key, id] of await accountIds(trx, missing)) this.accounts.set(key, id)
-    const id = (spec: AccountSpec) => (known.get(accountKey(spec)) ?? this.accounts.get(accountKey(spec))) as string
     try {
-      await transferMany(
-        trx,
-        this.transfers.map((t) => ({ ...t, debit: id(t.debit), credit: id(t.credit) })),
-      )
+      await transferMany(trx, transfers, { locked: true })
     } catch (error) {
       if (error instanceof AppError && error.key === 'common.insufficientBalance') throw new BalanceChanged()
       throw error
