@@ -3,7 +3,9 @@
 // a warm-up. (b) The same mix persisted on a throwaway PostgreSQL through the trade service (batches of commands, each
 // one transaction with its orders, fills and ledger transfers) from concurrent workers, against the ledger's transfer
 // figure of bench/ledger measured in the same run on the same cluster. Afterwards: ledger invariants, and a book
-// rebuilt from the database equals the live one.
+// rebuilt from the database equals the live one. Also per batch the round trips to PostgreSQL (node-postgres queries,
+// BEGIN and COMMIT included), and per command the CPU time of this process and of the cluster: on a shared machine
+// these move much less than the throughput.
 // Usage: tsx bench/trade/run.ts [--engine-seconds 5 --duration 10 --workers 16 --users 2000 --json bench/results/trade.json]
 //        tsx bench/trade/run.ts --engine-only
 
@@ -11,6 +13,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
+import pg from 'pg'
 import { type Database, migrate, openDatabase } from '../../apps/server/src/db/index.ts'
 import { AppError } from '../../apps/server/src/lib/app-error.ts'
 import { seedBusinessConfig } from '../../apps/server/src/modules/config/service.ts'
@@ -22,7 +25,7 @@ import { TradeMarket } from '../../apps/server/src/modules/trade/market.ts'
 import { cancelOrder, placeOrder } from '../../apps/server/src/modules/trade/service.ts'
 import { postgresCluster } from '../../apps/server/test/fixtures/database.ts'
 import { measureTransfers } from '../ledger/transfers.ts'
-import { benchPostgres } from '../postgres.ts'
+import { benchPostgres, clusterCpuMs } from '../postgres.ts'
 
 const { values } = parseArgs({
   options: {
@@ -190,6 +193,17 @@ console.log(
 if (values['engine-only']) process.exit(0)
 
 const cluster = await benchPostgres()
+
+/**
+ * Round trips to PostgreSQL: node-postgres' queries (BEGIN, every statement and COMMIT are one each), counted while
+ * `roundTrips.on`.
+ */
+const roundTrips = { on: false, count: 0 }
+const query = pg.Client.prototype.query
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  if (roundTrips.on) roundTrips.count++
+  return (query as (...a: unknown[]) => unknown).apply(this, args)
+} as typeof query
 const { admin, urlOf: databaseUrl } = postgresCluster(cluster.url)
 const createDatabase = (name: string) => admin(`create database ${name}`)
 
@@ -267,10 +281,18 @@ async function persisted(seconds: number) {
     await Promise.all(Array.from({ length: workers }, (_, w) => worker(w)))
     const before = { ...counts }
     const seqBefore = BigInt((await db.selectFrom('trade_markets').select('seq').executeTakeFirstOrThrow()).seq)
+    const cpu = () => {
+      const { user, system } = process.cpuUsage()
+      return { node: (user + system) / 1000, postgres: clusterCpuMs(cluster.port) }
+    }
+    const cpuBefore = cpu()
+    roundTrips.on = true
     const started = performance.now()
     until.time = started + seconds * 1000
     await Promise.all(Array.from({ length: workers }, (_, w) => worker(w + workers)))
     const elapsed = (performance.now() - started) / 1000
+    roundTrips.on = false
+    const cpuAfter = cpu()
     const seqAfter = BigInt((await db.selectFrom('trade_markets').select('seq').executeTakeFirstOrThrow()).seq)
     const accepted = counts.placed - before.placed + counts.cancelled - before.cancelled
     const refused = counts.refused - before.refused
@@ -284,11 +306,18 @@ async function persisted(seconds: number) {
       JSON.stringify(rebuilt, (_, v) => (typeof v === 'bigint' ? v.toString() : v))
     if (!same) throw new Error('the book rebuilt from the database differs from the live book')
     const fills = await db.selectFrom('trade_fills').select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()
+    const batches = Number(seqAfter - seqBefore)
+    const postgresMs =
+      cpuBefore.postgres === null || cpuAfter.postgres === null ? null : cpuAfter.postgres - cpuBefore.postgres
     return {
       perSecond: accepted / elapsed,
       accepted,
       refused,
-      batches: Number(seqAfter - seqBefore),
+      batches,
+      roundTrips: roundTrips.count / Math.max(1, batches),
+      // CPU time per command (µs): this process's (the workers, the market, node-postgres) and the cluster's.
+      nodeCpu: Math.round(((cpuAfter.node - cpuBefore.node) * 1000) / Math.max(1, accepted)),
+      postgresCpu: postgresMs === null ? null : Math.round((postgresMs * 1000) / Math.max(1, accepted)),
       resting: live.length,
       fills: Number(fills.n),
     }
@@ -314,6 +343,9 @@ try {
     ratio: Number((trade.perSecond / ledger.tps).toFixed(3)),
     'ratio target': '≥ 0.5',
     'commands per batch': Number((trade.accepted / Math.max(1, trade.batches)).toFixed(1)),
+    'round trips per batch': Number(trade.roundTrips.toFixed(2)),
+    'CPU µs per command: node': trade.nodeCpu,
+    'CPU µs per command: PostgreSQL': trade.postgresCpu,
     'peak RSS MB': Math.round(process.resourceUsage().maxRSS / 1024),
   }
   console.log(
