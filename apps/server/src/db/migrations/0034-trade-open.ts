@@ -4,8 +4,10 @@ import { type Kysely, sql } from 'kysely'
  * The start of a quick-trade batch in one round trip (docs/trade.md "Concurrency", modules/trade/market.ts `open`):
  * `trade_open(...)` does in the server what took four to five statements — lock the market row (`for update`, created
  * when missing), then read the configuration in force, take the batch's order ids and the time, read the payers'
- * available balances and the orders their client keys name — and returns the transaction's id (`commit_xid`, assigned
- * by the row lock), which spares the tracked connection its own read before COMMIT (db/transient.ts).
+ * accounts (their available balances, and the ids of their available and locked accounts of the market's two assets;
+ * those their commands will credit or lock created first when missing, so that a batch seldom has an account to look
+ * up or create after it) and the orders their client keys name — and returns the transaction's id (`commit_xid`, assigned by the row lock),
+ * which spares the tracked connection its own read before COMMIT (db/transient.ts).
  *
  * The function is VOLATILE, so under read committed each of its statements takes a new snapshot: everything read after
  * the lock sees what the batch before it (of any process) committed, as the separate statements did. The configuration
@@ -19,10 +21,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create function trade_open(
       p_symbol text, p_quote text, p_ids integer, p_config_id bigint, p_config_at text, p_payers bigint[],
-      p_keyed_users bigint[], p_keyed_keys text[]
+      p_keyed_users bigint[], p_keyed_keys text[], p_new_users bigint[], p_new_assets text[], p_new_kinds text[]
     ) returns table (
       seq text, updated_at timestamptz, now timestamptz, ids text[], config_id text, config_at text, config_value jsonb,
-      balance_users text[], balance_assets text[], balances text[], client_orders jsonb, commit_xid text
+      account_users text[], account_assets text[], account_kinds text[], account_ids text[], balances text[],
+      client_orders jsonb, commit_xid text
     ) language plpgsql volatile as $$
     begin
       select m.seq::text, m.updated_at into seq, updated_at from trade_markets m where m.symbol = p_symbol for update;
@@ -40,10 +43,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
                then c.value end
         into config_id, config_at, config_value
         from config_versions c order by c.id desc limit 1;
-      select array_agg(a.user_id::text), array_agg(a.asset), array_agg(a.balance::text)
-        into balance_users, balance_assets, balances
+      -- The accounts the payers' commands will credit or lock, created when missing (as ledger/bulk.ts accountIds
+      -- creates them: in (user, asset, kind) order, another transaction's row winning the conflict).
+      insert into ledger_accounts (user_id, asset, kind)
+      select w.user_id, w.asset, w.kind
+        from unnest(p_new_users, p_new_assets, p_new_kinds) as w(user_id, asset, kind)
+       where not exists (
+         select from ledger_accounts a where a.user_id = w.user_id and a.asset = w.asset and a.kind = w.kind)
+       order by 1, 2, 3
+      on conflict do nothing;
+      -- The payers' accounts of the market's two assets, available and locked: their balances, and their ids for
+      -- the batch's transfers.
+      select array_agg(a.user_id::text), array_agg(a.asset), array_agg(a.kind), array_agg(a.id::text),
+             array_agg(a.balance::text)
+        into account_users, account_assets, account_kinds, account_ids, balances
         from ledger_accounts a
-       where a.user_id = any(p_payers) and a.asset in (p_symbol, p_quote) and a.kind = 'available';
+       where a.user_id = any(p_payers) and a.asset in (p_symbol, p_quote) and a.kind in ('available', 'locked');
       -- One index lookup per client key (trade_orders_client_key); none without keys.
       client_orders := '[]'::jsonb;
       if cardinality(p_keyed_users) > 0 then
@@ -64,5 +79,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`drop function trade_open(text, text, integer, bigint, text, bigint[], bigint[], text[])`.execute(db)
+  await sql`drop function trade_open(text, text, integer, bigint, text, bigint[], bigint[], text[], bigint[], text[], text[])`.execute(
+    db,
+  )
 }

@@ -34,7 +34,13 @@ interface Job {
   /** How many order ids it may create. */
   ids: number
   /** The available balance it spends from, and its client key: both read at the start of the batch. */
-  payer?: { userId: bigint; asset: string; clientOrderId?: string | undefined }
+  payer?: {
+    userId: bigint
+    asset: string
+    /** A limit order, which locks what it gives (a swap pays from the available balance). */
+    locks: boolean
+    clientOrderId?: string | undefined
+  }
   run: (batch: Batch) => unknown
   /**
    * What the caller does with the command's result inside the batch's transaction, once the batch's writes are made:
@@ -103,7 +109,7 @@ export class TradeMarket {
     return this.submit({
       writes: true,
       ids: 1,
-      payer: { userId: input.userId, asset, clientOrderId: input.clientOrderId },
+      payer: { userId: input.userId, asset, locks: true, clientOrderId: input.clientOrderId },
       run: (batch) => batch.placeLimit(input),
       then,
     })
@@ -122,7 +128,7 @@ export class TradeMarket {
     return this.submit({
       writes: true,
       ids: 1,
-      payer: { userId: input.userId, asset, clientOrderId: input.clientOrderId },
+      payer: { userId: input.userId, asset, locks: false, clientOrderId: input.clientOrderId },
       run: (batch) => batch.swap(input),
       then,
     })
@@ -273,14 +279,21 @@ export class TradeMarket {
 
   /**
    * Starts a batch in one round trip (`trade_open`, migration 0034-trade-open): locks the market row (batches of all
-   * processes run one at a time), then reads the configuration in force, order ids and the time, the payers' balances
-   * and the orders their client keys name; brings the book up to date (a rebuild is a second statement).
+   * processes run one at a time), then reads the configuration in force, order ids and the time, the payers' accounts
+   * (balances, and ids for the market to keep) and the orders their client keys name; brings the book up to date (a
+   * rebuild is a second statement).
    */
   private async open(trx: Transaction<DB>, jobs: Job[]): Promise<Batch> {
     const assets = await this.assets(trx)
     const payers = jobs.flatMap((job) => (job.payer ? [job.payer] : []))
     const keyed = payers.filter((p) => p.clientOrderId !== undefined)
     const count = jobs.reduce((n, job) => n + job.ids, 0)
+    // The accounts the payers' commands will move money to, created if missing: the asset they receive, and the locked
+    // account of what a limit order gives.
+    const wanted = payers.flatMap((p) => [
+      { userId: String(p.userId), asset: p.asset === this.symbol ? QUOTE : this.symbol, kind: 'available' },
+      ...(p.locks ? [{ userId: String(p.userId), asset: p.asset, kind: 'locked' }] : []),
+    ])
     const known = this.config
     const { rows } = await sql<{
       seq: string
@@ -290,15 +303,19 @@ export class TradeMarket {
       config_id: string | null
       config_at: string | null
       config_value: unknown
-      balance_users: string[] | null
-      balance_assets: string[] | null
+      account_users: string[] | null
+      account_assets: string[] | null
+      account_kinds: string[] | null
+      account_ids: string[] | null
       balances: string[] | null
       client_orders: Selectable<TradeOrdersTable>[]
     }>`
       select * from trade_open(${this.symbol}, ${QUOTE}, ${count}::integer, ${known?.id || null}::bigint,
         ${known?.at || null}::text, ${sql.val(payers.map((p) => String(p.userId)))}::bigint[],
         ${sql.val(keyed.map((p) => String(p.userId)))}::bigint[],
-        ${sql.val(keyed.map((p) => p.clientOrderId as string))}::text[])`.execute(trx)
+        ${sql.val(keyed.map((p) => p.clientOrderId as string))}::text[],
+        ${sql.val(wanted.map((w) => w.userId))}::bigint[], ${sql.val(wanted.map((w) => w.asset))}::text[],
+        ${sql.val(wanted.map((w) => w.kind))}::text[])`.execute(trx)
     const row = rows[0]
     if (!row) throw new Error(`trade: market ${this.symbol} could not be opened`)
     // The rules of the version in force: the function returns its value only when it is not the one known ('' for
@@ -321,11 +338,15 @@ export class TradeMarket {
     const time = new Date(Math.max(new Date(row.now).getTime(), new Date(row.updated_at).getTime()))
     const balances = new Map<string, bigint>()
     for (const p of payers) balances.set(accountKey(available(p.userId, p.asset)), 0n)
-    ;(row.balance_users ?? []).forEach((userId, i) => {
-      balances.set(
-        accountKey({ userId, asset: row.balance_assets?.[i] as string, kind: 'available' }),
-        BigInt(row.balances?.[i] as string),
-      )
+    ;(row.account_users ?? []).forEach((userId, i) => {
+      const key = accountKey({
+        userId,
+        asset: row.account_assets?.[i] as string,
+        kind: row.account_kinds?.[i] as string,
+      })
+      // Accounts that exist: the batch's transfers need not look them up.
+      this.accounts.set(key, row.account_ids?.[i] as string)
+      if (row.account_kinds?.[i] === 'available') balances.set(key, BigInt(row.balances?.[i] as string))
     })
     const clientOrders = row.client_orders.map((order) =>
       orderState({ ...order, created_at: new Date(order.created_at), updated_at: new Date(order.updated_at) }),
