@@ -411,9 +411,15 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
         await gate
       })
       await holding
-      // Neither waits for it nor skips: written.
+      // Neither waits for it nor skips: written, by a transfer and by a bulk credit.
       await db.transaction().execute((trx) => move(trx, chain, account, 1n))
       expect(await numbersOf(topic)).toEqual([1])
+      await db
+        .transaction()
+        .execute((trx) =>
+          creditUsers(trx, { credits: credits(1), from: 'emission', type: 'settlement', publishNumbered: true }),
+        )
+      expect(await numbersOf(topic)).toEqual([1, 2, 3])
       release()
       await counting
     })

@@ -38,6 +38,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       v_topic text := 'user:' || new.user_id;
       pending text;
     begin
+      -- Who listens is read by a statement of its own, after the bucket is held: its snapshot then sees an instance
+      -- that counted itself in before.
       if current_setting('transaction_isolation') = 'read committed'
         and pg_try_advisory_xact_lock_shared(${sql.lit(LIVE_BUCKETS_KEY)}, hashtext(v_topic) & 63) then
         if not exists (select 1 from live_topics t where t.topic = v_topic and t.listeners > 0) then
@@ -55,12 +57,29 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       end if;
       return null;
     end $$`.execute(db)
-  // As 0031-live-numbered's, for the messages of the topics listened to, and of those whose bucket it cannot have.
+  // The buckets this transaction holds from now on (shared, tried, never waited for), as 64 flags by bucket + 1: none in
+  // a transaction that reads from one snapshot. A topic of a held bucket that nobody listens to stays unheard until
+  // this transaction ends.
+  await sql`
+    create function live_buckets() returns boolean[] language plpgsql as $$
+    declare
+      held boolean[] := array_fill(false, array[64]);
+    begin
+      if current_setting('transaction_isolation') = 'read committed' then
+        for b in 0 .. 63 loop
+          held[b + 1] := pg_try_advisory_xact_lock_shared(${sql.lit(LIVE_BUCKETS_KEY)}, b);
+        end loop;
+      end if;
+      return held;
+    end $$`.execute(db)
+  // As 0031-live-numbered's, for the messages of the topics listened to, and of those whose bucket it cannot have (the
+  // caller, modules/ledger/bulk.ts, leaves out the others before building them).
+
   await sql`
     create or replace function live_publish_numbered(topics text[], payloads jsonb[]) returns integer
     language plpgsql as $$
     declare
-      held boolean[] := array_fill(false, array[64]);
+      held boolean[] := live_buckets();
       seqs bigint[];
       first_id bigint;
       last_id bigint;
@@ -71,17 +90,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         or exists (select 1 from live_outbox o where o.seq is null) then
         raise exception 'live: numbered messages after unnumbered ones in one transaction';
       end if;
-      if current_setting('transaction_isolation') = 'read committed' then
-        for b in 0 .. 63 loop
-          held[b + 1] := pg_try_advisory_xact_lock_shared(${sql.lit(LIVE_BUCKETS_KEY)}, b);
-        end loop;
-        select coalesce(array_agg(r.topic order by r.n), '{}'), coalesce(array_agg(r.payload order by r.n), '{}')
-          into topics, payloads
-          from unnest(topics, payloads) with ordinality as r(topic, payload, n)
-         where not held[(hashtext(r.topic) & 63) + 1]
-            or exists (select 1 from live_topics t where t.topic = r.topic and t.listeners > 0);
-        if cardinality(topics) = 0 then return 0; end if;
-      end if;
+      select coalesce(array_agg(r.topic order by r.n), '{}'), coalesce(array_agg(r.payload order by r.n), '{}')
+        into topics, payloads
+        from unnest(topics, payloads) with ordinality as r(topic, payload, n)
+       where not held[(hashtext(r.topic) & 63) + 1]
+          or exists (select 1 from live_topics t where t.topic = r.topic and t.listeners > 0);
+      if cardinality(topics) = 0 then return 0; end if;
       select r.seqs, r.heard into seqs, heard from live_numbers(topics) r;
       with made as (
         insert into live_outbox (topic, seq, payload, committed_at)
@@ -101,5 +115,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await liveNumberedFunctions(db)
+  await sql`drop function live_buckets()`.execute(db)
   await sql`drop index live_topics_heard`.execute(db)
 }
