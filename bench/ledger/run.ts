@@ -3,7 +3,10 @@
 // its own transaction through the server's database driver (db/transient.ts, with its commit-outcome check): BEGIN,
 // one call of ledger_transfer (insert the transfer, update the two balances in account id order, return the
 // transaction's id), COMMIT. Also prints the CPU time per transfer of this process and of the cluster.
-// Usage: tsx bench/ledger/run.ts [--duration 10 --workers 16 --users 1000 --scale 10 --json bench/results/ledger.json]
+// The users are not in the app: nobody listens to their live topics, so their balance changes write no message
+// (migration 0033-live-unheard); `--listened` counts an instance in on every user's topic, as if all were in the app.
+// Usage: tsx bench/ledger/run.ts [--duration 10 --workers 16 --users 1000 --scale 10 --listened
+//   --json bench/results/ledger.json]
 
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -20,6 +23,7 @@ const { values } = parseArgs({
     users: { type: 'string', default: '1000' },
     /** pgbench's scale factor (-s: 100,000 accounts each). */
     scale: { type: 'string', default: '10' },
+    listened: { type: 'boolean', default: false },
     json: { type: 'string' },
   },
 })
@@ -51,6 +55,7 @@ try {
     workers,
     users,
     seconds: duration,
+    listened: values.listened,
     clusterCpuMs: () => clusterCpuMs(cluster.port),
   })
   await createDatabase('pgbench')
@@ -69,7 +74,7 @@ try {
     'peak RSS MB': Math.round(process.resourceUsage().maxRSS / 1024),
   }
   console.log(
-    `\nbench/ledger — PostgreSQL, ${workers} workers, ${users} users, ${duration}s; pgbench -s ${values.scale} -c 16 -j 2 ` +
+    `\nbench/ledger — PostgreSQL, ${workers} workers, ${users} users${values.listened ? ' (listened to)' : ''}, ${duration}s; pgbench -s ${values.scale} -c 16 -j 2 ` +
       `(${result.made} transfers, ${result.refused} refused)`,
   )
   console.table(figures)
@@ -77,7 +82,11 @@ try {
     fs.mkdirSync(path.dirname(values.json), { recursive: true })
     fs.writeFileSync(
       values.json,
-      JSON.stringify({ date: new Date().toISOString(), duration, workers, users, ...figures }, null, 2),
+      JSON.stringify(
+        { date: new Date().toISOString(), duration, workers, users, listened: values.listened, ...figures },
+        null,
+        2,
+      ),
     )
   }
 } finally {

@@ -11,6 +11,7 @@ import type { DB } from '../../apps/server/src/db/schema.ts'
 import { TrackingPostgresDialect } from '../../apps/server/src/db/transient.ts'
 import { AppError } from '../../apps/server/src/lib/app-error.ts'
 import { checkInvariants, systemAccount, transfer, userAccount } from '../../apps/server/src/modules/ledger/service.ts'
+import { countListener } from '../../apps/server/src/modules/live/hub.ts'
 
 /**
  * Runs transfers on the empty database at `url` from `workers` loops for `seconds` (after migrating it and funding
@@ -21,6 +22,8 @@ export async function measureTransfers(options: {
   workers: number
   users: number
   seconds: number
+  /** Every user's live topic listened to by an instance (their balance messages written), as if all were in the app. */
+  listened?: boolean
   /** The cluster's CPU time so far (ms), for the split of a transfer's CPU time; bench/postgres.ts clusterCpuMs. */
   clusterCpuMs?: () => number | null
 }) {
@@ -37,7 +40,10 @@ export async function measureTransfers(options: {
       .execute()
     const chain = await systemAccount(db, 'USDT', 'chain')
     const accounts: string[] = []
-    for (const { id } of ids) accounts.push(await userAccount(db, id, 'USDT', 'available'))
+    for (const { id } of ids) {
+      accounts.push(await userAccount(db, id, 'USDT', 'available'))
+      if (options.listened) await countListener(db, `user:${id}`)
+    }
     // Enough for every transfer of the run: no refusals, every transaction commits.
     await db.transaction().execute(async (trx) => {
       for (const account of accounts)

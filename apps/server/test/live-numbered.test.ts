@@ -2,14 +2,17 @@
 // with their numbers at COMMIT, or numbered at once by a bulk statement (creditUsers with publishNumbered). Either way
 // a topic's numbers stay 1..n with no gap or repeat, in commit order, and one transaction's messages of a topic are
 // numbered in the order they were written, whatever else the transaction published on that topic; a rolled-back
-// transaction or savepoint leaves no message and no gap.
+// transaction or savepoint leaves no message and no gap. Those are the topics some instance listens to; a topic nobody
+// listens to gets no balance message, and its number moves on when its last listener leaves (0033-live-unheard).
 import { randomUUID } from 'node:crypto'
 import { sql, type Transaction } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../src/db/index.ts'
+import { LIVE_BUCKETS_KEY } from '../src/db/migrations/0033-live-unheard.ts'
 import type { DB } from '../src/db/schema.ts'
 import { creditUsers } from '../src/modules/ledger/index.ts'
 import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
+import { countListener, uncountListener } from '../src/modules/live/hub.ts'
 import { type Publication, publish, purgeOutbox } from '../src/modules/live/publish.ts'
 import { addOffChainAssets, dbKind, freshDatabase, newUser } from './helpers.ts'
 
@@ -38,12 +41,17 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
     ;({ db, drop } = await freshDatabase())
     await addOffChainAssets(db)
     chain = await systemAccount(db, 'USDT', 'chain')
-    for (let i = 0; i < 3; i++) {
-      const id = await newUser(db)
-      users.push(id)
-      accounts.push(await userAccount(db, id, 'USDT', 'available'))
-    }
+    for (let i = 0; i < 3; i++) await listenedUser()
   })
+
+  /** A new user in the app: an instance listens to the user's topic, as while a page of theirs is open. */
+  async function listenedUser() {
+    const id = await newUser(db)
+    await countListener(db, `user:${id}`)
+    users.push(id)
+    accounts.push(await userAccount(db, id, 'USDT', 'available'))
+    return id
+  }
   afterAll(() => drop())
 
   const move = (trx: Transaction<DB>, debit: string, credit: string, amount = 1n) =>
@@ -91,13 +99,14 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
     return all
   }
 
-  /** The last balance message of each account equals its balance. */
+  /** The last balance message of each account of a user some instance listens to equals its balance. */
   async function balancesMatch() {
     const all = await rows()
     const accountsNow = await db
       .selectFrom('ledger_accounts')
+      .innerJoin('live_topics', (join) => join.on('topic', '=', sql<string>`'user:' || user_id`))
       .select(['user_id', 'asset', 'kind', 'balance'])
-      .where('user_id', 'is not', null)
+      .where('listeners', '>', 0)
       .execute()
     for (const account of accountsNow) {
       const last = all
@@ -217,7 +226,7 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
   })
 
   it('a bulk credit with an account still missing creates it and publishes every balance once', async () => {
-    users.push(await newUser(db))
+    await listenedUser()
     const before = (await rows()).length
     await db
       .transaction()
@@ -249,10 +258,7 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
         await gate
       })
       await holding
-      // The statement of modules/live/hub.ts `listen`.
-      const listening = sql`
-        insert into live_topics as t (topic, seq, listeners) values (${topic}, 0, 1)
-        on conflict (topic) do update set listeners = t.listeners + 1`.execute(db)
+      const listening = countListener(db, topic)
       await until(async () => {
         const { rows: waiting } = await sql`
           select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%listeners + 1%'`.execute(db)
@@ -265,7 +271,7 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
       const { rows: last } = await sql<{ seq: string }>`
         select max(seq)::text as seq from live_outbox where topic = ${topic}`.execute(db)
       expect(String(counter?.seq)).toBe(last[0]?.seq)
-      await sql`update live_topics set listeners = listeners - 1 where topic = ${topic}`.execute(db)
+      await uncountListener(db, topic)
       await check()
     })
 
@@ -279,6 +285,145 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
     ).rejects.toThrow(/numbered messages after unnumbered ones/)
     expect(await check()).toHaveLength(before)
   })
+
+  /** The topic's counter row, if it has one. */
+  const counterOf = (topic: string) =>
+    db.selectFrom('live_topics').select(['seq', 'listeners']).where('topic', '=', topic).executeTakeFirst()
+  /** The numbers of the topic's rows in the outbox. */
+  const numbersOf = async (topic: string) =>
+    (await rows()).filter((row) => row.topic === topic).map((row) => Number(row.seq))
+
+  it('writes no balance message for a topic nobody listens to; its last listener leaving moves its number on', async () => {
+    // Never in the app: no message, no counter.
+    const stranger = await newUser(db)
+    const strangerAccount = await userAccount(db, stranger, 'USDT', 'available')
+    // In the app, then gone.
+    const gone = await listenedUser()
+    const goneAccount = accounts.at(-1) as string
+    await db.transaction().execute((trx) => move(trx, chain, goneAccount, 10n))
+    expect(await numbersOf(`user:${gone}`)).toEqual([1])
+    await uncountListener(db, `user:${gone}`)
+    // Moved on, with no row: a client resuming from 1 finds no row 2 and takes a snapshot.
+    expect(await counterOf(`user:${gone}`)).toMatchObject({ seq: '2', listeners: 0 })
+
+    for (let i = 0; i < 3; i++)
+      await db.transaction().execute(async (trx) => {
+        await move(trx, chain, strangerAccount, 5n)
+        await move(trx, goneAccount, accounts[0] as string, 1n)
+      })
+    expect(await numbersOf(`user:${stranger}`)).toEqual([])
+    expect(await counterOf(`user:${stranger}`)).toBeUndefined()
+    expect(await numbersOf(`user:${gone}`)).toEqual([1])
+    expect(await counterOf(`user:${gone}`)).toMatchObject({ seq: '2', listeners: 0 })
+    // The other side of those transfers, listened to, had every message.
+    await balancesMatch()
+
+    // Back in the app: every message again, after the hole.
+    await countListener(db, `user:${gone}`)
+    await db.transaction().execute((trx) => move(trx, chain, goneAccount, 1n))
+    expect(await numbersOf(`user:${gone}`)).toEqual([1, 3])
+    await balancesMatch()
+  })
+
+  it('a bulk credit writes the balance messages of topics listened to only', async () => {
+    const listened = await listenedUser()
+    const stranger = await newUser(db)
+    const gone = await listenedUser()
+    await uncountListener(db, `user:${gone}`)
+    const before = (await rows()).length
+    await db
+      .transaction()
+      .execute((trx) =>
+        creditUsers(trx, { credits: credits(4), from: 'emission', type: 'settlement', publishNumbered: true }),
+      )
+    const written = (await rows()).slice(before)
+    const heard = users.filter((user) => user !== gone)
+    expect(written.map((row) => row.topic)).toEqual(heard.flatMap((user) => [`user:${user}`, `user:${user}`]).sort())
+    expect(written.filter((row) => row.topic === `user:${listened}`).map((row) => Number(row.seq))).toEqual([1, 2])
+    expect(await counterOf(`user:${stranger}`)).toBeUndefined()
+    expect(await counterOf(`user:${gone}`)).toMatchObject({ seq: '1', listeners: 0 })
+    await balancesMatch()
+  })
+
+  it('a transaction that reads from one snapshot writes every balance message', async () => {
+    const stranger = await newUser(db)
+    const account = await userAccount(db, stranger, 'USDT', 'available')
+    await db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute((trx) => move(trx, chain, account, 3n))
+    expect(await numbersOf(`user:${stranger}`)).toEqual([1])
+  })
+
+  // Two connections at once: on PostgreSQL only.
+  if (dbKind === 'postgres') {
+    it('an instance counting itself in waits for a transaction that found the topic unheard, until it commits', async () => {
+      const stranger = await newUser(db)
+      const account = await userAccount(db, stranger, 'USDT', 'available')
+      const topic = `user:${stranger}`
+      let moved!: () => void
+      const holding = new Promise<void>((resolve) => {
+        moved = resolve
+      })
+      let release!: () => void
+      const gate = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      const transfer = db.transaction().execute(async (trx) => {
+        await move(trx, chain, account, 2n)
+        moved()
+        await gate
+      })
+      await holding
+      const listening = countListener(db, topic)
+      await until(async () => {
+        const { rows: waiting } = await sql`
+          select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%listeners + 1%'`.execute(db)
+        return waiting.length > 0
+      })
+      expect(await counterOf(topic)).toBeUndefined()
+      release()
+      await transfer
+      await listening
+      // Counted in after that commit: its number (0) covers it, and the next change is written.
+      expect(await counterOf(topic)).toMatchObject({ seq: '0', listeners: 1 })
+      await db.transaction().execute((trx) => move(trx, chain, account, 1n))
+      expect(await numbersOf(topic)).toEqual([1])
+      await uncountListener(db, topic)
+    })
+
+    it('a transfer that cannot have the bucket while an instance counts itself in writes its messages', async () => {
+      const stranger = await newUser(db)
+      const account = await userAccount(db, stranger, 'USDT', 'available')
+      const topic = `user:${stranger}`
+      let locked!: () => void
+      const holding = new Promise<void>((resolve) => {
+        locked = resolve
+      })
+      let release!: () => void
+      const gate = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      // An instance holding the topic's bucket exclusively, as countListener does while it counts itself in.
+      const counting = db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(${LIVE_BUCKETS_KEY}, hashtext(${topic}) & 63)`.execute(trx)
+        locked()
+        await gate
+      })
+      await holding
+      // Neither waits for it nor skips: written, by a transfer and by a bulk credit.
+      await db.transaction().execute((trx) => move(trx, chain, account, 1n))
+      expect(await numbersOf(topic)).toEqual([1])
+      await db
+        .transaction()
+        .execute((trx) =>
+          creditUsers(trx, { credits: credits(1), from: 'emission', type: 'settlement', publishNumbered: true }),
+        )
+      expect(await numbersOf(topic)).toEqual([1, 2, 3])
+      release()
+      await counting
+    })
+  }
 
   it('purges by id the numbered rows written before the retention, and nothing after the first one within it', async () => {
     const all = await rows()

@@ -207,6 +207,35 @@ describe(`live channel (${dbKind})`, () => {
     }
   })
 
+  it('writes no balance message while nobody listens to the user: a client coming back after one takes a snapshot', async () => {
+    const u = await trader(t, { USDT: 100n * USDT })
+    const topic = `user:${u.id}`
+    const left = async () =>
+      until(
+        async () =>
+          (await t.db.selectFrom('live_topics').select('listeners').where('topic', '=', topic).executeTakeFirst())
+            ?.listeners === 0,
+      )
+    const first = await signedIn(u)
+    const { seq } = await first.subscribe('user')
+    await creditAvailable(t.db, u.id, 'USDT', 1n * USDT)
+    const balanceIs = (amount: bigint) => (e: EventMessage<'user'>) =>
+      e.data.kind === 'balance' && e.data.balance === String(amount)
+    const heard = await first.event('user', balanceIs(101n * USDT))
+    first.close()
+    await left()
+    // Gone: the number moved on, with no row, and these balance messages are written for nobody.
+    await creditAvailable(t.db, u.id, 'USDT', 2n * USDT)
+    await creditAvailable(t.db, u.id, 'USDT', 3n * USDT)
+    const outbox = await t.db.selectFrom('live_outbox').select('seq').where('topic', '=', topic).execute()
+    expect(outbox.map((row) => Number(row.seq))).toEqual([seq + 1])
+    const back = await signedIn(u)
+    expect(await back.subscribe('user', heard.seq)).toMatchObject({ seq: heard.seq + 1, resumed: false })
+    // In the app again: every balance message.
+    await creditAvailable(t.db, u.id, 'USDT', 4n * USDT)
+    expect((await back.event('user', balanceIs(110n * USDT))).seq).toBe(heard.seq + 2)
+  })
+
   it('resumes from `since` while the outbox has the events, and says snapshot when it does not', async () => {
     const client = await connect()
     const { seq: start } = await client.subscribe('notice')

@@ -34,6 +34,7 @@ import * as ledgerTransfer from './migrations/0029-ledger-transfer.ts'
 import * as liveCheaper from './migrations/0030-live-cheaper.ts'
 import * as liveNumbered from './migrations/0031-live-numbered.ts'
 import * as teamMonthRow from './migrations/0032-team-month-row.ts'
+import * as liveUnheard from './migrations/0033-live-unheard.ts'
 import * as tradeOpen from './migrations/0034-trade-open.ts'
 import { type NotifySource, notifySources } from './notify.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '0030-live-cheaper': liveCheaper,
   '0031-live-numbered': liveNumbered,
   '0032-team-month-row': teamMonthRow,
+  '0033-live-unheard': liveUnheard,
   '0034-trade-open': tradeOpen,
 }
 

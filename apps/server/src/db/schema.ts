@@ -302,7 +302,10 @@ export interface LiveOutboxTable {
 export interface LiveTopicsTable {
   topic: string
   seq: Int8
-  /** How many instances listen to the topic (migration 0031-live-numbered): none, and its commits send no NOTIFY. */
+  /**
+   * How many instances listen to the topic (migration 0031-live-numbered): none, and its commits send no NOTIFY, and
+   * a user's balance changes write no message (0033-live-unheard).
+   */
   listeners: Generated<number>
 }
 

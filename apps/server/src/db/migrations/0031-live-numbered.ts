@@ -39,21 +39,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table live_topics set (fillfactor = 50)`.execute(db)
   // The outbox's retention goes by id (modules/live/publish.ts purgeOutbox): one index entry fewer per message.
   await sql`drop index live_outbox_created`.execute(db)
-  await sql`
-    create or replace function live_balance() returns trigger language plpgsql as $$
-    declare
-      pending text := nullif(current_setting('live.pending', true), '');
-    begin
-      if pending is null or length(pending) < 8000 then
-        perform set_config('live.pending', coalesce(pending || ',', '') || jsonb_build_array(
-          nextval('live_outbox_id_seq'::regclass), 'user:' || new.user_id, jsonb_build_object(
-            'kind', 'balance', 'coin', new.asset, 'account', new.kind, 'balance', new.balance::text))::text, true);
-      else
-        insert into live_outbox (topic, payload) values ('user:' || new.user_id, jsonb_build_object(
-          'kind', 'balance', 'coin', new.asset, 'account', new.kind, 'balance', new.balance::text));
-      end if;
-      return null;
-    end $$`.execute(db)
   // Every insert into the outbox marks its transaction: it has rows to number at COMMIT (a rolled-back savepoint takes
   // the mark back with its rows).
   await sql`
@@ -168,6 +153,72 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     alter function live_sequence_rows()
       set enable_seqscan = off set enable_bitmapscan = off set enable_hashjoin = off set enable_mergejoin = off
       set enable_hashagg = off set plan_cache_mode = force_generic_plan`.execute(db)
+  await liveNumberedFunctions(db)
+  await sql`drop trigger live_outbox_sequence on live_outbox`.execute(db)
+  await sql`
+    create constraint trigger live_outbox_sequence after insert on live_outbox
+    deferrable initially deferred for each row when (new.seq is null) execute function live_sequence()`.execute(db)
+  // Both balance triggers stand aside while `live.balance` is 'off': a statement that publishes its balances itself
+  // (live_publish_numbered below) sets it around itself.
+  await sql`drop trigger live_balance on ledger_accounts`.execute(db)
+  await sql`
+    create trigger live_balance after update of balance on ledger_accounts for each row
+    when (new.user_id is not null and new.balance is distinct from old.balance
+      and current_setting('live.balance', true) is distinct from 'off')
+    execute function live_balance()`.execute(db)
+  await sql`
+    create constraint trigger live_balance_sequence after update of balance on ledger_accounts
+    deferrable initially deferred for each row
+    when (new.user_id is not null and new.balance is distinct from old.balance
+      and current_setting('live.balance', true) is distinct from 'off'
+      and nullif(current_setting('live.pending', true), '') is null)
+    execute function live_sequence()`.execute(db)
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`drop function live_publish_numbered(text[], jsonb[])`.execute(db)
+  await sql`drop trigger live_outbox_rows on live_outbox`.execute(db)
+  await sql`drop function live_rows()`.execute(db)
+  await sql`drop trigger live_balance_sequence on ledger_accounts`.execute(db)
+  await sql`drop trigger live_balance on ledger_accounts`.execute(db)
+  await sql`
+    create trigger live_balance after update of balance on ledger_accounts for each row
+    when (new.user_id is not null and new.balance is distinct from old.balance) execute function live_balance()`.execute(
+    db,
+  )
+  await sql`drop trigger live_outbox_sequence on live_outbox`.execute(db)
+  await sql`
+    create constraint trigger live_outbox_sequence after insert on live_outbox
+    deferrable initially deferred for each row execute function live_sequence()`.execute(db)
+  // 0030-live-cheaper's functions.
+  await cheaper(db)
+  await sql`drop function live_sequence_rows()`.execute(db)
+  await sql`drop function live_numbers(text[])`.execute(db)
+  await sql`create index live_outbox_created on live_outbox (created_at)`.execute(db)
+  await sql`alter table live_topics reset (fillfactor)`.execute(db)
+  await sql`alter table live_topics drop column listeners`.execute(db)
+}
+
+/**
+ * The balance trigger (`live_balance`), the numbering at COMMIT (`live_sequence`) and the bulk publication
+ * (`live_publish_numbered`) as this migration makes them; also what 0033-live-unheard's `down` restores.
+ */
+export async function liveNumberedFunctions(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    create or replace function live_balance() returns trigger language plpgsql as $$
+    declare
+      pending text := nullif(current_setting('live.pending', true), '');
+    begin
+      if pending is null or length(pending) < 8000 then
+        perform set_config('live.pending', coalesce(pending || ',', '') || jsonb_build_array(
+          nextval('live_outbox_id_seq'::regclass), 'user:' || new.user_id, jsonb_build_object(
+            'kind', 'balance', 'coin', new.asset, 'account', new.kind, 'balance', new.balance::text))::text, true);
+      else
+        insert into live_outbox (topic, payload) values ('user:' || new.user_id, jsonb_build_object(
+          'kind', 'balance', 'coin', new.asset, 'account', new.kind, 'balance', new.balance::text));
+      end if;
+      return null;
+    end $$`.execute(db)
   // At COMMIT: with rows, all of the above; with pending messages only (a transfer's two balances), they are numbered
   // and inserted here, by statements no plan or setting changes (no table read but by primary key), so without the
   // settings above, whose setting and restoring at every call cost more than the numbering of two messages.
@@ -210,25 +261,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       return null;
     end $$`.execute(db)
   await sql`alter function live_sequence() reset all`.execute(db)
-  await sql`drop trigger live_outbox_sequence on live_outbox`.execute(db)
-  await sql`
-    create constraint trigger live_outbox_sequence after insert on live_outbox
-    deferrable initially deferred for each row when (new.seq is null) execute function live_sequence()`.execute(db)
-  // Both balance triggers stand aside while `live.balance` is 'off': a statement that publishes its balances itself
-  // (live_publish_numbered below) sets it around itself.
-  await sql`drop trigger live_balance on ledger_accounts`.execute(db)
-  await sql`
-    create trigger live_balance after update of balance on ledger_accounts for each row
-    when (new.user_id is not null and new.balance is distinct from old.balance
-      and current_setting('live.balance', true) is distinct from 'off')
-    execute function live_balance()`.execute(db)
-  await sql`
-    create constraint trigger live_balance_sequence after update of balance on ledger_accounts
-    deferrable initially deferred for each row
-    when (new.user_id is not null and new.balance is distinct from old.balance
-      and current_setting('live.balance', true) is distinct from 'off'
-      and nullif(current_setting('live.pending', true), '') is null)
-    execute function live_sequence()`.execute(db)
 
   /*
    * Messages published numbered at once, for a statement that writes thousands (the settlement's payment batch,
@@ -240,7 +272,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
    * earlier messages would be numbered after these.
    */
   await sql`
-    create function live_publish_numbered(topics text[], payloads jsonb[]) returns integer language plpgsql as $$
+    create or replace function live_publish_numbered(topics text[], payloads jsonb[]) returns integer language plpgsql as $$
     declare
       seqs bigint[];
       first_id bigint;
@@ -266,28 +298,4 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     alter function live_publish_numbered(text[], jsonb[])
       set enable_seqscan = off set enable_bitmapscan = off set enable_hashjoin = off set enable_mergejoin = off
       set enable_hashagg = off set plan_cache_mode = force_generic_plan`.execute(db)
-}
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`drop function live_publish_numbered(text[], jsonb[])`.execute(db)
-  await sql`drop trigger live_outbox_rows on live_outbox`.execute(db)
-  await sql`drop function live_rows()`.execute(db)
-  await sql`drop trigger live_balance_sequence on ledger_accounts`.execute(db)
-  await sql`drop trigger live_balance on ledger_accounts`.execute(db)
-  await sql`
-    create trigger live_balance after update of balance on ledger_accounts for each row
-    when (new.user_id is not null and new.balance is distinct from old.balance) execute function live_balance()`.execute(
-    db,
-  )
-  await sql`drop trigger live_outbox_sequence on live_outbox`.execute(db)
-  await sql`
-    create constraint trigger live_outbox_sequence after insert on live_outbox
-    deferrable initially deferred for each row execute function live_sequence()`.execute(db)
-  // 0030-live-cheaper's functions.
-  await cheaper(db)
-  await sql`drop function live_sequence_rows()`.execute(db)
-  await sql`drop function live_numbers(text[])`.execute(db)
-  await sql`create index live_outbox_created on live_outbox (created_at)`.execute(db)
-  await sql`alter table live_topics reset (fillfactor)`.execute(db)
-  await sql`alter table live_topics drop column listeners`.execute(db)
 }

@@ -24,9 +24,9 @@ export interface BulkCredit {
   /**
    * Publish the users' new balances to the live channel in the payment statement itself, numbered (migration
    * 0031-live-numbered `live_publish_numbered`), instead of one outbox row per balance through the balance trigger,
-   * numbered at COMMIT. Their topics then stay locked until COMMIT: only for a caller that publishes nothing else in
-   * the transaction and waits for no other lock after this call (the settlement's payment batch, which then only
-   * updates its run row, locked before).
+   * numbered at COMMIT, and only those of users some instance listens to (migration 0033-live-unheard). Their topics
+   * then stay locked until COMMIT: only for a caller that publishes nothing else in the transaction and waits for no
+   * other lock after this call (the settlement's payment batch, which then only updates its run row, locked before).
    */
   publishNumbered?: boolean
 }
@@ -53,8 +53,15 @@ export async function creditUsers(trx: Transaction<DB>, input: BulkCredit): Prom
   // and a sorted outer side also keep the balance updates in account id order. Sums are sorted aggregates: hash tables
   // of numeric sums cost a quarter of a payment batch more.
   const restore = await planWithout(trx, ['hashjoin', 'mergejoin', 'seqscan', 'bitmapscan', 'hashagg'])
-  // The balance triggers stand aside while this statement publishes the balances itself (migration 0031).
-  if (publishNumbered) await sql`select set_config('live.balance', 'off', true)`.execute(trx)
+  // The balance triggers stand aside while this statement publishes the balances itself (migration 0031), of the users
+  // some instance listens to: the topics' buckets this transaction holds from here on keep the others unheard until it
+  // ends (migration 0033-live-unheard), and the statement reads who listens after taking them (its own snapshot).
+  let held: boolean[] = []
+  if (publishNumbered) {
+    const { rows } = await sql<{ held: boolean[] }>`
+      select set_config('live.balance', 'off', true), live_buckets() as held`.execute(trx)
+    held = rows[0]?.held ?? []
+  }
   const userAccountOf = (row: string) =>
     sql.raw(
       `(select x.id from ledger_accounts x where x.user_id = ${row}.user_id and x.asset = ${row}.asset and x.kind = 'available')`,
@@ -104,6 +111,8 @@ export async function creditUsers(trx: Transaction<DB>, input: BulkCredit): Prom
               select 'user:' || user_id as topic, id, jsonb_build_object(
                 'kind', 'balance', 'coin', asset, 'account', kind, 'balance', balance::text) as payload
               from moved where user_id is not null
+                and (not (${held}::boolean[])[(hashtext('user:' || user_id) & 63) + 1]
+                  or exists (select 1 from live_topics t where t.topic = 'user:' || user_id and t.listeners > 0))
             ) m
           ) as published`
           : sql``

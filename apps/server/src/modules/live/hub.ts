@@ -8,6 +8,7 @@ import type { LiveTopic } from '@solpledge/contract'
 import type { FastifyBaseLogger } from 'fastify'
 import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
+import { LIVE_BUCKETS_KEY } from '../../db/migrations/0033-live-unheard.ts'
 import { type Listener, listen } from '../../db/notify.ts'
 import type { LiveMetrics } from './metrics.ts'
 
@@ -53,6 +54,29 @@ const eventText = (topic: LiveTopic, seq: number, payload: string) =>
   `{"type":"event","topic":${JSON.stringify(topic)},"seq":${seq},"data":${payload}}`
 export const subscribedText = (topic: LiveTopic, seq: number, resumed: boolean) =>
   JSON.stringify({ type: 'subscribed', topic, seq, resumed })
+
+/**
+ * Counts one more instance among the listeners of `topic`, holding the topic's bucket exclusively (migration
+ * 0033-live-unheard): a transaction that found the topic unheard, and so wrote no balance message to it, holds the
+ * bucket until it has committed, so the number read next covers it; every balance change after the count is written.
+ */
+export async function countListener(db: Database, topic: string) {
+  await sql`
+    insert into live_topics as t (topic, seq, listeners)
+    select ${topic}, 0, 1 from (select pg_advisory_xact_lock(${LIVE_BUCKETS_KEY}, hashtext(${topic}) & 63)) b
+    on conflict (topic) do update set listeners = t.listeners + 1`.execute(db)
+}
+
+/**
+ * Counts one instance fewer among the listeners of `topic`. When it was the last, a user's topic has its number moved
+ * on by one, with no row (migration 0033-live-unheard): its balance messages are no longer written, and a client
+ * resuming from before finds the hole and takes a snapshot.
+ */
+export async function uncountListener(db: Database, topic: string) {
+  await sql`
+    update live_topics set listeners = listeners - 1, seq = seq + (listeners = 1 and topic like 'user:%')::int
+    where topic = ${topic} and listeners > 0`.execute(db)
+}
 
 /** Id ranges of one query at most: a burst of commits is read in a few queries, not one each. */
 const MAX_RANGES = 512
@@ -113,9 +137,10 @@ export class LiveHub {
     const sub: Subscription = { clientTopic, seq: 0, buffer: [] }
     state.subs.set(subscriber, sub)
     try {
-      // Counted as a listener first: a commit numbered before that has committed by then (the count waits for the
-      // topic's counter, which a committing transaction holds until its COMMIT), so the number read next covers it;
-      // every commit numbered after it sends a NOTIFY.
+      // Counted as a listener first: a commit numbered before that, or that found the topic unheard, has committed by
+      // then (the count waits for the topic's counter and its bucket, which a committing transaction holds until its
+      // COMMIT; countListener), so the number read next covers it; every commit after it writes its messages and
+      // sends a NOTIFY.
       if (!state.listening) {
         const listening = this.listen(topic)
         state.listening = listening
@@ -157,9 +182,7 @@ export class LiveHub {
 
   /** Counts this instance among the listeners of `topic`. */
   private async listen(topic: string) {
-    await sql`
-      insert into live_topics as t (topic, seq, listeners) values (${topic}, 0, 1)
-      on conflict (topic) do update set listeners = t.listeners + 1`.execute(this.db)
+    await countListener(this.db, topic)
   }
 
   /**
@@ -177,9 +200,7 @@ export class LiveHub {
           )
         : false
       if (!counted) return
-      await sql`update live_topics set listeners = listeners - 1 where topic = ${topic} and listeners > 0`.execute(
-        this.db,
-      )
+      await uncountListener(this.db, topic)
     } catch (error) {
       this.log.warn({ err: (error as Error).message, topic }, 'live: could not stop listening to a topic')
     }
