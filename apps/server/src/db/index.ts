@@ -35,7 +35,7 @@ import * as liveCheaper from './migrations/0030-live-cheaper.ts'
 import * as liveNumbered from './migrations/0031-live-numbered.ts'
 import * as teamMonthRow from './migrations/0032-team-month-row.ts'
 import * as liveUnheard from './migrations/0033-live-unheard.ts'
-import * as tradeOpen from './migrations/0034-trade-open.ts'
+import * as tradeBatch from './migrations/0034-trade-batch.ts'
 import { type NotifySource, notifySources } from './notify.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
@@ -75,7 +75,7 @@ const migrations: Record<string, Migration> = {
   '0031-live-numbered': liveNumbered,
   '0032-team-month-row': teamMonthRow,
   '0033-live-unheard': liveUnheard,
-  '0034-trade-open': tradeOpen,
+  '0034-trade-batch': tradeBatch,
 }
 
 /**

@@ -443,57 +443,30 @@ export class Batch {
     const o = [...this.created]
     const c = [...this.changed]
     const f = this.fills
-    // One statement: the new orders, the changed ones (each must still be pending), the fills in the order they were
-    // made (their ids then follow it) and the market row. A fill's orders may be new: the foreign keys are checked at
-    // the statement's end. It also takes transferMany's locks on the accounts (in id order): transferMany's own
-    // statement, after it, reads their balances with a snapshot taken once they are locked.
+    // One statement: the rows (`trade_write`, migration 0034-trade-batch: the new orders, the changed ones, which must
+    // still be pending, the fills in the order they were made, the market row), and transferMany's locks on the
+    // accounts in id order: transferMany's own statement, after it, reads their balances with a snapshot taken once
+    // they are locked.
     const { rows } = await sql<{ changed: string }>`
-      with locks as materialized (${lockAccounts(transfers)}),
-      created as (
-        insert into trade_orders (id, order_sn, symbol, user_id, side, kind, price, amount, filled, quote, fee, received,
-          locked, status, client_order_id, created_at, updated_at)
-        select id, order_sn, ${symbol}, user_id, side, kind, price, amount, filled, quote, fee, received, locked, status,
-          client_order_id, ${time}::timestamptz, ${time}::timestamptz
-        from unnest(${big(o.map((x) => x.id))}::bigint[], ${list(o.map((x) => x.orderSn))}::text[],
+      with locks as materialized (${lockAccounts(transfers)})
+      select trade_write(${symbol}, ${time}::timestamptz, ${this.lastPrice?.toString() ?? null}::numeric,
+          ${big(o.map((x) => x.id))}::bigint[], ${list(o.map((x) => x.orderSn))}::text[],
           ${big(o.map((x) => x.userId))}::bigint[], ${list(o.map((x) => x.side))}::text[],
           ${list(o.map((x) => x.kind))}::text[], ${big(o.map((x) => x.price))}::numeric[],
           ${big(o.map((x) => x.amount))}::numeric[], ${big(o.map((x) => x.filled))}::numeric[],
           ${big(o.map((x) => x.quote))}::numeric[], ${big(o.map((x) => x.fee))}::numeric[],
           ${big(o.map((x) => x.received))}::numeric[], ${big(o.map((x) => x.locked))}::numeric[],
-          ${list(o.map((x) => x.status))}::text[], ${list(o.map((x) => x.clientOrderId))}::text[])
-          as o(id, order_sn, user_id, side, kind, price, amount, filled, quote, fee, received, locked, status,
-            client_order_id)
-      ),
-      changed as (
-        update trade_orders t set filled = o.filled, quote = o.quote, fee = o.fee, received = o.received,
-          locked = o.locked, status = o.status, updated_at = ${time}::timestamptz
-        from unnest(${big(c.map((x) => x.id))}::bigint[], ${big(c.map((x) => x.filled))}::numeric[],
+          ${list(o.map((x) => x.status))}::text[], ${list(o.map((x) => x.clientOrderId))}::text[],
+          ${big(c.map((x) => x.id))}::bigint[], ${big(c.map((x) => x.filled))}::numeric[],
           ${big(c.map((x) => x.quote))}::numeric[], ${big(c.map((x) => x.fee))}::numeric[],
           ${big(c.map((x) => x.received))}::numeric[], ${big(c.map((x) => x.locked))}::numeric[],
-          ${list(c.map((x) => x.status))}::text[]) as o(id, filled, quote, fee, received, locked, status)
-        where t.id = o.id and t.status = 'pending'
-        returning t.id
-      ),
-      fills as (
-        insert into trade_fills (symbol, maker_order_id, taker_order_id, maker_user_id, taker_user_id, taker_side, price,
-          amount, quote, maker_fee, taker_fee, created_at)
-        select ${symbol}, maker_order_id, taker_order_id, maker_user_id, taker_user_id, taker_side, price, amount, quote,
-          maker_fee, taker_fee, ${time}::timestamptz
-        from unnest(${big(f.map((x) => x.maker.id))}::bigint[], ${big(f.map((x) => x.taker.id))}::bigint[],
+          ${list(c.map((x) => x.status))}::text[],
+          ${big(f.map((x) => x.maker.id))}::bigint[], ${big(f.map((x) => x.taker.id))}::bigint[],
           ${big(f.map((x) => x.maker.userId))}::bigint[], ${big(f.map((x) => x.taker.userId))}::bigint[],
           ${list(f.map((x) => x.taker.side))}::text[], ${big(f.map((x) => x.price))}::numeric[],
           ${big(f.map((x) => x.amount))}::numeric[], ${big(f.map((x) => x.quote))}::numeric[],
-          ${big(f.map((x) => x.makerFee))}::numeric[], ${big(f.map((x) => x.takerFee))}::numeric[])
-          with ordinality as f(maker_order_id, taker_order_id, maker_user_id, taker_user_id, taker_side, price, amount,
-            quote, maker_fee, taker_fee, n)
-        order by n
-      ),
-      market as (
-        update trade_markets set seq = seq + 1, updated_at = ${time}::timestamptz,
-          last_price = coalesce(${this.lastPrice?.toString() ?? null}::numeric, last_price)
-        where symbol = ${symbol}
-      )
-      select (select count(*) from changed) as changed, (select count(*) from locks) as locked`.execute(trx)
+          ${big(f.map((x) => x.makerFee))}::numeric[], ${big(f.map((x) => x.takerFee))}::numeric[]) as changed,
+        (select count(*) from locks) as locked`.execute(trx)
     if (Number(rows[0]?.changed) !== c.length) throw new Error('trade: an order changed was not pending')
     try {
       await transferMany(trx, transfers, { locked: true })

@@ -288,12 +288,14 @@ export class TradeMarket {
     const payers = jobs.flatMap((job) => (job.payer ? [job.payer] : []))
     const keyed = payers.filter((p) => p.clientOrderId !== undefined)
     const count = jobs.reduce((n, job) => n + job.ids, 0)
-    // The accounts the payers' commands will move money to, created if missing: the asset they receive, and the locked
-    // account of what a limit order gives.
-    const wanted = payers.flatMap((p) => [
-      { userId: String(p.userId), asset: p.asset === this.symbol ? QUOTE : this.symbol, kind: 'available' },
-      ...(p.locks ? [{ userId: String(p.userId), asset: p.asset, kind: 'locked' }] : []),
-    ])
+    // The accounts the payers' commands will move money to, created if missing (those the market has met exist): the
+    // asset they receive, and the locked account of what a limit order gives.
+    const wanted = payers
+      .flatMap((p) => [
+        { userId: String(p.userId), asset: p.asset === this.symbol ? QUOTE : this.symbol, kind: 'available' },
+        ...(p.locks ? [{ userId: String(p.userId), asset: p.asset, kind: 'locked' }] : []),
+      ])
+      .filter((spec) => !this.accounts.has(accountKey(spec)))
     const known = this.config
     const { rows } = await sql<{
       seq: string
