@@ -146,7 +146,10 @@ export class Batch {
   readonly fills: FillRecord[] = []
   readonly transfers: PendingTransfer[] = []
   lastPrice: bigint | null = null
-  /** Ledger account ids the batch looked up (by accountKey), for the market to keep once the batch committed. */
+  /**
+   * Ledger account ids the batch found or created (by accountKey): the payers' (trade_open) and any other its transfers
+   * needed; the market keeps them once the batch has committed.
+   */
   readonly accounts = new Map<string, string>()
   private readonly byClientKey = new Map<string, OrderState>()
 
@@ -426,14 +429,14 @@ export class Batch {
   }
 
   /**
-   * Writes the batch: the ids of the accounts `known` does not hold (found or created; left in `accounts` for the
-   * caller to keep once the batch has committed), then its orders, fills and the market row in one statement that also
+   * Writes the batch: the ids of the accounts neither `known` nor `accounts` holds (found or created, into
+   * `accounts`, which the caller keeps once the batch has committed), then its orders, fills and the market row in one statement that also
    * locks the transfers' accounts, then its ledger transfers. False when it changed nothing.
    */
   async flush(trx: Transaction<DB>, symbol: string, known: ReadonlyMap<string, string>): Promise<boolean> {
     if (this.created.size === 0 && this.changed.size === 0) return false
     const specs = this.transfers.flatMap((t) => [t.debit, t.credit])
-    const missing = specs.filter((spec) => !known.has(accountKey(spec)))
+    const missing = specs.filter((spec) => !known.has(accountKey(spec)) && !this.accounts.has(accountKey(spec)))
     if (missing.length > 0) for (const [key, id] of await accountIds(trx, missing)) this.accounts.set(key, id)
     const id = (spec: AccountSpec) => (known.get(accountKey(spec)) ?? this.accounts.get(accountKey(spec))) as string
     const transfers = this.transfers.map((t) => ({ ...t, debit: id(t.debit), credit: id(t.credit) }))

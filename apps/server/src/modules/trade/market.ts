@@ -340,20 +340,24 @@ export class TradeMarket {
     const time = new Date(Math.max(new Date(row.now).getTime(), new Date(row.updated_at).getTime()))
     const balances = new Map<string, bigint>()
     for (const p of payers) balances.set(accountKey(available(p.userId, p.asset)), 0n)
+    // The payers' accounts: the batch's transfers need not look them up, and the market keeps them once the batch has
+    // committed (this transaction may have created some).
+    const accounts = new Map<string, string>()
     ;(row.account_users ?? []).forEach((userId, i) => {
       const key = accountKey({
         userId,
         asset: row.account_assets?.[i] as string,
         kind: row.account_kinds?.[i] as string,
       })
-      // Accounts that exist: the batch's transfers need not look them up.
-      this.accounts.set(key, row.account_ids?.[i] as string)
+      accounts.set(key, row.account_ids?.[i] as string)
       if (row.account_kinds?.[i] === 'available') balances.set(key, BigInt(row.balances?.[i] as string))
     })
     const clientOrders = row.client_orders.map((order) =>
       orderState({ ...order, created_at: new Date(order.created_at), updated_at: new Date(order.updated_at) }),
     )
-    return new Batch(state, rules, time, ids, clientOrders, balances)
+    const batch = new Batch(state, rules, time, ids, clientOrders, balances)
+    for (const [key, id] of accounts) batch.accounts.set(key, id)
+    return batch
   }
 
   /** The book as the database has it: the pending limit orders in id (time) order. */
