@@ -6,8 +6,11 @@ import { type Kysely, sql } from 'kysely'
  * when missing), then read the configuration in force, take the batch's order ids and the time, read the payers'
  * accounts (their available balances, and the ids of their available and locked accounts of the market's two assets;
  * those their commands will credit or lock created first when missing, so that a batch seldom has an account to look
- * up or create after it) and the orders their client keys name — and returns the transaction's id (`commit_xid`, assigned by the row lock),
- * which spares the tracked connection its own read before COMMIT (db/transient.ts).
+ * up or create after it) and the orders their client keys name — and returns the transaction's id (`commit_xid`,
+ * assigned by the row lock), which spares the tracked connection its own read before COMMIT (db/transient.ts).
+ * `trade_write(...)` then writes the batch's rows (modules/trade/batch.ts `flush`). A batch is six round trips: BEGIN,
+ * trade_open, trade_write (with the ledger's account locks beside it), the ledger's transfers, the live publication,
+ * COMMIT (docs/benchmarks.md, bench/trade).
  *
  * The function is VOLATILE, so under read committed each of its statements takes a new snapshot: everything read after
  * the lock sees what the batch before it (of any process) committed, as the separate statements did. The configuration

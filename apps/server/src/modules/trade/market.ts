@@ -278,7 +278,7 @@ export class TradeMarket {
   }
 
   /**
-   * Starts a batch in one round trip (`trade_open`, migration 0034-trade-open): locks the market row (batches of all
+   * Starts a batch in one round trip (`trade_open`, migration 0034-trade-batch): locks the market row (batches of all
    * processes run one at a time), then reads the configuration in force, order ids and the time, the payers' accounts
    * (balances, and ids for the market to keep) and the orders their client keys name; brings the book up to date (a
    * rebuild is a second statement).
