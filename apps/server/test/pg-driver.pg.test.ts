@@ -89,14 +89,30 @@ describe('the PostgreSQL driver (postgres)', () => {
     expect(writes[3]).toContain('commit\0')
   })
 
-  it('runs a first statement without parameters inside the transaction too', async () => {
+  it('runs a first statement without parameters inside the transaction too, in one Query message', async () => {
     await db.transaction().execute(async (trx) => {
       await sql`insert into notes (text) values ('plain')`.execute(trx)
       expect(await xidOf(trx)).toMatch(/^\d+$/)
       expect(await texts()).toEqual([])
     })
     expect(await texts()).toEqual(['plain'])
-    expect(writes[0]).toContain('begin\0')
+    expect(writes[0]).toContain("begin;\ninsert into notes (text) values ('plain')\0")
+  })
+
+  it('runs a first text of several statements, as the simple protocol always did, and rolls it all back', async () => {
+    const two = sql`insert into notes (text) values ('a'); insert into notes (text) values ('b')`
+    await db.transaction().execute((trx) => two.execute(trx))
+    expect(await texts()).toEqual(['a', 'b'])
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await two.execute(trx)
+        throw new Error('after the statements')
+      }),
+    ).rejects.toThrow('after the statements')
+    await expect(
+      db.transaction().execute((trx) => sql`insert into notes (text) values ('c'); select 1 / 0`.execute(trx)),
+    ).rejects.toMatchObject({ code: '22012' })
+    expect(await texts()).toEqual(['a', 'b'])
   })
 
   it('rolls back a transaction whose first statement fails, keeping the error, and the connection stays usable', async () => {
@@ -142,7 +158,7 @@ describe('the PostgreSQL driver (postgres)', () => {
         return rows[0]?.level
       })
     expect(level).toBe('serializable')
-    expect(writes[0]).toContain('start transaction isolation level serializable\0')
+    expect(writes[0]).toContain('start transaction isolation level serializable;\nselect')
     await expect(
       db
         .transaction()

@@ -1,7 +1,7 @@
 // The PostgreSQL driver under the server's tracking dialect (db/transient.ts): Kysely's own PostgresDriver, with one
 // round trip fewer per transaction. A transaction's BEGIN is not sent on its own: it goes out with the transaction's
-// first statement, in the same write, ended by one Sync (the extended query protocol's pipelining: if the BEGIN failed,
-// the server would skip the statement rather than run it outside the transaction). A transaction that runs no
+// first statement, in the same write and under one Sync (or in one Query message): if the BEGIN failed, the server
+// would skip the statement rather than run it outside the transaction. A transaction that runs no
 // statement sends nothing at all. Everything else is node-postgres as Kysely uses it: the pool's clients, their type
 // parsers, unnamed statements, the same results and errors. docs/benchmarks.md "Node's share of a transfer" measures it.
 import {
@@ -24,17 +24,22 @@ interface PgResult {
 }
 
 /**
- * node-postgres' query, preceded by `begin` (BEGIN or START TRANSACTION …) in the same message batch: Parse, Bind and
- * Execute of the BEGIN, then the statement's Parse, Bind, Describe, Execute and the one Sync, written at once. Its
- * result is the statement's (the BEGIN's CommandComplete is passed over). It relies on pg.Query's `prepare` and
- * `handleCommandComplete`, which every extended-protocol query of node-postgres goes through; pg-driver.pg.test.ts
- * checks the wire and the outcomes.
+ * node-postgres' query, preceded by `begin` (BEGIN or START TRANSACTION …) in the same message batch. With parameters
+ * (the extended protocol): Parse, Bind and Execute of the BEGIN, then the statement's Parse, Bind, Describe, Execute and
+ * the one Sync, written at once. Without (node-postgres sends those in the simple protocol): one Query message, the
+ * BEGIN before the text (`begin;` + the text, as a text of several statements was sent before). Its result is the
+ * statement's (the BEGIN's CommandComplete is passed over). It relies on pg.Query's `submit`, `prepare` and
+ * `handleCommandComplete`, which every query of node-postgres goes through; pg-driver.pg.test.ts checks the wire and
+ * the outcomes.
  */
 class QueryAfterBegin extends (pg.Query as unknown as new (
   text: string,
   values: readonly unknown[],
 ) => {
+  text: string
   callback: ((error: Error | null, result: PgResult) => void) | undefined
+  requiresPreparation(): boolean
+  submit(connection: PgWire): Error | null
   prepare(connection: PgWire): void
   handleCommandComplete(message: unknown, connection: PgWire): void
 }) {
@@ -46,9 +51,9 @@ class QueryAfterBegin extends (pg.Query as unknown as new (
   ) {
     super(text, values)
   }
-  /** Always the extended protocol, even without parameters: the simple one cannot carry the BEGIN before it. */
-  requiresPreparation() {
-    return true
+  override submit(connection: PgWire) {
+    if (!this.requiresPreparation()) this.text = `${this.begin};\n${this.text}`
+    return super.submit(connection)
   }
   override prepare(connection: PgWire) {
     connection.parse({ text: this.begin })
