@@ -3,14 +3,14 @@
 // no statement sends nothing. PostgreSQL only (a *.pg.test.ts file): a loopback proxy in front of the cluster records
 // what the driver writes.
 import net from 'node:net'
-import { Kysely, sql } from 'kysely'
+import { type Generated, Kysely, sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { TrackingPostgresDialect } from '../src/db/transient.ts'
 import { createPostgresDatabase } from './helpers.ts'
 
 interface T {
-  notes: { id: number; text: string }
+  notes: { id: Generated<number>; text: string }
 }
 
 describe('the PostgreSQL driver (postgres)', () => {
