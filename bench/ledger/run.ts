@@ -1,8 +1,9 @@
 // bench/ledger: ledger transfers per second on a throwaway PostgreSQL, against pgbench's TPC-B-like transaction
 // (BEGIN, 3 UPDATEs, SELECT, INSERT, END: 7 round trips) on the same cluster in the same run. Each ledger transfer is
-// its own transaction through the server's database driver (db/transient.ts, with its commit-outcome check): BEGIN,
-// one call of ledger_transfer (insert the transfer, update the two balances in account id order, return the
-// transaction's id), COMMIT. Also prints the CPU time per transfer of this process and of the cluster.
+// its own transaction through the server's database driver (db/transient.ts, with its commit-outcome check): one call
+// of ledger_transfer (insert the transfer, update the two balances in account id order, return the transaction's id)
+// with the BEGIN sent before it in the same write (db/pg-driver.ts), then COMMIT: two round trips. Also prints the CPU
+// time per transfer of this process and of the cluster.
 // The users are not in the app: nobody listens to their live topics, so their balance changes write no message
 // (migration 0033-live-unheard); `--listened` counts an instance in on every user's topic, as if all were in the app.
 // Usage: tsx bench/ledger/run.ts [--duration 10 --workers 16 --users 1000 --scale 10 --listened

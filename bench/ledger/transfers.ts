@@ -1,8 +1,8 @@
 // The ledger-transfer measurement of bench/ledger, shared with bench/trade (which compares its persisted orders with
 // it in the same run): `transfer` between random users' available accounts, each in its own database transaction
-// (BEGIN, ledger_transfer: insert the transfer and update the two balances in account id order, COMMIT) through the
-// server's tracking driver (db/transient.ts: the commit-outcome check), from concurrent workers with one connection
-// each, as pgbench has one per client.
+// (ledger_transfer, with the BEGIN in the same write: insert the transfer and update the two balances in account id
+// order; then COMMIT) through the server's tracking driver (db/transient.ts: the commit-outcome check; db/pg-driver.ts),
+// from concurrent workers with one connection each, as pgbench has one per client.
 import { randomInt } from 'node:crypto'
 import { Kysely } from 'kysely'
 import pg from 'pg'

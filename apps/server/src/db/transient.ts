@@ -16,6 +16,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely'
+import { PgDriver } from './pg-driver.ts'
 
 /** node-postgres' own errors for a connection that broke (its messages are its only mark). */
 const LOST = /^(Connection terminated|Client has encountered a connection error|Client was closed)/
@@ -115,13 +116,16 @@ const READ = /^\s*select\b/i
 /**
  * The column in which a statement may return its transaction's id (`txid_current()::text`): the tracked connection
  * keeps the first one a transaction's statements return and asks no more before COMMIT (ledger_transfer of migration
- * 0029 returns it, so a transfer in its own transaction is three round trips: BEGIN, the transfer, COMMIT).
+ * 0029 returns it, so a transfer in its own transaction is two round trips on PostgreSQL: the transfer with the BEGIN
+ * before it (db/pg-driver.ts), then the COMMIT).
  */
 export const COMMIT_XID = 'commit_xid'
 
 /** A connection that knows whether it is in a transaction, and notes what it commits. */
 class TrackedConnection implements DatabaseConnection {
   inTransaction = false
+  /** Whether the transaction ran a statement: one that did not has no id, and wrote nothing. */
+  ran = false
   /** The transaction's id, when a statement of it returned it (COMMIT_XID). */
   xid: string | null = null
   constructor(
@@ -131,6 +135,7 @@ class TrackedConnection implements DatabaseConnection {
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const autocommit = !this.inTransaction && !READ.test(query.sql)
+    if (this.inTransaction) this.ran = true
     try {
       const result = await (this.faults
         ? this.faults.execute(query.sql, this.faultState(), () => this.inner.executeQuery<R>(query))
@@ -165,6 +170,8 @@ function unknownOutcome(error: unknown) {
 
 /** A Kysely driver with its connections tracked (see TrackedConnection). */
 class TrackingDriver implements Driver {
+  /** The tracked connection of each of the inner driver's connections (a pool's clients are reused). */
+  readonly #tracked = new WeakMap<DatabaseConnection, TrackedConnection>()
   constructor(
     private readonly inner: Driver,
     private readonly faults: DbFaultHook | undefined,
@@ -173,13 +180,22 @@ class TrackingDriver implements Driver {
     return this.inner.init()
   }
   async acquireConnection() {
-    return new TrackedConnection(await this.inner.acquireConnection(), this.faults)
+    const inner = await this.inner.acquireConnection()
+    let connection = this.#tracked.get(inner)
+    if (!connection) {
+      connection = new TrackedConnection(inner, this.faults)
+      this.#tracked.set(inner, connection)
+    }
+    connection.inTransaction = false
+    connection.xid = null
+    return connection
   }
   // BEGIN, COMMIT and ROLLBACK run on the inner connection, as the transaction's own statements: only COMMIT's outcome
   // can be unknown, and only COMMIT is given to the faults (a ROLLBACK is what the server does anyway when it loses the
   // connection).
   async beginTransaction(connection: TrackedConnection, settings: TransactionSettings) {
     connection.inTransaction = true
+    connection.ran = false
     connection.xid = null
     try {
       await this.inner.beginTransaction(connection.inner, settings)
@@ -190,9 +206,9 @@ class TrackingDriver implements Driver {
   }
   async commitTransaction(connection: TrackedConnection) {
     // The transaction's id, if it wrote anything (null: it did not), asked before the COMMIT unless a statement of the
-    // transaction returned it (COMMIT_XID): a connection that breaks here breaks before the COMMIT was sent, and the
-    // transaction is rolled back.
-    const xid = connection.xid ?? (await this.currentXid(connection))
+    // transaction returned it (COMMIT_XID) or none ran: a connection that breaks here breaks before the COMMIT was
+    // sent, and the transaction is rolled back.
+    const xid = connection.xid ?? (connection.ran ? await this.currentXid(connection) : null)
     connection.xid = null
     try {
       await (this.faults
@@ -258,13 +274,16 @@ class TrackingDriver implements Driver {
   }
 }
 
-/** PostgresDialect whose driver tracks commits for retryTransient (and takes the simulator's faults). */
+/**
+ * PostgresDialect whose driver tracks commits for retryTransient (and takes the simulator's faults), over db/pg-driver.ts
+ * (Kysely's PostgresDriver with each transaction's BEGIN sent with its first statement).
+ */
 export class TrackingPostgresDialect extends PostgresDialect {
   constructor(private readonly config: PostgresDialectConfig & { faults?: DbFaultHook | undefined }) {
     super(config)
   }
   override createDriver(): Driver {
-    return new TrackingDriver(super.createDriver(), this.config.faults)
+    return new TrackingDriver(new PgDriver(this.config), this.config.faults)
   }
 }
 

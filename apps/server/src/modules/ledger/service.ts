@@ -4,7 +4,7 @@
 // Inside a transaction pass its `trx` to every function here, never the `db`: PGlite is one session that a transaction
 // holds until it ends, so a query on `db` from inside it would wait forever.
 import type { LedgerEntry, LedgerType } from '@solpledge/contract'
-import { sql, type Transaction } from 'kysely'
+import { CompiledQuery, sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
 import { invalid, refuse } from '../../lib/app-error.ts'
@@ -80,9 +80,17 @@ export async function transfer(trx: Transaction<DB>, input: TransferInput): Prom
   // key; its `commit_xid` is the transaction's id, kept by the tracked connection for its COMMIT (db/transient.ts).
   let row: TransferRow | undefined
   try {
-    const { rows } = await sql<TransferRow>`
-      select * from ledger_transfer(${input.key}, ${input.type}, ${input.asset}, ${input.debit}::bigint,
-        ${input.credit}::bigint, ${input.amount.toString()}::numeric, ${input.reference ?? null}::text)`.execute(trx)
+    const { rows } = await trx.executeQuery<TransferRow>(
+      CompiledQuery.raw(TRANSFER, [
+        input.key,
+        input.type,
+        input.asset,
+        input.debit,
+        input.credit,
+        input.amount.toString(),
+        input.reference ?? null,
+      ]),
+    )
     row = rows[0]
   } catch (error) {
     if (isNegativeUserBalance(error)) throw refuse('common.insufficientBalance')
@@ -95,6 +103,12 @@ export async function transfer(trx: Transaction<DB>, input: TransferInput): Prom
     throw new Error(`ledger: idempotency key ${input.key} reused for a different transfer`)
   return { id: row.id, created: row.created }
 }
+
+/**
+ * The call of `transfer`, compiled once: a query builder (or a `sql` template) would build and compile the same text
+ * again for every transfer.
+ */
+const TRANSFER = 'select * from ledger_transfer($1, $2, $3, $4::bigint, $5::bigint, $6::numeric, $7::text)'
 
 /** What `ledger_transfer` returns: the transfer made, or the one stored under the key (`created` false). */
 interface TransferRow {

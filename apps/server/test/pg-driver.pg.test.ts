@@ -1,0 +1,177 @@
+// The server's PostgreSQL driver (src/db/pg-driver.ts, under the tracking dialect of src/db/transient.ts): a
+// transaction's BEGIN goes out with its first statement, in one write and one round trip, and a transaction that runs
+// no statement sends nothing. PostgreSQL only (a *.pg.test.ts file): a loopback proxy in front of the cluster records
+// what the driver writes.
+import net from 'node:net'
+import { type Generated, Kysely, sql } from 'kysely'
+import pg from 'pg'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { TrackingPostgresDialect } from '../src/db/transient.ts'
+import { createPostgresDatabase } from './helpers.ts'
+
+interface T {
+  notes: { id: Generated<number>; text: string }
+}
+
+describe('the PostgreSQL driver (postgres)', () => {
+  let drop: () => Promise<void>
+  let proxy: net.Server
+  /** One connection through the proxy, so that each test sees the same client again. */
+  let db: Kysely<T>
+  /** Straight to the server: what others see. */
+  let other: Kysely<T>
+  /** What the client wrote, one entry per chunk the proxy received (a write of the client, on loopback). */
+  let writes: string[] = []
+  beforeAll(async () => {
+    const adminUrl = process.env.TEST_DATABASE_URL
+    if (!adminUrl) throw new Error('TEST_DATABASE_URL must name a PostgreSQL cluster')
+    const created = await createPostgresDatabase(adminUrl)
+    drop = created.drop
+    const target = new URL(created.url)
+    proxy = net.createServer((client) => {
+      const server = net.connect(Number(target.port), target.hostname)
+      client.on('data', (chunk) => {
+        writes.push(chunk.toString('latin1'))
+        server.write(chunk)
+      })
+      server.pipe(client)
+      client.on('error', () => server.destroy())
+      server.on('error', () => client.destroy())
+      client.on('close', () => server.destroy())
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    const viaProxy = new URL(created.url)
+    viaProxy.hostname = '127.0.0.1'
+    viaProxy.port = String((proxy.address() as net.AddressInfo).port)
+    db = new Kysely<T>({
+      dialect: new TrackingPostgresDialect({ pool: new pg.Pool({ connectionString: viaProxy.toString(), max: 1 }) }),
+    })
+    other = new Kysely<T>({
+      dialect: new TrackingPostgresDialect({ pool: new pg.Pool({ connectionString: created.url }) }),
+    })
+    await sql`create table notes (id serial primary key, text text not null check (text <> 'refused'))`.execute(other)
+    await sql`select 1`.execute(db)
+  })
+  afterAll(async () => {
+    await db?.destroy()
+    await other?.destroy()
+    proxy?.close()
+    await drop?.()
+  })
+  beforeEach(async () => {
+    await sql`truncate notes`.execute(other)
+    writes = []
+  })
+
+  const texts = async () =>
+    (await other.selectFrom('notes').select('text').orderBy('id').execute()).map((row) => row.text)
+  /** The transaction's id, as its statements see it (null: none assigned, so not in a transaction that wrote). */
+  const xidOf = (trx: Kysely<T>) =>
+    sql<{ xid: string | null }>`select txid_current_if_assigned()::text as xid`.execute(trx).then((r) => r.rows[0]?.xid)
+
+  it('sends the BEGIN with the first statement, in one write, and commits it', async () => {
+    const result = await db.transaction().execute(async (trx) => {
+      const inserted = await trx.insertInto('notes').values({ text: 'one' }).returning('id').executeTakeFirstOrThrow()
+      // Not committed yet: the statement ran inside the transaction.
+      expect(await texts()).toEqual([])
+      await trx.insertInto('notes').values({ text: 'two' }).execute()
+      return inserted.id
+    })
+    expect(result).toBeGreaterThan(0)
+    expect(await texts()).toEqual(['one', 'two'])
+    // The BEGIN with the first insert, the second insert, the transaction's id (db/transient.ts), the COMMIT.
+    expect(writes).toHaveLength(4)
+    expect(writes[0]).toContain('begin\0')
+    expect(writes[0]).toContain('insert into "notes"')
+    expect(writes[1]).toContain('insert into "notes"')
+    expect(writes[1]).not.toContain('begin\0')
+    expect(writes[2]).toContain('txid_current_if_assigned')
+    expect(writes[3]).toContain('commit\0')
+  })
+
+  it('runs a first statement without parameters inside the transaction too, in one Query message', async () => {
+    await db.transaction().execute(async (trx) => {
+      await sql`insert into notes (text) values ('plain')`.execute(trx)
+      expect(await xidOf(trx)).toMatch(/^\d+$/)
+      expect(await texts()).toEqual([])
+    })
+    expect(await texts()).toEqual(['plain'])
+    expect(writes[0]).toContain("begin;\ninsert into notes (text) values ('plain')\0")
+  })
+
+  it('runs a first text of several statements, as the simple protocol always did, and rolls it all back', async () => {
+    const two = sql`insert into notes (text) values ('a'); insert into notes (text) values ('b')`
+    await db.transaction().execute((trx) => two.execute(trx))
+    expect(await texts()).toEqual(['a', 'b'])
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await two.execute(trx)
+        throw new Error('after the statements')
+      }),
+    ).rejects.toThrow('after the statements')
+    await expect(
+      db.transaction().execute((trx) => sql`insert into notes (text) values ('c'); select 1 / 0`.execute(trx)),
+    ).rejects.toMatchObject({ code: '22012' })
+    expect(await texts()).toEqual(['a', 'b'])
+  })
+
+  it('rolls back a transaction whose first statement fails, keeping the error, and the connection stays usable', async () => {
+    const error = await db
+      .transaction()
+      .execute((trx) => trx.insertInto('notes').values({ text: 'refused' }).execute())
+      .catch((e: unknown) => e as { code?: string; constraint?: string })
+    expect(error).toMatchObject({ code: '23514', constraint: 'notes_text_check' })
+    expect(writes.at(-1)).toContain('rollback\0')
+    // No transaction left open (nor aborted) on the one connection: this insert commits on its own, others see it.
+    await db.insertInto('notes').values({ text: 'after' }).execute()
+    expect(await texts()).toEqual(['after'])
+  })
+
+  it('rolls back every statement when a later one fails', async () => {
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('notes').values({ text: 'kept?' }).execute()
+        await trx.insertInto('notes').values({ text: 'refused' }).execute()
+      }),
+    ).rejects.toMatchObject({ code: '23514' })
+    expect(await texts()).toEqual([])
+  })
+
+  it('sends nothing for a transaction that runs no statement, whether it returns or throws', async () => {
+    expect(await db.transaction().execute(async () => 'nothing')).toBe('nothing')
+    await expect(
+      db.transaction().execute(async () => {
+        throw new Error('before any statement')
+      }),
+    ).rejects.toThrow('before any statement')
+    expect(writes).toEqual([])
+  })
+
+  it('opens the transaction with its isolation level and access mode', async () => {
+    const level = await db
+      .transaction()
+      .setIsolationLevel('serializable')
+      .execute(async (trx) => {
+        const { rows } = await sql<{ level: string }>`select current_setting('transaction_isolation') as level`.execute(
+          trx,
+        )
+        return rows[0]?.level
+      })
+    expect(level).toBe('serializable')
+    expect(writes[0]).toContain('start transaction isolation level serializable;\nselect')
+    await expect(
+      db
+        .transaction()
+        .setAccessMode('read only')
+        .execute((trx) => trx.insertInto('notes').values({ text: 'read only' }).execute()),
+    ).rejects.toMatchObject({ code: '25006' })
+    expect(await texts()).toEqual([])
+  })
+
+  it('outside a transaction, a statement is sent alone', async () => {
+    await db.insertInto('notes').values({ text: 'alone' }).execute()
+    expect(writes).toHaveLength(1)
+    expect(writes[0]).not.toContain('begin\0')
+    expect(await texts()).toEqual(['alone'])
+  })
+})
