@@ -244,28 +244,18 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
   if (dbKind === 'postgres')
     it('an instance counting itself in as a listener waits for a bulk credit holding the topic, then reads its number', async () => {
       const topic = `user:${users[0]}`
-      let held!: () => void
-      const holding = new Promise<void>((resolve) => {
-        held = resolve
-      })
-      let release!: () => void
-      const gate = new Promise<void>((resolve) => {
-        release = resolve
-      })
-      const bulk = db.transaction().execute(async (trx) => {
-        await creditUsers(trx, { credits: credits(2), from: 'emission', type: 'settlement', publishNumbered: true })
-        held()
-        await gate
-      })
-      await holding
+      const bulk = heldOpen(db, (trx) =>
+        creditUsers(trx, { credits: credits(2), from: 'emission', type: 'settlement', publishNumbered: true }),
+      )
+      await bulk.running
       const listening = countListener(db, topic)
       await until(async () => {
         const { rows: waiting } = await sql`
           select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%listeners + 1%'`.execute(db)
         return waiting.length > 0
       })
-      release()
-      await bulk
+      bulk.release()
+      await bulk.done
       await listening
       const counter = await db.selectFrom('live_topics').select('seq').where('topic', '=', topic).executeTakeFirst()
       const { rows: last } = await sql<{ seq: string }>`
@@ -361,20 +351,8 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
       const stranger = await newUser(db)
       const account = await userAccount(db, stranger, 'USDT', 'available')
       const topic = `user:${stranger}`
-      let moved!: () => void
-      const holding = new Promise<void>((resolve) => {
-        moved = resolve
-      })
-      let release!: () => void
-      const gate = new Promise<void>((resolve) => {
-        release = resolve
-      })
-      const transfer = db.transaction().execute(async (trx) => {
-        await move(trx, chain, account, 2n)
-        moved()
-        await gate
-      })
-      await holding
+      const transfer = heldOpen(db, (trx) => move(trx, chain, account, 2n).then(() => {}))
+      await transfer.running
       const listening = countListener(db, topic)
       await until(async () => {
         const { rows: waiting } = await sql`
@@ -382,8 +360,8 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
         return waiting.length > 0
       })
       expect(await counterOf(topic)).toBeUndefined()
-      release()
-      await transfer
+      transfer.release()
+      await transfer.done
       await listening
       // Counted in after that commit: its number (0) covers it, and the next change is written.
       expect(await counterOf(topic)).toMatchObject({ seq: '0', listeners: 1 })
@@ -396,21 +374,11 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
       const stranger = await newUser(db)
       const account = await userAccount(db, stranger, 'USDT', 'available')
       const topic = `user:${stranger}`
-      let locked!: () => void
-      const holding = new Promise<void>((resolve) => {
-        locked = resolve
-      })
-      let release!: () => void
-      const gate = new Promise<void>((resolve) => {
-        release = resolve
-      })
       // An instance holding the topic's bucket exclusively, as countListener does while it counts itself in.
-      const counting = db.transaction().execute(async (trx) => {
+      const counting = heldOpen(db, async (trx) => {
         await sql`select pg_advisory_xact_lock(${LIVE_BUCKETS_KEY}, hashtext(${topic}) & 63)`.execute(trx)
-        locked()
-        await gate
       })
-      await holding
+      await counting.running
       // Neither waits for it nor skips: written, by a transfer and by a bulk credit.
       await db.transaction().execute((trx) => move(trx, chain, account, 1n))
       expect(await numbersOf(topic)).toEqual([1])
@@ -420,8 +388,8 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
           creditUsers(trx, { credits: credits(1), from: 'emission', type: 'settlement', publishNumbered: true }),
         )
       expect(await numbersOf(topic)).toEqual([1, 2, 3])
-      release()
-      await counting
+      counting.release()
+      await counting.done
     })
   }
 
@@ -450,4 +418,22 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
 /** Resolves once `done` holds, looking again every 20 ms. */
 async function until(done: () => Promise<boolean>) {
   while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 20))
+}
+
+/** A transaction kept open on its own connection: `running` once `work` has run in it; it commits on `release()`. */
+function heldOpen(db: Database, work: (trx: Transaction<DB>) => Promise<void>) {
+  let release!: () => void
+  const gate = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  let ran!: () => void
+  const running = new Promise<void>((resolve) => {
+    ran = resolve
+  })
+  const done = db.transaction().execute(async (trx) => {
+    await work(trx)
+    ran()
+    await gate
+  })
+  return { running, release, done }
 }
