@@ -1,16 +1,17 @@
 // The database's outage and recovery in the log (docs/operations.md "Logs"): one warning when new connections fail,
 // one info line with how long it lasted when one opens again — not a line per failed query. PostgreSQL only (a
 // *.pg.test.ts file): a loopback proxy in front of the cluster plays the outage by cutting every connection.
-import net from 'node:net'
+import type net from 'node:net'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Database, openDatabase } from '../src/db/index.ts'
+import { proxyTo } from './fixtures/tcp-proxy.ts'
 import { createPostgresDatabase } from './helpers.ts'
 
 describe('the database unreachable and back (postgres)', () => {
   let drop: () => Promise<void>
   let db: Database
-  let proxy: net.Server
+  let proxy: { url: string; close: () => void } | undefined
   let down = false
   const sockets = new Set<net.Socket>()
   const lines: { level: string; fields: Record<string, unknown>; message: string }[] = []
@@ -19,10 +20,9 @@ describe('the database unreachable and back (postgres)', () => {
     if (!adminUrl) throw new Error('TEST_DATABASE_URL must name a PostgreSQL cluster')
     const created = await createPostgresDatabase(adminUrl)
     drop = created.drop
-    const target = new URL(created.url)
-    proxy = net.createServer((client) => {
+    proxy = await proxyTo(created.url, (client, connect) => {
       if (down) return client.destroy()
-      const server = net.connect(Number(target.port), target.hostname)
+      const server = connect()
       for (const socket of [client, server]) {
         sockets.add(socket)
         socket.on('close', () => sockets.delete(socket))
@@ -30,11 +30,8 @@ describe('the database unreachable and back (postgres)', () => {
       }
       client.pipe(server).pipe(client)
     })
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-    const url = new URL(created.url)
-    url.port = String((proxy.address() as net.AddressInfo).port)
     db = await openDatabase({
-      url: url.toString(),
+      url: proxy.url,
       onConnectionError: () => {},
       log: {
         warn: (fields, message) => lines.push({ level: 'warn', fields: { ...fields }, message }),

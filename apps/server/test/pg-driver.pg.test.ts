@@ -2,11 +2,11 @@
 // transaction's BEGIN goes out with its first statement, in one write and one round trip, and a transaction that runs
 // no statement sends nothing. PostgreSQL only (a *.pg.test.ts file): a loopback proxy in front of the cluster records
 // what the driver writes.
-import net from 'node:net'
 import { type Generated, Kysely, sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { TrackingPostgresDialect } from '../src/db/transient.ts'
+import { proxyTo } from './fixtures/tcp-proxy.ts'
 import { createPostgresDatabase } from './helpers.ts'
 
 interface T {
@@ -15,7 +15,7 @@ interface T {
 
 describe('the PostgreSQL driver (postgres)', () => {
   let drop: () => Promise<void>
-  let proxy: net.Server
+  let proxy: { url: string; close: () => void } | undefined
   /** One connection through the proxy, so that each test sees the same client again. */
   let db: Kysely<T>
   /** Straight to the server: what others see. */
@@ -27,9 +27,8 @@ describe('the PostgreSQL driver (postgres)', () => {
     if (!adminUrl) throw new Error('TEST_DATABASE_URL must name a PostgreSQL cluster')
     const created = await createPostgresDatabase(adminUrl)
     drop = created.drop
-    const target = new URL(created.url)
-    proxy = net.createServer((client) => {
-      const server = net.connect(Number(target.port), target.hostname)
+    proxy = await proxyTo(created.url, (client, connect) => {
+      const server = connect()
       client.on('data', (chunk) => {
         writes.push(chunk.toString('latin1'))
         server.write(chunk)
@@ -39,12 +38,8 @@ describe('the PostgreSQL driver (postgres)', () => {
       server.on('error', () => client.destroy())
       client.on('close', () => server.destroy())
     })
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-    const viaProxy = new URL(created.url)
-    viaProxy.hostname = '127.0.0.1'
-    viaProxy.port = String((proxy.address() as net.AddressInfo).port)
     db = new Kysely<T>({
-      dialect: new TrackingPostgresDialect({ pool: new pg.Pool({ connectionString: viaProxy.toString(), max: 1 }) }),
+      dialect: new TrackingPostgresDialect({ pool: new pg.Pool({ connectionString: proxy.url, max: 1 }) }),
     })
     other = new Kysely<T>({
       dialect: new TrackingPostgresDialect({ pool: new pg.Pool({ connectionString: created.url }) }),

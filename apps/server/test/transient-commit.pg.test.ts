@@ -2,12 +2,12 @@
 // another connection); work that was rolled back runs again, work that committed answers its result
 // (src/db/transient.ts). PostgreSQL only (a *.pg.test.ts file): it ends a backend in the middle of a COMMIT, made slow
 // by a deferred trigger that runs at commit time, and loses a COMMIT's answer in a proxy on the way back.
-import net from 'node:net'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Database, migrate, openDatabase } from '../src/db/index.ts'
 import { retryTransient } from '../src/db/transient.ts'
 import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
+import { proxyTo } from './fixtures/tcp-proxy.ts'
 import { createPostgresDatabase } from './helpers.ts'
 
 describe('a COMMIT cut off by a lost connection (postgres)', () => {
@@ -15,7 +15,7 @@ describe('a COMMIT cut off by a lost connection (postgres)', () => {
   let db: Database
   let other: Database
   let lossy: Database
-  let proxy: net.Server
+  let proxy: { url: string; close: () => void }
   /** Set to lose the answer to the next COMMIT: the proxy passes the COMMIT on, then cuts the connection. */
   let loseNextCommitAnswer = false
   /** Whether a transaction's id was asked for by its own statement (the read before COMMIT) since last cleared. */
@@ -32,9 +32,8 @@ describe('a COMMIT cut off by a lost connection (postgres)', () => {
     other = await openDatabase({ url: created.url })
     // Between `lossy` and the server: passes everything on, except that after a COMMIT it was told to lose, the
     // server's answer (the commit done) never reaches the client, whose connection is cut instead.
-    const target = new URL(created.url)
-    proxy = net.createServer((client) => {
-      const server = net.connect(Number(target.port), target.hostname)
+    proxy = await proxyTo(created.url, (client, connect) => {
+      const server = connect()
       let cutting = false
       client.on('data', (chunk) => {
         if (chunk.includes('txid_current_if_assigned')) xidRead = true
@@ -54,11 +53,7 @@ describe('a COMMIT cut off by a lost connection (postgres)', () => {
       server.on('error', () => client.destroy())
       client.on('close', () => server.destroy())
     })
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
-    const viaProxy = new URL(created.url)
-    viaProxy.hostname = '127.0.0.1'
-    viaProxy.port = String((proxy.address() as net.AddressInfo).port)
-    lossy = await openDatabase({ url: viaProxy.toString() })
+    lossy = await openDatabase({ url: proxy.url })
     await sql`create table notes (id serial primary key, text text not null)`.execute(db)
     // The COMMIT of a transaction that wrote a 'slow' note sleeps before it completes: time to end its backend.
     await sql`
