@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto'
 import { sql, type Transaction } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../src/db/index.ts'
-import { LIVE_BUCKETS_KEY } from '../src/db/migrations/0033-live-unheard.ts'
+import { LIVE_BUCKETS_KEY, liveBucket } from '../src/db/migrations/0033-live-unheard.ts'
 import type { DB } from '../src/db/schema.ts'
 import { creditUsers } from '../src/modules/ledger/index.ts'
 import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
@@ -376,7 +376,7 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
       const topic = `user:${stranger}`
       // An instance holding the topic's bucket exclusively, as countListener does while it counts itself in.
       const counting = heldOpen(db, async (trx) => {
-        await sql`select pg_advisory_xact_lock(${LIVE_BUCKETS_KEY}, hashtext(${topic}) & 63)`.execute(trx)
+        await sql`select pg_advisory_xact_lock(${LIVE_BUCKETS_KEY}, ${liveBucket(topic)})`.execute(trx)
       })
       await counting.running
       // Neither waits for it nor skips: written, by a transfer and by a bulk credit.

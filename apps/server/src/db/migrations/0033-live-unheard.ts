@@ -1,8 +1,12 @@
-import { type Kysely, sql } from 'kysely'
+import { type Kysely, type RawBuilder, sql } from 'kysely'
 import { liveNumberedFunctions } from './0031-live-numbered.ts'
 
 /** The advisory lock key space of the topics' buckets (`pg_advisory_xact_lock(key, bucket)`): 'LIVE'. */
 export const LIVE_BUCKETS_KEY = 0x4c495645
+
+/** The bucket (0–63) of the topic `topic` (an SQL text expression), as this migration's functions compute it. */
+export const liveBucket = (topic: RawBuilder<string> | string) =>
+  sql<number>`(hashtext(${typeof topic === 'string' ? sql`${topic}::text` : topic}) & 63)`
 
 /**
  * Balance messages are written only for topics some instance listens to (docs/architecture.md "Live updates",

@@ -2,8 +2,10 @@
 // of trades): the same double-entry rules as `transfer` in service.ts — one transfer per movement under a unique
 // idempotency key, balances moved in the same transaction, user accounts never negative — in a fixed number of
 // statements whatever the number of transfers.
+
 import type { LedgerType } from '@solpledge/contract'
 import { type RawBuilder, sql, type Transaction } from 'kysely'
+import { liveBucket } from '../../db/migrations/0033-live-unheard.ts'
 import { planWithout } from '../../db/planner.ts'
 import type { DB } from '../../db/schema.ts'
 import { invalid, refuse } from '../../lib/app-error.ts'
@@ -111,7 +113,7 @@ export async function creditUsers(trx: Transaction<DB>, input: BulkCredit): Prom
               select 'user:' || user_id as topic, id, jsonb_build_object(
                 'kind', 'balance', 'coin', asset, 'account', kind, 'balance', balance::text) as payload
               from moved where user_id is not null
-                and (not (${held}::boolean[])[(hashtext('user:' || user_id) & 63) + 1]
+                and (not (${held}::boolean[])[${liveBucket(sql<string>`'user:' || user_id`)} + 1]
                   or exists (select 1 from live_topics t where t.topic = 'user:' || user_id and t.listeners > 0))
             ) m
           ) as published`

@@ -8,7 +8,7 @@ import type { LiveTopic } from '@solpledge/contract'
 import type { FastifyBaseLogger } from 'fastify'
 import { sql } from 'kysely'
 import type { Database } from '../../db/index.ts'
-import { LIVE_BUCKETS_KEY } from '../../db/migrations/0033-live-unheard.ts'
+import { LIVE_BUCKETS_KEY, liveBucket } from '../../db/migrations/0033-live-unheard.ts'
 import { type Listener, listen } from '../../db/notify.ts'
 import type { LiveMetrics } from './metrics.ts'
 
@@ -63,7 +63,7 @@ export const subscribedText = (topic: LiveTopic, seq: number, resumed: boolean) 
 export async function countListener(db: Database, topic: string) {
   await sql`
     insert into live_topics as t (topic, seq, listeners)
-    select ${topic}, 0, 1 from (select pg_advisory_xact_lock(${LIVE_BUCKETS_KEY}, hashtext(${topic}) & 63)) b
+    select ${topic}, 0, 1 from (select pg_advisory_xact_lock(${LIVE_BUCKETS_KEY}, ${liveBucket(topic)})) b
     on conflict (topic) do update set listeners = t.listeners + 1`.execute(db)
 }
 
