@@ -268,6 +268,14 @@ describe('loadConfig: safe by default', () => {
     expect(loadConfig({ ...production, LOG_LEVEL: 'debug' }).logLevel).toBe('debug')
   })
 
+  it('prepares the hot statements unless DATABASE_PREPARED_STATEMENTS=off, and refuses another value', () => {
+    expect(loadConfig(production).databasePreparedStatements).toBe(true)
+    expect(loadConfig({ ...production, DATABASE_PREPARED_STATEMENTS: 'off' }).databasePreparedStatements).toBe(false)
+    expect(problems({ ...production, DATABASE_PREPARED_STATEMENTS: 'no' })).toEqual([
+      'DATABASE_PREPARED_STATEMENTS must be on or off, got "no"',
+    ])
+  })
+
   it('the local chain only with SOLPLEDGE_LOCAL_CHAIN=1: its defaults, a loopback RPC, no mints', () => {
     expect(loadConfig({ SOLPLEDGE_LOCAL_CHAIN: '1' })).toMatchObject({
       localChain: true,

@@ -31,6 +31,11 @@ export interface Config {
   /** A direct or session-mode URL of the same database for the live channel's LISTEN (DATABASE_LISTEN_URL). */
   databaseListenUrl: string | undefined
   /**
+   * Whether the hot statements registered in db/pg-driver.ts go out as named prepared statements
+   * (DATABASE_PREPARED_STATEMENTS, on by default; off behind a transaction-mode pooler that does not keep them).
+   */
+  databasePreparedStatements: boolean
+  /**
    * True only when the chain is the local one that `npm start` (or a test) launched itself: SOLPLEDGE_LOCAL_CHAIN=1,
    * which the launcher sets. Only then the demo wallet, the faucet, generated keys, the first-admin rule and demo
    * content exist. Never inferred from a missing variable.
@@ -414,6 +419,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const requestTimeoutMs = int('REQUEST_TIMEOUT_MS', 20_000)
   if (requestTimeoutMs < 1000)
     problems.push(`REQUEST_TIMEOUT_MS must be at least 1000 (a request's headers and body must arrive within it)`)
+  const prepared = value('DATABASE_PREPARED_STATEMENTS') ?? 'on'
+  if (prepared !== 'on' && prepared !== 'off')
+    problems.push(`DATABASE_PREPARED_STATEMENTS must be on or off, got "${prepared}"`)
   const logLevel = value('LOG_LEVEL') ?? 'info'
   if (!LOG_LEVELS.includes(logLevel))
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
@@ -432,6 +440,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(value('DATA_DIR') ?? 'data'),
     databaseUrl: value('DATABASE_URL'),
     databaseListenUrl: value('DATABASE_LISTEN_URL'),
+    databasePreparedStatements: prepared !== 'off',
     localChain,
     cluster,
     rpcUrl,

@@ -45,6 +45,7 @@ async function main() {
   const db = await openDatabase({
     url: config.databaseUrl,
     listenUrl: config.databaseListenUrl,
+    preparedStatements: config.databasePreparedStatements,
     dir: path.join(config.dataDir, 'pglite'),
     onConnectionError: (error) => log.warn({ err: error.message }, 'database connection lost'),
     log,

@@ -1,10 +1,11 @@
 // The server's PostgreSQL driver (src/db/pg-driver.ts, under the tracking dialect of src/db/transient.ts): a
-// transaction's BEGIN goes out with its first statement, in one write and one round trip, and a transaction that runs
-// no statement sends nothing. PostgreSQL only (a *.pg.test.ts file): a loopback proxy in front of the cluster records
-// what the driver writes.
-import { type Generated, Kysely, sql } from 'kysely'
+// transaction's BEGIN goes out with its first statement, in one write and one round trip, a transaction that runs no
+// statement sends nothing, and a statement declared prepared is parsed once per connection. PostgreSQL only (a
+// *.pg.test.ts file): a loopback proxy in front of the cluster records what the driver writes.
+import { CompiledQuery, type Generated, Kysely, sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { prepared } from '../src/db/pg-driver.ts'
 import { TrackingPostgresDialect } from '../src/db/transient.ts'
 import { proxyTo } from './fixtures/tcp-proxy.ts'
 import { createPostgresDatabase } from './helpers.ts'
@@ -12,6 +13,9 @@ import { createPostgresDatabase } from './helpers.ts'
 interface T {
   notes: { id: Generated<number>; text: string }
 }
+
+/** A statement declared prepared: parsed once per connection, under its name. */
+const NOTE = prepared('pg_driver_test_note', 'insert into notes (text) values ($1) returning id')
 
 describe('the PostgreSQL driver (postgres)', () => {
   let drop: () => Promise<void>
@@ -161,6 +165,43 @@ describe('the PostgreSQL driver (postgres)', () => {
         .execute((trx) => trx.insertInto('notes').values({ text: 'read only' }).execute()),
     ).rejects.toMatchObject({ code: '25006' })
     expect(await texts()).toEqual([])
+  })
+
+  it('parses a declared statement once per connection, then only binds and executes it, also after a failed run', async () => {
+    const note = (on: Kysely<T>, text: string) => on.executeQuery(CompiledQuery.raw(NOTE, [text]))
+    // First run, with the transaction's BEGIN: the Parse names the statement.
+    await db.transaction().execute((trx) => note(trx, 'one'))
+    expect(writes[0]).toContain('begin\0')
+    expect(writes[0]).toContain('pg_driver_test_note\0insert into notes')
+    // Later runs: a Bind of the named statement, no text.
+    writes = []
+    await db.transaction().execute((trx) => note(trx, 'two'))
+    await note(db, 'three')
+    expect(writes.filter((write) => write.includes('\0pg_driver_test_note\0'))).toHaveLength(2)
+    expect(writes.join('')).not.toContain('insert into notes')
+    // A run that fails leaves the statement parsed: the next one binds it again.
+    await expect(db.transaction().execute((trx) => note(trx, 'refused'))).rejects.toMatchObject({ code: '23514' })
+    await note(db, 'four')
+    expect(await texts()).toEqual(['one', 'two', 'three', 'four'])
+    expect(writes.join('')).not.toContain('insert into notes')
+
+    // Prepared statements off (behind a pooler that does not keep them): the same statement goes unnamed, text and all.
+    const unnamed = new Kysely<T>({
+      dialect: new TrackingPostgresDialect({
+        pool: new pg.Pool({ connectionString: proxy?.url, max: 1 }),
+        preparedStatements: false,
+      }),
+    })
+    try {
+      writes = []
+      await unnamed.transaction().execute((trx) => note(trx, 'five'))
+      await note(unnamed, 'six')
+      expect(writes.join('')).not.toContain('pg_driver_test_note')
+      expect(writes.filter((write) => write.includes('insert into notes'))).toHaveLength(2)
+      expect((await texts()).slice(-2)).toEqual(['five', 'six'])
+    } finally {
+      await unnamed.destroy()
+    }
   })
 
   it('outside a transaction, a statement is sent alone', async () => {

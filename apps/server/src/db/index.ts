@@ -91,6 +91,11 @@ export async function openDatabase(options: {
    * pass notifications: a direct or session-mode URL of the same database. Default: `url`.
    */
   listenUrl?: string
+  /**
+   * Whether the statements db/pg-driver.ts names go out as named prepared statements (default true): false behind a
+   * transaction-mode pooler that does not keep them (docs/scaling.md).
+   */
+  preparedStatements?: boolean
   dir?: string
   onConnectionError?: (error: Error) => void
   /** Where the database's outage and recovery are logged (lib/reachability.ts): a new connection failing, then one opening. */
@@ -123,7 +128,13 @@ export async function openDatabase(options: {
     pool.on('error', () => {}) // an idle client's error: reported by its own listener
     pool.on('connect', (client) => client.on('error', report))
     return withNotifySource(
-      new Kysely<DB>({ dialect: new TrackingPostgresDialect({ pool, faults: options.faults }) }),
+      new Kysely<DB>({
+        dialect: new TrackingPostgresDialect({
+          pool,
+          faults: options.faults,
+          preparedStatements: options.preparedStatements ?? true,
+        }),
+      }),
       {
         url: options.listenUrl ?? options.url,
       },

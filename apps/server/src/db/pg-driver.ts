@@ -2,8 +2,10 @@
 // round trip fewer per transaction. A transaction's BEGIN is not sent on its own: it goes out with the transaction's
 // first statement, in the same write and under one Sync (or in one Query message): if the BEGIN failed, the server
 // would skip the statement rather than run it outside the transaction. A transaction that runs no
-// statement sends nothing at all. Everything else is node-postgres as Kysely uses it: the pool's clients, their type
-// parsers, unnamed statements, the same results and errors. docs/benchmarks.md "Node's share of a transfer" measures it.
+// statement sends nothing at all. And the few hot statements the server names (`prepared`, below: a ledger transfer's
+// call) are parsed once per connection and then only bound and executed. Everything else is node-postgres as Kysely
+// uses it: the pool's clients, their type parsers, unnamed statements, the same results and errors.
+// docs/benchmarks.md "Node's share of a transfer" and "bench/ledger" measure it.
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -15,6 +17,34 @@ import {
   type TransactionSettings,
 } from 'kysely'
 import pg from 'pg'
+
+/** The statements sent as named prepared statements: their names, by text (`prepared`). */
+const PREPARED = new Map<string, string>()
+
+/**
+ * Declares the statement `text` a prepared statement named `name` and returns the text: where the driver prepares
+ * (PgDriverConfig.preparedStatements, on by default), a connection parses and plans it once, at its first run, and
+ * from then on only binds and executes it (about 20–50 µs of PostgreSQL's time less per call, docs/benchmarks.md
+ * "bench/ledger"). For statements run often with one text and only their parameters changing. The statement keeps
+ * its result's columns for the connection's life: a migration that changes them (e.g. a function's result columns)
+ * needs the instances restarted, as it needs their code changed.
+ */
+export function prepared(name: string, text: string): string {
+  const known = [...PREPARED].find(([other, given]) => given === name && other !== text)
+  if (known) throw new Error(`prepared statement ${name} is already declared for another text`)
+  PREPARED.set(text, name)
+  return text
+}
+
+export interface PgDriverConfig extends PostgresDialectConfig {
+  /**
+   * Whether the statements declared with `prepared` go out as named statements (default true). False behind a
+   * transaction-mode pooler that does not keep prepared statements (PgBouncer before 1.21, or its
+   * `max_prepared_statements` 0): it would send a statement's next run to a server connection that never parsed it
+   * (docs/scaling.md).
+   */
+  preparedStatements?: boolean
+}
 
 /** What node-postgres answers a query with (its Result). */
 interface PgResult {
@@ -32,10 +62,11 @@ interface PgResult {
  * `handleCommandComplete`, which every query of node-postgres goes through; pg-driver.pg.test.ts checks the wire and
  * the outcomes.
  */
-class QueryAfterBegin extends (pg.Query as unknown as new (
-  text: string,
-  values: readonly unknown[],
-) => {
+class QueryAfterBegin extends (pg.Query as unknown as new (config: {
+  text: string
+  values: readonly unknown[]
+  name: string | undefined
+}) => {
   text: string
   callback: ((error: Error | null, result: PgResult) => void) | undefined
   requiresPreparation(): boolean
@@ -48,8 +79,9 @@ class QueryAfterBegin extends (pg.Query as unknown as new (
     private readonly begin: string,
     text: string,
     values: readonly unknown[],
+    name: string | undefined,
   ) {
-    super(text, values)
+    super({ text, values, name })
   }
   override submit(connection: PgWire) {
     if (!this.requiresPreparation()) this.text = `${this.begin};\n${this.text}`
@@ -86,18 +118,29 @@ export class PgConnection implements DatabaseConnection {
   constructor(
     readonly client: PostgresPoolClient,
     private readonly cursor: PostgresDialectConfig['cursor'] | null,
+    /** Whether the statements declared with `prepared` go out named. */
+    private readonly prepare: boolean,
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const begin = this.pendingBegin
+    const name = this.prepare ? PREPARED.get(query.sql) : undefined
     try {
       let result: PgResult
-      if (begin === null) result = await this.client.query(query.sql, query.parameters as unknown[])
+      if (begin === null)
+        result =
+          name === undefined
+            ? await this.client.query(query.sql, query.parameters as unknown[])
+            : await (this.client as unknown as pg.PoolClient).query({
+                name,
+                text: query.sql,
+                values: query.parameters as unknown[],
+              })
       else {
         // Sent from here on, whatever the outcome: after a failure the transaction may be open, and is rolled back.
         this.pendingBegin = null
         result = await new Promise<PgResult>((resolve, reject) => {
-          const submittable = new QueryAfterBegin(begin, query.sql, query.parameters)
+          const submittable = new QueryAfterBegin(begin, query.sql, query.parameters, name)
           submittable.callback = (error, answer) => (error ? reject(error) : resolve(answer))
           ;(this.client as unknown as pg.PoolClient).query(submittable as unknown as pg.Submittable)
         })
@@ -146,7 +189,7 @@ const ROLLBACK = CompiledQuery.raw('rollback')
 export class PgDriver implements Driver {
   #pool: PostgresPool | undefined
   readonly #connections = new WeakMap<PostgresPoolClient, PgConnection>()
-  constructor(private readonly config: PostgresDialectConfig) {}
+  constructor(private readonly config: PgDriverConfig) {}
 
   async init() {
     this.#pool = typeof this.config.pool === 'function' ? await this.config.pool() : this.config.pool
@@ -163,7 +206,7 @@ export class PgDriver implements Driver {
     }
     let connection = this.#connections.get(client)
     if (!connection) {
-      connection = new PgConnection(client, this.config.cursor ?? null)
+      connection = new PgConnection(client, this.config.cursor ?? null, this.config.preparedStatements ?? true)
       this.#connections.set(client, connection)
       await this.config.onCreateConnection?.(connection)
     }

@@ -12,11 +12,10 @@ import {
   type Dialect,
   type Driver,
   PostgresDialect,
-  type PostgresDialectConfig,
   type QueryResult,
   type TransactionSettings,
 } from 'kysely'
-import { PgDriver } from './pg-driver.ts'
+import { PgDriver, type PgDriverConfig } from './pg-driver.ts'
 
 /** node-postgres' own errors for a connection that broke (its messages are its only mark). */
 const LOST = /^(Connection terminated|Client has encountered a connection error|Client was closed)/
@@ -279,7 +278,7 @@ class TrackingDriver implements Driver {
  * (Kysely's PostgresDriver with each transaction's BEGIN sent with its first statement).
  */
 export class TrackingPostgresDialect extends PostgresDialect {
-  constructor(private readonly config: PostgresDialectConfig & { faults?: DbFaultHook | undefined }) {
+  constructor(private readonly config: PgDriverConfig & { faults?: DbFaultHook | undefined }) {
     super(config)
   }
   override createDriver(): Driver {

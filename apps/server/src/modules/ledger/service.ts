@@ -6,6 +6,7 @@
 import type { LedgerEntry, LedgerType } from '@solpledge/contract'
 import { CompiledQuery, sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
+import { prepared } from '../../db/pg-driver.ts'
 import type { DB } from '../../db/schema.ts'
 import { invalid, refuse } from '../../lib/app-error.ts'
 import { noteLedgerWrite } from '../../lib/money-probe.ts'
@@ -105,10 +106,13 @@ export async function transfer(trx: Transaction<DB>, input: TransferInput): Prom
 }
 
 /**
- * The call of `transfer`, compiled once: a query builder (or a `sql` template) would build and compile the same text
- * again for every transfer.
+ * The call of `transfer`, compiled once (a query builder, or a `sql` template, would build and compile the same text
+ * again for every transfer) and, on PostgreSQL, a prepared statement: parsed and planned once per connection.
  */
-const TRANSFER = 'select * from ledger_transfer($1, $2, $3, $4::bigint, $5::bigint, $6::numeric, $7::text)'
+const TRANSFER = prepared(
+  'ledger_transfer',
+  'select * from ledger_transfer($1, $2, $3, $4::bigint, $5::bigint, $6::numeric, $7::text)',
+)
 
 /** What `ledger_transfer` returns: the transfer made, or the one stored under the key (`created` false). */
 interface TransferRow {
