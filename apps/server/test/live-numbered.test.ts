@@ -315,6 +315,40 @@ describe(`live balance messages numbered as written (${dbKind})`, () => {
     await balancesMatch()
   })
 
+  it('queues the COMMIT’s numbering once for the first balance message of a transaction, and never for one unheard', async () => {
+    const stranger = await userAccount(db, await newUser(db), 'USDT', 'available')
+    const other = await userAccount(db, await newUser(db), 'USDT', 'available')
+    await db.transaction().execute(async (trx) => {
+      await move(trx, chain, stranger, 100n)
+      await move(trx, chain, accounts[0] as string, 100n)
+    })
+    /**
+     * What the transaction has queued for its COMMIT runs now (`set constraints all immediate`); the numbering marks
+     * the transaction it ran in (`live.sequenced`), so whether it was queued shows. Rolled back: nothing stays.
+     */
+    const queued = async (work: (trx: Transaction<DB>) => Promise<unknown>) => {
+      let ran = false
+      await expect(
+        db.transaction().execute(async (trx) => {
+          await work(trx)
+          await sql`set constraints all immediate`.execute(trx)
+          const { rows } = await sql<{ ran: boolean }>`
+            select current_setting('live.sequenced', true) is not distinct from txid_current()::text as ran`.execute(
+            trx,
+          )
+          ran = rows[0]?.ran ?? false
+          throw new Error('rolled back')
+        }),
+      ).rejects.toThrow('rolled back')
+      return ran
+    }
+    // Two users nobody listens to: nothing to number, nothing queued.
+    expect(await queued((trx) => move(trx, stranger, other, 1n))).toBe(false)
+    // One of them listened to: its message is numbered at COMMIT.
+    expect(await queued((trx) => move(trx, stranger, accounts[0] as string, 1n))).toBe(true)
+    expect(await queued((trx) => move(trx, accounts[0] as string, stranger, 1n))).toBe(true)
+  })
+
   it('a bulk credit writes the balance messages of topics listened to only', async () => {
     const listened = await listenedUser()
     const stranger = await newUser(db)

@@ -34,33 +34,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // The topics listened to: few among a million, looked up at every balance change and for every user paid by a
   // settlement batch. Counters' updates (the number only) stay HOT.
   await sql`create index live_topics_heard on live_topics (topic) where listeners > 0`.execute(db)
-  // As 0031-live-numbered's, unless nobody listens to the topic (and the bucket is held): then nothing at all, not even
-  // the COMMIT's numbering.
-  await sql`
-    create or replace function live_balance() returns trigger language plpgsql as $$
-    declare
-      v_topic text := 'user:' || new.user_id;
-      pending text;
-    begin
-      -- Who listens is read by a statement of its own, after the bucket is held: its snapshot then sees an instance
-      -- that counted itself in before.
-      if current_setting('transaction_isolation') = 'read committed'
-        and pg_try_advisory_xact_lock_shared(${sql.lit(LIVE_BUCKETS_KEY)}, hashtext(v_topic) & 63) then
-        if not exists (select 1 from live_topics t where t.topic = v_topic and t.listeners > 0) then
-          return null;
-        end if;
-      end if;
-      pending := nullif(current_setting('live.pending', true), '');
-      if pending is null or length(pending) < 8000 then
-        perform set_config('live.pending', coalesce(pending || ',', '') || jsonb_build_array(
-          nextval('live_outbox_id_seq'::regclass), v_topic, jsonb_build_object(
-            'kind', 'balance', 'coin', new.asset, 'account', new.kind, 'balance', new.balance::text))::text, true);
-      else
-        insert into live_outbox (topic, payload) values (v_topic, jsonb_build_object(
-          'kind', 'balance', 'coin', new.asset, 'account', new.kind, 'balance', new.balance::text));
-      end if;
-      return null;
-    end $$`.execute(db)
+  await unheardBalance(db)
   // The buckets this transaction holds from now on (shared, tried, never waited for), as 64 flags by bucket + 1: none in
   // a transaction that reads from one snapshot. A topic of a held bucket that nobody listens to stays unheard until
   // this transaction ends.
@@ -115,6 +89,39 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     alter function live_publish_numbered(text[], jsonb[])
       set enable_seqscan = off set enable_bitmapscan = off set enable_hashjoin = off set enable_mergejoin = off
       set enable_hashagg = off set plan_cache_mode = force_generic_plan`.execute(db)
+}
+
+/**
+ * The balance trigger's function as this migration makes it: as 0031-live-numbered's, unless nobody listens to the
+ * topic (and the bucket is held): then nothing at all, not even the COMMIT's numbering. Also what
+ * 0035-live-balance-before's `down` restores.
+ */
+export async function unheardBalance(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    create or replace function live_balance() returns trigger language plpgsql as $$
+    declare
+      v_topic text := 'user:' || new.user_id;
+      pending text;
+    begin
+      -- Who listens is read by a statement of its own, after the bucket is held: its snapshot then sees an instance
+      -- that counted itself in before.
+      if current_setting('transaction_isolation') = 'read committed'
+        and pg_try_advisory_xact_lock_shared(${sql.lit(LIVE_BUCKETS_KEY)}, hashtext(v_topic) & 63) then
+        if not exists (select 1 from live_topics t where t.topic = v_topic and t.listeners > 0) then
+          return null;
+        end if;
+      end if;
+      pending := nullif(current_setting('live.pending', true), '');
+      if pending is null or length(pending) < 8000 then
+        perform set_config('live.pending', coalesce(pending || ',', '') || jsonb_build_array(
+          nextval('live_outbox_id_seq'::regclass), v_topic, jsonb_build_object(
+            'kind', 'balance', 'coin', new.asset, 'account', new.kind, 'balance', new.balance::text))::text, true);
+      else
+        insert into live_outbox (topic, payload) values (v_topic, jsonb_build_object(
+          'kind', 'balance', 'coin', new.asset, 'account', new.kind, 'balance', new.balance::text));
+      end if;
+      return null;
+    end $$`.execute(db)
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
