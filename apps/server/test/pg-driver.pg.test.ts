@@ -24,6 +24,8 @@ describe('the PostgreSQL driver (postgres)', () => {
   let db: Kysely<T>
   /** Straight to the server: what others see. */
   let other: Kysely<T>
+  /** Through the proxy too, with prepared statements off (as behind a pooler that does not keep them). */
+  let unnamed: Kysely<T>
   /** What the client wrote, one entry per chunk the proxy received (a write of the client, on loopback). */
   let writes: string[] = []
   beforeAll(async () => {
@@ -45,6 +47,12 @@ describe('the PostgreSQL driver (postgres)', () => {
     db = new Kysely<T>({
       dialect: new TrackingPostgresDialect({ pool: new pg.Pool({ connectionString: proxy.url, max: 1 }) }),
     })
+    unnamed = new Kysely<T>({
+      dialect: new TrackingPostgresDialect({
+        pool: new pg.Pool({ connectionString: proxy.url, max: 1 }),
+        preparedStatements: false,
+      }),
+    })
     other = new Kysely<T>({
       dialect: new TrackingPostgresDialect({ pool: new pg.Pool({ connectionString: created.url }) }),
     })
@@ -53,6 +61,7 @@ describe('the PostgreSQL driver (postgres)', () => {
   })
   afterAll(async () => {
     await db?.destroy()
+    await unnamed?.destroy()
     await other?.destroy()
     proxy?.close()
     await drop?.()
@@ -186,22 +195,12 @@ describe('the PostgreSQL driver (postgres)', () => {
     expect(writes.join('')).not.toContain('insert into notes')
 
     // Prepared statements off (behind a pooler that does not keep them): the same statement goes unnamed, text and all.
-    const unnamed = new Kysely<T>({
-      dialect: new TrackingPostgresDialect({
-        pool: new pg.Pool({ connectionString: proxy?.url, max: 1 }),
-        preparedStatements: false,
-      }),
-    })
-    try {
-      writes = []
-      await unnamed.transaction().execute((trx) => note(trx, 'five'))
-      await note(unnamed, 'six')
-      expect(writes.join('')).not.toContain('pg_driver_test_note')
-      expect(writes.filter((write) => write.includes('insert into notes'))).toHaveLength(2)
-      expect((await texts()).slice(-2)).toEqual(['five', 'six'])
-    } finally {
-      await unnamed.destroy()
-    }
+    writes = []
+    await unnamed.transaction().execute((trx) => note(trx, 'five'))
+    await note(unnamed, 'six')
+    expect(writes.join('')).not.toContain('pg_driver_test_note')
+    expect(writes.filter((write) => write.includes('insert into notes'))).toHaveLength(2)
+    expect((await texts()).slice(-2)).toEqual(['five', 'six'])
   })
 
   it('outside a transaction, a statement is sent alone', async () => {
