@@ -13,21 +13,57 @@ import { AppError } from '../../apps/server/src/lib/app-error.ts'
 import { checkInvariants, systemAccount, transfer, userAccount } from '../../apps/server/src/modules/ledger/service.ts'
 import { countListener } from '../../apps/server/src/modules/live/hub.ts'
 
+/** What a stretch of transfers did: how many, in how long, and the CPU time (ms) of this process and of the cluster. */
+export interface TransferStretch {
+  made: number
+  refused: number
+  seconds: number
+  nodeMs: number
+  /** null when the cluster's CPU time cannot be read. */
+  postgresMs: number | null
+}
+
 /**
  * Runs transfers on the empty database at `url` from `workers` loops for `seconds` (after migrating it and funding
  * `users` users), checks the ledger invariants, and returns transfers per second.
  */
-export async function measureTransfers(options: {
+export async function measureTransfers(options: Parameters<typeof openTransfers>[0] & { seconds: number }) {
+  const transfers = await openTransfers(options)
+  try {
+    const stretch = await transfers.run(options.seconds)
+    await transfers.check()
+    return {
+      tps: stretch.made / stretch.seconds,
+      made: stretch.made,
+      refused: stretch.refused,
+      cpu: cpuPerTransfer(stretch),
+    }
+  } finally {
+    await transfers.close()
+  }
+}
+
+/** CPU time per transfer (µs) of this process and of the cluster (null when it cannot be read). */
+export function cpuPerTransfer({ made, nodeMs, postgresMs }: Pick<TransferStretch, 'made' | 'nodeMs' | 'postgresMs'>) {
+  const perTransfer = (ms: number) => Math.round((ms * 1000) / Math.max(1, made))
+  return { node: perTransfer(nodeMs), postgres: postgresMs === null ? null : perTransfer(postgresMs) }
+}
+
+/**
+ * Migrates the empty database at `url`, funds `users` users, and returns `run(seconds)`, which makes transfers from
+ * `workers` loops for that long (as many stretches as the caller likes: bench/ledger alternates them with pgbench),
+ * `check()` (the ledger invariants) and `close()`.
+ */
+export async function openTransfers(options: {
   url: string
   workers: number
   users: number
-  seconds: number
   /** Every user's live topic listened to by an instance (their balance messages written), as if all were in the app. */
   listened?: boolean
   /** The cluster's CPU time so far (ms), for the split of a transfer's CPU time; bench/postgres.ts clusterCpuMs. */
   clusterCpuMs?: () => number | null
 }) {
-  const { workers, users, seconds } = options
+  const { workers, users } = options
   const pool = new pg.Pool({ connectionString: options.url, max: workers })
   const db = new Kysely<DB>({ dialect: new TrackingPostgresDialect({ pool }) })
   try {
@@ -56,51 +92,56 @@ export async function measureTransfers(options: {
           key: `fund:${account}`,
         })
     })
-
-    let made = 0
-    let refused = 0
     let sequence = 0
-    const until = Date.now() + seconds * 1000
-    const worker = async () => {
-      while (Date.now() < until) {
-        const from = randomInt(accounts.length)
-        const to = (from + 1 + randomInt(accounts.length - 1)) % accounts.length
-        const input = {
-          debit: accounts[from] as string,
-          credit: accounts[to] as string,
-          asset: 'USDT',
-          amount: BigInt(1 + randomInt(1000)),
-          type: 'admin_adjustment' as const,
-          key: `bench:${sequence++}`,
-        }
-        try {
-          await db.transaction().execute((trx) => transfer(trx, input))
-          made++
-        } catch (error) {
-          if (!(error instanceof AppError)) throw error
-          refused++
-        }
-      }
-    }
     const nodeCpu = () => {
       const { user, system } = process.cpuUsage()
       return (user + system) / 1000
     }
-    const [node0, cluster0] = [nodeCpu(), options.clusterCpuMs?.() ?? null]
-    const started = performance.now()
-    await Promise.all(Array.from({ length: workers }, worker))
-    const elapsed = (performance.now() - started) / 1000
-    const [node1, cluster1] = [nodeCpu(), options.clusterCpuMs?.() ?? null]
-    /** CPU time per transfer (µs): this process's, and the cluster's (null when it cannot be read). */
-    const perTransfer = (ms: number) => Math.round((ms * 1000) / Math.max(1, made))
-    const cpu = {
-      node: perTransfer(node1 - node0),
-      postgres: cluster0 === null || cluster1 === null ? null : perTransfer(cluster1 - cluster0),
+    const run = async (seconds: number): Promise<TransferStretch> => {
+      let made = 0
+      let refused = 0
+      const until = Date.now() + seconds * 1000
+      const worker = async () => {
+        while (Date.now() < until) {
+          const from = randomInt(accounts.length)
+          const to = (from + 1 + randomInt(accounts.length - 1)) % accounts.length
+          const input = {
+            debit: accounts[from] as string,
+            credit: accounts[to] as string,
+            asset: 'USDT',
+            amount: BigInt(1 + randomInt(1000)),
+            type: 'admin_adjustment' as const,
+            key: `bench:${sequence++}`,
+          }
+          try {
+            await db.transaction().execute((trx) => transfer(trx, input))
+            made++
+          } catch (error) {
+            if (!(error instanceof AppError)) throw error
+            refused++
+          }
+        }
+      }
+      const [node0, cluster0] = [nodeCpu(), options.clusterCpuMs?.() ?? null]
+      const started = performance.now()
+      await Promise.all(Array.from({ length: workers }, worker))
+      const elapsed = (performance.now() - started) / 1000
+      const [node1, cluster1] = [nodeCpu(), options.clusterCpuMs?.() ?? null]
+      return {
+        made,
+        refused,
+        seconds: elapsed,
+        nodeMs: node1 - node0,
+        postgresMs: cluster0 === null || cluster1 === null ? null : cluster1 - cluster0,
+      }
     }
-    const violations = await checkInvariants(db)
-    if (violations.length > 0) throw new Error(`ledger invariants broken: ${violations.join('; ')}`)
-    return { tps: made / elapsed, made, refused, cpu }
-  } finally {
+    const check = async () => {
+      const violations = await checkInvariants(db)
+      if (violations.length > 0) throw new Error(`ledger invariants broken: ${violations.join('; ')}`)
+    }
+    return { run, check, close: () => db.destroy() }
+  } catch (error) {
     await db.destroy()
+    throw error
   }
 }
