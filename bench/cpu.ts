@@ -8,7 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { ticksPerSecond } from './postgres.ts'
 
-/** The scheduler's period (µs) over which a quota is enforced: the kernel's default. */
+/** The scheduler's period (µs) over which a quota is enforced, unless told: the kernel's default. */
 const PERIOD_US = 100_000
 /** Groups are named after the bench's pid, so that a crashed run's leftovers can be told apart and removed. */
 const PREFIX = 'solpledge-bench-'
@@ -117,11 +117,14 @@ async function removeLeftovers(dirs: string[]) {
  * `count` groups of `cores` CPU each (e.g. 0.3: 30 ms of CPU per 100 ms period), made for this process and removed by
  * `remove` (call it once their processes have exited). Throws, saying why, when they cannot be made.
  */
-export async function cpuQuotas(count: number, cores: number) {
+export async function cpuQuotas(count: number, cores: number, periodUs = PERIOD_US) {
   if (!(cores > 0)) throw new Error(`a CPU quota must be a positive number of cores, not ${cores}`)
+  if (!(periodUs >= 1000 && periodUs <= 1_000_000))
+    throw new Error(`a quota's period must be 1 ms to 1 s, not ${periodUs} µs`)
   const found = findHierarchy()
   if (typeof found === 'string') throw new Error(`cannot cap the instances' CPU: ${found}`)
-  const quotaUs = Math.max(1000, Math.round(cores * PERIOD_US))
+  const quotaUs = Math.round(cores * periodUs)
+  if (quotaUs < 1000) throw new Error(`a quota below 1 ms per period cannot be set: ${cores} core of ${periodUs} µs`)
   const parents = [found.cpu, ...(found.cpuacct ? [found.cpuacct] : [])]
   await removeLeftovers(parents)
   if (found.version === 2) {
@@ -152,9 +155,9 @@ export async function cpuQuotas(count: number, cores: number) {
       }
       const [cpu, cpuacct] = dirs as [string, string | undefined]
       if (found.version === 1) {
-        fs.writeFileSync(path.join(cpu, 'cpu.cfs_period_us'), String(PERIOD_US))
+        fs.writeFileSync(path.join(cpu, 'cpu.cfs_period_us'), String(periodUs))
         fs.writeFileSync(path.join(cpu, 'cpu.cfs_quota_us'), String(quotaUs))
-      } else fs.writeFileSync(path.join(cpu, 'cpu.max'), `${quotaUs} ${PERIOD_US}`)
+      } else fs.writeFileSync(path.join(cpu, 'cpu.max'), `${quotaUs} ${periodUs}`)
       groups.push({
         name,
         add: (pid) => {
@@ -187,7 +190,7 @@ export async function cpuQuotas(count: number, cores: number) {
       code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? ' (it needs root and a writable cgroup mount)' : ''
     throw new Error(`cannot cap the instances' CPU in ${found.cpu}${hint}: ${(error as Error).message}`)
   }
-  return { groups, hierarchy: `cgroup v${found.version} at ${found.cpu}`, quotaUs, periodUs: PERIOD_US, remove }
+  return { groups, hierarchy: `cgroup v${found.version} at ${found.cpu}`, quotaUs, periodUs, remove }
 }
 
 /** CPU time (ms, user + system, all its threads) process `pid` has used so far; null once it is gone. */

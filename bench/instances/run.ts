@@ -12,6 +12,7 @@
 //   npm run bench:instances -- --users 100 --rounds 8 --instance-cpu 0.3
 import os from 'node:os'
 import { parseArgs } from 'node:util'
+import { sql } from 'kysely'
 import {
   audit,
   type Cluster,
@@ -33,10 +34,24 @@ const { values } = parseArgs({
     between: { type: 'string', default: '300' },
     /** Cores each server instance may use (a CPU control group per instance); unset: no cap. */
     'instance-cpu': { type: 'string' },
+    /**
+     * A third instance, outside the proxy, runs the intent watcher and the withdrawal sender; the two measured run
+     * neither (by default every instance runs every job, as in production).
+     */
+    'job-instance': { type: 'boolean', default: false },
+    /**
+     * Users (one round each) sent through both instances before the first phase and not counted: without it the
+     * second instance meets its first requests in the phase with two (its code paths not yet compiled and optimised),
+     * while the first ran the whole first phase.
+     */
+    warmup: { type: 'string', default: '0' },
+    /** The period over which the cap is enforced (ms). */
+    'cpu-period-ms': { type: 'string', default: '100' },
   },
 })
 const between = Number(values.between)
 const load = { users: Number(values.users), rounds: Number(values.rounds) }
+const jobInstance = values['job-instance']
 const instanceCpu = values['instance-cpu'] === undefined ? undefined : Number(values['instance-cpu'])
 if (instanceCpu !== undefined && !(instanceCpu > 0)) {
   console.error(`--instance-cpu takes a positive number of cores (e.g. 0.3), not ${values['instance-cpu']}`)
@@ -81,7 +96,7 @@ function cpuLine(before: CpuSample, after: CpuSample) {
     // A restarted instance without a control group: only its new process's time is known.
     const used = a.pid === b.pid || quotas ? a.cpuMs - b.cpuMs : a.cpuMs
     accounted += used
-    let part = `instance ${i + 1} ${cores(used)}${a.pid !== b.pid && !quotas ? ' (since its restart)' : ''}`
+    let part = `${i === 2 ? 'job instance' : `instance ${i + 1}`} ${cores(used)}${a.pid !== b.pid && !quotas ? ' (since its restart)' : ''}`
     const periods = a.periods - b.periods
     if (quotas && periods > 0)
       part +=
@@ -94,15 +109,76 @@ function cpuLine(before: CpuSample, after: CpuSample) {
     parts.push(`PostgreSQL ${cores(after.postgres - before.postgres)}`)
   }
   parts.push(`this process (users, proxy, local chain) ${cores(after.generator - before.generator)}`)
+  let warning = ''
   if (after.machine && before.machine) {
-    parts.push(`other ${cores(Math.max(0, after.machine.busy - before.machine.busy - accounted))}`)
-    parts.push(`idle ${cores(after.machine.idle - before.machine.idle)}`)
+    const other = Math.max(0, after.machine.busy - before.machine.busy - accounted)
+    const idle = after.machine.idle - before.machine.idle
+    parts.push(`other ${cores(other)}`)
+    parts.push(`idle ${cores(idle)}`)
+    // Under a quota an instance gets at most its share, but no less only if the machine has it to give.
+    if (other / ms > 0.1 && idle / ms < 0.2)
+      warning = '\n  (other work took the machine meanwhile: this phase measured the machine, not the server)'
   }
-  return `  CPU during the load (cores of ${os.cpus().length}): ${parts.join(', ')}`
+  return `  CPU during the load (cores of ${os.cpus().length}): ${parts.join(', ')}${warning}`
+}
+
+/**
+ * What the instances' database sessions were doing, sampled every 100 ms through the load (pg_stat_activity): running
+ * a statement, waiting on a lock (by the statement that waits: which hot row or lock serialises them), in a transaction
+ * waiting for its instance (a CPU-capped instance holds its locks while it is held back), or idle in the pool.
+ */
+function watchSessions(cluster: Cluster) {
+  const counts = new Map<string, number>()
+  let samples = 0
+  let busy = false
+  const timer = setInterval(async () => {
+    if (busy) return
+    busy = true
+    try {
+      const { rows } = await sql<{ state: string | null; wait: string | null; query: string }>`
+        select state, wait_event_type as wait, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 60) as query
+        from pg_stat_activity
+        where datname = current_database() and backend_type = 'client backend' and application_name <> 'checker'`.execute(
+        cluster.db,
+      )
+      samples++
+      for (const row of rows) {
+        const key =
+          row.state === 'active' && row.wait === 'Lock'
+            ? `lock: ${row.query}`
+            : row.state === 'active'
+              ? 'running'
+              : row.state === 'idle in transaction'
+                ? 'in a transaction, waiting for its instance'
+                : 'idle'
+        counts.set(key, (counts.get(key) ?? 0) + 1)
+      }
+    } catch {
+    } finally {
+      busy = false
+    }
+  }, 100)
+  return () => {
+    clearInterval(timer)
+    const mean = (n: number) => (n / Math.max(1, samples)).toFixed(2)
+    const locks = [...counts].filter(([key]) => key.startsWith('lock: ')).sort((a, b) => b[1] - a[1])
+    const waiting = locks.reduce((sum, [, n]) => sum + n, 0)
+    return (
+      `  database sessions of the instances (mean of ${samples} samples): ` +
+      `${mean(counts.get('running') ?? 0)} running, ${mean(waiting)} waiting on a lock, ` +
+      `${mean(counts.get('in a transaction, waiting for its instance') ?? 0)} in a transaction waiting for ` +
+      `their instance, ${mean(counts.get('idle') ?? 0)} idle` +
+      locks
+        .slice(0, 3)
+        .map(([key, n]) => `\n    ${mean(n)} waiting in "${key.slice(6)}"`)
+        .join('')
+    )
+  }
 }
 
 async function measure(cluster: Cluster, label: string, faults?: (tally: Tally) => Promise<void>) {
   const tally = new Tally()
+  const sessions = watchSessions(cluster)
   const cpuBefore = sampleCpu(cluster)
   const started = Date.now()
   let faultsDone = !faults
@@ -112,6 +188,7 @@ async function measure(cluster: Cluster, label: string, faults?: (tally: Tally) 
   const record = await runLoad(cluster, tally, { ...load, more: () => !faultsDone })
   const seconds = (Date.now() - started) / 1000
   const cpuAfter = sampleCpu(cluster)
+  const sessionLine = sessions()
   await faulted
   await settled(cluster, record, 600_000)
   const drained = (Date.now() - started) / 1000 - seconds
@@ -123,6 +200,7 @@ async function measure(cluster: Cluster, label: string, faults?: (tally: Tally) 
       (problems.length ? problems.slice(0, 5).join('; ') : 'sound'),
   )
   console.log(cpuLine(cpuBefore, cpuAfter))
+  console.log(sessionLine)
   for (const line of tally.status5xx.slice(0, 5)) console.log(`  5xx: ${line}`)
   for (const line of cluster.instances.flatMap((i) => i.faults()).slice(0, 5)) console.log(`  log: ${line}`)
   return { sound: problems.length === 0 && tally.status5xx.length === 0, rate: tally.total / seconds }
@@ -136,7 +214,10 @@ const bundle = process.env.TEST_SERVER_BUNDLE ? undefined : await buildServerBun
 // goes into its own.
 let quotas: Awaited<ReturnType<typeof cpuQuotas>> | undefined
 try {
-  quotas = instanceCpu === undefined ? undefined : await cpuQuotas(2, instanceCpu)
+  quotas =
+    instanceCpu === undefined
+      ? undefined
+      : await cpuQuotas(jobInstance ? 3 : 2, instanceCpu, Number(values['cpu-period-ms']) * 1000)
 } catch (error) {
   bundle?.remove()
   console.error((error as Error).message)
@@ -174,12 +255,26 @@ const phase = async (label: string, faults?: (tally: Tally) => Promise<void>) =>
 }
 try {
   const groups = quotas?.groups as CpuGroup[] | undefined
-  cluster = await startCluster(2, {
+  cluster = await startCluster(jobInstance ? 3 : 2, {
+    // With a job instance, the two measured instances run no watcher and no sender (0: never; docs/operations.md).
+    env: async (i): Promise<Record<string, string>> =>
+      jobInstance && i < 2 ? { WATCHER_INTERVAL_MS: '0', SENDER_INTERVAL_MS: '0' } : {},
     onSpawn: (index, pid) => {
       spawned.set(index, pid)
       groups?.[index]?.add(pid)
     },
   })
+  const warmup = Number(values.warmup)
+  if (warmup > 0) {
+    cluster.use(2)
+    const tally = new Tally()
+    const started = Date.now()
+    await settled(cluster, await runLoad(cluster, tally, { users: warmup, rounds: 1 }), 600_000)
+    console.log(
+      `warm-up: ${tally.total} requests through both instances in ${((Date.now() - started) / 1000).toFixed(1)} s ` +
+        '(not counted)',
+    )
+  }
   cluster.use(1)
   await phase('one instance')
   cluster.use(2)
