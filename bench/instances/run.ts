@@ -7,9 +7,12 @@
 // Per phase it reports where the machine's CPU went during the load: each instance, PostgreSQL, this process (the
 // users, the proxy and the local chain: the load generator), other work, idle. With --instance-cpu N each server
 // process runs in a CPU control group of its own capped at N cores (bench/cpu.ts): each instance stands for a machine
-// of its own with that much CPU, while PostgreSQL and the generator run uncapped on the rest of the cores.
+// of its own with that much CPU, while PostgreSQL and the generator run uncapped on the rest of the cores; and what the
+// instances' database sessions did (running, waiting on a lock, in a transaction waiting for their instance).
+// --warmup N sends N users through both instances first (not counted); --job-instance runs the intent watcher and the
+// withdrawal sender on a third (capped) instance outside the proxy instead of on every instance.
 //   npm run bench:instances -- --users 30 --rounds 4 --between 300
-//   npm run bench:instances -- --users 100 --rounds 8 --instance-cpu 0.3
+//   npm run bench:instances -- --users 100 --rounds 8 --instance-cpu 0.3 --warmup 100 [--job-instance]
 import os from 'node:os'
 import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
