@@ -20,7 +20,7 @@ export async function benchPostgres(): Promise<BenchCluster> {
 }
 
 /** Clock ticks a second, the unit of /proc's CPU times. */
-const ticksPerSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100
+export const ticksPerSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100
 
 /**
  * CPU time (ms, user + system) used so far by the cluster listening on `port`: its postmaster, the processes it runs

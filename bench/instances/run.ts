@@ -4,9 +4,18 @@
 // one instance (the baseline), through two, and through two while every database connection is terminated, one
 // instance is SIGKILLed and restarted, and the connections are terminated again. Reports throughput, the errors each
 // fault caused, the time to recover, and the checks (deposits credited once, withdrawals paid once, ledger sound).
+// Per phase it reports where the machine's CPU went during the load: each instance, PostgreSQL, this process (the
+// users, the proxy and the local chain: the load generator), other work, idle. With --instance-cpu N each server
+// process runs in a CPU control group of its own capped at N cores (bench/cpu.ts): each instance stands for a machine
+// of its own with that much CPU, while PostgreSQL and the generator run uncapped on the rest of the cores; and what the
+// instances' database sessions did (running, waiting on a lock, in a transaction waiting for their instance).
+// --warmup N sends N users through both instances first (not counted); --job-instance runs the intent watcher and the
+// withdrawal sender on a third (capped) instance outside the proxy instead of on every instance.
 //   npm run bench:instances -- --users 30 --rounds 4 --between 300
+//   npm run bench:instances -- --users 100 --rounds 8 --instance-cpu 0.3 --warmup 100 [--job-instance]
 import os from 'node:os'
 import { parseArgs } from 'node:util'
+import { sql } from 'kysely'
 import {
   audit,
   type Cluster,
@@ -17,6 +26,8 @@ import {
   Tally,
 } from '../../apps/server/test/fixtures/instances.ts'
 import { buildServerBundle } from '../../apps/server/test/fixtures/server-bundle.ts'
+import { type CpuGroup, cpuQuotas, machineCpuMs, processCpuMs } from '../cpu.ts'
+import { clusterCpuMs } from '../postgres.ts'
 
 const { values } = parseArgs({
   options: {
@@ -24,13 +35,154 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '4' },
     /** Requests answered before each fault and after the last (the load the faults fall into). */
     between: { type: 'string', default: '300' },
+    /** Cores each server instance may use (a CPU control group per instance); unset: no cap. */
+    'instance-cpu': { type: 'string' },
+    /**
+     * A third instance, outside the proxy, runs the intent watcher and the withdrawal sender; the two measured run
+     * neither (by default every instance runs every job, as in production).
+     */
+    'job-instance': { type: 'boolean', default: false },
+    /**
+     * Users (one round each) sent through both instances before the first phase and not counted: without it the
+     * second instance meets its first requests in the phase with two (its code paths not yet compiled and optimised),
+     * while the first ran the whole first phase.
+     */
+    warmup: { type: 'string', default: '0' },
+    /** The period over which the cap is enforced (ms). */
+    'cpu-period-ms': { type: 'string', default: '100' },
   },
 })
 const between = Number(values.between)
 const load = { users: Number(values.users), rounds: Number(values.rounds) }
+const jobInstance = values['job-instance']
+const instanceCpu = values['instance-cpu'] === undefined ? undefined : Number(values['instance-cpu'])
+if (instanceCpu !== undefined && !(instanceCpu > 0)) {
+  console.error(`--instance-cpu takes a positive number of cores (e.g. 0.3), not ${values['instance-cpu']}`)
+  process.exit(2)
+}
+
+/** Where the CPU went so far: each instance, PostgreSQL, this process, the whole machine (ms). */
+interface CpuSample {
+  at: number
+  instances: { pid: number | undefined; cpuMs: number; periods: number; throttled: number; throttledMs: number }[]
+  postgres: number | null
+  generator: number
+  machine: { busy: number; idle: number } | null
+}
+
+function sampleCpu(cluster: Cluster): CpuSample {
+  const usage = process.cpuUsage()
+  return {
+    at: performance.now(),
+    instances: cluster.instances.map((instance, i) => {
+      const pid = instance.child?.pid
+      const group = quotas?.groups[i]
+      const capped = group?.usage()
+      // Without cgroup accounting, the process's own times: those of a process killed since the last sample are lost.
+      const own = pid === undefined ? null : processCpuMs(pid)
+      const cpuMs = capped && Number.isFinite(capped.cpuMs) ? capped.cpuMs : (own ?? Number.NaN)
+      return { pid, periods: 0, throttled: 0, throttledMs: 0, ...capped, cpuMs }
+    }),
+    postgres: clusterCpuMs(Number(new URL(cluster.databaseUrl).port || 5432)),
+    generator: (usage.user + usage.system) / 1000,
+    machine: machineCpuMs(),
+  }
+}
+
+/** The cores each used between two samples, as one line. */
+function cpuLine(before: CpuSample, after: CpuSample) {
+  const ms = after.at - before.at
+  const cores = (cpuMs: number) => (cpuMs / ms).toFixed(2)
+  let accounted = after.generator - before.generator
+  const parts = after.instances.map((a, i) => {
+    const b = before.instances[i] as CpuSample['instances'][number]
+    // A restarted instance without a control group: only its new process's time is known.
+    const used = a.pid === b.pid || quotas ? a.cpuMs - b.cpuMs : a.cpuMs
+    accounted += used
+    let part = `${i === 2 ? 'job instance' : `instance ${i + 1}`} ${cores(used)}${a.pid !== b.pid && !quotas ? ' (since its restart)' : ''}`
+    const periods = a.periods - b.periods
+    if (quotas && periods > 0)
+      part +=
+        ` (capped at ${instanceCpu}: throttled in ${(((a.throttled - b.throttled) / periods) * 100).toFixed(0)} %` +
+        ` of its ${periods} periods, held back ${((a.throttledMs - b.throttledMs) / 1000).toFixed(1)} s)`
+    return part
+  })
+  if (after.postgres !== null && before.postgres !== null) {
+    accounted += after.postgres - before.postgres
+    parts.push(`PostgreSQL ${cores(after.postgres - before.postgres)}`)
+  }
+  parts.push(`this process (users, proxy, local chain) ${cores(after.generator - before.generator)}`)
+  let warning = ''
+  if (after.machine && before.machine) {
+    const other = Math.max(0, after.machine.busy - before.machine.busy - accounted)
+    const idle = after.machine.idle - before.machine.idle
+    parts.push(`other ${cores(other)}`)
+    parts.push(`idle ${cores(idle)}`)
+    // Under a quota an instance gets at most its share, but no less only if the machine has it to give.
+    if (other / ms > 0.1 && idle / ms < 0.2)
+      warning = '\n  (other work took the machine meanwhile: this phase measured the machine, not the server)'
+  }
+  return `  CPU during the load (cores of ${os.cpus().length}): ${parts.join(', ')}${warning}`
+}
+
+/**
+ * What the instances' database sessions were doing, sampled every 100 ms through the load (pg_stat_activity): running
+ * a statement, waiting on a lock (by the statement that waits: which hot row or lock serialises them), in a transaction
+ * waiting for its instance (a CPU-capped instance holds its locks while it is held back), or idle in the pool.
+ */
+function watchSessions(cluster: Cluster) {
+  const counts = new Map<string, number>()
+  let samples = 0
+  let busy = false
+  const timer = setInterval(async () => {
+    if (busy) return
+    busy = true
+    try {
+      const { rows } = await sql<{ state: string | null; wait: string | null; query: string }>`
+        select state, wait_event_type as wait, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 60) as query
+        from pg_stat_activity
+        where datname = current_database() and backend_type = 'client backend' and application_name <> 'checker'`.execute(
+        cluster.db,
+      )
+      samples++
+      for (const row of rows) {
+        const key =
+          row.state === 'active' && row.wait === 'Lock'
+            ? `lock: ${row.query}`
+            : row.state === 'active'
+              ? 'running'
+              : row.state === 'idle in transaction'
+                ? 'in a transaction, waiting for its instance'
+                : 'idle'
+        counts.set(key, (counts.get(key) ?? 0) + 1)
+      }
+    } catch {
+    } finally {
+      busy = false
+    }
+  }, 100)
+  return () => {
+    clearInterval(timer)
+    const mean = (n: number) => (n / Math.max(1, samples)).toFixed(2)
+    const locks = [...counts].filter(([key]) => key.startsWith('lock: ')).sort((a, b) => b[1] - a[1])
+    const waiting = locks.reduce((sum, [, n]) => sum + n, 0)
+    return (
+      `  database sessions of the instances (mean of ${samples} samples): ` +
+      `${mean(counts.get('running') ?? 0)} running, ${mean(waiting)} waiting on a lock, ` +
+      `${mean(counts.get('in a transaction, waiting for its instance') ?? 0)} in a transaction waiting for ` +
+      `their instance, ${mean(counts.get('idle') ?? 0)} idle` +
+      locks
+        .slice(0, 3)
+        .map(([key, n]) => `\n    ${mean(n)} waiting in "${key.slice(6)}"`)
+        .join('')
+    )
+  }
+}
 
 async function measure(cluster: Cluster, label: string, faults?: (tally: Tally) => Promise<void>) {
   const tally = new Tally()
+  const sessions = watchSessions(cluster)
+  const cpuBefore = sampleCpu(cluster)
   const started = Date.now()
   let faultsDone = !faults
   const faulted = faults?.(tally).finally(() => {
@@ -38,6 +190,8 @@ async function measure(cluster: Cluster, label: string, faults?: (tally: Tally) 
   })
   const record = await runLoad(cluster, tally, { ...load, more: () => !faultsDone })
   const seconds = (Date.now() - started) / 1000
+  const cpuAfter = sampleCpu(cluster)
+  const sessionLine = sessions()
   await faulted
   await settled(cluster, record, 600_000)
   const drained = (Date.now() - started) / 1000 - seconds
@@ -48,58 +202,125 @@ async function measure(cluster: Cluster, label: string, faults?: (tally: Tally) 
       `every deposit credited and withdrawal paid ${drained.toFixed(1)} s after the load; checks: ` +
       (problems.length ? problems.slice(0, 5).join('; ') : 'sound'),
   )
+  console.log(cpuLine(cpuBefore, cpuAfter))
+  console.log(sessionLine)
   for (const line of tally.status5xx.slice(0, 5)) console.log(`  5xx: ${line}`)
   for (const line of cluster.instances.flatMap((i) => i.faults()).slice(0, 5)) console.log(`  log: ${line}`)
-  return problems.length === 0 && tally.status5xx.length === 0
+  return { sound: problems.length === 0 && tally.status5xx.length === 0, rate: tally.total / seconds }
 }
 
 // The server processes run the compiled bundle (apps/server/test/fixtures/server-bundle.ts), as production runs compiled
 // code: through tsx every function the app creates per request also paid tsx's name-keeping helper. bench:smoke builds
 // one for all its benches (TEST_SERVER_BUNDLE).
 const bundle = process.env.TEST_SERVER_BUNDLE ? undefined : await buildServerBundle()
-const cluster = await startCluster(2)
-let sound = true
+// One control group per instance, made before the cluster starts; each spawn of an instance (its restart included)
+// goes into its own.
+let quotas: Awaited<ReturnType<typeof cpuQuotas>> | undefined
 try {
+  quotas =
+    instanceCpu === undefined
+      ? undefined
+      : await cpuQuotas(jobInstance ? 3 : 2, instanceCpu, Number(values['cpu-period-ms']) * 1000)
+} catch (error) {
+  bundle?.remove()
+  console.error((error as Error).message)
+  process.exit(2)
+}
+if (quotas)
+  console.log(
+    `each instance capped at ${instanceCpu} core (${quotas.quotaUs} µs of CPU per ${quotas.periodUs} µs, ` +
+      `${quotas.hierarchy}); PostgreSQL and this process are not capped`,
+  )
+const spawned = new Map<number, number>()
+let cluster: Cluster | undefined
+/**
+ * Interrupted: the instances killed, so that their groups can be removed, the cluster closed (its throwaway
+ * PostgreSQL stopped; bounded, the run is being given up), then out.
+ */
+const interrupted = async (signal: NodeJS.Signals) => {
+  for (const pid of spawned.values()) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {}
+  }
+  await Promise.race([cluster?.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 10_000))])
+  await quotas?.remove().catch((error) => console.error(`control groups left behind: ${(error as Error).message}`))
+  bundle?.remove()
+  process.exit(signal === 'SIGINT' ? 130 : 143)
+}
+if (quotas) for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void interrupted(signal))
+let sound = true
+const rates: number[] = []
+const phase = async (label: string, faults?: (tally: Tally) => Promise<void>) => {
+  const result = await measure(cluster as Cluster, label, faults)
+  sound = result.sound && sound
+  rates.push(result.rate)
+}
+try {
+  const groups = quotas?.groups as CpuGroup[] | undefined
+  cluster = await startCluster(jobInstance ? 3 : 2, {
+    // With a job instance, the two measured instances run no watcher and no sender (0: never; docs/operations.md).
+    env: async (i): Promise<Record<string, string>> =>
+      jobInstance && i < 2 ? { WATCHER_INTERVAL_MS: '0', SENDER_INTERVAL_MS: '0' } : {},
+    onSpawn: (index, pid) => {
+      spawned.set(index, pid)
+      groups?.[index]?.add(pid)
+    },
+  })
+  const warmup = Number(values.warmup)
+  if (warmup > 0) {
+    cluster.use(2)
+    const tally = new Tally()
+    const started = Date.now()
+    await settled(cluster, await runLoad(cluster, tally, { users: warmup, rounds: 1 }), 600_000)
+    console.log(
+      `warm-up: ${tally.total} requests through both instances in ${((Date.now() - started) / 1000).toFixed(1)} s ` +
+        '(not counted)',
+    )
+  }
   cluster.use(1)
-  sound = (await measure(cluster, 'one instance')) && sound
+  await phase('one instance')
   cluster.use(2)
-  sound = (await measure(cluster, 'two instances')) && sound
+  await phase('two instances')
   const [, b] = cluster.instances as [Cluster['instances'][0], Cluster['instances'][0]]
-  sound =
-    (await measure(cluster, 'two instances under faults', async (tally) => {
-      const window = async (label: string, fault: () => Promise<number>) => {
-        const before = tally.snapshot()
-        const at = Date.now()
-        const recovered = await fault()
-        const after = tally.snapshot()
-        console.log(
-          `  ${label}: recovered in ${((recovered - at) / 1000).toFixed(2)} s; meanwhile ${after.total - before.total} ` +
-            `requests, ${after.status5xx - before.status5xx} 5xx, ${after.cut - before.cut} cut`,
-        )
-      }
-      await tally.after(between)
-      await window('connections terminated (first ok answer after)', async () => {
-        const next = tally.nextOk()
-        console.log(`  terminated ${await cluster.dropConnections()} connections`)
-        return next
-      })
-      await tally.after(between)
-      await window('instance SIGKILLed (until restarted and ready)', async () => {
-        await b.kill()
-        await b.start()
-        await ready(b)
-        return Date.now()
-      })
-      await tally.after(between)
-      await window('connections terminated again', async () => {
-        const next = tally.nextOk()
-        console.log(`  terminated ${await cluster.dropConnections()} connections`)
-        return next
-      })
-      await tally.after(between)
-    })) && sound
+  const faulty = cluster
+  await phase('two instances under faults', async (tally) => {
+    const window = async (label: string, fault: () => Promise<number>) => {
+      const before = tally.snapshot()
+      const at = Date.now()
+      const recovered = await fault()
+      const after = tally.snapshot()
+      console.log(
+        `  ${label}: recovered in ${((recovered - at) / 1000).toFixed(2)} s; meanwhile ${after.total - before.total} ` +
+          `requests, ${after.status5xx - before.status5xx} 5xx, ${after.cut - before.cut} cut`,
+      )
+    }
+    await tally.after(between)
+    await window('connections terminated (first ok answer after)', async () => {
+      const next = tally.nextOk()
+      console.log(`  terminated ${await faulty.dropConnections()} connections`)
+      return next
+    })
+    await tally.after(between)
+    await window('instance SIGKILLed (until restarted and ready)', async () => {
+      await b.kill()
+      await b.start()
+      await ready(b)
+      return Date.now()
+    })
+    await tally.after(between)
+    await window('connections terminated again', async () => {
+      const next = tally.nextOk()
+      console.log(`  terminated ${await faulty.dropConnections()} connections`)
+      return next
+    })
+    await tally.after(between)
+  })
+  const [one, two] = rates as [number, number]
+  console.log(`two instances / one: ${(two / one).toFixed(2)}×`)
 } finally {
-  await cluster.close()
+  await cluster?.close()
+  await quotas?.remove()
   bundle?.remove()
 }
 const loadAverage = os
