@@ -16,7 +16,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { postgresCluster } from '../../apps/server/test/fixtures/database.ts'
-import { benchPostgres, clusterCpuMs } from '../postgres.ts'
+import { benchPostgres, clusterCpuMs, ticksPerSecond } from '../postgres.ts'
 import { cpuPerTransfer, openTransfers } from './transfers.ts'
 
 const { values } = parseArgs({
@@ -60,8 +60,8 @@ function pgbench(args: string[]) {
 function childrenCpuMs(): number | null {
   try {
     const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? []
-    // cutime and cstime (fields 16 and 17 of the line, counted from 1), in clock ticks of 1/100 s.
-    return (Number(fields[13]) + Number(fields[14])) * 10
+    // cutime and cstime (fields 16 and 17 of the line, counted from 1), in clock ticks.
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / ticksPerSecond
   } catch {
     return null
   }
