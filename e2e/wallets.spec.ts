@@ -116,7 +116,12 @@ test.describe('a Wallet Standard wallet (the test wallet, found as a real Phanto
     await sheetReady(page)
     await page.keyboard.press('Escape')
     await expect(sheet).toHaveCount(0)
-    // At the top of the screen, clear of the sheet: the second tap lands on the sheet's mask, as on a phone.
+    // At the top of the screen, clear of the sheet: the second tap lands on the sheet's mask, as on a phone. Room below
+    // the page first, so that the button reaches the top whatever the page holds under it at this moment (without it, a
+    // page still short could stop the scroll with the button where the sheet opens).
+    await page.evaluate(() => {
+      document.body.style.paddingBottom = '100vh'
+    })
     await withdraw.evaluate((element) => element.scrollIntoView({ block: 'start' }))
     const box = await withdraw.boundingBox()
     if (!box) throw new Error('the Withdraw button is not on the screen')
@@ -130,6 +135,9 @@ test.describe('a Wallet Standard wallet (the test wallet, found as a real Phanto
     await sheetReady(page)
     await page.keyboard.press('Escape')
     await expect(sheet).toHaveCount(0)
+    await page.evaluate(() => {
+      document.body.style.paddingBottom = ''
+    })
     await sheetsSettled(page)
     await goInApp(page, '/')
 
