@@ -6,7 +6,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Database, openDatabase } from '../src/db/index.ts'
 import { proxyTo } from './fixtures/tcp-proxy.ts'
-import { createPostgresDatabase } from './helpers.ts'
+import { createPostgresDatabase, postgresAdminUrl } from './helpers.ts'
 
 describe('the database unreachable and back (postgres)', () => {
   let drop: () => Promise<void>
@@ -16,8 +16,7 @@ describe('the database unreachable and back (postgres)', () => {
   const sockets = new Set<net.Socket>()
   const lines: { level: string; fields: Record<string, unknown>; message: string }[] = []
   beforeAll(async () => {
-    const adminUrl = process.env.TEST_DATABASE_URL
-    if (!adminUrl) throw new Error('TEST_DATABASE_URL must name a PostgreSQL cluster')
+    const adminUrl = postgresAdminUrl()
     const created = await createPostgresDatabase(adminUrl)
     drop = created.drop
     proxy = await proxyTo(created.url, (client, connect) => {

@@ -5,7 +5,7 @@ import { addDays, utcDay } from '../src/lib/day.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { balances, checkInvariants, systemAccount } from '../src/modules/ledger/service.ts'
 import { powerOf } from '../src/modules/power/service.ts'
-import { call, createSeededApp, dbKind, fundedMember, type Member, type SeededApp } from './helpers.ts'
+import { accountBalance, call, createSeededApp, dbKind, fundedMember, type Member, type SeededApp } from './helpers.ts'
 
 describe(`finance (${dbKind})`, () => {
   let t: SeededApp
@@ -36,13 +36,7 @@ describe(`finance (${dbKind})`, () => {
           .executeTakeFirstOrThrow()
       ).n,
     )
-  const financeBalance = async () => {
-    const id = await systemAccount(t.db, 'USDT', 'finance')
-    return BigInt(
-      (await t.db.selectFrom('ledger_accounts').select('balance').where('id', '=', id).executeTakeFirstOrThrow())
-        .balance,
-    )
-  }
+  const financeBalance = async () => accountBalance(t.db, await systemAccount(t.db, 'USDT', 'finance'))
   /** Matures a deposit as the daily settlement does on its end day (the settlement is another module's work). */
   const mature = (id: string) =>
     t.db

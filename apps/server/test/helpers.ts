@@ -25,7 +25,7 @@ import { loadPlatform, type Platform } from '../src/platform.ts'
 import { freshDatabase } from './fixtures/database.ts'
 
 // Databases are made in fixtures/database.ts (shared with the benches).
-export { createPostgresDatabase, freshDatabase, tableNames } from './fixtures/database.ts'
+export { createPostgresDatabase, freshDatabase, postgresAdminUrl, tableNames } from './fixtures/database.ts'
 
 export const dbKind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'
 
@@ -284,6 +284,16 @@ export async function newUser(db: Database): Promise<string> {
     .returning('id')
     .executeTakeFirstOrThrow()
   return id
+}
+
+/** The balance of the ledger account `id`, base units. */
+export async function accountBalance(db: Database, id: string): Promise<bigint> {
+  const { balance } = await db
+    .selectFrom('ledger_accounts')
+    .select('balance')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+  return BigInt(balance)
 }
 
 /** PLG and USDT without mints (tests that never touch the chain), as the seed makes them on the local chain. */

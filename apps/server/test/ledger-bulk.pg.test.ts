@@ -13,7 +13,7 @@ import {
   transfer,
   userAccount,
 } from '../src/modules/ledger/service.ts'
-import { addOffChainAssets, freshDatabase, newUser } from './helpers.ts'
+import { accountBalance, addOffChainAssets, freshDatabase, newUser } from './helpers.ts'
 
 describe('ledger transferMany against concurrent transfers (postgres)', () => {
   let db: Database
@@ -24,10 +24,7 @@ describe('ledger transferMany against concurrent transfers (postgres)', () => {
   })
   afterAll(() => drop())
 
-  const balanceOf = async (id: string) =>
-    BigInt(
-      (await db.selectFrom('ledger_accounts').select('balance').where('id', '=', id).executeTakeFirstOrThrow()).balance,
-    )
+  const balanceOf = (id: string) => accountBalance(db, id)
   async function funded(amount: bigint) {
     const available = await userAccount(db, await newUser(db), 'USDT', 'available')
     const chain = await systemAccount(db, 'USDT', 'chain')

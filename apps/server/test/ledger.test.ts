@@ -14,7 +14,7 @@ import {
   transfer,
   userAccount,
 } from '../src/modules/ledger/service.ts'
-import { addOffChainAssets, dbKind, freshDatabase, newUser } from './helpers.ts'
+import { accountBalance, addOffChainAssets, dbKind, freshDatabase, newUser } from './helpers.ts'
 
 describe(`ledger (${dbKind})`, () => {
   let db: Database
@@ -26,10 +26,7 @@ describe(`ledger (${dbKind})`, () => {
   afterAll(() => drop())
 
   const run = (input: TransferInput) => db.transaction().execute((trx) => transfer(trx, input))
-  const balanceOf = async (id: string) =>
-    BigInt(
-      (await db.selectFrom('ledger_accounts').select('balance').where('id', '=', id).executeTakeFirstOrThrow()).balance,
-    )
+  const balanceOf = (id: string) => accountBalance(db, id)
   const transferCount = async () =>
     Number(
       (

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { prepared } from '../src/db/pg-driver.ts'
 import { TrackingPostgresDialect } from '../src/db/transient.ts'
 import { proxyTo } from './fixtures/tcp-proxy.ts'
-import { createPostgresDatabase } from './helpers.ts'
+import { createPostgresDatabase, postgresAdminUrl } from './helpers.ts'
 
 interface T {
   notes: { id: Generated<number>; text: string }
@@ -29,8 +29,7 @@ describe('the PostgreSQL driver (postgres)', () => {
   /** What the client wrote, one entry per chunk the proxy received (a write of the client, on loopback). */
   let writes: string[] = []
   beforeAll(async () => {
-    const adminUrl = process.env.TEST_DATABASE_URL
-    if (!adminUrl) throw new Error('TEST_DATABASE_URL must name a PostgreSQL cluster')
+    const adminUrl = postgresAdminUrl()
     const created = await createPostgresDatabase(adminUrl)
     drop = created.drop
     proxy = await proxyTo(created.url, (client, connect) => {

@@ -6,7 +6,16 @@ import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { setBusinessConfig } from '../src/modules/config/service.ts'
 import { balances, checkInvariants, systemAccount } from '../src/modules/ledger/service.ts'
 import { powerOf } from '../src/modules/power/service.ts'
-import { call, createSeededApp, creditAvailable, dbKind, fundedMember, type Member, type SeededApp } from './helpers.ts'
+import {
+  accountBalance,
+  call,
+  createSeededApp,
+  creditAvailable,
+  dbKind,
+  fundedMember,
+  type Member,
+  type SeededApp,
+} from './helpers.ts'
 
 describe(`staking (${dbKind})`, () => {
   let t: SeededApp
@@ -33,13 +42,7 @@ describe(`staking (${dbKind})`, () => {
           .executeTakeFirstOrThrow()
       ).n,
     )
-  const pledgeBalance = async () => {
-    const id = await systemAccount(t.db, 'PLG', 'pledge')
-    return BigInt(
-      (await t.db.selectFrom('ledger_accounts').select('balance').where('id', '=', id).executeTakeFirstOrThrow())
-        .balance,
-    )
-  }
+  const pledgeBalance = async () => accountBalance(t.db, await systemAccount(t.db, 'PLG', 'pledge'))
   const list = async (u: User, status: 'mining' | 'expired' | 1 | 2 | '1' | '2', page = 1, limit = 10) => {
     const res = await call(t.app, api.minerList, { status, page, limit }, u.auth)
     expect(res.code).toBe(Code.OK)

@@ -16,14 +16,13 @@ import {
   storeConfig,
   UNGUARDED,
 } from './fixtures/settlement.ts'
-import { addOffChainAssets, createPostgresDatabase, creditAvailable } from './helpers.ts'
+import { addOffChainAssets, createPostgresDatabase, creditAvailable, postgresAdminUrl } from './helpers.ts'
 
 const DAY = '2025-08-01'
 
 describe('settlement run by two instances at once (postgres)', () => {
   it('two pools settling the same days concurrently credit everything once, as one instance alone would', async () => {
-    const adminUrl = process.env.TEST_DATABASE_URL
-    if (!adminUrl) throw new Error('TEST_DATABASE_URL must name a PostgreSQL cluster')
+    const adminUrl = postgresAdminUrl()
     const shared = await createPostgresDatabase(adminUrl)
     const alone = await createPostgresDatabase(adminUrl)
     const pools: Database[] = []
@@ -72,8 +71,7 @@ describe('settlement run by two instances at once (postgres)', () => {
   }, 120_000)
 
   it('transfers between users run while the day is paid: none deadlocks, and the day pays the same', async () => {
-    const adminUrl = process.env.TEST_DATABASE_URL
-    if (!adminUrl) throw new Error('TEST_DATABASE_URL must name a PostgreSQL cluster')
+    const adminUrl = postgresAdminUrl()
     const shared = await createPostgresDatabase(adminUrl)
     const alone = await createPostgresDatabase(adminUrl)
     const pools: Database[] = []

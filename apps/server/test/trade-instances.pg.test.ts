@@ -9,7 +9,7 @@ import { seedBusinessConfig } from '../src/modules/config/service.ts'
 import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
 import { TradeMarket } from '../src/modules/trade/market.ts'
 import { expectSound, expectTradesAccountedFor, FUNDS, random, rebuilt, stream, wallet } from './fixtures/trade.ts'
-import { addOffChainAssets, createPostgresDatabase, creditAvailable } from './helpers.ts'
+import { addOffChainAssets, createPostgresDatabase, creditAvailable, postgresAdminUrl } from './helpers.ts'
 
 describe('quick trade on two instances at once (postgres)', () => {
   let drop: () => Promise<void>
@@ -18,8 +18,7 @@ describe('quick trade on two instances at once (postgres)', () => {
   let b: TradeMarket
   // A fresh database per test, with two pools on it: the two instances.
   beforeEach(async () => {
-    const adminUrl = process.env.TEST_DATABASE_URL
-    if (!adminUrl) throw new Error('TEST_DATABASE_URL must name a PostgreSQL cluster')
+    const adminUrl = postgresAdminUrl()
     const created = await createPostgresDatabase(adminUrl)
     drop = created.drop
     pools = [await openDatabase({ url: created.url }), await openDatabase({ url: created.url })]

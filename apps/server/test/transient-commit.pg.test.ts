@@ -8,7 +8,7 @@ import { type Database, migrate, openDatabase } from '../src/db/index.ts'
 import { retryTransient } from '../src/db/transient.ts'
 import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service.ts'
 import { proxyTo } from './fixtures/tcp-proxy.ts'
-import { createPostgresDatabase } from './helpers.ts'
+import { createPostgresDatabase, postgresAdminUrl } from './helpers.ts'
 
 describe('a COMMIT cut off by a lost connection (postgres)', () => {
   let drop: () => Promise<void>
@@ -21,8 +21,7 @@ describe('a COMMIT cut off by a lost connection (postgres)', () => {
   /** Whether a transaction's id was asked for by its own statement (the read before COMMIT) since last cleared. */
   let xidRead = false
   beforeAll(async () => {
-    const adminUrl = process.env.TEST_DATABASE_URL
-    if (!adminUrl) throw new Error('TEST_DATABASE_URL must name a PostgreSQL cluster')
+    const adminUrl = postgresAdminUrl()
     // The migrated schema, for the ledger's transfer.
     const template = process.env.TEST_DATABASE_TEMPLATE
     const created = await createPostgresDatabase(adminUrl, { template })

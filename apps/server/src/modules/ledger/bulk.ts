@@ -2,7 +2,6 @@
 // of trades): the same double-entry rules as `transfer` in service.ts — one transfer per movement under a unique
 // idempotency key, balances moved in the same transaction, user accounts never negative — in a fixed number of
 // statements whatever the number of transfers.
-
 import type { LedgerType } from '@solpledge/contract'
 import { type RawBuilder, sql, type Transaction } from 'kysely'
 import { liveBucket } from '../../db/migrations/0033-live-unheard.ts'
