@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { addDays, utcDay } from '../src/lib/day.ts'
 import { DEFAULT_BUSINESS_CONFIG } from '../src/modules/config/defaults.ts'
 import { setBusinessConfig } from '../src/modules/config/service.ts'
+import type { FiguresPublisher } from '../src/modules/home/live.ts'
 import { cacheValuations, recordPriceDay } from '../src/modules/trade/price.ts'
 import { clearBook, createTradeApp, expectSound, place, type Trader, trader } from './fixtures/trade.ts'
 import { call, dbKind } from './helpers.ts'
@@ -268,6 +269,8 @@ describe(`valuation price (${dbKind})`, () => {
     // publication landing between the two reads below replaced the cached price on a loaded machine).
     const publish = t.app.trade.onTraded
     t.app.trade.onTraded = undefined
+    // And none left from the trades of the tests before (one may be due within the second).
+    await (publish as FiguresPublisher).settled()
     cacheValuations(t.db, 600_000)
     try {
       expect(await homePrice()).toMatchObject({ price: '0.5', source: 'reference' })

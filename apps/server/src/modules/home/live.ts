@@ -12,12 +12,16 @@ import { homePrice } from './service.ts'
 /** At most one publication of the figures per this many ms (per instance). */
 export const FIGURES_INTERVAL_MS = 1_000
 
+/** What TradeMarket.onTraded calls, and `settled()`: resolves once no publication is due or running any more. */
+export type FiguresPublisher = (() => void) & { settled: () => Promise<void> }
+
 /** Publishes the market's figures and the home price after trades; returns what TradeMarket.onTraded calls. */
-export function publishFiguresAfterTrades(db: Database, market: TradeMarket, log: FastifyBaseLogger) {
+export function publishFiguresAfterTrades(db: Database, market: TradeMarket, log: FastifyBaseLogger): FiguresPublisher {
   let running = false
   let wanted = false
   let last = 0
   let timer: NodeJS.Timeout | undefined
+  let current: Promise<void> = Promise.resolve()
   const run = async () => {
     running = true
     wanted = false
@@ -44,11 +48,22 @@ export function publishFiguresAfterTrades(db: Database, market: TradeMarket, log
     timer = setTimeout(
       () => {
         timer = undefined
-        void run()
+        current = run()
       },
       Math.max(0, last + FIGURES_INTERVAL_MS - Date.now()),
     )
     timer.unref()
   }
-  return schedule
+  // A publication due is run at once rather than waited for (the tests that stop trades from publishing wait here).
+  const settled = async () => {
+    while (timer || running) {
+      if (timer) {
+        clearTimeout(timer)
+        timer = undefined
+        current = run()
+      }
+      await current
+    }
+  }
+  return Object.assign(schedule, { settled })
 }
