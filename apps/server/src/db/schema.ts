@@ -580,6 +580,8 @@ export interface TradeOrdersTable {
   client_order_id: string | null
   created_at: Timestamp
   updated_at: Timestamp
+  /** The market's seq of the batch that last wrote the order (0037-trade-book-catch-up). */
+  seq: Generated<Int8>
 }
 
 export interface TradeFillsTable {

@@ -79,9 +79,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       commit_xid := txid_current()::text;
       return next;
     end $$`.execute(db)
-  // The batch's rows: its new orders, its changed orders (returns how many were still pending, as they must be), its
-  // fills in the order they were made (their ids follow it) and the market row. The statements' plans are kept per
-  // session, where the one statement of CTEs it replaces was planned each batch.
+  await tradeWrite(db)
+}
+
+/**
+ * The batch's rows: its new orders, its changed orders (returns how many were still pending, as they must be), its
+ * fills in the order they were made (their ids follow it) and the market row. The statements' plans are kept per
+ * session, where the one statement of CTEs it replaces was planned each batch. (Migration 0037-trade-book-catch-up
+ * replaces it, and restores it from here when undone.)
+ */
+export async function tradeWrite(db: Kysely<unknown>): Promise<void> {
   await sql`
     create function trade_write(
       p_symbol text, p_time timestamptz, p_last_price numeric,

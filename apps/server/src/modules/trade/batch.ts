@@ -29,7 +29,10 @@ export interface OrderState {
   updatedAt: Date
 }
 
-export function orderState(row: Selectable<TradeOrdersTable>): OrderState {
+/** An order row as read (`trade_open` returns its client orders without the `seq` they were last written at). */
+export type OrderRow = Omit<Selectable<TradeOrdersTable>, 'seq'>
+
+export function orderState(row: OrderRow): OrderState {
   return {
     id: BigInt(row.id),
     orderSn: row.order_sn,

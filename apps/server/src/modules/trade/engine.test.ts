@@ -328,6 +328,60 @@ describe('OrderBook', () => {
     expect(engine.size).toBe(0)
   })
 
+  it('a copy of the book caught up with the changes of the other (reduce, append, cancel) is the same book', () => {
+    const command = fc.record({
+      cancel: fc.boolean(),
+      pick: fc.nat(),
+      user: fc.integer({ min: 1, max: 4 }),
+      side: fc.constantFrom<Side>('buy', 'sell'),
+      ticks: fc.integer({ min: 4995, max: 5005 }),
+      lots: fc.integer({ min: 1, max: 6 }),
+    })
+    fc.assert(
+      fc.property(fc.array(fc.array(command, { maxLength: 12 }), { minLength: 1, maxLength: 8 }), (rounds) => {
+        const engine = book()
+        const copy = book()
+        let nextId = 1
+        for (const round of rounds) {
+          const before = new Map(engine.orders().map((o) => [o.id, o]))
+          for (const c of round) {
+            const resting = engine.orders()
+            if (c.cancel && resting.length > 0) engine.cancel((resting[c.pick % resting.length] as BookOrder).id)
+            else engine.place(limit(nextId++, c.user, c.side, c.ticks, c.lots))
+          }
+          // What the other process reads: every order written since, in id order.
+          const after = new Map(engine.orders().map((o) => [o.id, o]))
+          for (const id of [...new Set([...before.keys(), ...after.keys()])].sort((a, b) => (a < b ? -1 : 1))) {
+            const now = after.get(id)
+            if (!now) copy.cancel(id)
+            else expect(before.has(id) ? copy.reduce(id, now.remaining) : copy.append(now)).toBe(true)
+          }
+          expect(copy.orders()).toEqual(engine.orders())
+          expect(copy.depth('buy', 20)).toEqual(engine.depth('buy', 20))
+          expect(copy.depth('sell', 20)).toEqual(engine.depth('sell', 20))
+        }
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('a catch-up refuses what no fill can give: more left than before, an order older than one at its price', () => {
+    const engine = book()
+    engine.place(limit(1, 1, 'sell', 5000, 3))
+    engine.place(limit(3, 2, 'sell', 5000, 1))
+    expect(engine.reduce(1n, 4n * LOT)).toBe(false)
+    expect(engine.reduce(1n, 0n)).toBe(false)
+    expect(engine.reduce(9n, LOT)).toBe(false)
+    expect(engine.append({ id: 2n, userId: 3n, side: 'sell', price: 500_000n, remaining: LOT })).toBe(false)
+    expect(engine.append({ id: 3n, userId: 2n, side: 'sell', price: 500_000n, remaining: LOT })).toBe(false)
+    expect(engine.append({ id: 2n, userId: 3n, side: 'sell', price: 500_100n, remaining: LOT })).toBe(true)
+    expect(engine.reduce(1n, LOT)).toBe(true)
+    expect(engine.depth('sell', 5)).toEqual([
+      { price: 500_000n, amount: 2n * LOT, orders: 2 },
+      { price: 500_100n, amount: LOT, orders: 1 },
+    ])
+  })
+
   it('refuses an order id twice and an empty order', () => {
     const engine = book()
     engine.place(limit(1, 1, 'buy', 4999, 3))

@@ -169,6 +169,12 @@ class BookSide {
     throw new Error(`engine: no level at ${price}`)
   }
 
+  /** The id of the order queued last at `price` (undefined when no level is there). */
+  newestAt(price: bigint): bigint | undefined {
+    const queue = this.byPrice.get(price)?.queue
+    return queue?.[queue.length - 1]?.id
+  }
+
   best(): bigint | null {
     const levels = this.levels
     return levels.length === 0 ? null : (levels[levels.length - 1] as Level).price
@@ -262,6 +268,31 @@ export class OrderBook {
       if (order.remaining <= 0n) throw new Error(`engine: order ${order.id} has nothing to rest`)
       this.rest(order.id, order.userId, order.side, order.price, order.remaining)
     }
+  }
+
+  /**
+   * Catch-up with what another process did (market.ts): sets a resting order's rest to what the database has. Fills
+   * only ever take from it, so a rest above the book's, or none, cannot be; false then, and the caller rebuilds.
+   */
+  reduce(id: bigint, remaining: bigint): boolean {
+    const order = this.byId.get(id)
+    if (!order || remaining <= 0n || remaining > order.remaining) return false
+    order.level.amount -= order.remaining - remaining
+    order.remaining = remaining
+    return true
+  }
+
+  /**
+   * Catch-up: rests an order another process placed behind every order queued at its price, as a rebuild (`load`, in
+   * id order) would. False when an order queued there is newer: then its place is not the last one, and the caller
+   * rebuilds.
+   */
+  append(order: BookOrder): boolean {
+    if (this.byId.has(order.id) || order.remaining <= 0n) return false
+    const newest = (order.side === 'buy' ? this.bids : this.asks).newestAt(order.price)
+    if (newest !== undefined && newest > order.id) return false
+    this.rest(order.id, order.userId, order.side, order.price, order.remaining)
+    return true
   }
 
   private rest(id: bigint, userId: bigint, side: Side, price: bigint, remaining: bigint) {

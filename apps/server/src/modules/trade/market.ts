@@ -1,10 +1,11 @@
 // One quick-trade market in this process (docs/trade.md "Concurrency"): the in-memory order book, the queue that
 // serializes every command on it, and the database transaction that persists each batch of commands together with its
-// ledger transfers. The database is the truth: each batch locks the market row and compares its `seq` with the book's,
-// and rebuilds the book from the pending orders when another process (or a failed batch) moved it on.
-import { type Selectable, sql, type Transaction } from 'kysely'
+// ledger transfers. The database is the truth: each batch locks the market row and compares its `seq` with the book's;
+// when another process moved it on, the book catches up with the orders written since, and when that cannot be (a
+// failed batch, a change of lot, a book far behind) it is rebuilt from the pending orders.
+import { sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
-import type { DB, TradeOrdersTable } from '../../db/schema.ts'
+import type { DB } from '../../db/schema.ts'
 import { backoff, isConnectionError, isRetryable, noteCommitted, triesAfter } from '../../db/transient.ts'
 import { AppError, refuse } from '../../lib/app-error.ts'
 import { requireAsset } from '../assets/index.ts'
@@ -16,6 +17,7 @@ import {
   Batch,
   type BookState,
   type LimitInput,
+  type OrderRow,
   type OrderState,
   orderState,
   type SwapInput,
@@ -51,6 +53,11 @@ interface Job {
   reject: (error: unknown) => void
 }
 
+/**
+ * How many batches of other processes a book catches up with at most (it reads the orders they wrote); further behind,
+ * it is rebuilt from the pending orders.
+ */
+const CATCH_UP_BATCHES = 1024n
 /** How many ledger account ids a market keeps (four per trader: available and locked of both assets). */
 const ACCOUNTS_KEPT = 65_536
 /** How many commands one transaction takes at most. */
@@ -95,6 +102,8 @@ export class TradeMarket {
    * trades are published then (modules/home/live.ts), outside the batch's transaction.
    */
   onTraded: (() => void) | undefined
+  /** How the book was brought up to date when the market row's seq was not its own: counted for the tests. */
+  readonly books = { rebuilt: 0, caughtUp: 0 }
 
   constructor(
     readonly db: Database,
@@ -310,7 +319,7 @@ export class TradeMarket {
       account_kinds: string[] | null
       account_ids: string[] | null
       balances: string[] | null
-      client_orders: Selectable<TradeOrdersTable>[]
+      client_orders: OrderRow[]
     }>`
       select * from trade_open(${this.symbol}, ${QUOTE}, ${count}::integer, ${known?.id || null}::bigint,
         ${known?.at || null}::text, ${sql.val(payers.map((p) => String(p.userId)))}::bigint[],
@@ -333,7 +342,8 @@ export class TradeMarket {
     let state = this.state
     // Until the batch commits, `this.state` is unknown: a failure leaves it null so the next batch rebuilds.
     this.state = null
-    if (!state || state.seq !== seq || state.lot !== rules.lot) state = await this.rebuild(trx, rules, seq)
+    if (!state || state.lot !== rules.lot) state = await this.rebuild(trx, rules, seq)
+    else if (state.seq !== seq) state = (await this.catchUp(trx, state, seq)) ?? (await this.rebuild(trx, rules, seq))
 
     const ids = (row.ids ?? []).map(BigInt)
     // A batch's time never goes back, whatever the clocks of the servers: the fills stay in time order.
@@ -360,8 +370,45 @@ export class TradeMarket {
     return batch
   }
 
+  /**
+   * Brings a book another process moved on up to `seq` from the orders written since its own seq (each order row keeps
+   * the seq of the batch that last wrote it: migration 0037-trade-book-catch-up): an order no longer pending leaves
+   * the book, one still pending keeps its place with what is left of it, and a new one rests behind every order at its
+   * price — its id is higher than theirs, as batches take their ids under the market row's lock — which is the book a
+   * rebuild gives. Null when it cannot: the seq went back or is too far ahead, or a row does not fit the book (the
+   * book the caller passed is then left half changed, and is rebuilt).
+   */
+  private async catchUp(trx: Transaction<DB>, state: BookState, seq: bigint): Promise<BookState | null> {
+    if (seq < state.seq || seq - state.seq > CATCH_UP_BATCHES) return null
+    const rows = await trx
+      .selectFrom('trade_orders')
+      .selectAll()
+      .where('symbol', '=', this.symbol)
+      .where('seq', '>', state.seq.toString())
+      .orderBy('id')
+      .execute()
+    const { book, resting } = state
+    for (const row of rows) {
+      const order = orderState(row)
+      if (order.status !== 'pending' || order.price === null) {
+        book.cancel(order.id)
+        resting.delete(order.id)
+        continue
+      }
+      const remaining = order.amount - order.filled
+      const fits = resting.has(order.id)
+        ? book.reduce(order.id, remaining)
+        : book.append({ id: order.id, userId: order.userId, side: order.side, price: order.price, remaining })
+      if (!fits) return null
+      resting.set(order.id, order)
+    }
+    this.books.caughtUp += 1
+    return { ...state, seq }
+  }
+
   /** The book as the database has it: the pending limit orders in id (time) order. */
   private async rebuild(trx: Transaction<DB>, rules: MarketRules, seq: bigint): Promise<BookState> {
+    this.books.rebuilt += 1
     const rows = await trx
       .selectFrom('trade_orders')
       .selectAll()
