@@ -80,15 +80,19 @@ export async function adminNonce(db: Database, settings: AdminLoginSettings, add
   return issueNonce(db, settings, address, host, ADMIN_SIGN_IN_STATEMENT)
 }
 
-/** Step 2: the signed message opens an admin session; the allow-list decides the role. */
+/**
+ * Step 2: the signed message opens an admin session; the allow-list decides the role. One transaction with the nonce's
+ * spend, as the app's login (modules/auth/service.ts): a connection lost before its COMMIT leaves nothing behind and
+ * the request runs again; an address refused still spends the nonce.
+ */
 export async function adminLogin(
   db: Database,
   settings: AdminLoginSettings,
   input: { address: string; sign: string; message: string },
   ip: string,
 ): Promise<AdminLoginData> {
-  await verifySignIn(db, settings, input, ADMIN_SIGN_IN_STATEMENT)
-  return db.transaction().execute(async (trx) => {
+  const outcome = await db.transaction().execute(async (trx) => {
+    await verifySignIn(trx, settings, input, ADMIN_SIGN_IN_STATEMENT)
     let admin = await activeAdmin(trx, input.address)
     if (!admin && settings.localBootstrap) {
       await sql`select pg_advisory_xact_lock(${ADMINS_LOCK})`.execute(trx)
@@ -109,7 +113,7 @@ export async function adminLogin(
         )
       }
     }
-    if (!admin) throw refuse('admin.notAllowed')
+    if (!admin) return { refusal: refuse('admin.notAllowed') }
     const token = newToken()
     const expiresAt = new Date(Date.now() + settings.adminSessionTtlHours * 3_600_000)
     await trx
@@ -119,6 +123,8 @@ export async function adminLogin(
     await audit(trx, { address: admin.address, role: admin.role, ip }, 'admin.login', `admin:${admin.address}`, {})
     return { address: admin.address, role: admin.role, expires_at: expiresAt.toISOString(), token }
   })
+  if ('refusal' in outcome) throw outcome.refusal
+  return outcome
 }
 
 export async function adminMe(db: Database, caller: AdminCaller): Promise<AdminSession> {

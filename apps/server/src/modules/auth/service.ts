@@ -1,7 +1,8 @@
 import { createSignInMessageText, parseSignInMessageText } from '@solana/wallet-standard-util'
 import { Code, type LoginData, type SignInInput } from '@solpledge/contract'
-import { sql } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
+import type { DB } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
 import { bindMember } from '../team/index.ts'
 import { findUserByAddress } from '../user/index.ts'
@@ -123,41 +124,53 @@ export async function verifySignIn(
  * Logs a wallet in (docs/product.md#login, with a server nonce checked by verifySignIn). A new address binds to its
  * inviter for good; code 2 means it cannot be bound. With `end_other_sessions` the wallet's other sessions end in the
  * same transaction (the caller forgets them from its session cache).
+ *
+ * One transaction: the nonce spent, the new member bound and the session opened commit together, so a login cut off by
+ * a lost database connection before its COMMIT left nothing behind and runs again (db/transient.ts), where a nonce
+ * spent on its own would have made it fail. A binding refused still spends the nonce: the refusal is thrown once the
+ * transaction has committed.
  */
 export async function login(db: Database, settings: LoginSettings, input: LoginInput): Promise<LoginData> {
-  await verifySignIn(db, settings, input)
-
-  let user = await findUserByAddress(db, input.address)
-  if (!user) {
-    const inviteCode = input.invite_code?.trim() ?? ''
-    if (!inviteCode) throw new AppError(Code.NOT_BOUND, 'auth.notBound')
-    if (inviteCode === input.address) throw new AppError(Code.NOT_BOUND, 'auth.selfInvite')
-    const inviter = isWalletAddress(inviteCode)
-      ? await db.selectFrom('users').select('id').where('address', '=', inviteCode).executeTakeFirst()
-      : undefined
-    if (!inviter) throw new AppError(Code.NOT_BOUND, 'auth.unknownInviter')
-    // Binding is permanent: a concurrent first login of the same address keeps whichever parent landed first.
-    // The new member counts in its ancestors' team figures in the same transaction (modules/team).
-    await db.transaction().execute(async (trx) => {
-      const bound = await trx
-        .insertInto('users')
-        .values({ address: input.address, parent_id: inviter.id })
-        .onConflict((oc) => oc.column('address').doNothing())
-        .returning('id')
-        .executeTakeFirst()
-      if (bound) await bindMember(trx, bound.id)
-    })
-    user = await findUserByAddress(db, input.address)
-    if (!user) throw new Error('user vanished after insert')
-  }
-  const { id, address } = user
   const now = (settings.now ?? Date.now)()
-  const session = await db.transaction().execute(async (trx) => {
-    const opened = await createSession(trx, id, address, settings.sessionTtlHours, now)
-    if (input.end_other_sessions) await revokeOtherSessions(trx, id, opened.id, now)
-    return opened
+  const outcome = await db.transaction().execute(async (trx) => {
+    await verifySignIn(trx, settings, input)
+    let user = await findUserByAddress(trx, input.address)
+    if (!user) {
+      const refusal = await bindNewMember(trx, input)
+      if (refusal) return { refusal }
+      user = await findUserByAddress(trx, input.address)
+      if (!user) throw new Error('user vanished after insert')
+    }
+    const session = await createSession(trx, user.id, user.address, settings.sessionTtlHours, now)
+    if (input.end_other_sessions) await revokeOtherSessions(trx, user.id, session.id, now)
+    return { user, session }
   })
+  if ('refusal' in outcome) throw outcome.refusal
+  const { user, session } = outcome
   return { ...user, token: session.token, expires_at: session.expiresAt.toISOString() }
+}
+
+/**
+ * Binds a new address to the inviter its invite code names, for good, or says why it cannot be bound. A concurrent
+ * first login of the same address keeps whichever parent landed first. The new member counts in its ancestors' team
+ * figures in the same transaction (modules/team).
+ */
+async function bindNewMember(trx: Transaction<DB>, input: LoginInput): Promise<AppError | undefined> {
+  const inviteCode = input.invite_code?.trim() ?? ''
+  if (!inviteCode) return new AppError(Code.NOT_BOUND, 'auth.notBound')
+  if (inviteCode === input.address) return new AppError(Code.NOT_BOUND, 'auth.selfInvite')
+  const inviter = isWalletAddress(inviteCode)
+    ? await trx.selectFrom('users').select('id').where('address', '=', inviteCode).executeTakeFirst()
+    : undefined
+  if (!inviter) return new AppError(Code.NOT_BOUND, 'auth.unknownInviter')
+  const bound = await trx
+    .insertInto('users')
+    .values({ address: input.address, parent_id: inviter.id })
+    .onConflict((oc) => oc.column('address').doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  if (bound) await bindMember(trx, bound.id)
+  return undefined
 }
 
 /** Deletes sign-in messages that expired over an hour ago. */
