@@ -10,10 +10,12 @@
 // of its own with that much CPU, while PostgreSQL and the generator run uncapped on the rest of the cores; and what the
 // instances' database sessions did (running, waiting on a lock, in a transaction waiting for their instance).
 // --warmup N sends N users through both instances first (not counted); --job-instance runs the intent watcher and the
-// withdrawal sender on a third (capped) instance outside the proxy instead of on every instance.
+// withdrawal sender on a third (capped) instance outside the proxy instead of on every instance; --chain-process runs
+// the local chain in a process of its own instead of on this process's one thread with the users and the proxy.
 //   npm run bench:instances -- --users 30 --rounds 4 --between 300
-//   npm run bench:instances -- --users 100 --rounds 8 --instance-cpu 0.3 --warmup 100 [--job-instance]
+//   npm run bench:instances -- --users 100 --rounds 8 --instance-cpu 0.3 --warmup 100 [--job-instance] [--chain-process]
 import os from 'node:os'
+import { type EventLoopUtilization, monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
 import {
@@ -43,6 +45,11 @@ const { values } = parseArgs({
      */
     'job-instance': { type: 'boolean', default: false },
     /**
+     * The local chain in a process of its own (as a real chain's RPC is): by default it runs here, where each
+     * transaction it executes holds up the users' requests and the proxy that share this process's one thread.
+     */
+    'chain-process': { type: 'boolean', default: false },
+    /**
      * Users (one round each) sent through both instances before the first phase and not counted: without it the
      * second instance meets its first requests in the phase with two (its code paths not yet compiled and optimised),
      * while the first ran the whole first phase.
@@ -66,9 +73,17 @@ interface CpuSample {
   at: number
   instances: { pid: number | undefined; cpuMs: number; periods: number; throttled: number; throttledMs: number }[]
   postgres: number | null
+  /** The local chain's process (--chain-process). */
+  chain: number | null
   generator: number
+  /** This process's event loop: the users, the proxy and the local chain share its one thread. */
+  loop: EventLoopUtilization
   machine: { busy: number; idle: number } | null
 }
+
+/** This process's event loop delay, reset at each phase's first sample. */
+const loopDelay = monitorEventLoopDelay({ resolution: 10 })
+loopDelay.enable()
 
 function sampleCpu(cluster: Cluster): CpuSample {
   const usage = process.cpuUsage()
@@ -84,7 +99,9 @@ function sampleCpu(cluster: Cluster): CpuSample {
       return { pid, periods: 0, throttled: 0, throttledMs: 0, ...capped, cpuMs }
     }),
     postgres: clusterCpuMs(Number(new URL(cluster.databaseUrl).port || 5432)),
+    chain: cluster.localnet.pid === undefined ? null : processCpuMs(cluster.localnet.pid),
     generator: (usage.user + usage.system) / 1000,
+    loop: performance.eventLoopUtilization(),
     machine: machineCpuMs(),
   }
 }
@@ -111,7 +128,17 @@ function cpuLine(before: CpuSample, after: CpuSample) {
     accounted += after.postgres - before.postgres
     parts.push(`PostgreSQL ${cores(after.postgres - before.postgres)}`)
   }
-  parts.push(`this process (users, proxy, local chain) ${cores(after.generator - before.generator)}`)
+  if (after.chain !== null && before.chain !== null) {
+    accounted += after.chain - before.chain
+    parts.push(`local chain ${cores(after.chain - before.chain)}`)
+  }
+  // One thread carries every request both ways: when its event loop is near full, requests wait in it, not in a server.
+  const loop = performance.eventLoopUtilization(after.loop, before.loop)
+  parts.push(
+    `this process (users, proxy${after.chain === null ? ', local chain' : ''}) ` +
+      `${cores(after.generator - before.generator)} (its event loop busy ` +
+      `${(loop.utilization * 100).toFixed(0)} %, delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms)`,
+  )
   let warning = ''
   if (after.machine && before.machine) {
     const other = Math.max(0, after.machine.busy - before.machine.busy - accounted)
@@ -183,6 +210,7 @@ async function measure(cluster: Cluster, label: string, faults?: (tally: Tally) 
   const tally = new Tally()
   const sessions = watchSessions(cluster)
   const cpuBefore = sampleCpu(cluster)
+  loopDelay.reset()
   const started = Date.now()
   let faultsDone = !faults
   const faulted = faults?.(tally).finally(() => {
@@ -259,6 +287,7 @@ const phase = async (label: string, faults?: (tally: Tally) => Promise<void>) =>
 try {
   const groups = quotas?.groups as CpuGroup[] | undefined
   cluster = await startCluster(jobInstance ? 3 : 2, {
+    chainProcess: values['chain-process'],
     // With a job instance, the two measured instances run no watcher and no sender (0: never; docs/operations.md).
     env: async (i): Promise<Record<string, string>> =>
       jobInstance && i < 2 ? { WATCHER_INTERVAL_MS: '0', SENDER_INTERVAL_MS: '0' } : {},
