@@ -8,7 +8,7 @@ export function withdrawalSender({ db, config, platform, log }: JobContext) {
     if (step === config.crashAt) process.kill(process.pid, 'SIGKILL')
   }
   // The name this instance's sender leases its share of the open withdrawals under (docs/money.md "Withdrawals").
-  const instance = senderInstance()
+  const instance = senderInstance(config.port)
   let hotWalletWarnedAt = 0
   return async function pass() {
     const { errors, problem, hotWallet, ...sent } = await processWithdrawals(db, platform, { onStep, instance })

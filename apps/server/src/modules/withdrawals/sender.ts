@@ -87,9 +87,15 @@ export interface SenderOptions {
   leaseMs?: number
 }
 
-/** A name for an instance's sender: the host, the process and a random part (two starts never share one). */
-export function senderInstance(): string {
-  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
+/**
+ * The name an instance's sender leases under: its host and port, the same after a restart, so that an instance the
+ * supervisor restarts takes its share back at once instead of waiting for its leases to expire (two live instances
+ * never share a host and port); without a port (0: any), the process and a random part. Were two instances ever to
+ * share a name, they would both work on their common share, as every instance did before the lease: more work, never
+ * a second payout.
+ */
+export function senderInstance(port = 0): string {
+  return port > 0 ? `${hostname()}:${port}` : `${hostname()}:pid-${process.pid}:${randomUUID().slice(0, 8)}`
 }
 
 const PROCESS_INSTANCE = senderInstance()
@@ -121,10 +127,12 @@ const BATCH = 100
 const TAKE = 20
 
 /**
- * How long a lease lasts: it bounds a take's work (a payout to prepare is a few RPC calls, one to check a share of
- * one) with room to spare, and how long the withdrawals of an instance that died wait for another to take them. The
- * instance renews it on each of its passes (every SENDER_INTERVAL_MS), so a withdrawal stays with the instance that
- * took it until it is settled; one whose passes are further apart than this loses it to the others.
+ * How long a lease lasts: longer than a take's work with room to spare (a payout to prepare is a few RPC calls and a
+ * send; the sent ones of a take share two calls), and how long the withdrawals of an instance that died and was not
+ * restarted under its name wait for another to take them. The instance renews it on each of its passes (every
+ * SENDER_INTERVAL_MS), so a withdrawal stays with the instance that took it until it is settled; an instance whose
+ * passes are further apart than this loses its share to the others. A take whose work outlasts it may be taken by
+ * another instance meanwhile: both then work on it, as before the lease, and apply keeps one.
  */
 export const LEASE_MS = 15_000
 
@@ -133,7 +141,7 @@ export const LEASE_MS = 15_000
  * rule). It takes those that are free or already its own (`sender_lease_by` is this instance, or the lease expired)
  * in one statement (`for update skip locked`: two instances taking at once get different ones), leases them for
  * `leaseMs`, then works on them with no transaction open: each instance has its own share of the list, and another
- * takes a share over once its lease has expired (its instance died or stopped passing). Each one is then changed under
+ * takes a share over once its lease has expired (its instance died, hangs or stopped passing). Each one is then changed under
  * its row lock and only if it still is what the chain was asked about, and every status change is conditional, so a
  * stale view or an expired lease can never pay twice. A withdrawal that fails (RPC down, …) is reported in `errors`
  * and retried by the next pass.
