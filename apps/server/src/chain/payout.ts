@@ -206,6 +206,15 @@ export type PayoutStatus = 'confirmed' | 'failed' | 'pending' | 'expired'
 
 const commitmentRank = { processed: 0, confirmed: 1, finalized: 2 } as const
 
+/** A stored payout to ask about: its signature and the last block height its blockhash is valid at. */
+export interface StoredPayout {
+  signature: string
+  lastValidBlockHeight: bigint
+}
+
+/** The most signatures one getSignatureStatuses call takes. */
+const STATUSES_PER_CALL = 256
+
 /**
  * Where a prepared payout stands. 'expired' is proof that it can never land: the finalized block height is past its
  * last valid height and no status exists for it — only then may a new transaction replace it.
@@ -215,14 +224,40 @@ export async function payoutStatus(
   payoutSignature: string,
   lastValidBlockHeight: bigint,
 ): Promise<PayoutStatus> {
-  // Read the height before the status: a transaction absent after a finalized height past its limit never lands.
+  const [status] = await payoutStatuses(chain, [{ signature: payoutSignature, lastValidBlockHeight }])
+  return status as PayoutStatus
+}
+
+/**
+ * payoutStatus for many payouts at once, in their order: one getBlockHeight, then one getSignatureStatuses per 256
+ * signatures (the withdrawal sender asks about all the payouts of its pass so). Each answer is what payoutStatus would
+ * say: the one height read before every status serves them all, as the single call's does.
+ */
+export async function payoutStatuses(chain: Chain, payouts: readonly StoredPayout[]): Promise<PayoutStatus[]> {
+  if (payouts.length === 0) return []
+  // Read the height before the statuses: a transaction absent after a finalized height past its limit never lands.
   const finalizedHeight = await chain.rpc.getBlockHeight({ commitment: 'finalized' }).send()
-  const {
-    value: [status],
-  } = await chain.rpc.getSignatureStatuses([signature(payoutSignature)], { searchTransactionHistory: true }).send()
-  if (!status) return finalizedHeight > lastValidBlockHeight ? 'expired' : 'pending'
-  // Old nodes leave confirmationStatus out; their confirmations is null once rooted.
-  const reached: Commitment = status.confirmationStatus ?? (status.confirmations === null ? 'finalized' : 'processed')
-  if (commitmentRank[reached] < commitmentRank[chain.commitment]) return 'pending'
-  return status.err ? 'failed' : 'confirmed'
+  const answers: PayoutStatus[] = []
+  for (let from = 0; from < payouts.length; from += STATUSES_PER_CALL) {
+    const part = payouts.slice(from, from + STATUSES_PER_CALL)
+    const { value } = await chain.rpc
+      .getSignatureStatuses(
+        part.map((payout) => signature(payout.signature)),
+        { searchTransactionHistory: true },
+      )
+      .send()
+    part.forEach((payout, i) => {
+      const status = value[i]
+      if (!status) {
+        answers.push(finalizedHeight > payout.lastValidBlockHeight ? 'expired' : 'pending')
+        return
+      }
+      // Old nodes leave confirmationStatus out; their confirmations is null once rooted.
+      const reached: Commitment =
+        status.confirmationStatus ?? (status.confirmations === null ? 'finalized' : 'processed')
+      if (commitmentRank[reached] < commitmentRank[chain.commitment]) answers.push('pending')
+      else answers.push(status.err ? 'failed' : 'confirmed')
+    })
+  }
+  return answers
 }

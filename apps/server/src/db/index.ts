@@ -39,6 +39,7 @@ import * as tradeBatch from './migrations/0034-trade-batch.ts'
 import * as liveBalanceBefore from './migrations/0035-live-balance-before.ts'
 import * as ledgerTransferOneUpdate from './migrations/0036-ledger-transfer-one-update.ts'
 import * as tradeBookCatchUp from './migrations/0037-trade-book-catch-up.ts'
+import * as withdrawalSenderLease from './migrations/0038-withdrawal-sender-lease.ts'
 import { type NotifySource, notifySources } from './notify.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 import type { DB } from './schema.ts'
@@ -82,6 +83,7 @@ const migrations: Record<string, Migration> = {
   '0035-live-balance-before': liveBalanceBefore,
   '0036-ledger-transfer-one-update': ledgerTransferOneUpdate,
   '0037-trade-book-catch-up': tradeBookCatchUp,
+  '0038-withdrawal-sender-lease': withdrawalSenderLease,
 }
 
 /**

@@ -136,6 +136,9 @@ export interface WithdrawalsTable {
   error: string | null
   created_at: Timestamp
   updated_at: Timestamp
+  /** The instance whose sender works on it, until when (docs/money.md "Withdrawals"); only while pending or sent. */
+  sender_lease_by: string | null
+  sender_lease_until: Timestamp | null
 }
 
 export interface UserNodesTable {

@@ -1,5 +1,5 @@
 import type { JobContext } from '../lib/jobs.ts'
-import { processWithdrawals, type SenderStep } from '../modules/withdrawals/index.ts'
+import { processWithdrawals, type SenderStep, senderInstance } from '../modules/withdrawals/index.ts'
 
 /** Pays the pending withdrawals from the hot wallet and settles them once confirmed (docs/money.md). */
 export function withdrawalSender({ db, config, platform, log }: JobContext) {
@@ -7,9 +7,11 @@ export function withdrawalSender({ db, config, platform, log }: JobContext) {
   const onStep = (step: SenderStep) => {
     if (step === config.crashAt) process.kill(process.pid, 'SIGKILL')
   }
+  // The name this instance's sender leases its share of the open withdrawals under (docs/money.md "Withdrawals").
+  const instance = senderInstance(config.port)
   let hotWalletWarnedAt = 0
   return async function pass() {
-    const { errors, problem, hotWallet, ...sent } = await processWithdrawals(db, platform, { onStep })
+    const { errors, problem, hotWallet, ...sent } = await processWithdrawals(db, platform, { onStep, instance })
     for (const { id, error } of errors) log.error({ err: error, withdrawal: id }, 'withdrawal sender failed')
     // The hot wallet cannot pay: an error line when the cause appears or changes, a warning once a minute after.
     if (problem && (hotWallet === 'new' || Date.now() - hotWalletWarnedAt >= 60_000)) {

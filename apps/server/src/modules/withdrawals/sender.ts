@@ -2,9 +2,19 @@
 // runs: it pays amount − fee from the hot wallet (prepare, store, send, decide only from payoutStatus), then settles
 // locked → chain (what left) and locked → fees. The chain is asked first, with no transaction open; then the row is
 // locked, re-checked against what was asked about, and changed. A row lock is never held across an RPC call (on
-// PGlite every request would wait for it).
-import type { Transaction } from 'kysely'
-import { type PreparedPayout, payoutStatus, preparePayout, sendPrepared } from '../../chain/payout.ts'
+// PGlite every request would wait for it). Several instances share the work by a lease on each open withdrawal
+// (`sender_lease_by`, `sender_lease_until`): it decides who works on it, never whether a payout may be made.
+
+import { randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
+import { sql, type Transaction } from 'kysely'
+import {
+  type PayoutStatus,
+  type PreparedPayout,
+  payoutStatuses,
+  preparePayout,
+  sendPrepared,
+} from '../../chain/payout.ts'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
 import type { HotWalletProblem, Platform } from '../../platform.ts'
@@ -65,9 +75,30 @@ function prepare(platform: Platform, asset: AssetRow, row: WithdrawalRow) {
 /** The sender's steps, reported to `onStep` right after each is durable or done (the crash tests stop there). */
 export type SenderStep = 'stored' | 'sent' | 'confirmed'
 
-export interface SenderHooks {
+export interface SenderOptions {
   onStep?: (step: SenderStep, withdrawalId: string) => void
+  /**
+   * The name the pass takes its leases under: one per instance (the job names its own, senderInstance). Passes of the
+   * same name may work on the same withdrawals at once (each re-takes what the name holds), as every pass did before
+   * the lease; the default is this process's name.
+   */
+  instance?: string
+  /** How long a lease keeps other instances away from a withdrawal (LEASE_MS). */
+  leaseMs?: number
 }
+
+/**
+ * The name an instance's sender leases under: its host and port, the same after a restart, so that an instance the
+ * supervisor restarts takes its share back at once instead of waiting for its leases to expire (two live instances
+ * never share a host and port); without a port (0: any), the process and a random part. Were two instances ever to
+ * share a name, they would both work on their common share, as every instance did before the lease: more work, never
+ * a second payout.
+ */
+export function senderInstance(port = 0): string {
+  return port > 0 ? `${hostname()}:${port}` : `${hostname()}:pid-${process.pid}:${randomUUID().slice(0, 8)}`
+}
+
+const PROCESS_INSTANCE = senderInstance()
 
 export interface SenderPass {
   checked: number
@@ -90,26 +121,39 @@ export interface SenderPass {
 const BATCH = 100
 
 /**
+ * How many withdrawals a pass takes at a time: a few, so that instances passing at once share a long list rather than
+ * one taking it all; each take's sent ones are asked about in one getSignatureStatuses call.
+ */
+const TAKE = 20
+
+/**
+ * How long a lease lasts: longer than a take's work with room to spare (a payout to prepare is a few RPC calls and a
+ * send; the sent ones of a take share two calls), and how long the withdrawals of an instance that died and was not
+ * restarted under its name wait for another to take them. The instance renews it on each of its passes (every
+ * SENDER_INTERVAL_MS), so a withdrawal stays with the instance that took it until it is settled; an instance whose
+ * passes are further apart than this loses its share to the others. A take whose work outlasts it may be taken by
+ * another instance meanwhile: both then work on it, as before the lease, and apply keeps one.
+ */
+export const LEASE_MS = 15_000
+
+/**
  * One pass of the sender over the withdrawals in 'pending' or 'sent', oldest first (docs/money.md, the crash-safety
- * rule). Each one is changed under its row lock (`for update skip locked`) and only if it still is what the chain was
- * asked about, so several instances never work on the same withdrawal at once; every status change is also
- * conditional, so a stale view can never pay twice. A withdrawal that fails (RPC down, …) is reported in `errors` and
- * retried by the next pass.
+ * rule). It takes those that are free or already its own (`sender_lease_by` is this instance, or the lease expired)
+ * in one statement (`for update skip locked`: two instances taking at once get different ones), leases them for
+ * `leaseMs`, then works on them with no transaction open: each instance has its own share of the list, and another
+ * takes a share over once its lease has expired (its instance died, hangs or stopped passing). Each one is then changed under
+ * its row lock and only if it still is what the chain was asked about, and every status change is conditional, so a
+ * stale view or an expired lease can never pay twice. A withdrawal that fails (RPC down, …) is reported in `errors`
+ * and retried by the next pass.
  */
 export async function processWithdrawals(
   db: Database,
   platform: Platform,
-  hooks: SenderHooks = {},
+  options: SenderOptions = {},
 ): Promise<SenderPass> {
-  const open = await db
-    .selectFrom('withdrawals')
-    .select('id')
-    .where('status', 'in', ['pending', 'sent'])
-    .orderBy('id')
-    .limit(BATCH)
-    .execute()
+  const { instance = PROCESS_INSTANCE, leaseMs = LEASE_MS } = options
   const pass: SenderPass = {
-    checked: open.length,
+    checked: 0,
     sent: 0,
     refused: 0,
     problem: null,
@@ -119,15 +163,88 @@ export async function processWithdrawals(
     renewed: 0,
     errors: [],
   }
-  for (const { id } of open) {
+  const assets = new Map<string, Promise<AssetRow>>()
+  let after: string | undefined
+  while (pass.checked < BATCH) {
+    const taken = await take(db, instance, leaseMs, after, Math.min(TAKE, BATCH - pass.checked))
+    if (taken.length === 0) break
+    pass.checked += taken.length
+    after = taken[taken.length - 1]?.id
+    // Every sent one of the take asked about at once (the finalized height first, then the statuses).
+    const sent = taken.filter((row) => row.status === 'sent')
+    let statuses: Map<string, PayoutStatus>
     try {
-      await processOne(db, platform, id, pass, hooks)
+      const answers = await payoutStatuses(
+        platform.chain,
+        sent.map((row) => ({
+          signature: row.signature as string,
+          lastValidBlockHeight: BigInt(row.last_valid_block_height as string),
+        })),
+      )
+      statuses = new Map(sent.map((row, i) => [row.id, answers[i] as PayoutStatus]))
     } catch (error) {
-      pass.errors.push({ id, error })
+      // Nothing is known of them: they wait for the next pass; the pending ones go on.
+      for (const { id } of sent) pass.errors.push({ id, error })
+      statuses = new Map()
+    }
+    for (const row of taken) {
+      if (row.status === 'sent' && !statuses.has(row.id)) continue
+      try {
+        let asset = assets.get(row.asset)
+        if (!asset) {
+          asset = requireAsset(db, row.asset)
+          assets.set(row.asset, asset)
+        }
+        await processOne(db, platform, await asset, row, statuses.get(row.id), pass, options)
+      } catch (error) {
+        pass.errors.push({ id: row.id, error })
+      }
     }
   }
   pass.hotWallet = recordHotWallet(platform.hotWalletStatus, pass)
   return pass
+}
+
+/**
+ * Takes up to `limit` open withdrawals after `after` (by id) that are free — never leased, the lease expired — or
+ * already this instance's, and leases them to it for `leaseMs` (the database's clock, the same for every instance).
+ * One statement: the rows another instance is taking at this moment are skipped, and no lock outlives it.
+ */
+async function take(
+  db: Database,
+  instance: string,
+  leaseMs: number,
+  after: string | undefined,
+  limit: number,
+): Promise<WithdrawalRow[]> {
+  const rows = await db
+    .updateTable('withdrawals')
+    .set({
+      sender_lease_by: instance,
+      sender_lease_until: sql<Date>`now() + cast(${leaseMs} as integer) * interval '1 millisecond'`,
+    })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('withdrawals')
+        .select('id')
+        .where('status', 'in', ['pending', 'sent'])
+        .$if(after !== undefined, (qb) => qb.where('id', '>', after as string))
+        .where((w) =>
+          w.or([
+            w('sender_lease_until', 'is', null),
+            w('sender_lease_until', '<', sql<Date>`now()`),
+            w('sender_lease_by', '=', instance),
+          ]),
+        )
+        .orderBy('id')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .returningAll()
+    .execute()
+  // UPDATE … RETURNING gives no order: oldest first.
+  return rows.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
 }
 
 /** What the chain says to do with a withdrawal as it was read (before any lock). */
@@ -138,13 +255,14 @@ type Plan =
   | { action: 'fail' }
   | { action: 'resend' }
 
-async function planFor(platform: Platform, asset: AssetRow, row: WithdrawalRow): Promise<Plan> {
+async function planFor(
+  platform: Platform,
+  asset: AssetRow,
+  row: WithdrawalRow,
+  status: PayoutStatus | undefined,
+): Promise<Plan> {
   if (row.status === 'pending') return { action: 'store', prepared: await prepare(platform, asset, row) }
-  const status = await payoutStatus(
-    platform.chain,
-    row.signature as string,
-    BigInt(row.last_valid_block_height as string),
-  )
+  if (status === undefined) throw new Error(`withdrawal ${row.id}: sent, and its payout was not asked about`)
   if (status === 'confirmed') return { action: 'settle' }
   // Landed with an error: the network fee is spent and no tokens moved, so the user gets the amount back.
   if (status === 'failed') return { action: 'fail' }
@@ -219,17 +337,22 @@ async function apply(db: Database, seen: WithdrawalRow, plan: Exclude<Plan, { ac
   })
 }
 
-async function processOne(db: Database, platform: Platform, id: string, pass: SenderPass, hooks: SenderHooks) {
-  const seen = await db
-    .selectFrom('withdrawals')
-    .selectAll()
-    .where('id', '=', id)
-    .where('status', 'in', ['pending', 'sent'])
-    .executeTakeFirst()
-  if (!seen) return // another instance moved it on meanwhile
-  const asset = await requireAsset(db, seen.asset)
+/**
+ * One withdrawal as it was taken (`seen`; a sent one with what payoutStatus said of its payout): the plan, made with no
+ * transaction open, then applied under the row lock.
+ */
+async function processOne(
+  db: Database,
+  platform: Platform,
+  asset: AssetRow,
+  seen: WithdrawalRow,
+  status: PayoutStatus | undefined,
+  pass: SenderPass,
+  hooks: SenderOptions,
+) {
+  const { id } = seen
   // The RPC calls, with no transaction open.
-  const plan = await planFor(platform, asset, seen)
+  const plan = await planFor(platform, asset, seen, status)
   // A resend changes nothing stored: no lock needed. Otherwise the plan is applied under the row lock, and the bytes
   // sent only after the commit: they must be durable before they can be in flight, or a crash would forget a
   // transaction that may still land.
