@@ -9,9 +9,10 @@
 // process runs in a CPU control group of its own capped at N cores (bench/cpu.ts): each instance stands for a machine
 // of its own with that much CPU, while PostgreSQL and the generator run uncapped on the rest of the cores; and what the
 // instances' database sessions did (running, waiting on a lock, in a transaction waiting for their instance).
-// --warmup N sends N users through both instances before each of the first two phases (not counted); --job-instance runs the intent watcher and the
-// withdrawal sender on a third (capped) instance outside the proxy instead of on every instance; --chain-process runs
-// the local chain in a process of its own instead of on this process's one thread with the users and the proxy.
+// --warmup N sends N users through both instances before each of the first two phases (not counted); --job-instance
+// runs the intent watcher and the withdrawal sender on a third (capped) instance outside the proxy instead of on every
+// instance; --chain-process runs the local chain in a process of its own instead of on this process's main thread
+// with the users.
 //   npm run bench:instances -- --users 30 --rounds 4 --between 300
 //   npm run bench:instances -- --users 100 --rounds 8 --instance-cpu 0.3 --warmup 100 [--job-instance] [--chain-process]
 import os from 'node:os'
@@ -46,7 +47,7 @@ const { values } = parseArgs({
     'job-instance': { type: 'boolean', default: false },
     /**
      * The local chain in a process of its own (as a real chain's RPC is): by default it runs here, where each
-     * transaction it executes holds up the users' requests and the proxy that share this process's one thread.
+     * transaction it executes holds up the users' requests that share this process's main thread.
      */
     'chain-process': { type: 'boolean', default: false },
     /**
@@ -78,7 +79,10 @@ interface CpuSample {
   /** The local chain's process (--chain-process). */
   chain: number | null
   generator: number
-  /** This process's event loop: the users, the proxy and the local chain share its one thread. */
+  /**
+   * This process's main event loop: the users' requests and (without --chain-process) the local chain share it; the
+   * proxy runs in a worker thread (its CPU is in `generator`, not here).
+   */
   loop: EventLoopUtilization
   machine: { busy: number; idle: number } | null
 }
@@ -134,11 +138,11 @@ function cpuLine(before: CpuSample, after: CpuSample) {
     accounted += after.chain - before.chain
     parts.push(`local chain ${cores(after.chain - before.chain)}`)
   }
-  // One thread carries every request both ways: when its event loop is near full, requests wait in it, not in a server.
+  // One thread sends every request and reads every answer: near full, requests wait in it, not in a server.
   const loop = performance.eventLoopUtilization(after.loop, before.loop)
   parts.push(
     `this process (users, proxy${after.chain === null ? ', local chain' : ''}) ` +
-      `${cores(after.generator - before.generator)} (its event loop busy ` +
+      `${cores(after.generator - before.generator)} (its main event loop busy ` +
       `${(loop.utilization * 100).toFixed(0)} %, delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms)`,
   )
   let warning = ''
@@ -329,12 +333,14 @@ try {
           `requests, ${after.status5xx - before.status5xx} 5xx, ${after.cut - before.cut} cut`,
       )
     }
-    await tally.after(between)
-    await window('connections terminated (first ok answer after)', async () => {
+    // Until the first answer after every connection of the instances to the database was ended.
+    const terminate = async () => {
       const next = tally.nextOk()
       console.log(`  terminated ${await faulty.dropConnections()} connections`)
       return next
-    })
+    }
+    await tally.after(between)
+    await window('connections terminated (first ok answer after)', terminate)
     await tally.after(between)
     await window('instance SIGKILLed (until restarted and ready)', async () => {
       await b.kill()
@@ -343,11 +349,7 @@ try {
       return Date.now()
     })
     await tally.after(between)
-    await window('connections terminated again', async () => {
-      const next = tally.nextOk()
-      console.log(`  terminated ${await faulty.dropConnections()} connections`)
-      return next
-    })
+    await window('connections terminated again', terminate)
     await tally.after(between)
   })
   const [one, two] = rates as [number, number]

@@ -141,9 +141,9 @@ export const LEASE_MS = 15_000
  * rule). It takes those that are free or already its own (`sender_lease_by` is this instance, or the lease expired)
  * in one statement (`for update skip locked`: two instances taking at once get different ones), leases them for
  * `leaseMs`, then works on them with no transaction open: each instance has its own share of the list, and another
- * takes a share over once its lease has expired (its instance died, hangs or stopped passing). Each one is then changed under
- * its row lock and only if it still is what the chain was asked about, and every status change is conditional, so a
- * stale view or an expired lease can never pay twice. A withdrawal that fails (RPC down, …) is reported in `errors`
+ * takes a share over once its lease has expired (its instance died, hangs or stopped passing). Each one is then
+ * changed under its row lock and only if it still is what the chain was asked about, and every status change is
+ * conditional, so a stale view or an expired lease can never pay twice. A withdrawal that fails (RPC down, …) is reported in `errors`
  * and retried by the next pass.
  */
 export async function processWithdrawals(
@@ -348,7 +348,7 @@ async function processOne(
   seen: WithdrawalRow,
   status: PayoutStatus | undefined,
   pass: SenderPass,
-  hooks: SenderOptions,
+  options: SenderOptions,
 ) {
   const { id } = seen
   // The RPC calls, with no transaction open.
@@ -361,11 +361,11 @@ async function processOne(
   if (decision.action === 'failed') pass.failed++
   if (decision.action === 'confirmed') {
     pass.confirmed++
-    hooks.onStep?.('confirmed', id)
+    options.onStep?.('confirmed', id)
   }
   if (decision.action !== 'send') return
   if (decision.stored === 'renewed') pass.renewed++
-  if (decision.stored) hooks.onStep?.('stored', id)
+  if (decision.stored) options.onStep?.('stored', id)
   const { signature, wireTransaction } =
     plan.action === 'store' || plan.action === 'renew'
       ? plan.prepared
@@ -373,7 +373,7 @@ async function processOne(
   const result = await sendPrepared(platform.chain, wireTransaction)
   if (result.sent) {
     pass.sent++
-    hooks.onStep?.('sent', id)
+    options.onStep?.('sent', id)
     return
   }
   // Refused by preflight (e.g. the hot wallet lacks the tokens): the transaction cannot land as it is. It stays
