@@ -7,6 +7,12 @@ const LOT = 10_000_000n // 0.01 token
 const TICK = 100n // 0.0001 USDT: TICK × LOT = BASE, so every fill's value is exact
 
 const book = () => new OrderBook({ baseUnit: BASE, lot: LOT })
+/** The same resting orders in the same order, and the same depth on each side. */
+const expectSameBook = (actual: OrderBook, expected: OrderBook) => {
+  expect(actual.orders()).toEqual(expected.orders())
+  expect(actual.depth('buy', 50)).toEqual(expected.depth('buy', 50))
+  expect(actual.depth('sell', 50)).toEqual(expected.depth('sell', 50))
+}
 const limit = (id: number, userId: number, side: Side, ticks: number, lots: number): Incoming => ({
   id: BigInt(id),
   userId: BigInt(userId),
@@ -266,9 +272,7 @@ describe('OrderBook', () => {
         // A book rebuilt from its resting orders in id order is the same book.
         const rebuilt = book()
         rebuilt.load([...engine.orders()].sort((a, b) => (a.id < b.id ? -1 : 1)))
-        expect(rebuilt.orders()).toEqual(engine.orders())
-        expect(rebuilt.depth('buy', 50)).toEqual(engine.depth('buy', 50))
-        expect(rebuilt.depth('sell', 50)).toEqual(engine.depth('sell', 50))
+        expectSameBook(rebuilt, engine)
       }),
       { numRuns: 300 },
     )
@@ -356,9 +360,7 @@ describe('OrderBook', () => {
             if (!now) copy.cancel(id)
             else expect(before.has(id) ? copy.reduce(id, now.remaining) : copy.append(now)).toBe(true)
           }
-          expect(copy.orders()).toEqual(engine.orders())
-          expect(copy.depth('buy', 20)).toEqual(engine.depth('buy', 20))
-          expect(copy.depth('sell', 20)).toEqual(engine.depth('sell', 20))
+          expectSameBook(copy, engine)
         }
       }),
       { numRuns: 300 },
