@@ -1,5 +1,5 @@
 import { api } from '@solpledge/contract'
-import { expect, newUser, snap, test } from './fixtures.ts'
+import { expect, newUser, snap, storage, test } from './fixtures.ts'
 
 /** The seeded demo notices (apps/server/src/modules/notice/seed.ts), newest first. */
 const SEEDED = {
@@ -148,6 +148,9 @@ test.describe('notices and banners', () => {
   test('switching language shows the translated notices and banners', async ({ page }, testInfo) => {
     await newUser(page, { language: 'ja' })
     await page.goto('/notice')
+    // The silent sign-in done (its session stored, its overlay gone), so the tap below is not taken by it.
+    await expect.poll(async () => (await storage(page)).token).toBeTruthy()
+    await expect(page.getByTestId('loading-overlay')).toHaveCount(0)
     await expect(page.getByTestId('page-title')).toHaveText('お知らせ')
     const items = page.getByTestId('notice-item')
     for (const [index, title] of SEEDED.ja.entries()) await expect(items.nth(index)).toContainText(title)
