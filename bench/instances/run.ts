@@ -22,6 +22,7 @@ import { sql } from 'kysely'
 import {
   audit,
   type Cluster,
+  fundUsers,
   ready,
   runLoad,
   settled,
@@ -212,9 +213,21 @@ function watchSessions(cluster: Cluster) {
   }
 }
 
+/** Batches the quick-trade markets have committed so far (each moves its market's seq by one). */
+async function tradeBatches(cluster: Cluster) {
+  const row = await cluster.db
+    .selectFrom('trade_markets')
+    .select(sql<string>`coalesce(sum(seq), 0)`.as('seq'))
+    .executeTakeFirstOrThrow()
+  return Number(row.seq)
+}
+
 async function measure(cluster: Cluster, label: string, faults?: (tally: Tally) => Promise<void>) {
   const tally = new Tally()
+  // The users' wallets are funded before the clock starts: the faucet is the chain's work, not the instances'.
+  const users = await fundUsers(cluster, load.users)
   const sessions = watchSessions(cluster)
+  const batchesBefore = await tradeBatches(cluster)
   const cpuBefore = sampleCpu(cluster)
   loopDelay.reset()
   const started = Date.now()
@@ -222,10 +235,11 @@ async function measure(cluster: Cluster, label: string, faults?: (tally: Tally) 
   const faulted = faults?.(tally).finally(() => {
     faultsDone = true
   })
-  const record = await runLoad(cluster, tally, { ...load, more: () => !faultsDone })
+  const record = await runLoad(cluster, tally, users, { rounds: load.rounds, more: () => !faultsDone })
   const seconds = (Date.now() - started) / 1000
   const cpuAfter = sampleCpu(cluster)
   const sessionLine = sessions()
+  const batches = (await tradeBatches(cluster)) - batchesBefore
   await faulted
   await settled(cluster, record, 600_000)
   const drained = (Date.now() - started) / 1000 - seconds
@@ -237,6 +251,20 @@ async function measure(cluster: Cluster, label: string, faults?: (tally: Tally) 
       (problems.length ? problems.slice(0, 5).join('; ') : 'sound'),
   )
   console.log(cpuLine(cpuBefore, cpuAfter))
+  const commands = ['buy', 'sell', 'cancelOrder'].reduce(
+    (n, route) => n + ([...tally.waited].find(([path]) => path.endsWith(`/${route}`))?.[1].count ?? 0),
+    0,
+  )
+  console.log(
+    `  trade batches: ${batches} for ${commands} orders and cancels (${(commands / batches).toFixed(1)} each)`,
+  )
+  console.log(
+    '  mean wait per request, as the users saw it (ms): ' +
+      [...tally.waited]
+        .sort((a, b) => b[1].ms - a[1].ms)
+        .map(([route, { count, ms }]) => `${route.split('/').pop()} ${(ms / count).toFixed(0)} (${count})`)
+        .join(', '),
+  )
   console.log(sessionLine)
   for (const line of tally.status5xx.slice(0, 5)) console.log(`  5xx: ${line}`)
   for (const line of cluster.instances.flatMap((i) => i.faults()).slice(0, 5)) console.log(`  log: ${line}`)
@@ -308,7 +336,8 @@ try {
     cluster?.use(2)
     const tally = new Tally()
     const started = Date.now()
-    await settled(cluster as Cluster, await runLoad(cluster as Cluster, tally, { users: warmup, rounds: 1 }), 600_000)
+    const users = await fundUsers(cluster as Cluster, warmup)
+    await settled(cluster as Cluster, await runLoad(cluster as Cluster, tally, users, { rounds: 1 }), 600_000)
     console.log(
       `warm-up: ${tally.total} requests through both instances in ${((Date.now() - started) / 1000).toFixed(1)} s ` +
         '(not counted)',

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   audit,
   type Cluster,
+  fundUsers,
   payTopUp,
   post,
   ready,
@@ -38,6 +39,7 @@ describe('two instances under faults', () => {
     const tally = new Tally()
     let faultsDone = false
     const dropped: number[] = []
+    const users = await fundUsers(cluster, 20)
     const faults = (async () => {
       try {
         await tally.after(60)
@@ -54,7 +56,7 @@ describe('two instances under faults', () => {
         faultsDone = true
       }
     })()
-    const record = await runLoad(cluster, tally, { users: 20, rounds: 3, more: () => !faultsDone })
+    const record = await runLoad(cluster, tally, users, { rounds: 3, more: () => !faultsDone })
     await faults
     await settled(cluster, record)
 
