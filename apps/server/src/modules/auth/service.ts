@@ -135,14 +135,19 @@ export async function login(db: Database, settings: LoginSettings, input: LoginI
   const outcome = await db.transaction().execute(async (trx) => {
     await verifySignIn(trx, settings, input)
     let user = await findUserByAddress(trx, input.address)
+    let bound: string | undefined
     if (!user) {
-      const refusal = await bindNewMember(trx, input)
-      if (refusal) return { refusal }
+      const binding = await bindNewMember(trx, input)
+      if (binding instanceof AppError) return { refusal: binding }
+      bound = binding
       user = await findUserByAddress(trx, input.address)
       if (!user) throw new Error('user vanished after insert')
     }
     const session = await createSession(trx, user.id, user.address, settings.sessionTtlHours, now)
     if (input.end_other_sessions) await revokeOtherSessions(trx, user.id, session.id, now)
+    // Last before the COMMIT: the new member's ancestors' team rows, the root's among them, which every first login
+    // and every stake update, are held for this statement and the COMMIT only (docs/scaling.md "What saturates first").
+    if (bound !== undefined) await bindMember(trx, bound)
     return { user, session }
   })
   if ('refusal' in outcome) throw outcome.refusal
@@ -152,10 +157,10 @@ export async function login(db: Database, settings: LoginSettings, input: LoginI
 
 /**
  * Binds a new address to the inviter its invite code names, for good, or says why it cannot be bound. A concurrent
- * first login of the same address keeps whichever parent landed first. The new member counts in its ancestors' team
- * figures in the same transaction (modules/team).
+ * first login of the same address keeps whichever parent landed first. Gives the new user's id when this call bound
+ * it (the caller counts it in its ancestors' team figures in the same transaction: modules/team bindMember).
  */
-async function bindNewMember(trx: Transaction<DB>, input: LoginInput): Promise<AppError | undefined> {
+async function bindNewMember(trx: Transaction<DB>, input: LoginInput): Promise<AppError | string | undefined> {
   const inviteCode = input.invite_code?.trim() ?? ''
   if (!inviteCode) return new AppError(Code.NOT_BOUND, 'auth.notBound')
   if (inviteCode === input.address) return new AppError(Code.NOT_BOUND, 'auth.selfInvite')
@@ -169,8 +174,7 @@ async function bindNewMember(trx: Transaction<DB>, input: LoginInput): Promise<A
     .onConflict((oc) => oc.column('address').doNothing())
     .returning('id')
     .executeTakeFirst()
-  if (bound) await bindMember(trx, bound.id)
-  return undefined
+  return bound?.id
 }
 
 /** Deletes sign-in messages that expired over an hour ago. */

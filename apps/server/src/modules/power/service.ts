@@ -218,9 +218,11 @@ export async function addNewPower(
   },
 ): Promise<void> {
   if (event.power < 0n || (event.performance ?? 0n) < 0n) throw new Error('new power cannot be negative')
-  await applyPower(trx, powerChange(event.userId, event.power, event.performance ?? 0n, event.day, event.teamMonth))
   await recordPowerEvent(trx, event)
   await publishTeamChange(trx, event.userId)
+  // Last: every ancestor's row, the root's among them, which every stake, node and deposit of the platform updates, is
+  // held from here to the caller's COMMIT only (docs/scaling.md "What saturates first").
+  await applyPower(trx, powerChange(event.userId, event.power, event.performance ?? 0n, event.day, event.teamMonth))
 }
 
 /**
