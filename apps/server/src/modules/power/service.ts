@@ -5,6 +5,7 @@ import { type RawBuilder, sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import { planWithout } from '../../db/planner.ts'
 import type { DB, PowerEventsTable } from '../../db/schema.ts'
+import { COMMIT_XID } from '../../db/transient.ts'
 
 /**
  * CTE definitions for a `with recursive` clause: `ancestry(user_id, ancestor_id)`, one row per ancestor of each user
@@ -49,7 +50,9 @@ export interface TeamMonthChange {
  * key over the sorted ids, with sequential and bitmap scans off for this statement — the order applyPower's
  * set-based path locks rows in, so concurrent changes never deadlock. Every user has a row (migration 0010): a missing one
  * is an error, never a silent loss. With `closesMonths` (the assignments include teamMonthAssignments), the months the
- * rows closed go to team_months in the same statement (closedMonthWrites).
+ * rows closed go to team_months in the same statement (closedMonthWrites). The statement also puts the planner's
+ * settings back and returns the transaction's id for its COMMIT (db/transient.ts COMMIT_XID): the ancestors' rows, the
+ * root's among them, are locked from it to the COMMIT with no round trip between when it is the transaction's last.
  */
 export async function updateAncestry(
   trx: Transaction<DB>,
@@ -69,8 +72,8 @@ export async function updateAncestry(
       returning ${closesMonths ? sql`user_id, closed_month, closed_month_performance` : sql`1`}
     )${closesMonths ? sql`, ${closedMonthWrites}` : sql``}
     select (select count(*) from changed) as changed,
-      (select (depth + ${withSelf ? 1 : 0})::text from users where id = ${userId}) as expected`.execute(trx)
-  await restore()
+      (select (depth + ${withSelf ? 1 : 0})::text from users where id = ${userId}) as expected,
+      ${restore.inline} as restored, txid_current()::text as ${sql.ref(COMMIT_XID)}`.execute(trx)
   if (String(rows[0]?.changed) !== String(rows[0]?.expected))
     throw new Error(`user_power rows missing on the path of user ${userId}: ${JSON.stringify(rows[0])}`)
 }
