@@ -172,17 +172,20 @@ function watchSessions(cluster: Cluster) {
     if (busy) return
     busy = true
     try {
-      const { rows } = await sql<{ state: string | null; wait: string | null; query: string }>`
-        select state, wait_event_type as wait, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 60) as query
-        from pg_stat_activity
-        where datname = current_database() and backend_type = 'client backend' and application_name <> 'checker'`.execute(
+      // A session waiting on a lock, with the last statement of the transaction holding it.
+      const { rows } = await sql<{ state: string | null; wait: string | null; query: string; holder: string | null }>`
+        select a.state, a.wait_event_type as wait, left(regexp_replace(a.query, '[[:space:]]+', ' ', 'g'), 60) as query,
+          (select left(regexp_replace(b.query, '[[:space:]]+', ' ', 'g'), 60) from pg_stat_activity b
+            where a.wait_event_type = 'Lock' and b.pid = (pg_blocking_pids(a.pid))[1]) as holder
+        from pg_stat_activity a
+        where a.datname = current_database() and a.backend_type = 'client backend' and a.application_name <> 'checker'`.execute(
         cluster.db,
       )
       samples++
       for (const row of rows) {
         const key =
           row.state === 'active' && row.wait === 'Lock'
-            ? `lock: ${row.query}`
+            ? `lock: "${row.query}", held by one whose last statement is "${row.holder}"`
             : row.state === 'active'
               ? 'running'
               : row.state === 'idle in transaction'
@@ -206,8 +209,8 @@ function watchSessions(cluster: Cluster) {
       `${mean(counts.get('in a transaction, waiting for its instance') ?? 0)} in a transaction waiting for ` +
       `their instance, ${mean(counts.get('idle') ?? 0)} idle` +
       locks
-        .slice(0, 3)
-        .map(([key, n]) => `\n    ${mean(n)} waiting in "${key.slice(6)}"`)
+        .slice(0, 5)
+        .map(([key, n]) => `\n    ${mean(n)} waiting in ${key.slice(6)}`)
         .join('')
     )
   }
