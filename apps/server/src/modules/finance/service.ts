@@ -103,16 +103,17 @@ export async function deposit(
       })
       .returningAll()
       .executeTakeFirstOrThrow()
-    await transfer(trx, {
-      debit: await userAccount(trx, userId, FINANCE_COIN, 'available'),
-      credit: await systemAccount(trx, FINANCE_COIN, 'finance'),
-      asset: FINANCE_COIN,
-      amount,
-      type: 'finance_deposit',
-      key: `finance_deposit:${row.id}`,
-      reference: `finance:${row.id}`,
-    })
-    await addNewPower(trx, { userId, day, source: 'finance', sourceId: row.id, power })
+    await addNewPower(trx, { userId, day, source: 'finance', sourceId: row.id, power }, async () =>
+      transfer(trx, {
+        debit: await userAccount(trx, userId, FINANCE_COIN, 'available'),
+        credit: await systemAccount(trx, FINANCE_COIN, 'finance'),
+        asset: FINANCE_COIN,
+        amount,
+        type: 'finance_deposit',
+        key: `finance_deposit:${row.id}`,
+        reference: `finance:${row.id}`,
+      }),
+    )
     return present(row, decimals)
   })
 }

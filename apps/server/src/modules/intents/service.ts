@@ -148,13 +148,14 @@ const isUniqueViolation = (error: unknown) => (error as { code?: string }).code 
  * Marks the intent paid by `signature`, credits the user and applies the intent's purpose (the stake or the node),
  * in one database transaction (`commit`'s), exactly once: the status moves pending → fulfilled only once, a signature
  * pays one intent ever (unique), and the credit's idempotency key is the intent. `then` gives the answer, in the same
- * transaction; `fulfilled` is false when another request fulfilled it first.
+ * transaction, with the intent as this transaction left it; `fulfilled` is false (and `row` missing) when another
+ * request fulfilled it first.
  */
 export async function fulfilIntent<T>(
   commit: Commit<T>,
   intent: IntentRow,
   signature: string,
-  then: (trx: Transaction<DB>, fulfilled: boolean) => Promise<T>,
+  then: (trx: Transaction<DB>, fulfilled: boolean, row?: IntentRow) => Promise<T>,
 ): Promise<T> {
   try {
     return await commit(async (trx) => {
@@ -163,8 +164,9 @@ export async function fulfilIntent<T>(
         .set({ status: 'fulfilled', signature, fulfilled_at: new Date() })
         .where('id', '=', intent.id)
         .where('status', '=', 'pending')
+        .returningAll()
         .executeTakeFirst()
-      if (updated.numUpdatedRows !== 1n) return then(trx, false)
+      if (!updated) return then(trx, false)
       const from = await systemAccount(trx, intent.asset, 'chain')
       const to = await userAccount(trx, intent.user_id, intent.asset, 'available')
       await transfer(trx, {
@@ -179,7 +181,8 @@ export async function fulfilIntent<T>(
       const handler = purposeHandler(intent.purpose)
       const outcome = handler && (await handler.fulfil(trx, intent, intent.details))
       if (outcome) await trx.updateTable('payment_intents').set({ outcome }).where('id', '=', intent.id).execute()
-      return then(trx, true)
+      // Not read again: the credit's accounts stay locked until the COMMIT (docs/scaling.md "What saturates first").
+      return then(trx, true, outcome ? { ...updated, outcome } : updated)
     })
   } catch (error) {
     if (isUniqueViolation(error)) throw refuse('intent.signatureUsed')
@@ -231,8 +234,8 @@ export async function submitIntent(
     paysIntent(db, platform, intent, user.address, input.signature),
   )
   if (!verdict.ok) throw refuse(verdict.reason === 'not_found' ? 'intent.notConfirmed' : 'intent.paymentMismatch')
-  return fulfilIntent(commit, intent, input.signature, async (trx) => {
-    const now = await findOwnIntent(trx, user.id, input.id)
+  return fulfilIntent(commit, intent, input.signature, async (trx, _fulfilled, row) => {
+    const now = row ?? (await findOwnIntent(trx, user.id, input.id))
     if (now.signature !== input.signature) throw refuse('intent.signatureUsed')
     return answer(payee, now)
   })

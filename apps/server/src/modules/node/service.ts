@@ -138,17 +138,18 @@ export async function purchaseNode(
     })
     .returningAll()
     .executeTakeFirstOrThrow()
-  await transfer(trx, {
-    debit: await userAccount(trx, userId, NODE_COIN, 'available'),
-    credit: await systemAccount(trx, NODE_COIN, 'node_sales'),
-    asset: NODE_COIN,
-    amount: priceUsdt,
-    type: 'node_purchase',
-    key: `node:${row.id}`,
-    reference: `node:${row.id}`,
-  })
   const power = nodePower(priceUsdt, level.powerBonusBps)
-  await addNewPower(trx, { userId, day: utcDay(), source: 'node', sourceId: row.id, power })
+  await addNewPower(trx, { userId, day: utcDay(), source: 'node', sourceId: row.id, power }, async () =>
+    transfer(trx, {
+      debit: await userAccount(trx, userId, NODE_COIN, 'available'),
+      credit: await systemAccount(trx, NODE_COIN, 'node_sales'),
+      asset: NODE_COIN,
+      amount: priceUsdt,
+      type: 'node_purchase',
+      key: `node:${row.id}`,
+      reference: `node:${row.id}`,
+    }),
+  )
   return row
 }
 

@@ -121,30 +121,36 @@ export async function stakeFromBalance(
     })
     .returningAll()
     .executeTakeFirstOrThrow()
-  try {
-    await transfer(trx, {
-      debit: await userAccount(trx, input.userId, input.asset, 'available'),
-      credit: await systemAccount(trx, input.asset, 'pledge'),
-      asset: input.asset,
-      amount: terms.amount,
-      type: 'stake',
-      key: `stake:${row.id}`,
-      reference: `stake:${row.id}`,
-    })
-  } catch (error) {
-    if (error instanceof AppError && error.key === 'common.insufficientBalance') throw refuse('pledge.exceedsBalance')
-    throw error
+  const payment = async () => {
+    try {
+      await transfer(trx, {
+        debit: await userAccount(trx, input.userId, input.asset, 'available'),
+        credit: await systemAccount(trx, input.asset, 'pledge'),
+        asset: input.asset,
+        amount: terms.amount,
+        type: 'stake',
+        key: `stake:${row.id}`,
+        reference: `stake:${row.id}`,
+      })
+    } catch (error) {
+      if (error instanceof AppError && error.key === 'common.insufficientBalance') throw refuse('pledge.exceedsBalance')
+      throw error
+    }
   }
-  await addNewPower(trx, {
-    userId: input.userId,
-    day,
-    source: 'stake',
-    sourceId: row.id,
-    power,
-    performance: usdtValue,
-    // The team's performance of the stake's month, for the history (docs/product.md#history).
-    teamMonth: { month: `${new Date(row.created_at).toISOString().slice(0, 7)}-01`, amount: usdtValue },
-  })
+  await addNewPower(
+    trx,
+    {
+      userId: input.userId,
+      day,
+      source: 'stake',
+      sourceId: row.id,
+      power,
+      performance: usdtValue,
+      // The team's performance of the stake's month, for the history (docs/product.md#history).
+      teamMonth: { month: `${new Date(row.created_at).toISOString().slice(0, 7)}-01`, amount: usdtValue },
+    },
+    payment,
+  )
   return row
 }
 

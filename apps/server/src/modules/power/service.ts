@@ -3,7 +3,7 @@
 // figures are always those of the positions in force. Units: USDT base units.
 import { type RawBuilder, sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
-import { planWithout } from '../../db/planner.ts'
+import { planWithout, type Restore } from '../../db/planner.ts'
 import type { DB, PowerEventsTable } from '../../db/schema.ts'
 import { COMMIT_XID } from '../../db/transient.ts'
 
@@ -44,6 +44,9 @@ export interface TeamMonthChange {
   amount: bigint
 }
 
+/** The plan kinds updateAncestry runs without (planWithout): its rows are visited by the primary key, in order. */
+const ANCESTRY_PLAN = ['seqscan', 'bitmapscan']
+
 /**
  * Adds to the user_power rows of one user (when `withSelf`) and of all its ancestors, in one UPDATE, with
  * `assignments` (a SET list; `user_id` is the row's). Rows are visited in user id order — an index scan of the primary
@@ -53,6 +56,7 @@ export interface TeamMonthChange {
  * rows closed go to team_months in the same statement (closedMonthWrites). The statement also puts the planner's
  * settings back and returns the transaction's id for its COMMIT (db/transient.ts COMMIT_XID): the ancestors' rows, the
  * root's among them, are locked from it to the COMMIT with no round trip between when it is the transaction's last.
+ * `planned`: the caller turned the planner's settings off already (planWithout with ANCESTRY_PLAN: addNewPower).
  */
 export async function updateAncestry(
   trx: Transaction<DB>,
@@ -60,8 +64,9 @@ export async function updateAncestry(
   withSelf: boolean,
   assignments: RawBuilder<unknown>,
   closesMonths = false,
+  planned?: Restore,
 ): Promise<void> {
-  const restore = await planWithout(trx, ['seqscan', 'bitmapscan'])
+  const restore = planned ?? (await planWithout(trx, ANCESTRY_PLAN))
   const { rows } = await sql<{ changed: string; expected: string | null }>`
     with recursive ${ancestryOf(sql`select ${userId}::bigint as user_id`)},
     changed as (
@@ -121,10 +126,10 @@ const closedMonthWrites = sql`
  * power away with negative ones); a user may appear several times. Rows are locked in user id order, so two
  * transactions changing overlapping users lock them in the same order and never deadlock each other.
  *
- * A single user's change (powerChange) is one ordered UPDATE along its ancestry (updateAncestry): the path a stake
- * 10,000 levels deep takes (bench/team).
+ * A single user's change (powerChange) is one ordered UPDATE along its ancestry (updateAncestry, with `planned` when
+ * the caller set its planner settings already): the path a stake 10,000 levels deep takes (bench/team).
  */
-export async function applyPower(trx: Transaction<DB>, changes: PowerChanges): Promise<void> {
+export async function applyPower(trx: Transaction<DB>, changes: PowerChanges, planned?: Restore): Promise<void> {
   const single = changes.single
   if (single) {
     const self = sql`user_id = ${single.userId}::bigint`
@@ -156,9 +161,11 @@ export async function applyPower(trx: Transaction<DB>, changes: PowerChanges): P
           month ? teamMonthAssignments(month, sql`not (${self})`) : sql``
         }`,
       month !== undefined,
+      planned,
     )
     return
   }
+  await planned?.()
   // Many users at once (the settlement's expiries, with negative changes): the changes summed per user and per
   // ancestor once, the rows locked in user id order (`locked`, evaluated before the first row is updated: the UPDATE's
   // condition needs it), then updated in the same statement. Every user has a row (migration 0010), so an update is
@@ -205,7 +212,10 @@ export const powerChange = (
 /**
  * The power of a position just made (a stake, a deposit, a node), in the transaction that makes it: the holder's and
  * every ancestor's figures, the day's new-power counters of the ancestors (today's figures read them), and the event
- * (the ranking adds those up).
+ * (the ranking adds those up). `payment` is the position's ledger transfer into its system account: it runs after the
+ * event and before the ancestors' figures, so that the rows every position of the platform updates — that system
+ * account, then the root's team row — are the transaction's last writes, in the order every position takes them
+ * (docs/scaling.md "What saturates first").
  */
 export async function addNewPower(
   trx: Transaction<DB>,
@@ -219,13 +229,18 @@ export async function addNewPower(
     /** A stake's value for the team performance of its month (TeamMonthChange), in the same statement as the power. */
     teamMonth?: TeamMonthChange
   },
+  payment?: () => Promise<unknown>,
 ): Promise<void> {
   if (event.power < 0n || (event.performance ?? 0n) < 0n) throw new Error('new power cannot be negative')
   await recordPowerEvent(trx, event)
   await publishTeamChange(trx, event.userId)
-  // Last: every ancestor's row, the root's among them, which every stake, node and deposit of the platform updates, is
-  // held from here to the caller's COMMIT only (docs/scaling.md "What saturates first").
-  await applyPower(trx, powerChange(event.userId, event.power, event.performance ?? 0n, event.day, event.teamMonth))
+  // The ancestry update's planner settings before the payment, so that no round trip runs between the payment's
+  // transfer and that update (the transfer's function keeps planner settings of its own: migration 0036).
+  const planned = await planWithout(trx, ANCESTRY_PLAN)
+  await payment?.()
+  // Last: every ancestor's row, the root's among them, held from here to the caller's COMMIT only.
+  const change = powerChange(event.userId, event.power, event.performance ?? 0n, event.day, event.teamMonth)
+  await applyPower(trx, change, planned)
 }
 
 /**
