@@ -8,7 +8,9 @@
 // users, the proxy and the local chain: the load generator), other work, idle. With --instance-cpu N each server
 // process runs in a CPU control group of its own capped at N cores (bench/cpu.ts): each instance stands for a machine
 // of its own with that much CPU, while PostgreSQL and the generator run uncapped on the rest of the cores; and what the
-// instances' database sessions did (running, waiting on a lock, in a transaction waiting for their instance).
+// instances' database sessions did (running, waiting on a lock and behind which statement, in a transaction waiting
+// for their instance), the trade batches, and how long the users waited for each kind of request. Each phase's users
+// have their wallets funded before its clock starts.
 // --warmup N sends N users through both instances before each of the first two phases (not counted); --job-instance
 // runs the intent watcher and the withdrawal sender on a third (capped) instance outside the proxy instead of on every
 // instance; --chain-process runs the local chain in a process of its own instead of on this process's main thread
@@ -259,7 +261,8 @@ async function measure(cluster: Cluster, label: string, faults?: (tally: Tally) 
     0,
   )
   console.log(
-    `  trade batches: ${batches} for ${commands} orders and cancels (${(commands / batches).toFixed(1)} each)`,
+    `  trade batches: ${batches} for ${commands} orders and cancels` +
+      (batches > 0 ? ` (${(commands / batches).toFixed(1)} each)` : ''),
   )
   console.log(
     '  mean wait per request, as the users saw it (ms): ' +
