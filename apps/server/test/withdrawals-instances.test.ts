@@ -231,5 +231,16 @@ describe(`the withdrawal sender on two instances (${dbKind})`, () => {
         ['expired', 'confirmed', 'pending'][i],
       )
     expect(await payoutStatuses(chain, [])).toEqual([])
+
+    // Past a node's 256 signatures per getSignatureStatuses (the local chain refuses more, as nodes do): one call per
+    // 256, still after one height, the answers in order.
+    calls.clear()
+    const many = Array.from({ length: 300 }, (_, i) => (i === 270 ? payouts[1] : payouts[i % 2 === 0 ? 0 : 2]))
+    const answers = await payoutStatuses(chain, many as typeof payouts)
+    expect(Object.fromEntries(calls)).toEqual({ getBlockHeight: 1, getSignatureStatuses: 2 })
+    expect(answers[0]).toBe('expired')
+    expect(answers[1]).toBe('pending')
+    expect(answers[270]).toBe('confirmed')
+    expect(answers[299]).toBe('pending')
   })
 })
