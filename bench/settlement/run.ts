@@ -2,8 +2,9 @@
 // throwaway PostgreSQL, against the physical baseline measured in the same run: one bare UPDATE of the same stakes
 // (`update stakes set released = released + 1 where status = 'mining'`) on an identical copy of the database.
 // Prints both times, their ratio (target ≤ 3, on day 1 and on day 2), the PostgreSQL cluster's CPU time for both and
-// its ratio, the time per kind of statement, and the Node process's memory (flat in the row count: compare a run with
-// --users 100000).
+// its ratio, the time per kind of statement, the Node process's memory (flat in the row count: compare a run with
+// --users 100000), and the floor: what the day must write, each kind of row in one bare statement on a third copy, in
+// units of the same bare UPDATE (no settlement of these rules can cost less).
 // Usage: tsx bench/settlement/run.ts [--users 1000000 --batch 20000 --json bench/results/settlement.json --slow MS
 //   --explain MS --shared-buffers 2GB]
 
@@ -11,7 +12,7 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { Kysely, PostgresDialect, sql } from 'kysely'
+import { Kysely, PostgresDialect, type RawBuilder, sql } from 'kysely'
 import pg from 'pg'
 import { migrate } from '../../apps/server/src/db/index.ts'
 import type { DB } from '../../apps/server/src/db/schema.ts'
@@ -191,6 +192,68 @@ async function sampled<T>(work: () => Promise<T>) {
   }
 }
 
+/**
+ * The floor: what a day must write, each kind of row in the cheapest single statement, with nothing read or computed
+ * but the rows' own values — one output record per stake and per rewarded user (as many as the settlement rewarded),
+ * one ledger transfer per user from `emission` and the user's balance (the balance message aside, as the payment
+ * does), the expired stakes' status and their power removed up the tree (as the settlement removes it). No settlement
+ * of these rules can write the day for less; the stakes' daily `released` update is left out (a stake's release could
+ * be derived from its records), so the floor is what is left when that one is gone too.
+ */
+async function floor(db: Kysely<DB>, day: string, rewarded: number) {
+  const times: Record<string, number> = {}
+  const timed = async (name: string, statement: RawBuilder<unknown>) => {
+    const started = performance.now()
+    await db.transaction().execute(async (trx) => {
+      await sql`select set_config('live.balance', 'off', true)`.execute(trx)
+      await statement.execute(trx)
+    })
+    times[name] = performance.now() - started
+  }
+  await sql`insert into ledger_accounts (user_id, asset, kind) values (null, 'PLG', 'emission') on conflict do nothing`.execute(
+    db,
+  )
+  await timed(
+    'pledge output records',
+    sql`insert into output_records (user_id, day, type, parent_id, asset, amount)
+      select user_id, ${day}::date, 'pledge_output', id, asset, div(total_output, days) from stakes
+      where status = 'mining' and start_day < ${day}::date and end_day >= ${day}::date order by id`,
+  )
+  await timed(
+    'referral records',
+    sql`insert into output_records (user_id, day, type, parent_id, asset, amount)
+      select id, ${day}::date, 'referral_reward', id, 'PLG', 1 from users where id <= ${rewarded} order by id`,
+  )
+  await timed(
+    'transfers',
+    sql`insert into ledger_transfers (idempotency_key, type, asset, debit_account_id, credit_account_id, amount, reference)
+      select ${`settlement:${day}:`} || lpad(a.user_id::text, 19, '0') || ':PLG', 'settlement', 'PLG', e.id, a.id, 1,
+        ${`settlement:${day}`}
+      from ledger_accounts a, ledger_accounts e
+      where a.kind = 'available' and e.user_id is null and e.kind = 'emission' order by a.user_id`,
+  )
+  await timed(
+    'balances',
+    sql`update ledger_accounts set balance = balance + case when user_id is null then -${users}::int else 1 end`,
+  )
+  await timed(
+    'expiry',
+    sql`update stakes set status = 'expired', expired_at = now(), released = total_output
+      where status = 'mining' and end_day = ${day}::date`,
+  )
+  const started = performance.now()
+  await db
+    .transaction()
+    .execute((trx) =>
+      applyPower(
+        trx,
+        sql`select user_id, -power as power, -usdt_value as performance from stakes where end_day = ${day}::date`,
+      ),
+    )
+  times['power removal'] = performance.now() - started
+  return times
+}
+
 /** The cluster's log (where auto_explain writes). */
 let clusterLog: string | undefined
 try {
@@ -199,6 +262,7 @@ try {
   const generateMs = await generate('bench_template')
   await admin('create database bench_settle template bench_template')
   await admin('create database bench_baseline template bench_template')
+  await admin('create database bench_floor template bench_template')
   if (values.explain !== undefined)
     for (const setting of [
       `session_preload_libraries = 'auto_explain'`,
@@ -259,10 +323,14 @@ try {
   const baseline = openKysely('bench_baseline')
   const bareUpdate = () => sql`update stakes set released = released + 1 where status = 'mining'`.execute(baseline)
   const bare = await sampled(bareUpdate)
+  const totals = Object.fromEntries((report[0]?.totals ?? []).map((t) => [t.type, t.count]))
+  const floorDb = openKysely('bench_floor')
+  const floor1 = await floor(floorDb, DAY, totals.referral_reward ?? 0)
   // Day 2, as in steady state: both databases vacuumed after their first day (pages with free space again, as
   // autovacuum leaves them between two daily runs), then the next day against the same bare UPDATE.
   await sql`vacuum`.execute(db)
   await sql`vacuum`.execute(baseline)
+  await sql`vacuum`.execute(floorDb)
   const nextDay = addDays(DAY, 1)
   const profile2 = new Map<string, number>()
   profile = profile2
@@ -270,12 +338,15 @@ try {
   profile = undefined
   if (settlement2.result[0]?.status !== 'done') throw new Error('day 2 not settled')
   const bare2 = await sampled(bareUpdate)
+  const floor2 = await floor(floorDb, nextDay, totals.referral_reward ?? 0)
   const violations2 = await checkInvariants(db)
   if (violations2.length > 0) throw new Error(`ledger invariants broken: ${violations2.slice(0, 5).join('; ')}`)
   await db.destroy()
   await baseline.destroy()
+  await floorDb.destroy()
 
-  const totals = Object.fromEntries((report[0]?.totals ?? []).map((t) => [t.type, t.count]))
+  const floorUnits = (times: Record<string, number>, unit: number) =>
+    Number((Object.values(times).reduce((a, b) => a + b, 0) / unit).toFixed(2))
   const figures = {
     users,
     'settlement s': seconds(settlement.ms),
@@ -289,6 +360,8 @@ try {
     'PostgreSQL CPU s: bare UPDATE': seconds(bare.cpuMs),
     'CPU ratio': Number((settlement.cpuMs / bare.cpuMs).toFixed(2)),
     'day 2: CPU ratio': Number((settlement2.cpuMs / bare2.cpuMs).toFixed(2)),
+    'floor (bare UPDATEs)': floorUnits(floor1, bare.ms),
+    'day 2: floor (bare UPDATEs)': floorUnits(floor2, bare2.ms),
     'pledge outputs': totals.pledge_output ?? 0,
     'referral rewards': totals.referral_reward ?? 0,
     'node dividends': totals.node_dividend ?? 0,
@@ -315,6 +388,25 @@ try {
   console.table(perKind(profile1, bare.ms))
   console.log('day 2')
   console.table(perKind(profile2, bare2.ms))
+  console.log(
+    'the floor: what the day must write, each kind in one bare statement (seconds, bare UPDATEs), day 1 | day 2',
+  )
+  console.table(
+    Object.fromEntries(
+      Object.entries(floor1).map(([kind, ms]) => {
+        const ms2 = floor2[kind] ?? 0
+        return [
+          kind,
+          {
+            s: seconds(ms),
+            'bare UPDATEs': Number((ms / bare.ms).toFixed(2)),
+            'day 2 s': seconds(ms2),
+            'day 2 bare UPDATEs': Number((ms2 / bare2.ms).toFixed(2)),
+          },
+        ]
+      }),
+    ),
+  )
   if (values.json) {
     fs.mkdirSync(path.dirname(values.json), { recursive: true })
     const perPhase = Object.fromEntries(Object.entries(phases).map(([phase, ms]) => [phase, seconds(ms)]))
@@ -328,6 +420,8 @@ try {
       'phase seconds': perPhase,
       'statement seconds': inSeconds(profile1),
       'day 2: statement seconds': inSeconds(profile2),
+      'floor seconds': Object.fromEntries(Object.entries(floor1).map(([kind, ms]) => [kind, seconds(ms)])),
+      'day 2: floor seconds': Object.fromEntries(Object.entries(floor2).map(([kind, ms]) => [kind, seconds(ms)])),
     }
     fs.writeFileSync(values.json, JSON.stringify(result, null, 2))
   }
