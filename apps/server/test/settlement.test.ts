@@ -64,6 +64,39 @@ const outputs = (db: Database, type: string, parentId?: string) =>
     .orderBy('day')
     .execute()
 const sumOf = (rows: { amount: string }[]) => rows.reduce((s, r) => s + BigInt(r.amount), 0n)
+/**
+ * Checks what a day's run judged by at its check (its summary's totals per asset) and what its report says (count and
+ * sum per type and asset) against the day's records themselves.
+ */
+async function expectTotalsOfRecords(db: Database, report: SettlementDay) {
+  const { day } = report
+  const run = await db.selectFrom('settlement_runs').select('summary').where('day', '=', day).executeTakeFirstOrThrow()
+  const records = await db
+    .selectFrom('output_records')
+    .select([
+      'type',
+      'asset',
+      (eb) => eb.fn.countAll<string>().as('count'),
+      (eb) => eb.fn.sum<string>('amount').as('sum'),
+    ])
+    .where('day', '=', day)
+    .groupBy(['type', 'asset'])
+    .execute()
+  const perAsset = new Map<string, bigint>()
+  for (const r of records) perAsset.set(r.asset, (perAsset.get(r.asset) ?? 0n) + BigInt(r.sum))
+  expect(new Map(Object.entries((run.summary as { totals?: Record<string, string> }).totals ?? {})), day).toEqual(
+    new Map([...perAsset].map(([asset, total]) => [asset, total.toString()])),
+  )
+  expect(
+    report.totals.map((t) => [t.type, t.coin, t.count, t.amount]),
+    day,
+  ).toEqual(
+    records
+      .map((r) => [r.type, r.asset, Number(r.count), String(r.sum)])
+      .sort((a, b) => (`${a[0]} ${a[1]}` < `${b[0]} ${b[1]}` ? -1 : 1)),
+  )
+  return records.length
+}
 const expectSound = async (db: Database) => expect(await checkInvariants(db)).toEqual([])
 
 /**
@@ -161,10 +194,20 @@ describe(`daily settlement (${dbKind})`, () => {
     expect(days.map((d) => d.day)).toEqual(days.map((_, i) => addDays(DAY, i - days.length + 1)))
     expect(days.length).toBeGreaterThanOrEqual(5)
 
-    for (const { day } of days) {
+    for (const report of days) {
+      const { day } = report
       const rewarded = await expectReferralsAsReference(db, scenario, day, DEFAULT_BUSINESS_CONFIG.referralRewards)
       if (day >= addDays(DAY, -3)) expect(rewarded, day).toBeGreaterThan(10)
+      // The circuit breaker and the report count what the batches wrote, added up as they wrote it: the records.
+      await expectTotalsOfRecords(db, report)
     }
+    const kinds = await db.selectFrom('output_records').select('type').distinct().execute()
+    expect(kinds.map((k) => k.type).sort()).toEqual([
+      'finance_output',
+      'node_dividend',
+      'pledge_output',
+      'referral_reward',
+    ])
     // Each user is paid once a day per asset: one ledger transfer of the sum of their output records of that day.
     const state = await settlementState(db)
     expect(state.transfers.length).toBeLessThan(state.outputs.length)
@@ -336,6 +379,35 @@ describe(`daily settlement (${dbKind})`, () => {
     await expect(settlementPerf.up(db as unknown as Kysely<unknown>)).rejects.toThrow(
       `the settlement of ${DAY} is unfinished: finish it with the previous version (npm run settle) before upgrading`,
     )
+  })
+
+  it('a run begun before its batches added up their records is checked by the records themselves', async () => {
+    const db = await database()
+    await seedScenario(db, { seed: 11, users: 40, day: DAY, spread: 1 })
+    // The run as the previous version created it: no `recorded` in its summary.
+    await db
+      .insertInto('settlement_runs')
+      .values({
+        day: DAY,
+        phase: 'pledge',
+        cursor: '0',
+        summary: JSON.stringify({
+          pool: DEFAULT_BUSINESS_CONFIG.nodePoolDaily,
+          referral: DEFAULT_BUSINESS_CONFIG.referralRewards,
+          expired: { stakes: 0, finance: 0 },
+        }),
+      })
+      .execute()
+    const [report, ...more] = await settle(db, DAY)
+    expect([report?.status, more]).toEqual(['done', []])
+    expect(await expectTotalsOfRecords(db, report as SettlementDay)).toBeGreaterThan(1)
+    const run = await db
+      .selectFrom('settlement_runs')
+      .select('summary')
+      .where('day', '=', DAY)
+      .executeTakeFirstOrThrow()
+    expect(run.summary).not.toHaveProperty('recorded')
+    await expectSound(db)
   })
 
   it('settling a day again changes nothing', async () => {

@@ -59,6 +59,12 @@ interface RunSummary {
   breaker?: BusinessConfig['settlementBreaker']
   /** The day's payout per asset, base units, written by the 'check' phase: the next days' trailing average. */
   totals?: Record<string, string>
+  /**
+   * The day's records written so far, per type and asset: how many and their sum (base units). Each batch that writes
+   * records adds its own in its transaction, so the check's totals and the day's report need not read the records
+   * again (absent in runs created before it existed: those read the records).
+   */
+  recorded?: Partial<Record<OutputType, Record<string, { count: number; amount: string }>>>
   /** Why the circuit breaker held the day, and (once an admin released it) who released it. */
   hold?: { at: string; reasons: HoldReason[]; released?: { by: string; at: string } }
   /** Sum of the weights and highest id of the nodes that share the pool (fixed at the start of the phase). */
@@ -71,8 +77,32 @@ const initialSummary = (config: BusinessConfig): RunSummary => ({
   referral: config.referralRewards.filter((r) => r.rateBps > 0),
   guard: config.referralGuard,
   breaker: config.settlementBreaker,
+  recorded: {},
   expired: { stakes: 0, finance: 0 },
 })
+
+/** What a batch's records come to per asset (null: it wrote none), from its statement's `recorded` rows (WRITTEN). */
+type Written = { asset: string; count: number; amount: string }[] | null
+
+/**
+ * Selects the Written of the statement's data-modifying CTE `recorded` (the output records it inserted, returning at
+ * least `asset` and `amount`).
+ */
+const WRITTEN = sql`(
+  select json_agg(json_build_object('asset', asset, 'count', n, 'amount', total) order by asset)
+  from (select asset, count(*)::int as n, sum(amount)::text as total from recorded group by asset) w
+)`
+
+/** Adds a batch's records of one type to the run's `recorded`. */
+function addRecorded(summary: RunSummary, type: OutputType, written: Written) {
+  if (!summary.recorded || !written) return
+  summary.recorded[type] ??= {}
+  const byAsset = summary.recorded[type]
+  for (const { asset, count, amount } of written) {
+    const before = byAsset[asset] ?? { count: 0, amount: '0' }
+    byAsset[asset] = { count: before.count + count, amount: (BigInt(before.amount) + BigInt(amount)).toString() }
+  }
+}
 
 /** Midnight UTC at the start of `day`, as timestamptz: nodes bought before it share that day's pool. */
 const startOf = (day: string) => sql`(${day}::date::timestamp at time zone 'UTC')`
@@ -201,6 +231,7 @@ async function step(
     case 'finance': {
       const kind = phase === 'pledge' ? STAKES : FINANCE
       const batch = await releasePositions(trx, kind, day, cursor, size)
+      addRecorded(summary, kind.type, batch.recorded)
       if (batch.expired > 0) summary.expired[phase === 'pledge' ? 'stakes' : 'finance'] += batch.expired
       next =
         batch.last === null
@@ -210,10 +241,11 @@ async function step(
     }
     case 'nodes': {
       summary.nodes ??= await nodeWeights(trx, day)
-      const last =
+      const { last, recorded } =
         BigInt(summary.pool) > 0n && BigInt(summary.nodes.weight) > 0n
           ? await payNodes(trx, day, cursor, size, summary, options.product)
-          : null
+          : { last: null, recorded: null }
+      addRecorded(summary, 'node_dividend', recorded)
       next = last === null ? { phase: 'referral', cursor: '0' } : { phase, cursor: last }
       break
     }
@@ -223,13 +255,13 @@ async function step(
       await sql`select set_config('enable_nestloop', 'off', true), set_config('enable_hashagg', 'off', true)`.execute(
         trx,
       )
-      await recordReferrals(trx, day, summary, options.product)
+      addRecorded(summary, 'referral_reward', await recordReferrals(trx, day, summary, options.product))
       next = { phase: 'check', cursor: '0' }
       break
     case 'check': {
       // The reserves were read before this transaction; when the phase was reached meanwhile, read them first.
       if (reserves === undefined) return phase
-      summary.totals = await dayTotals(trx, day)
+      summary.totals = summary.recorded ? totalsOf(summary.recorded) : await dayTotals(trx, day)
       const reasons = summary.hold?.released
         ? []
         : await breakerReasons(
@@ -279,7 +311,21 @@ async function step(
   return phase
 }
 
-/** The day's payout per asset (every output record: outputs, dividends, rewards), base units. */
+/** The day's payout per asset, in asset order, from what its batches recorded. */
+function totalsOf(recorded: NonNullable<RunSummary['recorded']>): Record<string, string> {
+  const totals = new Map<string, bigint>()
+  for (const byAsset of Object.values(recorded))
+    for (const [asset, { amount }] of Object.entries(byAsset))
+      totals.set(asset, (totals.get(asset) ?? 0n) + BigInt(amount))
+  return Object.fromEntries(
+    [...totals].sort(([a], [b]) => (a < b ? -1 : 1)).map(([asset, total]) => [asset, total.toString()]),
+  )
+}
+
+/**
+ * The day's payout per asset (every output record: outputs, dividends, rewards), base units, read from the records:
+ * for a run created before `recorded` was kept.
+ */
 async function dayTotals(trx: Transaction<DB>, day: string): Promise<Record<string, string>> {
   const rows = await trx
     .selectFrom('output_records')
@@ -375,13 +421,18 @@ async function releasePositions(
   day: string,
   cursor: string,
   size: number,
-): Promise<{ last: string | null; expired: number }> {
+): Promise<{ last: string | null; expired: number; recorded: Written }> {
   const table = sql.table(kind.table)
   // The batch is the next `size` positions in force by id; the update reads the positions by the batch's id range
   // (cursor, last] (an index range whatever the planner's estimates), never by a scan of the whole table. The output
   // record is written first, and a release is added only with its record: a position's record of a day can be written
   // once (primary key), so a second release of the same day would fail the batch rather than pay twice.
-  const { rows } = await sql<{ last: string | null; expired: number; ids: string | null }>`
+  const { rows } = await sql<{
+    last: string | null
+    expired: number
+    ids: string | null
+    recorded: Written
+  }>`
     with batch as materialized (
       select id, user_id, asset, end_day = ${day}::date as last,
         case when end_day = ${day}::date then total_output - released
@@ -394,7 +445,7 @@ async function releasePositions(
     recorded as (
       insert into output_records (user_id, day, type, parent_id, asset, amount)
       select user_id, ${day}::date, ${kind.type}, id, asset, amount from batch where amount > 0 order by id
-      returning parent_id, amount
+      returning parent_id, asset, amount
     ),
     changed as (
       update ${table} p set
@@ -405,16 +456,17 @@ async function releasePositions(
       where p.id = b.id and p.id > ${cursor} and p.id <= (select max(id) from batch)
       returning p.id, b.last
     )
-    select (select max(id)::text from batch) as last, count(*)::int as expired, array_agg(id)::text as ids
+    select (select max(id)::text from batch) as last, count(*)::int as expired, array_agg(id)::text as ids,
+      ${WRITTEN} as recorded
     from changed where last`.execute(trx)
-  const { last = null, expired = 0, ids = null } = rows[0] ?? {}
+  const { last = null, expired = 0, ids = null, recorded = null } = rows[0] ?? {}
   // The expired positions' power leaves their holders and every ancestor (found by id: a few of the batch's rows).
   if (ids !== null)
     await applyPower(
       trx,
       sql`select user_id, -power as power, -${kind.performance} as performance from ${table} where id = any(${ids}::bigint[])`,
     )
-  return { last, expired }
+  return { last, expired, recorded }
 }
 
 /** The nodes sharing day D's pool: bought before D began (UTC), fixed when the phase starts. */
@@ -433,9 +485,9 @@ async function payNodes(
   size: number,
   summary: RunSummary,
   product: string,
-): Promise<string | null> {
+): Promise<{ last: string | null; recorded: Written }> {
   const nodes = summary.nodes as { weight: string; maxId: string }
-  const { rows } = await sql<{ last: string | null }>`
+  const { rows } = await sql<{ last: string | null; recorded: Written }>`
     with batch as (
       select id, user_id, div(${summary.pool}::numeric * dividend_weight, ${nodes.weight}::numeric) as amount
       from user_nodes
@@ -446,13 +498,13 @@ async function payNodes(
     recorded as (
       insert into output_records (user_id, day, type, parent_id, asset, amount)
       select user_id, ${day}::date, 'node_dividend', id, ${product}, amount from batch where amount > 0 order by id
-      returning parent_id, amount
+      returning parent_id, asset, amount
     ),
     changed as (
       update user_nodes n set dividends = n.dividends + r.amount from recorded r where n.id = r.parent_id
     )
-    select max(id)::text as last from batch`.execute(trx)
-  return rows[0]?.last ?? null
+    select (select max(id)::text from batch) as last, ${WRITTEN} as recorded`.execute(trx)
+  return { last: rows[0]?.last ?? null, recorded: rows[0]?.recorded ?? null }
 }
 
 /**
@@ -467,8 +519,13 @@ async function payNodes(
  * the stakes that produce that day) are worth at least `minStakeUsdt` at entry, and — with `directPerLevel` — level L
  * only when it has at least L direct members. What it does not qualify for is not paid to anyone.
  */
-async function recordReferrals(trx: Transaction<DB>, day: string, summary: RunSummary, product: string): Promise<void> {
-  if (summary.referral.length === 0) return
+async function recordReferrals(
+  trx: Transaction<DB>,
+  day: string,
+  summary: RunSummary,
+  product: string,
+): Promise<Written> {
+  if (summary.referral.length === 0) return null
   const depth = Math.max(...summary.referral.map((r) => r.level))
   // rate[L]: the rate of level L in basis points (0 for a level without one).
   const rates = Array.from({ length: depth }, (_, i) => summary.referral.find((r) => r.level === i + 1)?.rateBps ?? 0)
@@ -483,7 +540,7 @@ async function recordReferrals(trx: Transaction<DB>, day: string, summary: RunSu
   const direct = summary.guard?.directPerLevel
     ? sql`join user_power p on p.user_id = r.ancestor_id and p.direct_count >= r.level`
     : sql``
-  await sql`
+  const { rows } = await sql<{ recorded: Written }>`
     with recursive member as (
       select user_id, sum(amount) as output from output_records
       where day = ${day}::date and type = 'pledge_output' group by user_id
@@ -497,14 +554,19 @@ async function recordReferrals(trx: Transaction<DB>, day: string, summary: RunSu
     reward(ancestor_id, level, amount) as (
       select x.id, s.base + x.n, div(s.output * (${`{${rates.join(',')}}`}::numeric[])[s.base + x.n], 10000)
       from segment s, unnest(s.anc[1:${depth} - s.base]) with ordinality x(id, n)
+    ),
+    recorded as (
+      insert into output_records (user_id, day, type, parent_id, asset, amount)
+      select r.ancestor_id, ${day}::date, 'referral_reward', r.ancestor_id, ${product}, sum(r.amount) from reward r
+      ${staking}
+      ${direct}
+      group by r.ancestor_id
+      having sum(r.amount) > 0
+      order by r.ancestor_id
+      returning asset, amount
     )
-    insert into output_records (user_id, day, type, parent_id, asset, amount)
-    select r.ancestor_id, ${day}::date, 'referral_reward', r.ancestor_id, ${product}, sum(r.amount) from reward r
-    ${staking}
-    ${direct}
-    group by r.ancestor_id
-    having sum(r.amount) > 0
-    order by r.ancestor_id`.execute(trx)
+    select ${WRITTEN} as recorded`.execute(trx)
+  return rows[0]?.recorded ?? null
 }
 
 /**
@@ -543,6 +605,46 @@ async function payUsers(trx: Transaction<DB>, day: string, cursor: string, size:
 export async function dayReport(db: Database, day: string): Promise<SettlementDay | undefined> {
   const run = await db.selectFrom('settlement_runs').selectAll().where('day', '=', day).executeTakeFirst()
   if (!run) return undefined
+  const summary = run.summary as RunSummary
+  const totals = summary.recorded ? await reportOf(db, summary.recorded) : await recordTotals(db, day)
+  return {
+    day,
+    status: run.status,
+    totals,
+    expired: { stakes: summary.expired.stakes, finance: summary.expired.finance },
+    finished_at: run.finished_at ? run.finished_at.toISOString() : null,
+  }
+}
+
+/** The report's totals from what the day's batches recorded, by type then asset. */
+async function reportOf(db: Database, recorded: NonNullable<RunSummary['recorded']>): Promise<SettlementDay['totals']> {
+  const rows = Object.entries(recorded).flatMap(([type, byAsset]) =>
+    Object.entries(byAsset).map(([coin, { count, amount }]) => ({ type: type as OutputType, coin, count, amount })),
+  )
+  if (rows.length === 0) return []
+  const decimals = new Map(
+    (
+      await db
+        .selectFrom('assets')
+        .select(['code', 'decimals'])
+        .where('code', 'in', [...new Set(rows.map((r) => r.coin))])
+        .execute()
+    ).map((a) => [a.code, a.decimals]),
+  )
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+  return rows
+    .sort((a, b) => order(a.type, b.type) || order(a.coin, b.coin))
+    .map((r) => ({
+      type: r.type,
+      coin: r.coin,
+      decimals: decimals.get(r.coin) as number,
+      count: r.count,
+      amount: r.amount,
+    }))
+}
+
+/** The report's totals read from the day's records: for a run created before `recorded` was kept. */
+async function recordTotals(db: Database, day: string): Promise<SettlementDay['totals']> {
   const totals = await db
     .selectFrom('output_records')
     .innerJoin('assets', 'assets.code', 'output_records.asset')
@@ -558,20 +660,13 @@ export async function dayReport(db: Database, day: string): Promise<SettlementDa
     .orderBy('type')
     .orderBy('asset')
     .execute()
-  const summary = run.summary as RunSummary
-  return {
-    day,
-    status: run.status,
-    totals: totals.map((t) => ({
-      type: t.type,
-      coin: t.asset,
-      decimals: t.decimals,
-      count: Number(t.count),
-      amount: t.amount,
-    })),
-    expired: { stakes: summary.expired.stakes, finance: summary.expired.finance },
-    finished_at: run.finished_at ? run.finished_at.toISOString() : null,
-  }
+  return totals.map((t) => ({
+    type: t.type,
+    coin: t.asset,
+    decimals: t.decimals,
+    count: Number(t.count),
+    amount: t.amount,
+  }))
 }
 
 /**
