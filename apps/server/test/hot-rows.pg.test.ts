@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type App, buildApp } from '../src/app.ts'
 import { type Database, openDatabase } from '../src/db/index.ts'
 import type { DbFaultHook } from '../src/db/transient.ts'
+import { transact } from '../src/lib/commit.ts'
+import { fulfilIntent } from '../src/modules/intents/service.ts'
 import { bindMember } from '../src/modules/team/index.ts'
 import { call, createSeededApp, fundedMember, type SeededApp, TestWallet } from './helpers.ts'
 
@@ -90,6 +92,61 @@ describe('the hot rows last (postgres)', () => {
       expect.stringMatching(ancestry),
     ])
     expect(last?.commit_xid).toMatch(/^\d+$/)
+  })
+
+  it("with an Idempotency-Key the stake's answer is stored first: the payment and the ancestry stay last", async () => {
+    const u = await fundedMember({ app, db: watched }, t.root.address, { PLG: 500n * PLG })
+    const headers = { 'idempotency-key': `hot-rows-${u.id}` }
+    const { statements } = await statementsOf(/^insert into "stakes"/, async () =>
+      expect(
+        (await call(app, api.pledgeStake, { amount: String(250n * PLG), days: 30 }, { ...u.auth, headers })).code,
+      ).toBe(Code.OK),
+    )
+    // The answer before the payment's part (its planner settings first), the payment and the ancestry last.
+    const answer = statements.findIndex((s) => /^update "idempotency_keys"/.test(s))
+    const payment = statements.findIndex((s) => /^select current_setting.*set_config/.test(s))
+    expect(answer, statements.join('\n')).toBeGreaterThan(0)
+    expect(payment, statements.join('\n')).toBeGreaterThan(answer)
+    expect(statements.slice(-3, -1), statements.join('\n')).toEqual([
+      expect.stringMatching(/^select \* from ledger_transfer/),
+      expect.stringMatching(ancestry),
+    ])
+  })
+
+  it("a stake paid on chain: the deposit's credit, the stake's payment and the ancestry are the last three writes", async () => {
+    const u = await fundedMember({ app, db: watched }, t.root.address)
+    // The intent as it was made (its terms fixed then); this chain-less app cannot take a top-up of PLG through the
+    // route, and what is watched here is the fulfilment's transaction.
+    const intent = await t.db
+      .insertInto('payment_intents')
+      .values({
+        user_id: u.id,
+        purpose: 'stake',
+        asset: 'PLG',
+        amount: String(250n * PLG),
+        recipient: 'treasury',
+        reference: `hot-rows-${u.id}`,
+        expires_at: new Date(Date.now() + 60_000),
+        details: JSON.stringify({ days: 30, price: '500000', output_bps: 12000, power_bps: 10000 }),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    const { statements } = await statementsOf(/^update "payment_intents" set "status"/, () =>
+      fulfilIntent(transact(watched), intent, `hot-rows-${intent.id}`, async (_trx, done) => expect(done).toBe(true)),
+    )
+    expect(statements.slice(-5, -1), statements.join('\n')).toEqual([
+      expect.stringMatching(/^select \* from ledger_transfer/),
+      expect.stringMatching(/^select current_setting.*set_config/),
+      expect.stringMatching(/^select \* from ledger_transfer/),
+      expect.stringMatching(ancestry),
+    ])
+    expect(statements.filter((s) => /^update "payment_intents" set "outcome"/.test(s))).toHaveLength(1)
+    const stake = await t.db
+      .selectFrom('stakes')
+      .select('amount')
+      .where('intent_id', '=', intent.id)
+      .executeTakeFirstOrThrow()
+    expect(stake.amount).toBe(String(250n * PLG))
   })
 
   it('the statements after the ancestry update in the same transaction plan with every plan kind again', async () => {

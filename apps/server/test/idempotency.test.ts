@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.ts'
 import type { DB } from '../src/db/schema.ts'
 import { refuse } from '../src/lib/app-error.ts'
-import { runCommit } from '../src/lib/commit.ts'
+import { lastWrite, runCommit } from '../src/lib/commit.ts'
 import {
   claim,
   faults,
@@ -746,6 +746,49 @@ describe(`Idempotency-Key on money calls (${dbKind})`, () => {
     expect(placed).toMatchObject({ status: 'fulfilled', value: { price: 900_100n } })
     const orders = await ctx.db.selectFrom('trade_orders').select('price').where('user_id', '=', seller.id).execute()
     expect(orders).toEqual([{ price: '900100' }])
+  })
+
+  it('a last write runs after the answer is stored, right before the COMMIT; when it fails nothing commits', async () => {
+    const who = await user()
+    const withdrawal = (trx: Transaction<DB>) =>
+      trx
+        .insertInto('withdrawals')
+        .values({ user_id: who.id, asset: 'USDT', amount: '20', fee: '0', to_address: who.address, status: 'review' })
+        .execute()
+    const order: string[] = []
+    await runCommit(
+      ctx.db,
+      async (trx) => {
+        await lastWrite(trx, async () => order.push('first last write'))
+        await lastWrite(trx, async () => {
+          order.push('second last write')
+          await withdrawal(trx)
+        })
+        order.push('work')
+      },
+      async () => {
+        order.push('answer')
+      },
+    )
+    expect(order).toEqual(['work', 'answer', 'first last write', 'second last write'])
+    expect(await withdrawals(who)).toBe(1)
+    // A last write that fails rolls back the work and the answer with it.
+    const failing = runCommit(
+      ctx.db,
+      async (trx) => {
+        await withdrawal(trx)
+        await lastWrite(trx, () => Promise.reject(refuse('common.insufficientBalance')))
+      },
+      (trx) => withdrawal(trx).then(() => undefined),
+    )
+    await expect(failing).rejects.toMatchObject({ key: 'common.insufficientBalance' })
+    expect(await withdrawals(who)).toBe(1)
+    // In a transaction runCommit does not run, a last write is made at once.
+    await ctx.db.transaction().execute(async (trx) => {
+      await lastWrite(trx, async () => order.push('at once'))
+      order.push('after it')
+    })
+    expect(order.slice(-2)).toEqual(['at once', 'after it'])
   })
 
   it('an unexpected fault (5xx) frees the key: the retry runs again', async () => {

@@ -31,13 +31,29 @@ export class RefusalAfterCommit extends Error {
   }
 }
 
+/** The writes a runCommit transaction makes last (lastWrite), in the order they were given. */
+const lastWrites = new WeakMap<Transaction<DB>, (() => Promise<unknown>)[]>()
+
+/**
+ * Makes `write` one of the last things `trx` does: in a runCommit transaction, after the call's work and its stored
+ * answer, right before the COMMIT, in the order given; in any other transaction, now. For the rows nearly every call
+ * updates (a system account, each ancestor's team figures): a transaction holds a row's lock from its statement to its
+ * COMMIT, and every round trip in between waits for the instance's event loop (docs/scaling.md "What saturates
+ * first"). `write` must not be needed by the work's answer; what it throws rolls the whole transaction back.
+ */
+export async function lastWrite(trx: Transaction<DB>, write: () => Promise<unknown>): Promise<void> {
+  const queue = lastWrites.get(trx)
+  if (queue) queue.push(write)
+  else await write()
+}
+
 /** What a call's work came to: its data, or a refusal that keeps what was written. */
 export type Outcome<D> = { data: D } | { refusal: AppError }
 
 /**
- * Runs `work` in one transaction on `db`; `store`, when given, runs last in the same transaction with the outcome (the
- * route stores the answer). Resolves once committed, also with a RefusalAfterCommit's refusal; any other error rolls
- * back and rejects.
+ * Runs `work` in one transaction on `db`; `store`, when given, runs next in the same transaction with the outcome (the
+ * route stores the answer), then the work's last writes (lastWrite). Resolves once committed, also with a
+ * RefusalAfterCommit's refusal; any other error rolls back and rejects.
  */
 export function runCommit<D>(
   db: Database,
@@ -45,6 +61,8 @@ export function runCommit<D>(
   store?: (trx: Transaction<DB>, outcome: Outcome<D>) => Promise<void>,
 ): Promise<Outcome<D>> {
   return db.transaction().execute(async (trx) => {
+    const last: (() => Promise<unknown>)[] = []
+    lastWrites.set(trx, last)
     let outcome: Outcome<D>
     try {
       outcome = { data: await work(trx) }
@@ -53,6 +71,8 @@ export function runCommit<D>(
       outcome = { refusal: error.refusal }
     }
     await store?.(trx, outcome)
+    // What the work wrote before a RefusalAfterCommit commits: its last writes too.
+    for (let write = last.shift(); write; write = last.shift()) await write()
     return outcome
   })
 }

@@ -103,10 +103,13 @@ export async function deposit(
       })
       .returningAll()
       .executeTakeFirstOrThrow()
+    // The accounts found now: the payment, a last write, is then one statement.
+    const debit = await userAccount(trx, userId, FINANCE_COIN, 'available')
+    const credit = await systemAccount(trx, FINANCE_COIN, 'finance')
     await addNewPower(trx, { userId, day, source: 'finance', sourceId: row.id, power }, async () =>
       transfer(trx, {
-        debit: await userAccount(trx, userId, FINANCE_COIN, 'available'),
-        credit: await systemAccount(trx, FINANCE_COIN, 'finance'),
+        debit,
+        credit,
         asset: FINANCE_COIN,
         amount,
         type: 'finance_deposit',

@@ -33,9 +33,11 @@ export interface PurposeHandler<Details = unknown> {
    */
   create(db: Database, request: PurposeRequest): Promise<{ coin: string; amount: string; details: Details }>
   /**
-   * At fulfilment, inside its transaction and after the payment is credited: makes what was paid for from the balance.
-   * Returns the outcome to store: `applied:<id>`, or `refused:<message key>` when it can no longer be had (then
-   * nothing of it may be written, so the deposit commits and the payment stays in the balance).
+   * At fulfilment, inside its transaction: makes what was paid for from the balance, which the payment's credit, a
+   * last write of the transaction (lib/commit.ts lastWrite), tops up before the purpose's own last writes (its payment
+   * from the balance): do not read the balance for the paid amount, it is there by construction. Returns the outcome
+   * to store: `applied:<id>`, or `refused:<message key>` when it can no longer be had (then nothing of it may be
+   * written, so the deposit commits and the payment stays in the balance).
    */
   fulfil(trx: Transaction<DB>, intent: IntentRow, details: Details): Promise<string>
   /** What the API shows of the details. */

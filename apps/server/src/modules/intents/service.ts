@@ -13,7 +13,7 @@ import { ownerTokenAccount } from '../../chain/token.ts'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
-import { type Commit, RefusalAfterCommit, transact } from '../../lib/commit.ts'
+import { type Commit, lastWrite, RefusalAfterCommit, transact } from '../../lib/commit.ts'
 import { addressOf } from '../../lib/keys.ts'
 import type { Platform } from '../../platform.ts'
 import { type AssetRow, requireAsset } from '../assets/index.ts'
@@ -167,21 +167,25 @@ export async function fulfilIntent<T>(
         .returningAll()
         .executeTakeFirst()
       if (!updated) return then(trx, false)
-      const from = await systemAccount(trx, intent.asset, 'chain')
-      const to = await userAccount(trx, intent.user_id, intent.asset, 'available')
-      await transfer(trx, {
-        debit: from,
-        credit: to,
-        asset: intent.asset,
-        amount: BigInt(intent.amount),
-        type: 'deposit',
-        key: `intent:${intent.id}`,
-        reference: `intent:${intent.id}`,
-      })
+      // The credit is a last write (lib/commit.ts): the system account every deposit debits is held from its
+      // statement to the COMMIT only, after the purpose's own writes and the answer; the purpose's payment and
+      // ancestry updates, last writes too, follow it (docs/scaling.md "What saturates first").
+      const debit = await systemAccount(trx, intent.asset, 'chain')
+      const credit = await userAccount(trx, intent.user_id, intent.asset, 'available')
+      await lastWrite(trx, () =>
+        transfer(trx, {
+          debit,
+          credit,
+          asset: intent.asset,
+          amount: BigInt(intent.amount),
+          type: 'deposit',
+          key: `intent:${intent.id}`,
+          reference: `intent:${intent.id}`,
+        }),
+      )
       const handler = purposeHandler(intent.purpose)
       const outcome = handler && (await handler.fulfil(trx, intent, intent.details))
       if (outcome) await trx.updateTable('payment_intents').set({ outcome }).where('id', '=', intent.id).execute()
-      // Not read again: the credit's accounts stay locked until the COMMIT (docs/scaling.md "What saturates first").
       return then(trx, true, outcome ? { ...updated, outcome } : updated)
     })
   } catch (error) {

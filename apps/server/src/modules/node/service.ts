@@ -139,10 +139,13 @@ export async function purchaseNode(
     .returningAll()
     .executeTakeFirstOrThrow()
   const power = nodePower(priceUsdt, level.powerBonusBps)
+  // The accounts found now: the payment, a last write, is then one statement.
+  const debit = await userAccount(trx, userId, NODE_COIN, 'available')
+  const credit = await systemAccount(trx, NODE_COIN, 'node_sales')
   await addNewPower(trx, { userId, day: utcDay(), source: 'node', sourceId: row.id, power }, async () =>
     transfer(trx, {
-      debit: await userAccount(trx, userId, NODE_COIN, 'available'),
-      credit: await systemAccount(trx, NODE_COIN, 'node_sales'),
+      debit,
+      credit,
       asset: NODE_COIN,
       amount: priceUsdt,
       type: 'node_purchase',

@@ -88,8 +88,9 @@ export function stakeTerms(config: PledgeConfig, amount: bigint, days: number): 
  * The one way a stake is made, inside the caller's transaction: the stake row, the principal moving from the user's
  * available {product} to the system account 'pledge' (type 'stake', key 'stake:<id>'), and its power for the user
  * and every ancestor. Used by POST pledgeStake (from the balance) and by a stake intent's fulfilment (the deposit
- * credited the balance just before, in the same transaction). A balance short of the amount is refused
- * 'pledge.exceedsBalance'; the caller's transaction must then roll back.
+ * credits the balance in the same transaction, right before the stake's payment: both are last writes, lib/commit.ts).
+ * A balance short of the amount is refused 'pledge.exceedsBalance' (when the payment is made, at the end of a call's
+ * transaction); the caller's transaction must then roll back.
  */
 export async function stakeFromBalance(
   trx: Transaction<DB>,
@@ -97,9 +98,12 @@ export async function stakeFromBalance(
 ): Promise<StakeRow> {
   const { terms } = input
   // An early answer for a plainly excessive amount (and nothing written, whatever its size). Concurrent stakes that
-  // each fit but not together are caught by the ledger's non-negative balance below.
-  const held = (await balances(trx, input.userId))[input.asset]?.available ?? 0n
-  if (terms.amount > held) throw refuse('pledge.exceedsBalance')
+  // each fit but not together are caught by the ledger's non-negative balance below. A stake intent's payment is
+  // credited as a last write, just before this stake's payment (modules/intents): nothing to check before.
+  if (input.intentId === undefined) {
+    const held = (await balances(trx, input.userId))[input.asset]?.available ?? 0n
+    if (terms.amount > held) throw refuse('pledge.exceedsBalance')
+  }
   const { usdtValue, power, totalOutput } = stakeFigures(terms, input.decimals)
   const day = utcDay()
   const row = await trx
@@ -121,11 +125,14 @@ export async function stakeFromBalance(
     })
     .returningAll()
     .executeTakeFirstOrThrow()
+  // The accounts found now: the payment, a last write, is then one statement.
+  const debit = await userAccount(trx, input.userId, input.asset, 'available')
+  const credit = await systemAccount(trx, input.asset, 'pledge')
   const payment = async () => {
     try {
       await transfer(trx, {
-        debit: await userAccount(trx, input.userId, input.asset, 'available'),
-        credit: await systemAccount(trx, input.asset, 'pledge'),
+        debit,
+        credit,
         asset: input.asset,
         amount: terms.amount,
         type: 'stake',

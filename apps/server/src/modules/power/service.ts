@@ -6,6 +6,7 @@ import type { Database } from '../../db/index.ts'
 import { planWithout, type Restore } from '../../db/planner.ts'
 import type { DB, PowerEventsTable } from '../../db/schema.ts'
 import { COMMIT_XID } from '../../db/transient.ts'
+import { lastWrite } from '../../lib/commit.ts'
 
 /**
  * CTE definitions for a `with recursive` clause: `ancestry(user_id, ancestor_id)`, one row per ancestor of each user
@@ -213,9 +214,10 @@ export const powerChange = (
  * The power of a position just made (a stake, a deposit, a node), in the transaction that makes it: the holder's and
  * every ancestor's figures, the day's new-power counters of the ancestors (today's figures read them), and the event
  * (the ranking adds those up). `payment` is the position's ledger transfer into its system account: it runs after the
- * event and before the ancestors' figures, so that the rows every position of the platform updates — that system
- * account, then the root's team row — are the transaction's last writes, in the order every position takes them
- * (docs/scaling.md "What saturates first").
+ * event and before the ancestors' figures, both as last writes (lib/commit.ts lastWrite: in a call's transaction,
+ * after its answer is stored), so that the rows every position of the platform updates — that system account, then
+ * the root's team row — are the transaction's last writes, in the order every position takes them (docs/scaling.md
+ * "What saturates first"). The payment's refusal (a balance spent meanwhile) then comes from the commit, not from here.
  */
 export async function addNewPower(
   trx: Transaction<DB>,
@@ -234,13 +236,16 @@ export async function addNewPower(
   if (event.power < 0n || (event.performance ?? 0n) < 0n) throw new Error('new power cannot be negative')
   await recordPowerEvent(trx, event)
   await publishTeamChange(trx, event.userId)
-  // The ancestry update's planner settings before the payment, so that no round trip runs between the payment's
-  // transfer and that update (the transfer's function keeps planner settings of its own: migration 0036).
-  const planned = await planWithout(trx, ANCESTRY_PLAN)
-  await payment?.()
-  // Last: every ancestor's row, the root's among them, held from here to the caller's COMMIT only.
   const change = powerChange(event.userId, event.power, event.performance ?? 0n, event.day, event.teamMonth)
-  await applyPower(trx, change, planned)
+  // Last (after the call's answer is stored, lib/commit.ts): the payment into its system account, then every
+  // ancestor's row, the root's among them, held from here to the COMMIT only.
+  await lastWrite(trx, async () => {
+    // The ancestry update's planner settings before the payment, so that no round trip runs between the payment's
+    // transfer and that update (the transfer's function keeps planner settings of its own: migration 0036).
+    const planned = await planWithout(trx, ANCESTRY_PLAN)
+    await payment?.()
+    await applyPower(trx, change, planned)
+  })
 }
 
 /**
