@@ -1,11 +1,12 @@
 // The rows every first login and every new position update — each ancestor's team figures in user_power, the root's
 // among them — are the last thing their transaction writes (docs/scaling.md "What saturates first"): nothing runs
 // between that statement and the COMMIT, so the lock is held for the statement and the COMMIT only, however busy the
-// instance is. The statement also puts back the planner settings it ran without and returns the transaction's id for
+// instance is. So are the system accounts a position pays into, after a keyed call's stored answer too, and the
+// 'chain' account a paid intent's credit and a withdrawal's payout move. The statement also puts back the planner settings it ran without and returns the transaction's id for
 // the commit-outcome check (db/transient.ts), which would otherwise be two more round trips with the rows locked.
 // PostgreSQL only (a *.pg.test.ts file): the statements are watched at the database boundary (DbFaultHook).
 import { api, Code, LOGIN_TYPE } from '@solpledge/contract'
-import { PLG } from '@solpledge/test-fixtures'
+import { PLG, USDT } from '@solpledge/test-fixtures'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type App, buildApp } from '../src/app.ts'
@@ -14,7 +15,9 @@ import type { DbFaultHook } from '../src/db/transient.ts'
 import { transact } from '../src/lib/commit.ts'
 import { fulfilIntent } from '../src/modules/intents/service.ts'
 import { bindMember } from '../src/modules/team/index.ts'
+import { processWithdrawals } from '../src/modules/withdrawals/sender.ts'
 import { call, createSeededApp, fundedMember, type SeededApp, TestWallet } from './helpers.ts'
+import { type ChainApp, createChainApp, depositor } from './money.ts'
 
 describe('the hot rows last (postgres)', () => {
   let t: SeededApp
@@ -164,4 +167,57 @@ describe('the hot rows last (postgres)', () => {
       .catch((error: { settings?: unknown }) => error.settings)
     expect(settings).toEqual({ seqscan: 'on', bitmapscan: 'on' })
   })
+})
+
+describe("a withdrawal's settlement holds the 'chain' account for its two transfers only (postgres)", () => {
+  let ctx: ChainApp
+  let watched: Database
+  let sent: string[] = []
+  let watching = false
+  beforeAll(async () => {
+    ctx = await createChainApp()
+    const faults: DbFaultHook = {
+      async execute(statement, _state, run) {
+        if (watching) sent.push(statement.replace(/\s+/g, ' ').trim())
+        return run()
+      },
+      commitStatus: async () => undefined,
+    }
+    watched = await openDatabase({ url: ctx.url as string, faults })
+  }, 120_000)
+  afterAll(async () => {
+    await watched.destroy()
+    await ctx.close()
+  })
+
+  it('the accounts are found first; the payout, then the fee, then the COMMIT', async () => {
+    const user = await depositor(ctx, 50n * USDT)
+    const res = await call(ctx.app, api.withdraw, { coin: 'USDT', amount: String(20n * USDT) }, user.auth)
+    expect(res.code, res.msg).toBe(Code.OK)
+    const id = (res.data as { id: string }).id
+    const status = async () =>
+      (await ctx.db.selectFrom('withdrawals').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status
+    // Sent by the app's own database handle, settled through the watched one once the chain has it.
+    await processWithdrawals(ctx.db, ctx.platform)
+    expect(await status()).toBe('sent')
+    sent = []
+    watching = true
+    try {
+      for (let pass = 0; pass < 200 && (await status()) === 'sent'; pass++)
+        await processWithdrawals(watched, ctx.platform)
+    } finally {
+      watching = false
+    }
+    expect(await status()).toBe('confirmed')
+    const start = sent.findIndex((s) => /^update "withdrawals" set "status"/.test(s))
+    const end = sent.indexOf('commit', start)
+    expect(start, sent.join('\n')).toBeGreaterThanOrEqual(0)
+    const settle = sent.slice(start, end + 1)
+    expect(settle.slice(-3), settle.join('\n')).toEqual([
+      expect.stringMatching(/^select \* from ledger_transfer/),
+      expect.stringMatching(/^select \* from ledger_transfer/),
+      'commit',
+    ])
+    expect(settle.filter((s) => /from "ledger_accounts"/.test(s)).length, settle.join('\n')).toBeGreaterThanOrEqual(3)
+  }, 60_000)
 })

@@ -35,19 +35,23 @@ async function settle(trx: Transaction<DB>, row: WithdrawalRow): Promise<boolean
   if (updated.numUpdatedRows !== 1n) return false
   const locked = await userAccount(trx, row.user_id, row.asset, 'locked')
   const fee = BigInt(row.fee)
+  // The accounts found before the first transfer locks 'chain', the account every deposit and payout moves: from
+  // there to the COMMIT only the two transfers run (docs/scaling.md "What saturates first").
+  const chain = await systemAccount(trx, row.asset, 'chain')
+  const fees = fee > 0n ? await systemAccount(trx, row.asset, 'fees') : null
   await transfer(trx, {
     debit: locked,
-    credit: await systemAccount(trx, row.asset, 'chain'),
+    credit: chain,
     asset: row.asset,
     amount: BigInt(row.amount) - fee,
     type: 'withdraw_pay',
     key: `withdraw:${row.id}:pay`,
     reference: `withdraw:${row.id}`,
   })
-  if (fee > 0n)
+  if (fees !== null)
     await transfer(trx, {
       debit: locked,
-      credit: await systemAccount(trx, row.asset, 'fees'),
+      credit: fees,
       asset: row.asset,
       amount: fee,
       type: 'withdraw_fee',
