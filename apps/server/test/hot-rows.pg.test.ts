@@ -2,9 +2,10 @@
 // among them — are the last thing their transaction writes (docs/scaling.md "What saturates first"): nothing runs
 // between that statement and the COMMIT, so the lock is held for the statement and the COMMIT only, however busy the
 // instance is. So are the system accounts a position pays into, after a keyed call's stored answer too, and the
-// 'chain' account a paid intent's credit and a withdrawal's payout move. The statement also puts back the planner settings it ran without and returns the transaction's id for
-// the commit-outcome check (db/transient.ts), which would otherwise be two more round trips with the rows locked.
-// PostgreSQL only (a *.pg.test.ts file): the statements are watched at the database boundary (DbFaultHook).
+// 'chain' account a paid intent's credit and a withdrawal's payout move. The ancestry statement also puts back the
+// planner settings it ran without and returns the transaction's id for the commit-outcome check (db/transient.ts),
+// which would otherwise be two more round trips with the rows locked. PostgreSQL only (a *.pg.test.ts file): the
+// statements are watched at the database boundary (DbFaultHook).
 import { api, Code, LOGIN_TYPE } from '@solpledge/contract'
 import { PLG, USDT } from '@solpledge/test-fixtures'
 import { sql } from 'kysely'
@@ -19,38 +20,27 @@ import { processWithdrawals } from '../src/modules/withdrawals/sender.ts'
 import { call, createSeededApp, fundedMember, type SeededApp, TestWallet } from './helpers.ts'
 import { type ChainApp, createChainApp, depositor } from './money.ts'
 
-describe('the hot rows last (postgres)', () => {
-  let t: SeededApp
-  let watched: Database
-  let app: App
-  /** The statements sent through `watched`, in order, while `watching`, and the first row each answered. */
+/**
+ * A second handle on the database at `url` (an app built on it runs every statement through it); `statementsOf` gives
+ * the statements `work` sends through it, from the first matching `from` to the COMMIT after it, and the first row
+ * the last statement before that COMMIT answered.
+ */
+async function watchedDatabase(url: string) {
   let sent: string[] = []
   let answered: unknown[] = []
   let watching = false
-  beforeAll(async () => {
-    t = await createSeededApp()
-    const faults: DbFaultHook = {
-      async execute(statement, _state, run) {
-        const result = await run()
-        if (watching) {
-          sent.push(statement.replace(/\s+/g, ' ').trim())
-          answered.push((result as { rows?: unknown[] } | undefined)?.rows?.[0])
-        }
-        return result
-      },
-      commitStatus: async () => undefined,
-    }
-    watched = await openDatabase({ url: t.url as string, faults })
-    app = await buildApp({ db: watched, config: t.app.config, platform: t.platform })
-    await app.ready()
-  })
-  afterAll(async () => {
-    await app.close()
-    await watched.destroy()
-    await t.close()
-  })
-
-  /** The statements `work` sends, from the first after `from` (a pattern) to the COMMIT. */
+  const faults: DbFaultHook = {
+    async execute(statement, _state, run) {
+      const result = await run()
+      if (watching) {
+        sent.push(statement.replace(/\s+/g, ' ').trim())
+        answered.push((result as { rows?: unknown[] } | undefined)?.rows?.[0])
+      }
+      return result
+    },
+    commitStatus: async () => undefined,
+  }
+  const db = await openDatabase({ url, faults })
   const statementsOf = async (from: RegExp, work: () => Promise<unknown>) => {
     sent = []
     answered = []
@@ -66,6 +56,26 @@ describe('the hot rows last (postgres)', () => {
     expect(end, sent.join('\n')).toBeGreaterThan(start)
     return { statements: sent.slice(start, end + 1), last: answered[end - 1] as Record<string, unknown> | undefined }
   }
+  return { db, statementsOf }
+}
+type Watched = Awaited<ReturnType<typeof watchedDatabase>>
+
+describe('the hot rows last (postgres)', () => {
+  let t: SeededApp
+  let watched: Database
+  let statementsOf: Watched['statementsOf']
+  let app: App
+  beforeAll(async () => {
+    t = await createSeededApp()
+    ;({ db: watched, statementsOf } = await watchedDatabase(t.url as string))
+    app = await buildApp({ db: watched, config: t.app.config, platform: t.platform })
+    await app.ready()
+  })
+  afterAll(async () => {
+    await app.close()
+    await watched.destroy()
+    await t.close()
+  })
   const ancestry = /^with recursive segment.*update user_power/
 
   it('a first login binds the member to its ancestors last, right before the COMMIT', async () => {
@@ -171,22 +181,13 @@ describe('the hot rows last (postgres)', () => {
 
 describe("a withdrawal's settlement holds the 'chain' account for its two transfers only (postgres)", () => {
   let ctx: ChainApp
-  let watched: Database
-  let sent: string[] = []
-  let watching = false
+  let watched: Watched
   beforeAll(async () => {
     ctx = await createChainApp()
-    const faults: DbFaultHook = {
-      async execute(statement, _state, run) {
-        if (watching) sent.push(statement.replace(/\s+/g, ' ').trim())
-        return run()
-      },
-      commitStatus: async () => undefined,
-    }
-    watched = await openDatabase({ url: ctx.url as string, faults })
+    watched = await watchedDatabase(ctx.url as string)
   }, 120_000)
   afterAll(async () => {
-    await watched.destroy()
+    await watched.db.destroy()
     await ctx.close()
   })
 
@@ -200,19 +201,11 @@ describe("a withdrawal's settlement holds the 'chain' account for its two transf
     // Sent by the app's own database handle, settled through the watched one once the chain has it.
     await processWithdrawals(ctx.db, ctx.platform)
     expect(await status()).toBe('sent')
-    sent = []
-    watching = true
-    try {
+    const { statements: settle } = await watched.statementsOf(/^update "withdrawals" set "status"/, async () => {
       for (let pass = 0; pass < 200 && (await status()) === 'sent'; pass++)
-        await processWithdrawals(watched, ctx.platform)
-    } finally {
-      watching = false
-    }
+        await processWithdrawals(watched.db, ctx.platform)
+    })
     expect(await status()).toBe('confirmed')
-    const start = sent.findIndex((s) => /^update "withdrawals" set "status"/.test(s))
-    const end = sent.indexOf('commit', start)
-    expect(start, sent.join('\n')).toBeGreaterThanOrEqual(0)
-    const settle = sent.slice(start, end + 1)
     expect(settle.slice(-3), settle.join('\n')).toEqual([
       expect.stringMatching(/^select \* from ledger_transfer/),
       expect.stringMatching(/^select \* from ledger_transfer/),

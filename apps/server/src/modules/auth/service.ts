@@ -4,6 +4,7 @@ import { sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/schema.ts'
 import { AppError, invalid, refuse } from '../../lib/app-error.ts'
+import { lastWrite, transact } from '../../lib/commit.ts'
 import { bindMember } from '../team/index.ts'
 import { findUserByAddress } from '../user/index.ts'
 import { isWalletAddress, newNonce, parseHexSignature, verifyWalletSignature } from './crypto.ts'
@@ -132,22 +133,17 @@ export async function verifySignIn(
  */
 export async function login(db: Database, settings: LoginSettings, input: LoginInput): Promise<LoginData> {
   const now = (settings.now ?? Date.now)()
-  const outcome = await db.transaction().execute(async (trx) => {
+  const outcome = await transact(db)(async (trx) => {
     await verifySignIn(trx, settings, input)
     let user = await findUserByAddress(trx, input.address)
-    let bound: string | undefined
     if (!user) {
-      const binding = await bindNewMember(trx, input)
-      if (binding instanceof AppError) return { refusal: binding }
-      bound = binding
+      const refusal = await bindNewMember(trx, input)
+      if (refusal) return { refusal }
       user = await findUserByAddress(trx, input.address)
       if (!user) throw new Error('user vanished after insert')
     }
     const session = await createSession(trx, user.id, user.address, settings.sessionTtlHours, now)
     if (input.end_other_sessions) await revokeOtherSessions(trx, user.id, session.id, now)
-    // Last before the COMMIT: the new member's ancestors' team rows, the root's among them, which every first login
-    // and every stake update, are held for this statement and the COMMIT only (docs/scaling.md "What saturates first").
-    if (bound !== undefined) await bindMember(trx, bound)
     return { user, session }
   })
   if ('refusal' in outcome) throw outcome.refusal
@@ -157,10 +153,12 @@ export async function login(db: Database, settings: LoginSettings, input: LoginI
 
 /**
  * Binds a new address to the inviter its invite code names, for good, or says why it cannot be bound. A concurrent
- * first login of the same address keeps whichever parent landed first. Gives the new user's id when this call bound
- * it (the caller counts it in its ancestors' team figures in the same transaction: modules/team bindMember).
+ * first login of the same address keeps whichever parent landed first. The new member counts in its ancestors' team
+ * figures in the same transaction (modules/team), as its last write: those rows, the root's among them, which every
+ * first login and every stake update, are held for that statement and the COMMIT only (lib/commit.ts lastWrite,
+ * docs/scaling.md "What saturates first").
  */
-async function bindNewMember(trx: Transaction<DB>, input: LoginInput): Promise<AppError | string | undefined> {
+async function bindNewMember(trx: Transaction<DB>, input: LoginInput): Promise<AppError | undefined> {
   const inviteCode = input.invite_code?.trim() ?? ''
   if (!inviteCode) return new AppError(Code.NOT_BOUND, 'auth.notBound')
   if (inviteCode === input.address) return new AppError(Code.NOT_BOUND, 'auth.selfInvite')
@@ -174,7 +172,8 @@ async function bindNewMember(trx: Transaction<DB>, input: LoginInput): Promise<A
     .onConflict((oc) => oc.column('address').doNothing())
     .returning('id')
     .executeTakeFirst()
-  return bound?.id
+  if (bound) await lastWrite(trx, () => bindMember(trx, bound.id))
+  return undefined
 }
 
 /** Deletes sign-in messages that expired over an hour ago. */
